@@ -1,0 +1,52 @@
+//! The command-line tool prints what the engine computes and refuses bad input clearly.
+
+use std::process::Command;
+
+use warpscope_core::mem::cache::{CacheGeometry, Replacement};
+use warpscope_core::sweep::AccessPattern;
+use warpscope_core::{CacheSweep, CacheSweepReport, CacheSweepSpec};
+
+fn warpscope(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_warpscope")).args(args).output().expect("the warpscope binary runs")
+}
+
+#[test]
+fn json_output_is_the_core_report() {
+    let out = warpscope(&[
+        "sweep",
+        "--cache-bytes",
+        "8192",
+        "--ways",
+        "2",
+        "--replacement",
+        "fifo",
+        "--pattern",
+        "random",
+        "--footprint-bytes",
+        "50000",
+        "--accesses-per-pass",
+        "30000",
+        "--seed",
+        "77",
+        "--passes",
+        "2",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed: CacheSweepReport = serde_json::from_slice(&out.stdout).unwrap();
+    let spec = CacheSweepSpec {
+        cache: CacheGeometry { size_bytes: 8192, line_bytes: 128, ways: 2 },
+        replacement: Replacement::Fifo,
+        pattern: AccessPattern::Random { footprint_bytes: 50000, accesses_per_pass: 30000, seed: 77 },
+        passes: 2,
+    };
+    assert_eq!(printed, CacheSweep::new(spec).unwrap().run_to_end());
+}
+
+#[test]
+fn a_bad_value_names_the_field_and_exits_with_2() {
+    let out = warpscope(&["sweep", "--ways", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cache.ways: must be between 1 and 64, got 0"), "{stderr}");
+}

@@ -1,0 +1,5 @@
+//! The app's pieces, one per file.
+
+pub mod hit_rate_chart;
+pub mod run_panel;
+pub mod sweep_form;

@@ -1,0 +1,77 @@
+// Shared set-up for the browser tests: serve dist/ under a sub-path on loopback, launch Debian's
+// Chromium headless through playwright-core, and collect every console error of a page.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const root = resolve(here, '..', '..');
+export const artifacts = join(here, 'artifacts');
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+/** Serves dist/ at http://127.0.0.1:<free port>/demo/warpscope/ and resolves to that URL. */
+export async function serveDist() {
+  const server = spawn('python3', [join(root, 'scripts', 'serve.py'), join(root, 'dist'),
+    '--port', '0', '--prefix', '/demo/warpscope/', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolveUrl, reject) => {
+    let out = '';
+    server.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = out.match(/http:\/\/127\.0\.0\.1:\d+\/\S*/);
+      if (match) resolveUrl(match[0]);
+    });
+    server.on('exit', (code) => reject(new Error(`serve.py exited with ${code} before printing its URL`)));
+  });
+  return { url, stop: () => server.kill() };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A new page whose console errors and uncaught exceptions are recorded in `page.errors`. */
+export async function openPage(browser, url) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.errors = [];
+  page.on('pageerror', (err) => page.errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(`console: ${msg.text()}`); });
+  await page.goto(url);
+  await page.locator('#engine-status', { hasText: 'Engine: ready' }).waitFor({ timeout: 20000 });
+  return page;
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+}
+
+/** Runs the native CLI (`target/debug/warpscope`) and returns its JSON report. */
+export function nativeSweep(args) {
+  const cli = process.env.WARPSCOPE_CLI ?? join(root, 'target', 'debug', 'warpscope');
+  return JSON.parse(execFileSync(cli, ['sweep', ...args, '--json'], { encoding: 'utf8' }));
+}
+
+/** Fills the sweep form; `fields` maps element ids to values. */
+export async function fillForm(page, fields) {
+  for (const [id, value] of Object.entries(fields)) {
+    const element = page.locator(`#${id}`);
+    if (await element.evaluate((e) => e.tagName === 'SELECT')) {
+      await element.selectOption(String(value));
+    } else {
+      await element.fill(String(value));
+    }
+  }
+}
+
+/** The integer shown in element `#id` (digits separated by thin spaces). */
+export async function shownInteger(page, id) {
+  const text = await page.locator(`#${id}`).textContent();
+  return Number(text.replace(/[^0-9]/g, ''));
+}

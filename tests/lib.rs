@@ -1,0 +1,1 @@
+//! Shared helpers for the workspace-level tests (see `native/` and `e2e/`).

@@ -1,0 +1,3 @@
+//! Workspace-level native tests: behaviour that spans crates.
+
+mod determinism;

@@ -1,0 +1,138 @@
+//! The Web Worker's event loop.
+//!
+//! A job runs in slices of about [`SLICE_MS`] of wall time. After each slice the worker posts
+//! `Progress` (and any completed `Frame`s), then yields a full macrotask before the next slice,
+//! so that a `Cancel` posted by the page is delivered in between. The yield goes through a
+//! `MessageChannel` rather than `setTimeout(0)`: browsers clamp nested zero-delay timers to
+//! 4 ms, which would idle the worker for a quarter of the time.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
+
+use crate::protocol::{Failure, JobId, Reply, Request, PROTOCOL_VERSION};
+use crate::runner::JobRunner;
+
+/// Wall time one slice of work may take before the worker yields.
+pub const SLICE_MS: f64 = 12.0;
+
+/// Cycles run between two looks at the clock.
+const QUANTUM: u64 = 1 << 14;
+
+/// The job now running: its id and its cancel flag.
+struct Current {
+    id: JobId,
+    cancel: Rc<Cell<bool>>,
+}
+
+thread_local! {
+    static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
+}
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+/// Posts `reply` to the page.
+fn post(reply: &Reply) {
+    let value = serde_wasm_bindgen::to_value(reply).unwrap_or_else(|err| {
+        // Only a number beyond 2^53 can fail here; say so rather than go quiet.
+        let fallback = Reply::Failed {
+            id: None,
+            error: Failure::BadRequest { message: format!("a reply could not be encoded: {err}") },
+        };
+        serde_wasm_bindgen::to_value(&fallback).unwrap_or(JsValue::NULL)
+    });
+    // Posting to our own page cannot fail for plain objects.
+    let _ = scope().post_message(&value);
+}
+
+/// Installs the panic hook and the message handler, then tells the page it is ready.
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        let id = CURRENT.with(|c| c.borrow().as_ref().map(|c| c.id));
+        post(&Reply::Failed { id, error: Failure::Crashed { message: info.to_string() } });
+    }));
+    let on_message =
+        Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
+            match serde_wasm_bindgen::from_value::<Request>(event.data()) {
+                Ok(request) => handle(request),
+                Err(err) => post(&Reply::Failed {
+                    id: None,
+                    error: Failure::BadRequest { message: format!("the worker could not read a request: {err}") },
+                }),
+            }
+        });
+    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker.
+    on_message.forget();
+    post(&Reply::Ready { protocol: PROTOCOL_VERSION });
+}
+
+fn handle(request: Request) {
+    match request {
+        Request::Run { id, job, frame_every } => {
+            let runner = match JobRunner::new(id, job, frame_every) {
+                Ok(runner) => runner,
+                Err(error) => return post(&Reply::Failed { id: Some(id), error }),
+            };
+            let cancel = Rc::new(Cell::new(false));
+            let previous = CURRENT.with(|c| c.replace(Some(Current { id, cancel: cancel.clone() })));
+            if let Some(previous) = previous {
+                previous.cancel.set(true);
+            }
+            wasm_bindgen_futures::spawn_local(drive(runner, cancel));
+        }
+        Request::Cancel { id } => CURRENT.with(|c| {
+            if let Some(current) = c.borrow().as_ref().filter(|c| c.id == id) {
+                current.cancel.set(true);
+            }
+        }),
+        Request::Crash => panic!("the page asked the worker to crash (diagnostic request)"),
+    }
+}
+
+/// Runs `runner` to completion or cancellation, slice by slice.
+async fn drive(mut runner: JobRunner, cancel: Rc<Cell<bool>>) {
+    loop {
+        let slice_start = js_sys::Date::now();
+        let finished = loop {
+            if runner.advance(QUANTUM, &mut |frame| post(&frame)) {
+                break true;
+            }
+            if js_sys::Date::now() - slice_start >= SLICE_MS {
+                break false;
+            }
+        };
+        post(&runner.progress());
+        if finished {
+            post(&runner.done());
+            break;
+        }
+        yield_to_event_loop().await;
+        if cancel.get() {
+            post(&runner.cancelled());
+            break;
+        }
+    }
+    CURRENT.with(|c| {
+        let mut current = c.borrow_mut();
+        if current.as_ref().is_some_and(|c| c.id == runner.id()) {
+            *current = None;
+        }
+    });
+}
+
+/// Resolves after one macrotask, letting queued messages (such as `Cancel`) in first.
+async fn yield_to_event_loop() {
+    let Ok(channel) = MessageChannel::new() else { return };
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        channel.port2().set_onmessage(Some(&resolve));
+        let _ = channel.port1().post_message(&JsValue::NULL);
+    });
+    let _ = JsFuture::from(promise).await;
+}
