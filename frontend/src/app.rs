@@ -148,9 +148,15 @@ pub fn app() -> Html {
                     } }
                 </span>
                 if *debug {
-                    <button id="crash-worker" type="button" class="link" onclick={on_crash}>
-                        { "Crash the worker (diagnostic)" }
-                    </button>
+                    <span class="diagnostics">
+                        <button id="crash-worker" type="button" class="link" onclick={on_crash}>
+                            { "Crash the worker" }
+                        </button>
+                        <button id="crash-page" type="button" class="link"
+                            onclick={|_| panic!("the page was asked to crash (diagnostic)")}>
+                            { "Crash the page" }
+                        </button>
+                    </span>
                 }
             </footer>
         </main>

@@ -16,7 +16,8 @@ use wasm_bindgen::prelude::*;
 /// Entry point run by `index.html`: installs the panic banner and mounts the app.
 #[wasm_bindgen(start)]
 pub fn start() {
-    std::panic::set_hook(Box::new(|info| show_fatal_error(&info.to_string())));
+    // Through Yew, which would otherwise replace any hook of ours with its console-only one.
+    yew::set_custom_panic_hook(Box::new(|info| show_fatal_error(&info.to_string())));
     let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("app"));
     match root {
         Some(root) => {

@@ -94,3 +94,13 @@ test('a worker panic becomes a message and a fresh worker takes over', async () 
   assert.deepEqual(page.errors.filter((e) => !/unreachable|asked the worker to crash/.test(e)), []);
   await page.close();
 });
+
+test('a panic on the page shows a banner instead of leaving it dead', async () => {
+  const page = await openPage(browser, `${server.url}?debug=1`);
+  await page.click('#crash-page');
+  const banner = page.locator('#fatal');
+  await banner.waitFor({ state: 'visible', timeout: 5000 });
+  assert.match(await banner.textContent(), /internal error\. Reload the page.*the page was asked to crash/s);
+  await screenshot(page, 'page-crashed');
+  await page.close();
+});
