@@ -21,22 +21,28 @@ WASM_OUT := target/wasm32-unknown-unknown/release
 # toolchain has no wasm32 std on this offline machine. Native builds use rustup as usual.
 WASM_CARGO := RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 \
   CARGO_UNSTABLE_BUILD_STD=std,panic_abort /usr/bin/cargo
-APT_PKGS := rustc-web cargo-web rust-web-src rust-web-llvm lld-22 chromium python3
+APT_BUILD := rustc-web cargo-web rust-web-src rust-web-llvm lld-22 python3
+APT_TEST := chromium
 WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
 
-.PHONY: help serve test setup build lint test-native test-browser clean
+# Installs the Debian packages $(1) unless all are there already.
+define apt_ensure
+if ! dpkg -s $(1) >/dev/null 2>&1; then
+  echo "==> installing Debian packages: $(1)"
+  $(SUDO) apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(1)
+fi
+endef
+
+.PHONY: help serve test setup setup-test build lint test-native test-browser clean
 
 help:
 	@echo "make serve   build dist/ and serve it on http://127.0.0.1:$(PORT)/"
 	@echo "make test    run every check and test (native and in headless Chromium)"
 
-## Installs what is missing; a no-op (about a second) when everything is there.
+## Installs what building needs; a no-op (about a second) when everything is there.
 setup:
-	if ! dpkg -s $(APT_PKGS) >/dev/null 2>&1; then
-	  echo "==> installing Debian packages: $(APT_PKGS)"
-	  $(SUDO) apt-get update -qq
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PKGS)
-	fi
+	$(call apt_ensure,$(APT_BUILD))
 	if [ "$$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $(WASM_BINDGEN_VERSION)" ]; then
 	  echo "==> installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (a few minutes, once)"
 	  # Not --locked: its lock file pins a crate version the registry no longer serves.
@@ -64,6 +70,10 @@ build: setup
 serve: build
 	python3 scripts/serve.py dist --port $(PORT)
 
+## Adds what the browser tests need: Debian's Chromium (playwright-core drives it).
+setup-test: setup
+	$(call apt_ensure,$(APT_TEST))
+
 lint:
 	echo "==> cargo fmt --check, cargo clippy"
 	cargo fmt --all --check
@@ -73,12 +83,12 @@ test-native:
 	echo "==> native tests"
 	cargo test --workspace --quiet
 
-test-browser: build
+test-browser: setup-test build
 	echo "==> browser tests (headless Chromium)"
 	cargo build --quiet -p warpscope-cli
 	cd $(E2E) && node --test --test-concurrency=1
 
-test: setup lint test-native test-browser
+test: setup-test lint test-native test-browser
 	echo "==> all tests passed"
 
 clean:
