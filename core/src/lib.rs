@@ -21,6 +21,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod config;
 pub mod error;
 pub mod mem;
 pub mod rng;

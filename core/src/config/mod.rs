@@ -1,0 +1,417 @@
+//! The simulated machine: every hardware parameter, named and documented, with validation.
+//!
+//! All latencies and bandwidths are in **core cycles** (the SM clock), the unit the engine
+//! ticks in; `clocks` only turns cycles into seconds for reports. Sizes are in bytes.
+//! [`GpuConfig::validate`] rejects anything the engine cannot model, naming the field by its
+//! dotted path (`l1.ways`) and the reason.
+
+pub mod presets;
+
+use alloc::format;
+use alloc::string::String;
+use serde::{Deserialize, Serialize};
+
+use crate::error::ConfigError;
+pub use crate::mem::cache::Replacement;
+
+/// A whole GPU.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GpuConfig {
+    /// Human-readable name ("GTX 480-like (CIAO baseline)").
+    pub name: String,
+    /// SM count and per-SM limits.
+    pub core: CoreConfig,
+    /// Functional-unit timing.
+    pub pipeline: PipelineConfig,
+    /// Per-SM L1 data cache.
+    pub l1: L1Config,
+    /// Per-SM shared memory timing (its size is `core.shared_memory_per_sm`).
+    pub shared_memory: SharedMemoryConfig,
+    /// Network between SMs and L2 banks.
+    pub interconnect: InterconnectConfig,
+    /// Shared L2 cache.
+    pub l2: L2Config,
+    /// Off-chip memory.
+    pub dram: DramConfig,
+    /// Clock frequencies, for converting cycles to time in reports.
+    pub clocks: ClockConfig,
+    /// What happens to L1 contents at a kernel boundary.
+    pub coherence: Coherence,
+}
+
+/// SM count and what one SM can hold at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoreConfig {
+    /// Streaming multiprocessors (CUs, SMXs).
+    pub sm_count: u32,
+    /// Threads per warp (lanes executed together). 1 to 32.
+    pub warp_size: u32,
+    /// Resident warps per SM (warp slots).
+    pub max_warps_per_sm: u32,
+    /// Resident thread blocks per SM (TB slots).
+    pub max_tbs_per_sm: u32,
+    /// Resident threads per SM.
+    pub max_threads_per_sm: u32,
+    /// 32-bit registers per SM, shared by all resident threads.
+    pub registers_per_sm: u32,
+    /// Shared memory per SM in bytes, allocated per thread block.
+    pub shared_memory_per_sm: u32,
+    /// Warp schedulers per SM; warp slot `s` belongs to scheduler `s % schedulers_per_sm`.
+    pub schedulers_per_sm: u32,
+    /// Instructions each scheduler may issue per cycle (from different warps).
+    pub issue_width: u32,
+    /// How many thread blocks the dispatcher may place per cycle.
+    pub tb_dispatch: TbDispatchRate,
+}
+
+/// Thread-block dispatch rate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TbDispatchRate {
+    /// Each SM may receive one new thread block per cycle (GPGPU-Sim's behaviour).
+    OnePerSmPerCycle,
+    /// One thread block per cycle for the whole GPU (LaPerm's baseline).
+    OnePerCycle,
+}
+
+/// Latency (cycles until the result may be read) and initiation interval (cycles until the
+/// unit accepts the next warp instruction) of a functional unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitTiming {
+    /// Cycles from issue until dependants may issue.
+    pub latency: u32,
+    /// Cycles from issue until the unit accepts another instruction.
+    pub interval: u32,
+}
+
+/// Timing of the execution units (one set per warp scheduler).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PipelineConfig {
+    /// Integer and single-precision ALU (add, multiply, compare, logic, conversion).
+    pub alu: UnitTiming,
+    /// Special-function unit (divide, square root, exponential, trigonometric).
+    pub sfu: UnitTiming,
+    /// Branches, barriers and other control instructions.
+    pub control: UnitTiming,
+}
+
+/// How a cache maps a line address to a set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SetIndex {
+    /// Low-order line-address bits (`line % sets`).
+    Linear,
+    /// Fermi's XOR hash of upper address bits into the set index (32 or 64 sets).
+    FermiHash,
+}
+
+/// What a store does in the L1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum L1WritePolicy {
+    /// Write-through, no allocate; a store hit evicts the line (GPGPU-Sim's global policy).
+    WriteEvict,
+    /// Write-through, no allocate; a store hit updates the line in place.
+    WriteThrough,
+}
+
+/// Per-SM L1 data cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct L1Config {
+    /// Capacity in bytes. 0 disables the L1 (every access goes to L2).
+    pub size_bytes: u32,
+    /// Line size in bytes (128 on NVIDIA GPUs).
+    pub line_bytes: u32,
+    /// Sector size in bytes: the unit fetched on a miss (32). Equal to the line for unsectored caches.
+    pub sector_bytes: u32,
+    /// Lines per set.
+    pub ways: u32,
+    /// Replacement policy.
+    pub replacement: Replacement,
+    /// Set indexing.
+    pub index: SetIndex,
+    /// Cycles from access to data for a hit.
+    pub hit_latency: u32,
+    /// Miss status holding registers: distinct lines that may be outstanding.
+    pub mshr_entries: u32,
+    /// Requests that may merge into one MSHR entry (including the first).
+    pub mshr_max_merge: u32,
+    /// Entries of the queue from the L1 towards the interconnect.
+    pub miss_queue_entries: u32,
+    /// Store behaviour.
+    pub write_policy: L1WritePolicy,
+}
+
+/// Per-SM shared memory (scratchpad) timing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SharedMemoryConfig {
+    /// Banks; lanes hitting different words of one bank serialise.
+    pub banks: u32,
+    /// Cycles from access to data without bank conflicts.
+    pub latency: u32,
+}
+
+/// Network topology between SMs and L2 banks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Topology {
+    /// Every SM reaches every L2 bank in one hop.
+    Crossbar,
+    /// A 2-D mesh of `columns × rows` nodes; SMs and L2 banks are spread over the nodes and
+    /// packets take dimension-order (X then Y) routes.
+    Mesh {
+        /// Nodes per row.
+        columns: u32,
+        /// Rows.
+        rows: u32,
+    },
+}
+
+/// The interconnect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterconnectConfig {
+    /// Shape of the network.
+    pub topology: Topology,
+    /// Cycles per hop (crossbar: the whole traversal).
+    pub hop_latency: u32,
+    /// Bytes per flit; a packet is one header flit plus its data in flits.
+    pub flit_bytes: u32,
+    /// Flits each port (SM or L2 bank) can inject per cycle.
+    pub flits_per_cycle: u32,
+}
+
+/// Shared L2 cache, split into address-interleaved banks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct L2Config {
+    /// Total capacity in bytes over all banks.
+    pub size_bytes: u32,
+    /// Banks (slices); line `l` lives in bank `l % banks`.
+    pub banks: u32,
+    /// Lines per set.
+    pub ways: u32,
+    /// Replacement policy.
+    pub replacement: Replacement,
+    /// Set indexing within a bank.
+    pub index: SetIndex,
+    /// Cycles from a request's arrival at its bank to the reply for a hit.
+    pub hit_latency: u32,
+    /// MSHR entries per bank.
+    pub mshr_entries: u32,
+    /// Requests that may merge into one L2 MSHR entry.
+    pub mshr_max_merge: u32,
+}
+
+/// Off-chip memory: channels with a fixed access latency and a bandwidth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DramConfig {
+    /// Independent channels; L2 bank `b` uses channel `b % channels`.
+    pub channels: u32,
+    /// Cycles from the start of service to data, unloaded.
+    pub latency: u32,
+    /// Bytes each channel transfers per core cycle.
+    pub bytes_per_cycle: u32,
+    /// Requests each channel can queue before the L2 must wait.
+    pub queue_entries: u32,
+}
+
+/// Clock frequencies. The engine counts core cycles; these convert them to time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockConfig {
+    /// SM clock in MHz.
+    pub core_mhz: u32,
+    /// Memory (DRAM command) clock in MHz, for reference.
+    pub memory_mhz: u32,
+}
+
+/// What the L1s do when one kernel ends and the next begins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Coherence {
+    /// Conventional GPU coherence: every L1 is invalidated at a kernel boundary.
+    InvalidateL1,
+    /// DeNovo-like: data stays valid in the L1 across kernels.
+    KeepL1,
+}
+
+/// Largest values accepted, so that sizes and counts stay far from overflow and memory stays
+/// bounded in the browser.
+mod limits {
+    pub const SMS: u32 = 1024;
+    pub const WARPS_PER_SM: u32 = 256;
+    pub const TBS_PER_SM: u32 = 256;
+    pub const WAYS: u32 = 64;
+    pub const LATENCY: u32 = 100_000;
+    pub const QUEUE: u32 = 65_536;
+    pub const CACHE_BYTES: u32 = 1 << 30;
+}
+
+fn err(field: &str, reason: impl Into<String>) -> Result<(), ConfigError> {
+    Err(ConfigError::new(field, reason))
+}
+
+/// `value` must lie in `min..=max`.
+fn range(field: &str, value: u32, min: u32, max: u32) -> Result<(), ConfigError> {
+    if value < min || value > max {
+        return err(field, format!("must be between {min} and {max}, got {value}"));
+    }
+    Ok(())
+}
+
+fn power_of_two(field: &str, value: u32) -> Result<(), ConfigError> {
+    if !value.is_power_of_two() {
+        return err(field, format!("must be a power of two, got {value}"));
+    }
+    Ok(())
+}
+
+fn unit(field: &str, timing: UnitTiming) -> Result<(), ConfigError> {
+    range(&format!("{field}.latency"), timing.latency, 1, limits::LATENCY)?;
+    range(&format!("{field}.interval"), timing.interval, 1, limits::LATENCY)
+}
+
+/// Checks a set-associative geometry; returns the number of sets.
+fn cache_geometry(prefix: &str, size: u32, line: u32, ways: u32, index: SetIndex) -> Result<u32, ConfigError> {
+    range(&format!("{prefix}.ways"), ways, 1, limits::WAYS)?;
+    let set_bytes = line as u64 * ways as u64;
+    if size as u64 % set_bytes != 0 || size == 0 {
+        return Err(ConfigError::new(
+            format!("{prefix}.size_bytes"),
+            format!(
+                "must be a non-zero multiple of line size × ways = {line} × {ways} = {set_bytes} bytes, got {size}"
+            ),
+        ));
+    }
+    let sets = (size as u64 / set_bytes) as u32;
+    if index == SetIndex::FermiHash && sets != 32 && sets != 64 {
+        return Err(ConfigError::new(
+            format!("{prefix}.index"),
+            format!("the Fermi hash is defined for 32 or 64 sets; this geometry has {sets} (use Linear)"),
+        ));
+    }
+    Ok(sets)
+}
+
+impl GpuConfig {
+    /// Checks every field; the error names the first that cannot be simulated.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let c = &self.core;
+        range("core.sm_count", c.sm_count, 1, limits::SMS)?;
+        range("core.warp_size", c.warp_size, 1, 32)?;
+        range("core.max_warps_per_sm", c.max_warps_per_sm, 1, limits::WARPS_PER_SM)?;
+        range("core.max_tbs_per_sm", c.max_tbs_per_sm, 1, limits::TBS_PER_SM)?;
+        range("core.max_threads_per_sm", c.max_threads_per_sm, c.warp_size, c.max_warps_per_sm * c.warp_size)?;
+        range("core.registers_per_sm", c.registers_per_sm, c.warp_size, 1 << 24)?;
+        range("core.shared_memory_per_sm", c.shared_memory_per_sm, 0, limits::CACHE_BYTES)?;
+        range("core.schedulers_per_sm", c.schedulers_per_sm, 1, c.max_warps_per_sm)?;
+        range("core.issue_width", c.issue_width, 1, 8)?;
+
+        unit("pipeline.alu", self.pipeline.alu)?;
+        unit("pipeline.sfu", self.pipeline.sfu)?;
+        unit("pipeline.control", self.pipeline.control)?;
+
+        let l1 = &self.l1;
+        power_of_two("l1.line_bytes", l1.line_bytes)?;
+        range("l1.line_bytes", l1.line_bytes, 32, 4096)?;
+        power_of_two("l1.sector_bytes", l1.sector_bytes)?;
+        range("l1.sector_bytes", l1.sector_bytes, 4, l1.line_bytes)?;
+        range("l1.size_bytes", l1.size_bytes, 0, limits::CACHE_BYTES)?;
+        if l1.size_bytes > 0 {
+            cache_geometry("l1", l1.size_bytes, l1.line_bytes, l1.ways, l1.index)?;
+        }
+        range("l1.hit_latency", l1.hit_latency, 1, limits::LATENCY)?;
+        range("l1.mshr_entries", l1.mshr_entries, 1, limits::QUEUE)?;
+        range("l1.mshr_max_merge", l1.mshr_max_merge, 1, 64)?;
+        range("l1.miss_queue_entries", l1.miss_queue_entries, 1, limits::QUEUE)?;
+
+        range("shared_memory.banks", self.shared_memory.banks, 1, 64)?;
+        range("shared_memory.latency", self.shared_memory.latency, 1, limits::LATENCY)?;
+
+        let net = &self.interconnect;
+        if let Topology::Mesh { columns, rows } = net.topology {
+            range("interconnect.topology.columns", columns, 1, 64)?;
+            range("interconnect.topology.rows", rows, 1, 64)?;
+            let nodes = columns * rows;
+            let needed = c.sm_count.max(self.l2.banks);
+            if nodes < needed {
+                return err(
+                    "interconnect.topology",
+                    format!("a {columns}×{rows} mesh has {nodes} nodes, fewer than the {needed} SMs or L2 banks it must hold"),
+                );
+            }
+        }
+        range("interconnect.hop_latency", net.hop_latency, 0, limits::LATENCY)?;
+        power_of_two("interconnect.flit_bytes", net.flit_bytes)?;
+        range("interconnect.flit_bytes", net.flit_bytes, 4, l1.line_bytes)?;
+        range("interconnect.flits_per_cycle", net.flits_per_cycle, 1, 64)?;
+
+        let l2 = &self.l2;
+        range("l2.banks", l2.banks, 1, 1024)?;
+        if l2.size_bytes % l2.banks != 0 {
+            return err("l2.size_bytes", format!("must divide evenly into {} banks, got {}", l2.banks, l2.size_bytes));
+        }
+        cache_geometry("l2", l2.size_bytes / l2.banks, l1.line_bytes, l2.ways, l2.index).map_err(|e| {
+            ConfigError::new(e.field, format!("{} (per bank; L2 lines are the L1 line size)", e.reason))
+        })?;
+        range("l2.hit_latency", l2.hit_latency, 1, limits::LATENCY)?;
+        range("l2.mshr_entries", l2.mshr_entries, 1, limits::QUEUE)?;
+        range("l2.mshr_max_merge", l2.mshr_max_merge, 1, 64)?;
+
+        let dram = &self.dram;
+        range("dram.channels", dram.channels, 1, l2.banks)?;
+        range("dram.latency", dram.latency, 1, limits::LATENCY)?;
+        range("dram.bytes_per_cycle", dram.bytes_per_cycle, 1, 1 << 16)?;
+        range("dram.queue_entries", dram.queue_entries, 1, limits::QUEUE)?;
+
+        range("clocks.core_mhz", self.clocks.core_mhz, 1, 100_000)?;
+        range("clocks.memory_mhz", self.clocks.memory_mhz, 1, 100_000)?;
+        Ok(())
+    }
+
+    /// Warp slots of one scheduler.
+    pub fn warps_per_scheduler(&self) -> u32 {
+        self.core.max_warps_per_sm.div_ceil(self.core.schedulers_per_sm)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_valid() {
+        for preset in presets::ALL {
+            let config = (preset.build)();
+            assert_eq!(config.validate(), Ok(()), "{}", preset.id);
+        }
+    }
+
+    #[test]
+    fn errors_name_the_field_and_the_reason() {
+        let mut config = presets::fermi_gtx480();
+        config.l1.ways = 3;
+        let e = config.validate().unwrap_err();
+        assert_eq!(e.field, "l1.size_bytes");
+        assert!(e.reason.contains("128 × 3 = 384 bytes"), "{}", e.reason);
+
+        let mut config = presets::fermi_gtx480();
+        config.core.max_threads_per_sm = 4096;
+        let e = config.validate().unwrap_err();
+        assert_eq!(e.field, "core.max_threads_per_sm");
+        assert!(e.reason.contains("between 32 and 1536"), "{}", e.reason);
+
+        let mut config = presets::fermi_gtx480();
+        config.l1.size_bytes = 16 * 128 * 4; // 16 sets
+        let e = config.validate().unwrap_err();
+        assert_eq!(e.field, "l1.index");
+
+        let mut config = presets::ikra_denovo();
+        config.interconnect.topology = Topology::Mesh { columns: 3, rows: 3 };
+        assert_eq!(config.validate().unwrap_err().field, "interconnect.topology");
+
+        let mut config = presets::fermi_gtx480();
+        config.l2.size_bytes += 1;
+        assert_eq!(config.validate().unwrap_err().field, "l2.size_bytes");
+    }
+
+    #[test]
+    fn a_disabled_l1_is_allowed() {
+        let mut config = presets::fermi_gtx480();
+        config.l1.size_bytes = 0;
+        assert_eq!(config.validate(), Ok(()));
+    }
+}
