@@ -23,6 +23,8 @@ extern crate std;
 
 pub mod config;
 pub mod error;
+pub mod exec;
+pub mod isa;
 pub mod mem;
 pub mod rng;
 pub mod sweep;

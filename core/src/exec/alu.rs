@@ -1,0 +1,207 @@
+//! What each operation computes for one lane. Pure functions of 32-bit words.
+//!
+//! Floats follow IEEE 754 single precision. Two things keep results identical on every
+//! platform: transcendental functions come from `libm` (a software implementation, never the
+//! host's), and every NaN result is replaced by the one canonical quiet NaN (wasm leaves NaN
+//! payloads unspecified).
+
+use crate::isa::{AluOp, AtomicOp, CmpOp, CmpType, SfuOp, UnaryOp};
+
+const CANONICAL_NAN: u32 = 0x7FC0_0000;
+
+fn f(bits: u32) -> f32 {
+    f32::from_bits(bits)
+}
+
+/// The bits of `x`, with any NaN made canonical.
+pub fn bits(x: f32) -> u32 {
+    if x.is_nan() {
+        CANONICAL_NAN
+    } else {
+        x.to_bits()
+    }
+}
+
+/// `a op b`.
+pub fn alu(op: AluOp, a: u32, b: u32) -> u32 {
+    let (sa, sb) = (a as i32, b as i32);
+    match op {
+        AluOp::Add => a.wrapping_add(b),
+        AluOp::Sub => a.wrapping_sub(b),
+        AluOp::Mul => a.wrapping_mul(b),
+        AluOp::DivS => {
+            if b == 0 {
+                u32::MAX
+            } else {
+                sa.wrapping_div(sb) as u32
+            }
+        }
+        AluOp::DivU => a.checked_div(b).unwrap_or(u32::MAX),
+        AluOp::RemS => {
+            if b == 0 {
+                a
+            } else {
+                sa.wrapping_rem(sb) as u32
+            }
+        }
+        AluOp::RemU => a.checked_rem(b).unwrap_or(a),
+        AluOp::And => a & b,
+        AluOp::Or => a | b,
+        AluOp::Xor => a ^ b,
+        AluOp::Shl => a << (b & 31),
+        AluOp::ShrU => a >> (b & 31),
+        AluOp::ShrS => (sa >> (b & 31)) as u32,
+        AluOp::MinS => sa.min(sb) as u32,
+        AluOp::MaxS => sa.max(sb) as u32,
+        AluOp::MinU => a.min(b),
+        AluOp::MaxU => a.max(b),
+        AluOp::FAdd => bits(f(a) + f(b)),
+        AluOp::FSub => bits(f(a) - f(b)),
+        AluOp::FMul => bits(f(a) * f(b)),
+        AluOp::FMin => bits(libm::fminf(f(a), f(b))),
+        AluOp::FMax => bits(libm::fmaxf(f(a), f(b))),
+    }
+}
+
+/// `op a`.
+pub fn unary(op: UnaryOp, a: u32) -> u32 {
+    match op {
+        UnaryOp::Neg => (a as i32).wrapping_neg() as u32,
+        UnaryOp::Not => !a,
+        UnaryOp::LogicalNot => (a == 0) as u32,
+        UnaryOp::Abs => (a as i32).wrapping_abs() as u32,
+        UnaryOp::FNeg => bits(-f(a)),
+        UnaryOp::FAbs => bits(libm::fabsf(f(a))),
+        UnaryOp::IntToFloat => bits(a as i32 as f32),
+        UnaryOp::UintToFloat => bits(a as f32),
+        // Rust's float-to-int casts truncate, saturate and map NaN to 0: exactly the rule wanted.
+        UnaryOp::FloatToInt => f(a) as i32 as u32,
+        UnaryOp::FloatToUint => f(a) as u32,
+    }
+}
+
+/// `a * b + c` with one rounding.
+pub fn fma(a: u32, b: u32, c: u32) -> u32 {
+    bits(libm::fmaf(f(a), f(b), f(c)))
+}
+
+/// `op(a[, b])` on the special-function unit.
+pub fn sfu(op: SfuOp, a: u32, b: u32) -> u32 {
+    let x = f(a);
+    bits(match op {
+        SfuOp::FDiv => x / f(b),
+        SfuOp::Sqrt => libm::sqrtf(x),
+        SfuOp::Rsqrt => 1.0 / libm::sqrtf(x),
+        SfuOp::Exp => libm::expf(x),
+        SfuOp::Log => libm::logf(x),
+        SfuOp::Sin => libm::sinf(x),
+        SfuOp::Cos => libm::cosf(x),
+    })
+}
+
+/// `(a op b)` as 0 or 1.
+pub fn compare(op: CmpOp, ty: CmpType, a: u32, b: u32) -> u32 {
+    fn apply<T: PartialOrd>(op: CmpOp, a: T, b: T) -> bool {
+        match op {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        }
+    }
+    (match ty {
+        CmpType::Int => apply(op, a as i32, b as i32),
+        CmpType::Uint => apply(op, a, b),
+        CmpType::Float => apply(op, f(a), f(b)),
+    }) as u32
+}
+
+/// The value an atomic leaves in memory, given the `old` one.
+pub fn atomic(op: AtomicOp, old: u32, src: u32, compare: u32) -> u32 {
+    match op {
+        AtomicOp::Add => old.wrapping_add(src),
+        AtomicOp::FAdd => bits(f(old) + f(src)),
+        AtomicOp::MinS => (old as i32).min(src as i32) as u32,
+        AtomicOp::MaxS => (old as i32).max(src as i32) as u32,
+        AtomicOp::MinU => old.min(src),
+        AtomicOp::MaxU => old.max(src),
+        AtomicOp::And => old & src,
+        AtomicOp::Or => old | src,
+        AtomicOp::Xor => old ^ src,
+        AtomicOp::Exch => src,
+        AtomicOp::Cas => {
+            if old == compare {
+                src
+            } else {
+                old
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fb(x: f32) -> u32 {
+        x.to_bits()
+    }
+
+    #[test]
+    fn integer_edge_cases_are_defined() {
+        assert_eq!(alu(AluOp::DivS, 7, 0), u32::MAX);
+        assert_eq!(alu(AluOp::DivS, i32::MIN as u32, -1i32 as u32), i32::MIN as u32);
+        assert_eq!(alu(AluOp::DivS, -7i32 as u32, 2), -3i32 as u32, "rounds toward zero like C");
+        assert_eq!(alu(AluOp::RemS, -7i32 as u32, 2), -1i32 as u32, "remainder takes the dividend's sign");
+        assert_eq!(alu(AluOp::DivU, 7, 0), u32::MAX);
+        assert_eq!(alu(AluOp::RemU, 7, 0), 7);
+        assert_eq!(alu(AluOp::Shl, 1, 33), 2, "shift counts wrap at 32");
+        assert_eq!(alu(AluOp::ShrS, -8i32 as u32, 1), -4i32 as u32);
+        assert_eq!(alu(AluOp::MinS, -1i32 as u32, 1), -1i32 as u32);
+        assert_eq!(alu(AluOp::MinU, -1i32 as u32, 1), 1);
+    }
+
+    #[test]
+    fn floats_are_ieee_and_nans_canonical() {
+        assert_eq!(alu(AluOp::FAdd, fb(0.1), fb(0.2)), fb(0.1 + 0.2));
+        let nan = alu(AluOp::FSub, fb(f32::INFINITY), fb(f32::INFINITY));
+        assert_eq!(nan, CANONICAL_NAN);
+        assert_eq!(sfu(SfuOp::Sqrt, fb(-1.0), 0), CANONICAL_NAN);
+        assert_eq!(sfu(SfuOp::Sqrt, fb(2.0), 0), fb(core::f32::consts::SQRT_2));
+        assert_eq!(alu(AluOp::FMin, CANONICAL_NAN, fb(3.0)), fb(3.0), "fminf ignores a NaN operand");
+        // fma rounds once: (1 + 2^-23) * (1 - 2^-23) - 1 is exactly -2^-46, lost by mul-then-add.
+        let (a, b) = (1.0 + f32::EPSILON, 1.0 - f32::EPSILON);
+        assert_eq!(fma(fb(a), fb(b), fb(-1.0)), fb(-(f32::EPSILON * f32::EPSILON)));
+        assert_eq!(alu(AluOp::FAdd, alu(AluOp::FMul, fb(a), fb(b)), fb(-1.0)), fb(0.0));
+    }
+
+    #[test]
+    fn conversions_truncate_and_saturate() {
+        assert_eq!(unary(UnaryOp::FloatToInt, fb(-2.7)), -2i32 as u32);
+        assert_eq!(unary(UnaryOp::FloatToInt, fb(1e20)), i32::MAX as u32);
+        assert_eq!(unary(UnaryOp::FloatToInt, CANONICAL_NAN), 0);
+        assert_eq!(unary(UnaryOp::FloatToUint, fb(-5.0)), 0);
+        assert_eq!(unary(UnaryOp::IntToFloat, -3i32 as u32), fb(-3.0));
+        assert_eq!(unary(UnaryOp::UintToFloat, u32::MAX), fb(4294967296.0));
+    }
+
+    #[test]
+    fn comparisons_respect_the_type() {
+        let minus_one = -1i32 as u32;
+        assert_eq!(compare(CmpOp::Lt, CmpType::Int, minus_one, 0), 1);
+        assert_eq!(compare(CmpOp::Lt, CmpType::Uint, minus_one, 0), 0);
+        assert_eq!(compare(CmpOp::Eq, CmpType::Float, fb(0.0), fb(-0.0)), 1);
+        assert_eq!(compare(CmpOp::Ne, CmpType::Float, CANONICAL_NAN, CANONICAL_NAN), 1);
+        assert_eq!(compare(CmpOp::Ge, CmpType::Float, CANONICAL_NAN, fb(1.0)), 0);
+    }
+
+    #[test]
+    fn atomics_return_the_new_memory_value() {
+        assert_eq!(atomic(AtomicOp::Cas, 5, 9, 5), 9);
+        assert_eq!(atomic(AtomicOp::Cas, 5, 9, 4), 5);
+        assert_eq!(atomic(AtomicOp::MinS, 3, -2i32 as u32, 0), -2i32 as u32);
+        assert_eq!(atomic(AtomicOp::FAdd, fb(1.5), fb(2.0), 0), fb(3.5));
+    }
+}

@@ -1,0 +1,189 @@
+//! Device memory as the kernels see it: buffers in one 32-bit byte address space.
+//!
+//! Buffers are placed at 256-byte-aligned addresses with an unmapped guard gap after each, and
+//! nothing is mapped below the first buffer, so a null pointer or an off-by-a-few index faults
+//! with the address rather than silently reading a neighbour.
+
+use alloc::vec;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+/// Alignment of every buffer's base address, and size of the gap after it.
+pub const BUFFER_ALIGN: u32 = 256;
+
+/// Largest total size of device memory, so that a run stays within a browser tab's means.
+pub const MAX_GLOBAL_BYTES: u64 = 1 << 30;
+
+/// Why an access failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AccessError {
+    /// The address is in no buffer.
+    Unmapped,
+    /// The address is not a multiple of 4.
+    Misaligned,
+}
+
+/// A buffer's place in the address space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Region {
+    /// First byte address.
+    pub base: u32,
+    /// Size in bytes (a multiple of 4).
+    pub bytes: u32,
+}
+
+impl Region {
+    fn contains(&self, addr: u32) -> bool {
+        addr >= self.base && addr - self.base < self.bytes
+    }
+}
+
+/// All buffers, backed by one flat word array indexed by `address / 4`.
+#[derive(Clone, Debug, Default)]
+pub struct GlobalMemory {
+    words: Vec<u32>,
+    regions: Vec<Region>,
+}
+
+impl GlobalMemory {
+    /// Maps a zeroed buffer of `bytes` (rounded up to whole words) and returns its region, or
+    /// `None` if device memory would exceed [`MAX_GLOBAL_BYTES`].
+    pub fn alloc(&mut self, bytes: u32) -> Option<Region> {
+        let bytes = (bytes as u64).div_ceil(4) * 4;
+        let base = (self.words.len() as u64 * 4).max(BUFFER_ALIGN as u64).next_multiple_of(BUFFER_ALIGN as u64);
+        let end = base + bytes + BUFFER_ALIGN as u64;
+        if end > MAX_GLOBAL_BYTES {
+            return None;
+        }
+        self.words.resize((end / 4) as usize, 0);
+        let region = Region { base: base as u32, bytes: bytes as u32 };
+        self.regions.push(region);
+        Some(region)
+    }
+
+    /// The mapped buffers in allocation order.
+    pub fn regions(&self) -> &[Region] {
+        &self.regions
+    }
+
+    /// The words of `region`.
+    pub fn words(&self, region: Region) -> &[u32] {
+        let start = (region.base / 4) as usize;
+        &self.words[start..start + (region.bytes / 4) as usize]
+    }
+
+    /// The words of `region`, writable (for initialising buffers).
+    pub fn words_mut(&mut self, region: Region) -> &mut [u32] {
+        let start = (region.base / 4) as usize;
+        &mut self.words[start..start + (region.bytes / 4) as usize]
+    }
+
+    /// Checks that a word access at `addr` is aligned and inside a buffer.
+    pub fn check(&self, addr: u32) -> Result<(), AccessError> {
+        if addr % 4 != 0 {
+            return Err(AccessError::Misaligned);
+        }
+        // Regions are sorted by base: find the last one starting at or below `addr`.
+        let i = self.regions.partition_point(|r| r.base <= addr);
+        match i.checked_sub(1).map(|i| self.regions[i]) {
+            Some(region) if region.contains(addr) => Ok(()),
+            _ => Err(AccessError::Unmapped),
+        }
+    }
+
+    /// Reads the word at a checked address.
+    pub fn read(&self, addr: u32) -> Result<u32, AccessError> {
+        self.check(addr)?;
+        Ok(self.words[(addr / 4) as usize])
+    }
+
+    /// Writes the word at a checked address.
+    pub fn write(&mut self, addr: u32, value: u32) -> Result<(), AccessError> {
+        self.check(addr)?;
+        self.words[(addr / 4) as usize] = value;
+        Ok(())
+    }
+}
+
+/// One thread block's shared memory.
+#[derive(Clone, Debug)]
+pub struct SharedMemory {
+    words: Vec<u32>,
+}
+
+impl SharedMemory {
+    /// `bytes` of zeroed shared memory.
+    pub fn new(bytes: u32) -> Self {
+        SharedMemory { words: vec![0; bytes.div_ceil(4) as usize] }
+    }
+
+    /// Zeroes it and resizes it for a new thread block, keeping the allocation.
+    pub fn reset(&mut self, bytes: u32) {
+        self.words.clear();
+        self.words.resize(bytes.div_ceil(4) as usize, 0);
+    }
+
+    fn index(&self, addr: u32) -> Result<usize, AccessError> {
+        if addr % 4 != 0 {
+            return Err(AccessError::Misaligned);
+        }
+        let i = (addr / 4) as usize;
+        if i < self.words.len() {
+            Ok(i)
+        } else {
+            Err(AccessError::Unmapped)
+        }
+    }
+
+    /// Reads a word.
+    pub fn read(&self, addr: u32) -> Result<u32, AccessError> {
+        self.index(addr).map(|i| self.words[i])
+    }
+
+    /// Writes a word.
+    pub fn write(&mut self, addr: u32, value: u32) -> Result<(), AccessError> {
+        let i = self.index(addr)?;
+        self.words[i] = value;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffers_are_aligned_and_guarded() {
+        let mut m = GlobalMemory::default();
+        let a = m.alloc(10).unwrap();
+        let b = m.alloc(4).unwrap();
+        assert_eq!(a, Region { base: 256, bytes: 12 });
+        assert_eq!(b.base % BUFFER_ALIGN, 0);
+        assert!(b.base >= a.base + a.bytes + BUFFER_ALIGN);
+        assert_eq!(m.read(0), Err(AccessError::Unmapped), "null is never mapped");
+        assert_eq!(m.read(a.base + 12), Err(AccessError::Unmapped), "one past the end");
+        assert_eq!(m.read(a.base + 2), Err(AccessError::Misaligned));
+        m.write(a.base + 8, 7).unwrap();
+        assert_eq!(m.words(a), [0, 0, 7]);
+        assert_eq!(m.read(b.base), Ok(0));
+        assert_eq!(m.read(b.base + 4), Err(AccessError::Unmapped));
+    }
+
+    #[test]
+    fn device_memory_is_bounded() {
+        let mut m = GlobalMemory::default();
+        assert!(m.alloc(u32::MAX).is_none());
+        assert!(m.alloc(1 << 20).is_some());
+    }
+
+    #[test]
+    fn shared_memory_faults_past_its_size() {
+        let mut s = SharedMemory::new(8);
+        s.write(4, 9).unwrap();
+        assert_eq!(s.read(4), Ok(9));
+        assert_eq!(s.read(8), Err(AccessError::Unmapped));
+        s.reset(4);
+        assert_eq!(s.read(0), Ok(0));
+        assert_eq!(s.read(4), Err(AccessError::Unmapped));
+    }
+}

@@ -1,0 +1,283 @@
+//! Functional execution of one warp instruction: values, addresses and control flow.
+//!
+//! The timing model decides *when* a warp issues; this module decides *what* the instruction
+//! does, so that addresses and branch outcomes come from real data. Registers of a warp are
+//! stored register-major (`regs[r * 32 + lane]`), so one operand of all lanes is contiguous.
+
+pub mod alu;
+pub mod memory;
+pub mod reference;
+pub mod simt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::isa::{Axis, Dim3, Instr, Operand, Reg, Space, Special};
+use memory::{AccessError, GlobalMemory, SharedMemory};
+use simt::SimtStack;
+
+/// Lanes of a register row: every warp has room for 32, whatever the configured warp size.
+pub const LANES: usize = 32;
+
+/// Where a warp sits in its launch, for the built-in variables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WarpPlace {
+    /// Grid dimensions (in blocks).
+    pub grid: Dim3,
+    /// Block dimensions (in threads).
+    pub block: Dim3,
+    /// This warp's block coordinates.
+    pub block_idx: [u32; 3],
+    /// Linear thread index (within the block) of lane 0.
+    pub first_thread: u32,
+    /// Lanes per warp.
+    pub warp_size: u32,
+}
+
+impl WarpPlace {
+    /// Lanes of this warp that hold a thread (the last warp of a block may be partial).
+    pub fn live_mask(&self) -> u32 {
+        let threads = self.block.count() as u32 - self.first_thread;
+        let lanes = threads.min(self.warp_size);
+        if lanes >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << lanes) - 1
+        }
+    }
+
+    fn special(&self, which: Special, lane: u32) -> u32 {
+        let axis = |a: Axis| a as usize;
+        match which {
+            Special::ThreadIdx(a) => self.block.unflatten(self.first_thread + lane)[axis(a)],
+            Special::BlockIdx(a) => self.block_idx[axis(a)],
+            Special::BlockDim(a) => self.block.get(a),
+            Special::GridDim(a) => self.grid.get(a),
+            Special::LaneId => lane,
+            Special::WarpSize => self.warp_size,
+        }
+    }
+}
+
+/// What kind of memory instruction executed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AccessKind {
+    /// A load.
+    Load,
+    /// A store.
+    Store,
+    /// A read-modify-write.
+    Atomic,
+}
+
+/// A memory instruction's footprint: the lanes in `mask` accessed `addresses[lane]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemAccess {
+    /// Memory space.
+    pub space: Space,
+    /// Load, store or atomic.
+    pub kind: AccessKind,
+    /// Lanes that accessed memory.
+    pub mask: u32,
+}
+
+/// What an executed instruction means for the timing model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Executed {
+    /// Nothing beyond its unit's latency.
+    Compute,
+    /// A memory access; per-lane addresses are in the caller's buffer.
+    Memory(MemAccess),
+    /// The warp arrived at a barrier.
+    Barrier,
+    /// Every lane of the warp has exited.
+    Finished,
+}
+
+/// Why a warp could not go on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FaultKind {
+    /// A memory access outside every buffer or misaligned.
+    Memory {
+        /// Memory space.
+        space: Space,
+        /// The offending byte address.
+        address: u32,
+        /// What was wrong with it.
+        error: AccessError,
+    },
+    /// Control reached past the last instruction (a kernel without a final `exit`).
+    RanOffTheEnd,
+}
+
+/// A fault: the instruction and lane that caused it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fault {
+    /// Instruction index.
+    pub pc: u32,
+    /// First faulting lane.
+    pub lane: u32,
+    /// What went wrong.
+    pub kind: FaultKind,
+}
+
+/// The state of one warp for functional execution.
+#[derive(Clone, Debug, Default)]
+pub struct WarpExec {
+    /// Control flow.
+    pub stack: SimtStack,
+}
+
+/// Everything an instruction may touch besides the warp's own registers and stack.
+pub struct ExecEnv<'a> {
+    /// Device memory.
+    pub global: &'a mut GlobalMemory,
+    /// This thread block's shared memory.
+    pub shared: &'a mut SharedMemory,
+    /// Receives per-lane addresses of a memory instruction.
+    pub addresses: &'a mut [u32; LANES],
+}
+
+/// Calls `f` for each lane set in `mask`, lowest first.
+#[inline]
+fn for_lanes(mut mask: u32, mut f: impl FnMut(usize)) {
+    while mask != 0 {
+        f(mask.trailing_zeros() as usize);
+        mask &= mask - 1;
+    }
+}
+
+#[inline]
+fn row(r: Reg) -> usize {
+    r.0 as usize * LANES
+}
+
+#[inline]
+fn read(regs: &[u32], op: Operand, lane: usize) -> u32 {
+    match op {
+        Operand::Reg(r) => regs[row(r) + lane],
+        Operand::Imm(v) => v,
+    }
+}
+
+/// Executes the warp's next instruction of `code` and advances its control flow.
+pub fn step(
+    code: &[Instr],
+    warp: &mut WarpExec,
+    regs: &mut [u32],
+    place: &WarpPlace,
+    env: &mut ExecEnv<'_>,
+) -> Result<Executed, Fault> {
+    let Some(pc) = warp.stack.pc() else { return Ok(Executed::Finished) };
+    let Some(&instr) = code.get(pc as usize) else {
+        return Err(Fault { pc, lane: warp.stack.active_mask().trailing_zeros(), kind: FaultKind::RanOffTheEnd });
+    };
+    let active = warp.stack.active_mask();
+    let mut outcome = Executed::Compute;
+    match instr {
+        Instr::Mov { dst, src } => for_lanes(active, |l| regs[row(dst) + l] = read(regs, src, l)),
+        Instr::Special { dst, which } => for_lanes(active, |l| regs[row(dst) + l] = place.special(which, l as u32)),
+        Instr::Alu { op, dst, a, b } => {
+            for_lanes(active, |l| regs[row(dst) + l] = alu::alu(op, read(regs, a, l), read(regs, b, l)))
+        }
+        Instr::Unary { op, dst, a } => for_lanes(active, |l| regs[row(dst) + l] = alu::unary(op, read(regs, a, l))),
+        Instr::Fma { dst, a, b, c } => {
+            for_lanes(active, |l| regs[row(dst) + l] = alu::fma(read(regs, a, l), read(regs, b, l), read(regs, c, l)))
+        }
+        Instr::Sfu { op, dst, a, b } => {
+            for_lanes(active, |l| regs[row(dst) + l] = alu::sfu(op, read(regs, a, l), read(regs, b, l)))
+        }
+        Instr::Cmp { op, ty, dst, a, b } => {
+            for_lanes(active, |l| regs[row(dst) + l] = alu::compare(op, ty, read(regs, a, l), read(regs, b, l)))
+        }
+        Instr::Select { dst, cond, a, b } => for_lanes(active, |l| {
+            let pick = if regs[row(cond) + l] != 0 { a } else { b };
+            regs[row(dst) + l] = read(regs, pick, l)
+        }),
+        Instr::Load { space, dst, addr, offset } => {
+            gather_addresses(regs, addr, offset, active, env.addresses);
+            check(space, active, env, pc)?;
+            for_lanes(active, |l| {
+                let a = env.addresses[l];
+                // Checked above: the reads cannot fail.
+                regs[row(dst) + l] = match space {
+                    Space::Global => env.global.read(a).unwrap_or(0),
+                    Space::Shared => env.shared.read(a).unwrap_or(0),
+                };
+            });
+            outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Load, mask: active });
+        }
+        Instr::Store { space, addr, offset, src } => {
+            gather_addresses(regs, addr, offset, active, env.addresses);
+            check(space, active, env, pc)?;
+            // Lanes write in lane order, so when several hit one word the highest lane wins.
+            for_lanes(active, |l| {
+                let (a, v) = (env.addresses[l], read(regs, src, l));
+                let _ = match space {
+                    Space::Global => env.global.write(a, v),
+                    Space::Shared => env.shared.write(a, v),
+                };
+            });
+            outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Store, mask: active });
+        }
+        Instr::Atomic { op, space, dst, addr, src, compare } => {
+            gather_addresses(regs, addr, 0, active, env.addresses);
+            check(space, active, env, pc)?;
+            // Lanes are serialised in lane order: the result is deterministic.
+            for_lanes(active, |l| {
+                let a = env.addresses[l];
+                let old = match space {
+                    Space::Global => env.global.read(a).unwrap_or(0),
+                    Space::Shared => env.shared.read(a).unwrap_or(0),
+                };
+                let new = alu::atomic(op, old, read(regs, src, l), read(regs, compare, l));
+                let _ = match space {
+                    Space::Global => env.global.write(a, new),
+                    Space::Shared => env.shared.write(a, new),
+                };
+                regs[row(dst) + l] = old;
+            });
+            outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Atomic, mask: active });
+        }
+        Instr::Branch { cond, negate, target, reconverge } => {
+            let taken = match cond {
+                None => active,
+                Some(c) => {
+                    let mut taken = 0;
+                    for_lanes(active, |l| taken |= (((regs[row(c) + l] != 0) != negate) as u32) << l);
+                    taken
+                }
+            };
+            warp.stack.branch(taken, target, reconverge);
+            return Ok(Executed::Compute);
+        }
+        Instr::Barrier => outcome = Executed::Barrier,
+        Instr::Exit => {
+            warp.stack.exit(active);
+            return Ok(if warp.stack.pc().is_none() { Executed::Finished } else { Executed::Compute });
+        }
+    }
+    warp.stack.advance();
+    Ok(outcome)
+}
+
+fn gather_addresses(regs: &[u32], addr: Reg, offset: i32, mask: u32, out: &mut [u32; LANES]) {
+    for_lanes(mask, |l| out[l] = regs[row(addr) + l].wrapping_add(offset as u32));
+}
+
+/// Checks every lane's address before any lane's effect is applied.
+fn check(space: Space, mask: u32, env: &ExecEnv<'_>, pc: u32) -> Result<(), Fault> {
+    let mut m = mask;
+    while m != 0 {
+        let lane = m.trailing_zeros();
+        m &= m - 1;
+        let address = env.addresses[lane as usize];
+        let result = match space {
+            Space::Global => env.global.check(address),
+            Space::Shared => env.shared.read(address).map(|_| ()),
+        };
+        if let Err(error) = result {
+            return Err(Fault { pc, lane, kind: FaultKind::Memory { space, address, error } });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,265 @@
+//! A purely functional run of one launch, with no timing: the reference the timing engine's
+//! results are checked against, and a quick way to test kernels.
+//!
+//! Blocks run one after another; inside a block, warps take turns one instruction at a time,
+//! and a barrier releases once every warp that has not finished reaches it.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::memory::{GlobalMemory, SharedMemory};
+use super::{step, ExecEnv, Executed, Fault, WarpExec, WarpPlace, LANES};
+use crate::isa::{Dim3, Kernel};
+
+/// One kernel launch.
+#[derive(Clone, Copy, Debug)]
+pub struct Launch<'a> {
+    /// The kernel.
+    pub kernel: &'a Kernel,
+    /// Grid dimensions in blocks.
+    pub grid: Dim3,
+    /// Block dimensions in threads.
+    pub block: Dim3,
+    /// Parameter values, copied into registers `r0..` of every thread.
+    pub args: &'a [u32],
+    /// Lanes per warp.
+    pub warp_size: u32,
+}
+
+/// Why a reference run stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunError {
+    /// A warp faulted.
+    Fault {
+        /// Linear block index.
+        block: u32,
+        /// Warp within the block.
+        warp: u32,
+        /// The fault.
+        fault: Fault,
+    },
+    /// The run executed `limit` warp instructions without finishing.
+    TooLong {
+        /// The bound that was hit.
+        limit: u64,
+    },
+}
+
+/// Runs `launch` to completion on `global`; returns the warp instructions executed.
+pub fn run(launch: Launch<'_>, global: &mut GlobalMemory, limit: u64) -> Result<u64, RunError> {
+    let threads = launch.block.count() as u32;
+    let warps = threads.div_ceil(launch.warp_size);
+    let regs_per_warp = launch.kernel.regs_per_thread as usize * LANES;
+    let mut regs = vec![0u32; regs_per_warp * warps as usize];
+    let mut execs: Vec<WarpExec> = (0..warps).map(|_| WarpExec::default()).collect();
+    let mut shared = SharedMemory::new(launch.kernel.shared_bytes);
+    let mut addresses = [0u32; LANES];
+    let mut executed = 0u64;
+
+    for block in 0..launch.grid.count() as u32 {
+        let block_idx = launch.grid.unflatten(block);
+        shared.reset(launch.kernel.shared_bytes);
+        let places: Vec<WarpPlace> = (0..warps)
+            .map(|w| WarpPlace {
+                grid: launch.grid,
+                block: launch.block,
+                block_idx,
+                first_thread: w * launch.warp_size,
+                warp_size: launch.warp_size,
+            })
+            .collect();
+        regs.fill(0);
+        for (w, exec) in execs.iter_mut().enumerate() {
+            exec.stack.reset(places[w].live_mask());
+            let warp_regs = &mut regs[w * regs_per_warp..(w + 1) * regs_per_warp];
+            for (i, &arg) in launch.args.iter().enumerate() {
+                warp_regs[i * LANES..(i + 1) * LANES].fill(arg);
+            }
+        }
+        let mut at_barrier = vec![false; warps as usize];
+        let mut finished = vec![false; warps as usize];
+        while !finished.iter().all(|&f| f) {
+            for w in 0..warps as usize {
+                if finished[w] || at_barrier[w] {
+                    continue;
+                }
+                if executed >= limit {
+                    return Err(RunError::TooLong { limit });
+                }
+                executed += 1;
+                let mut env = ExecEnv { global, shared: &mut shared, addresses: &mut addresses };
+                let warp_regs = &mut regs[w * regs_per_warp..(w + 1) * regs_per_warp];
+                match step(&launch.kernel.code, &mut execs[w], warp_regs, &places[w], &mut env) {
+                    Ok(Executed::Finished) => finished[w] = true,
+                    Ok(Executed::Barrier) => at_barrier[w] = true,
+                    Ok(_) => {}
+                    Err(fault) => return Err(RunError::Fault { block, warp: w as u32, fault }),
+                }
+            }
+            // Release the barrier once every live warp waits at it.
+            if (0..warps as usize).all(|w| finished[w] || at_barrier[w]) {
+                at_barrier.fill(false);
+            }
+        }
+    }
+    Ok(executed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::memory::AccessError;
+    use crate::exec::FaultKind;
+    use crate::isa::builder::KernelBuilder;
+    use crate::isa::{AluOp, AtomicOp, Axis, CmpOp, CmpType, Instr, Operand, Space, Special};
+
+    fn launch<'a>(kernel: &'a Kernel, grid: u32, block: u32, args: &'a [u32]) -> Launch<'a> {
+        Launch { kernel, grid: Dim3::linear(grid), block: Dim3::linear(block), args, warp_size: 32 }
+    }
+
+    /// `i = blockIdx.x * blockDim.x + threadIdx.x` into a fresh register.
+    fn global_index(b: &mut KernelBuilder) -> crate::isa::Reg {
+        let (i, t) = (b.reg(), b.reg());
+        b.special(i, Special::BlockIdx(Axis::X)).special(t, Special::BlockDim(Axis::X));
+        b.alu(AluOp::Mul, i, i, t).special(t, Special::ThreadIdx(Axis::X)).alu(AluOp::Add, i, i, t);
+        i
+    }
+
+    #[test]
+    fn vector_add_with_a_bounds_check() {
+        // c[i] = a[i] + b[i] for i < n, with n not a multiple of the block size.
+        let mut b = KernelBuilder::new("vadd", 4);
+        let (pa, pb, pc, n) = (b.param(0), b.param(1), b.param(2), b.param(3));
+        let i = global_index(&mut b);
+        let (inside, off, x, y) = (b.reg(), b.reg(), b.reg(), b.reg());
+        let (done, join) = (b.label(), b.label());
+        b.cmp(CmpOp::Lt, CmpType::Int, inside, i, n).branch_if(inside, true, done, join);
+        b.alu(AluOp::Shl, off, i, Operand::Imm(2));
+        b.alu(AluOp::Add, x, pa, off).load(Space::Global, x, x, 0);
+        b.alu(AluOp::Add, y, pb, off).load(Space::Global, y, y, 0);
+        b.alu(AluOp::Add, x, x, y).alu(AluOp::Add, off, pc, off).store(Space::Global, off, 0, x);
+        b.place(done).place(join).exit();
+        let kernel = b.build();
+
+        let n = 1000u32;
+        let mut mem = GlobalMemory::default();
+        let (ra, rb, rc) = (mem.alloc(n * 4).unwrap(), mem.alloc(n * 4).unwrap(), mem.alloc(n * 4).unwrap());
+        for k in 0..n as usize {
+            mem.words_mut(ra)[k] = k as u32;
+            mem.words_mut(rb)[k] = 3 * k as u32;
+        }
+        let args = [ra.base, rb.base, rc.base, n];
+        run(launch(&kernel, n.div_ceil(128), 128, &args), &mut mem, 1 << 20).unwrap();
+        let expected: Vec<u32> = (0..n).map(|k| 4 * k).collect();
+        assert_eq!(mem.words(rc), expected.as_slice());
+    }
+
+    #[test]
+    fn divergent_loops_give_each_lane_its_own_trip_count() {
+        // out[t] = 0 + 1 + ... + t, summed in a loop whose trip count differs per lane.
+        let mut b = KernelBuilder::new("triangle", 1);
+        let out = b.param(0);
+        let (t, k, sum, more, addr) = (b.reg(), b.reg(), b.reg(), b.reg(), b.reg());
+        let (head, exit) = (b.label(), b.label());
+        b.special(t, Special::ThreadIdx(Axis::X)).mov(k, Operand::Imm(0)).mov(sum, Operand::Imm(0));
+        b.place(head).cmp(CmpOp::Le, CmpType::Int, more, k, t).branch_if(more, true, exit, exit);
+        b.alu(AluOp::Add, sum, sum, k).alu(AluOp::Add, k, k, Operand::Imm(1)).jump(head);
+        b.place(exit).alu(AluOp::Shl, addr, t, Operand::Imm(2)).alu(AluOp::Add, addr, addr, out);
+        b.store(Space::Global, addr, 0, sum).exit();
+        let kernel = b.build();
+
+        let mut mem = GlobalMemory::default();
+        let r = mem.alloc(64 * 4).unwrap();
+        let executed = run(launch(&kernel, 1, 64, &[r.base]), &mut mem, 1 << 20).unwrap();
+        let expected: Vec<u32> = (0..64).map(|t| t * (t + 1) / 2).collect();
+        assert_eq!(mem.words(r), expected.as_slice());
+        // A warp loops as long as its slowest lane: 3 set-up instructions, 5 per iteration
+        // (cmp, branch, add, add, jump), the final cmp and branch, and a tail of 4 (shl, add,
+        // store, exit). Lane 31 iterates 32 times, lane 63 64 times.
+        assert_eq!(executed, (3 + 32 * 5 + 2 + 4) + (3 + 64 * 5 + 2 + 4));
+    }
+
+    #[test]
+    fn a_barrier_orders_shared_memory_between_warps() {
+        // Reverse a 64-element block in shared memory: write s[t], sync, read s[63 - t].
+        let mut b = KernelBuilder::new("reverse", 1);
+        b.shared(64 * 4);
+        let out = b.param(0);
+        let (t, a, v) = (b.reg(), b.reg(), b.reg());
+        b.special(t, Special::ThreadIdx(Axis::X)).alu(AluOp::Shl, a, t, Operand::Imm(2));
+        b.alu(AluOp::Mul, v, t, Operand::Imm(10)).store(Space::Shared, a, 0, v).barrier();
+        b.alu(AluOp::Sub, v, Operand::Imm(63), t).alu(AluOp::Shl, v, v, Operand::Imm(2));
+        b.load(Space::Shared, v, v, 0).alu(AluOp::Add, a, a, out).store(Space::Global, a, 0, v).exit();
+        let kernel = b.build();
+
+        let mut mem = GlobalMemory::default();
+        let r = mem.alloc(64 * 4).unwrap();
+        run(launch(&kernel, 1, 64, &[r.base]), &mut mem, 1 << 20).unwrap();
+        let expected: Vec<u32> = (0..64).map(|t| (63 - t) * 10).collect();
+        assert_eq!(mem.words(r), expected.as_slice());
+    }
+
+    #[test]
+    fn atomics_count_every_lane() {
+        // hist[t % 4] += 1 for 256 threads in 2 blocks: 64 per bin.
+        let mut b = KernelBuilder::new("histogram", 1);
+        let hist = b.param(0);
+        let (t, a, old) = (b.reg(), b.reg(), b.reg());
+        b.special(t, Special::ThreadIdx(Axis::X)).alu(AluOp::And, a, t, Operand::Imm(3));
+        b.alu(AluOp::Shl, a, a, Operand::Imm(2)).alu(AluOp::Add, a, a, hist);
+        b.push(Instr::Atomic {
+            op: AtomicOp::Add,
+            space: Space::Global,
+            dst: old,
+            addr: a,
+            src: Operand::Imm(1),
+            compare: Operand::Imm(0),
+        });
+        b.exit();
+        let kernel = b.build();
+        let mut mem = GlobalMemory::default();
+        let r = mem.alloc(16).unwrap();
+        run(launch(&kernel, 2, 128, &[r.base]), &mut mem, 1 << 20).unwrap();
+        assert_eq!(mem.words(r), [64, 64, 64, 64]);
+    }
+
+    #[test]
+    fn an_out_of_bounds_store_faults_with_its_address_and_lane() {
+        // out[t] = t for 40 threads, into a buffer of 32 words: lane 0 of warp 1 faults.
+        let mut b = KernelBuilder::new("overflow", 1);
+        let out = b.param(0);
+        let (t, a) = (b.reg(), b.reg());
+        b.special(t, Special::ThreadIdx(Axis::X)).alu(AluOp::Shl, a, t, Operand::Imm(2));
+        b.alu(AluOp::Add, a, a, out).store(Space::Global, a, 0, t).exit();
+        let kernel = b.build();
+        let mut mem = GlobalMemory::default();
+        let r = mem.alloc(32 * 4).unwrap();
+        let err = run(launch(&kernel, 1, 40, &[r.base]), &mut mem, 1 << 20).unwrap_err();
+        assert_eq!(
+            err,
+            RunError::Fault {
+                block: 0,
+                warp: 1,
+                fault: Fault {
+                    pc: 3,
+                    lane: 0,
+                    kind: FaultKind::Memory {
+                        space: Space::Global,
+                        address: r.base + 128,
+                        error: AccessError::Unmapped
+                    }
+                }
+            }
+        );
+    }
+
+    #[test]
+    fn an_endless_loop_is_bounded() {
+        let mut b = KernelBuilder::new("spin", 0);
+        let head = b.label();
+        b.place(head).jump(head);
+        let kernel = b.build();
+        let mut mem = GlobalMemory::default();
+        assert_eq!(run(launch(&kernel, 1, 32, &[]), &mut mem, 1000), Err(RunError::TooLong { limit: 1000 }));
+    }
+}

@@ -1,0 +1,147 @@
+//! A small assembler for writing kernels in Rust: tests and benchmarks use it until (and
+//! alongside) the kernel language. Registers are allocated in order; labels may be used before
+//! they are placed.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::*;
+
+/// A position in the code, placed with [`KernelBuilder::place`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Label(usize);
+
+/// Builds a [`Kernel`].
+pub struct KernelBuilder {
+    name: String,
+    code: Vec<Instr>,
+    next_reg: u32,
+    params: u32,
+    shared_bytes: u32,
+    /// Instruction index of each label once placed.
+    labels: Vec<Option<u32>>,
+    /// Branches whose target/reconvergence refer to labels: (instruction, target, reconverge).
+    fixups: Vec<(usize, Label, Label)>,
+}
+
+impl KernelBuilder {
+    /// A kernel with `params` parameters, which arrive in registers `r0..r{params-1}`.
+    pub fn new(name: &str, params: u32) -> Self {
+        KernelBuilder {
+            name: name.into(),
+            code: Vec::new(),
+            next_reg: params,
+            params,
+            shared_bytes: 0,
+            labels: Vec::new(),
+            fixups: Vec::new(),
+        }
+    }
+
+    /// The register holding parameter `i`.
+    pub fn param(&self, i: u32) -> Reg {
+        assert!(i < self.params, "parameter {i} of {}", self.params);
+        Reg(i as u8)
+    }
+
+    /// A fresh register.
+    pub fn reg(&mut self) -> Reg {
+        assert!(self.next_reg < 256, "kernel {} uses more than 256 registers", self.name);
+        self.next_reg += 1;
+        Reg((self.next_reg - 1) as u8)
+    }
+
+    /// Declares `bytes` of shared memory per thread block.
+    pub fn shared(&mut self, bytes: u32) -> &mut Self {
+        self.shared_bytes = bytes;
+        self
+    }
+
+    /// Appends an instruction.
+    pub fn push(&mut self, instr: Instr) -> &mut Self {
+        self.code.push(instr);
+        self
+    }
+
+    /// A new, unplaced label.
+    pub fn label(&mut self) -> Label {
+        self.labels.push(None);
+        Label(self.labels.len() - 1)
+    }
+
+    /// Places `label` at the next instruction.
+    pub fn place(&mut self, label: Label) -> &mut Self {
+        self.labels[label.0] = Some(self.code.len() as u32);
+        self
+    }
+
+    /// `dst = which`.
+    pub fn special(&mut self, dst: Reg, which: Special) -> &mut Self {
+        self.push(Instr::Special { dst, which })
+    }
+
+    /// `dst = a op b`.
+    pub fn alu(&mut self, op: AluOp, dst: Reg, a: impl Into<Operand>, b: impl Into<Operand>) -> &mut Self {
+        self.push(Instr::Alu { op, dst, a: a.into(), b: b.into() })
+    }
+
+    /// `dst = src`.
+    pub fn mov(&mut self, dst: Reg, src: impl Into<Operand>) -> &mut Self {
+        self.push(Instr::Mov { dst, src: src.into() })
+    }
+
+    /// `dst = (a op b)` compared as `ty`.
+    pub fn cmp(&mut self, op: CmpOp, ty: CmpType, dst: Reg, a: impl Into<Operand>, b: impl Into<Operand>) -> &mut Self {
+        self.push(Instr::Cmp { op, ty, dst, a: a.into(), b: b.into() })
+    }
+
+    /// `dst = *(addr + offset)` in `space`.
+    pub fn load(&mut self, space: Space, dst: Reg, addr: Reg, offset: i32) -> &mut Self {
+        self.push(Instr::Load { space, dst, addr, offset })
+    }
+
+    /// `*(addr + offset) = src` in `space`.
+    pub fn store(&mut self, space: Space, addr: Reg, offset: i32, src: impl Into<Operand>) -> &mut Self {
+        self.push(Instr::Store { space, addr, offset, src: src.into() })
+    }
+
+    /// Jump to `target` where `cond` is non-zero (or zero, if `negate`); paths meet at `reconverge`.
+    pub fn branch_if(&mut self, cond: Reg, negate: bool, target: Label, reconverge: Label) -> &mut Self {
+        self.fixups.push((self.code.len(), target, reconverge));
+        self.push(Instr::Branch { cond: Some(cond), negate, target: 0, reconverge: 0 })
+    }
+
+    /// Unconditional jump to `target`.
+    pub fn jump(&mut self, target: Label) -> &mut Self {
+        self.fixups.push((self.code.len(), target, target));
+        self.push(Instr::Branch { cond: None, negate: false, target: 0, reconverge: 0 })
+    }
+
+    /// `__syncthreads()`.
+    pub fn barrier(&mut self) -> &mut Self {
+        self.push(Instr::Barrier)
+    }
+
+    /// The active lanes finish.
+    pub fn exit(&mut self) -> &mut Self {
+        self.push(Instr::Exit)
+    }
+
+    /// The finished kernel. Panics on an unplaced label: a bug in the test that built it.
+    pub fn build(mut self) -> Kernel {
+        for &(at, target, reconverge) in &self.fixups {
+            let resolve = |l: Label| self.labels[l.0].unwrap_or_else(|| panic!("label {} was never placed", l.0));
+            if let Instr::Branch { target: t, reconverge: r, .. } = &mut self.code[at] {
+                *t = resolve(target);
+                *r = resolve(reconverge);
+            }
+        }
+        Kernel {
+            name: self.name,
+            code: self.code,
+            regs_per_thread: self.next_reg.max(1),
+            shared_bytes: self.shared_bytes,
+            params: self.params,
+        }
+    }
+}

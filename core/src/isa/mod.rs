@@ -1,0 +1,477 @@
+//! The per-thread instruction set that kernels compile to and warps execute SIMT.
+//!
+//! Every value is a 32-bit word: `int`, `unsigned`, `float` (IEEE bits) and `bool` (0 or 1)
+//! alike, and pointers are 32-bit byte addresses. Instructions name registers of the executing
+//! thread ([`Reg`]); a warp runs one instruction for all its active lanes at once.
+//! Branches carry their reconvergence point (the immediate post-dominator, computed by the
+//! compiler), which the SIMT stack uses to bring diverged lanes back together.
+
+pub mod builder;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+/// A register of the executing thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Reg(pub u8);
+
+/// An instruction input: a register or a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Operand {
+    /// The value of a register.
+    Reg(Reg),
+    /// A constant word (an integer, or the bits of a float).
+    Imm(u32),
+}
+
+impl From<Reg> for Operand {
+    fn from(r: Reg) -> Self {
+        Operand::Reg(r)
+    }
+}
+
+/// Values that differ per thread or per launch but are not computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Special {
+    /// `threadIdx.{x,y,z}`.
+    ThreadIdx(Axis),
+    /// `blockIdx.{x,y,z}`.
+    BlockIdx(Axis),
+    /// `blockDim.{x,y,z}`.
+    BlockDim(Axis),
+    /// `gridDim.{x,y,z}`.
+    GridDim(Axis),
+    /// The lane within the warp, `0..warpSize`.
+    LaneId,
+    /// `warpSize`.
+    WarpSize,
+}
+
+/// A dimension of a grid or block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Axis {
+    /// Fastest-varying.
+    X,
+    /// Middle.
+    Y,
+    /// Slowest-varying.
+    Z,
+}
+
+/// Two-input operations of the ALU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AluOp {
+    /// Wrapping integer addition (signed and unsigned alike).
+    Add,
+    /// Wrapping integer subtraction.
+    Sub,
+    /// Wrapping integer multiplication (low 32 bits).
+    Mul,
+    /// Signed division, rounding toward zero; `x / 0` is -1 (defined, unlike C).
+    DivS,
+    /// Unsigned division; `x / 0` is `u32::MAX`.
+    DivU,
+    /// Signed remainder with the dividend's sign; `x % 0` is `x`.
+    RemS,
+    /// Unsigned remainder; `x % 0` is `x`.
+    RemU,
+    /// Bitwise and.
+    And,
+    /// Bitwise or.
+    Or,
+    /// Bitwise exclusive or.
+    Xor,
+    /// Shift left by `b & 31`.
+    Shl,
+    /// Logical shift right by `b & 31`.
+    ShrU,
+    /// Arithmetic shift right by `b & 31`.
+    ShrS,
+    /// Signed minimum.
+    MinS,
+    /// Signed maximum.
+    MaxS,
+    /// Unsigned minimum.
+    MinU,
+    /// Unsigned maximum.
+    MaxU,
+    /// Float addition.
+    FAdd,
+    /// Float subtraction.
+    FSub,
+    /// Float multiplication.
+    FMul,
+    /// Float minimum (`fminf`: a NaN operand yields the other).
+    FMin,
+    /// Float maximum (`fmaxf`).
+    FMax,
+}
+
+/// One-input operations of the ALU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UnaryOp {
+    /// Integer negation (wrapping).
+    Neg,
+    /// Bitwise not.
+    Not,
+    /// Logical not of a bool (0 → 1, anything else → 0).
+    LogicalNot,
+    /// Signed absolute value (wrapping at `i32::MIN`).
+    Abs,
+    /// Float negation.
+    FNeg,
+    /// Float absolute value.
+    FAbs,
+    /// Signed integer to float.
+    IntToFloat,
+    /// Unsigned integer to float.
+    UintToFloat,
+    /// Float to signed integer, truncating; NaN → 0, saturating at the range ends.
+    FloatToInt,
+    /// Float to unsigned integer, truncating; NaN and negatives → 0, saturating.
+    FloatToUint,
+}
+
+/// Operations of the special-function unit (longer latency).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SfuOp {
+    /// Float division `a / b`.
+    FDiv,
+    /// `sqrtf(a)`.
+    Sqrt,
+    /// `rsqrtf(a)`.
+    Rsqrt,
+    /// `expf(a)`.
+    Exp,
+    /// `logf(a)`.
+    Log,
+    /// `sinf(a)`.
+    Sin,
+    /// `cosf(a)`.
+    Cos,
+}
+
+/// How two words are compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CmpOp {
+    /// Equal.
+    Eq,
+    /// Not equal.
+    Ne,
+    /// Less than.
+    Lt,
+    /// Less or equal.
+    Le,
+    /// Greater than.
+    Gt,
+    /// Greater or equal.
+    Ge,
+}
+
+/// The type under which two words are compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CmpType {
+    /// Signed integers.
+    Int,
+    /// Unsigned integers.
+    Uint,
+    /// Floats (any comparison with NaN is false, except `Ne`).
+    Float,
+}
+
+/// Which memory an access goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Space {
+    /// Device memory, through L1, L2 and DRAM.
+    Global,
+    /// The thread block's scratchpad.
+    Shared,
+}
+
+/// Read-modify-write operations; all return the old value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AtomicOp {
+    /// Wrapping integer add.
+    Add,
+    /// Float add.
+    FAdd,
+    /// Signed minimum.
+    MinS,
+    /// Signed maximum.
+    MaxS,
+    /// Unsigned minimum.
+    MinU,
+    /// Unsigned maximum.
+    MaxU,
+    /// Bitwise and.
+    And,
+    /// Bitwise or.
+    Or,
+    /// Bitwise xor.
+    Xor,
+    /// Exchange.
+    Exch,
+    /// Compare and swap: store `src` if the old value equals `compare`.
+    Cas,
+}
+
+/// One instruction. Targets of branches are instruction indices within the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Instr {
+    /// `dst = src`.
+    Mov {
+        /// Destination.
+        dst: Reg,
+        /// Source.
+        src: Operand,
+    },
+    /// `dst = ` a built-in variable.
+    Special {
+        /// Destination.
+        dst: Reg,
+        /// Which variable.
+        which: Special,
+    },
+    /// `dst = a op b` on the ALU.
+    Alu {
+        /// Operation.
+        op: AluOp,
+        /// Destination.
+        dst: Reg,
+        /// First input.
+        a: Operand,
+        /// Second input.
+        b: Operand,
+    },
+    /// `dst = op a` on the ALU.
+    Unary {
+        /// Operation.
+        op: UnaryOp,
+        /// Destination.
+        dst: Reg,
+        /// Input.
+        a: Operand,
+    },
+    /// `dst = a * b + c` in floats with a single rounding (`fmaf`).
+    Fma {
+        /// Destination.
+        dst: Reg,
+        /// Multiplicand.
+        a: Operand,
+        /// Multiplier.
+        b: Operand,
+        /// Addend.
+        c: Operand,
+    },
+    /// `dst = op(a[, b])` on the special-function unit.
+    Sfu {
+        /// Operation.
+        op: SfuOp,
+        /// Destination.
+        dst: Reg,
+        /// First input.
+        a: Operand,
+        /// Second input (only [`SfuOp::FDiv`] reads it).
+        b: Operand,
+    },
+    /// `dst = (a op b) as bool`.
+    Cmp {
+        /// Comparison.
+        op: CmpOp,
+        /// Type of the operands.
+        ty: CmpType,
+        /// Destination (0 or 1).
+        dst: Reg,
+        /// Left side.
+        a: Operand,
+        /// Right side.
+        b: Operand,
+    },
+    /// `dst = cond != 0 ? a : b`.
+    Select {
+        /// Destination.
+        dst: Reg,
+        /// Condition.
+        cond: Reg,
+        /// Value when true.
+        a: Operand,
+        /// Value when false.
+        b: Operand,
+    },
+    /// `dst = *(addr + offset)`, a 32-bit word.
+    Load {
+        /// Memory.
+        space: Space,
+        /// Destination.
+        dst: Reg,
+        /// Register holding the base byte address.
+        addr: Reg,
+        /// Constant byte offset added to it.
+        offset: i32,
+    },
+    /// `*(addr + offset) = src`.
+    Store {
+        /// Memory.
+        space: Space,
+        /// Register holding the base byte address.
+        addr: Reg,
+        /// Constant byte offset.
+        offset: i32,
+        /// Value stored.
+        src: Operand,
+    },
+    /// `dst = atomic_op(addr, src[, compare])`, returning the old value.
+    Atomic {
+        /// Operation.
+        op: AtomicOp,
+        /// Memory.
+        space: Space,
+        /// Receives the old value.
+        dst: Reg,
+        /// Register holding the byte address.
+        addr: Reg,
+        /// Operand.
+        src: Operand,
+        /// Expected value for [`AtomicOp::Cas`]; ignored otherwise.
+        compare: Operand,
+    },
+    /// Jump to `target` for lanes whose `cond` (if any) is non-zero, or zero when `negate`;
+    /// diverged lanes meet again at `reconverge`.
+    Branch {
+        /// Condition register; `None` for an unconditional jump.
+        cond: Option<Reg>,
+        /// Take the branch where the condition is false instead.
+        negate: bool,
+        /// Instruction index jumped to.
+        target: u32,
+        /// Instruction index where both paths meet (the immediate post-dominator).
+        reconverge: u32,
+    },
+    /// `__syncthreads()`: wait until every live warp of the thread block arrives.
+    Barrier,
+    /// The active lanes finish.
+    Exit,
+}
+
+/// The execution unit an instruction occupies, which sets its latency and issue interval.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Unit {
+    /// Integer and float arithmetic, compares, moves.
+    Alu,
+    /// Division, roots, transcendental functions.
+    Sfu,
+    /// Loads, stores, atomics: the load/store unit.
+    Memory,
+    /// Branches, barriers, exit.
+    Control,
+}
+
+impl Instr {
+    /// The unit that executes this instruction.
+    pub fn unit(&self) -> Unit {
+        match self {
+            Instr::Mov { .. }
+            | Instr::Special { .. }
+            | Instr::Alu { .. }
+            | Instr::Unary { .. }
+            | Instr::Fma { .. }
+            | Instr::Cmp { .. }
+            | Instr::Select { .. } => Unit::Alu,
+            Instr::Sfu { .. } => Unit::Sfu,
+            Instr::Load { .. } | Instr::Store { .. } | Instr::Atomic { .. } => Unit::Memory,
+            Instr::Branch { .. } | Instr::Barrier | Instr::Exit => Unit::Control,
+        }
+    }
+
+    /// The register written, if any.
+    pub fn dst(&self) -> Option<Reg> {
+        match *self {
+            Instr::Mov { dst, .. }
+            | Instr::Special { dst, .. }
+            | Instr::Alu { dst, .. }
+            | Instr::Unary { dst, .. }
+            | Instr::Fma { dst, .. }
+            | Instr::Sfu { dst, .. }
+            | Instr::Cmp { dst, .. }
+            | Instr::Select { dst, .. }
+            | Instr::Load { dst, .. }
+            | Instr::Atomic { dst, .. } => Some(dst),
+            Instr::Store { .. } | Instr::Branch { .. } | Instr::Barrier | Instr::Exit => None,
+        }
+    }
+
+    /// The registers read (up to three), for the scoreboard.
+    pub fn srcs(&self) -> [Option<Reg>; 3] {
+        fn r(op: Operand) -> Option<Reg> {
+            match op {
+                Operand::Reg(r) => Some(r),
+                Operand::Imm(_) => None,
+            }
+        }
+        match *self {
+            Instr::Mov { src, .. } => [r(src), None, None],
+            Instr::Special { .. } | Instr::Barrier | Instr::Exit => [None, None, None],
+            Instr::Alu { a, b, .. } | Instr::Sfu { a, b, .. } | Instr::Cmp { a, b, .. } => [r(a), r(b), None],
+            Instr::Unary { a, .. } => [r(a), None, None],
+            Instr::Fma { a, b, c, .. } => [r(a), r(b), r(c)],
+            Instr::Select { cond, a, b, .. } => [Some(cond), r(a), r(b)],
+            Instr::Load { addr, .. } => [Some(addr), None, None],
+            Instr::Store { addr, src, .. } => [Some(addr), r(src), None],
+            Instr::Atomic { addr, src, compare, .. } => [Some(addr), r(src), r(compare)],
+            Instr::Branch { cond, .. } => [cond, None, None],
+        }
+    }
+}
+
+/// A compiled kernel: its code and what each thread and block needs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Kernel {
+    /// Name shown in reports.
+    pub name: String,
+    /// Instructions; execution starts at index 0.
+    pub code: Vec<Instr>,
+    /// Registers each thread uses (at least the number of parameters).
+    pub regs_per_thread: u32,
+    /// Shared memory each thread block uses, in bytes.
+    pub shared_bytes: u32,
+    /// Number of parameters; at launch they are copied into registers `r0..`.
+    pub params: u32,
+}
+
+/// Grid or block dimensions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dim3 {
+    /// Extent along x.
+    pub x: u32,
+    /// Extent along y.
+    pub y: u32,
+    /// Extent along z.
+    pub z: u32,
+}
+
+impl Dim3 {
+    /// A one-dimensional extent.
+    pub const fn linear(x: u32) -> Self {
+        Dim3 { x, y: 1, z: 1 }
+    }
+
+    /// Number of elements, saturating (validation rejects what overflows).
+    pub fn count(&self) -> u64 {
+        self.x as u64 * self.y as u64 * self.z as u64
+    }
+
+    /// The coordinates of linear index `i` (x fastest).
+    pub fn unflatten(&self, i: u32) -> [u32; 3] {
+        [i % self.x, (i / self.x) % self.y, i / (self.x * self.y)]
+    }
+
+    /// The coordinate along `axis`.
+    pub fn get(&self, axis: Axis) -> u32 {
+        match axis {
+            Axis::X => self.x,
+            Axis::Y => self.y,
+            Axis::Z => self.z,
+        }
+    }
+}
