@@ -27,7 +27,10 @@ pub mod exec;
 pub mod isa;
 pub mod mem;
 pub mod rng;
+pub mod sched;
 pub mod sweep;
+pub mod workload;
 
 pub use error::ConfigError;
-pub use sweep::{CacheSweep, CacheSweepReport, CacheSweepSpec, StepOutcome};
+pub use sweep::StepOutcome;
+pub use sweep::{CacheSweep, CacheSweepReport, CacheSweepSpec};

@@ -100,6 +100,21 @@ pub struct Evicted {
 
 const INVALID: u64 = u64::MAX;
 
+/// Fermi's L1/L2 set-index hash (as in GPGPU-Sim): the 5 index bits above a 128-byte line
+/// offset, `addr[11:7]`, XORed with `{addr[19], addr[17], addr[15], addr[14], addr[13]}`;
+/// with 64 sets, `addr[12]` becomes the top index bit. Defined for 32 and 64 sets only
+/// (configuration validation enforces it); other counts fall back to linear indexing.
+pub fn fermi_hash_set(byte_addr: u64, sets: u32) -> u32 {
+    let bit = |n: u32| ((byte_addr >> n) & 1) as u32;
+    let low = ((byte_addr >> 7) & 0x1F) as u32;
+    let high = bit(13) | bit(14) << 1 | bit(15) << 2 | bit(17) << 3 | bit(19) << 4;
+    match sets {
+        32 => low ^ high,
+        64 => (low ^ high) | bit(12) << 5,
+        _ => ((byte_addr >> 7) % sets.max(1) as u64) as u32,
+    }
+}
+
 /// The tag store of a set-associative cache, kept flat: entry `set * ways + way`.
 #[derive(Clone, Debug)]
 pub struct TagArray {
@@ -249,6 +264,16 @@ mod tests {
             }
         }
         assert_eq!(hits, 0);
+    }
+
+    #[test]
+    fn the_fermi_hash_spreads_power_of_two_strides() {
+        // Linear indexing maps a 4 KiB stride (32 sets × 128 B) to one set; the hash does not.
+        let sets: alloc::vec::Vec<u32> = (0..8u64).map(|i| fermi_hash_set(i * 4096, 32)).collect();
+        // addr = i * 4096 sets bits 12..14: bit 13 -> high bit 0, bit 14 -> high bit 1.
+        assert_eq!(sets, [0, 0, 1, 1, 2, 2, 3, 3]);
+        assert_eq!(fermi_hash_set(1 << 12, 64), 32, "bit 12 is the top index bit with 64 sets");
+        assert_eq!(fermi_hash_set((1 << 19) | (5 << 7), 32), 5 ^ 16);
     }
 
     #[test]

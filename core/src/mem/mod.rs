@@ -1,4 +1,5 @@
-//! The memory side of the GPU: caches today; the coalescer, MSHRs, L2 banks, interconnect and
-//! DRAM join here as the timing engine grows.
+//! The memory side of the GPU: the coalescer, the L1 with its MSHRs and miss queue, and
+//! below it the interconnect, the L2 banks and DRAM.
 
 pub mod cache;
+pub mod coalescer;

@@ -1,0 +1,114 @@
+//! The coalescer: turns one warp's memory instruction into line requests.
+//!
+//! Active lanes whose addresses fall in the same line are served by one request; within a
+//! line, the request names the sectors (32-byte units) the lanes touch. Requests come out in
+//! the order of the first lane that touches each line, as the LSU would send them.
+
+use alloc::vec::Vec;
+
+use crate::exec::LANES;
+
+/// One line's worth of a warp access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineRequest {
+    /// Line address (byte address / line size).
+    pub line: u64,
+    /// Sectors of the line touched (bit `i` = sector `i`).
+    pub sectors: u32,
+    /// Lanes served by this request.
+    pub lanes: u32,
+}
+
+/// Groups the 4-byte accesses of the lanes in `mask` by line, appending to `out` (cleared first).
+/// `line_bytes` and `sector_bytes` are powers of two.
+pub fn coalesce(mask: u32, addresses: &[u32; LANES], line_bytes: u32, sector_bytes: u32, out: &mut Vec<LineRequest>) {
+    out.clear();
+    let line_shift = line_bytes.trailing_zeros();
+    let sector_shift = sector_bytes.trailing_zeros();
+    let sector_mask = line_bytes / sector_bytes - 1;
+    let mut m = mask;
+    while m != 0 {
+        let lane = m.trailing_zeros();
+        m &= m - 1;
+        let addr = addresses[lane as usize];
+        let line = (addr >> line_shift) as u64;
+        let sector = 1u32 << ((addr >> sector_shift) & sector_mask);
+        // A warp touches at most 32 lines: a linear search beats any map here.
+        match out.iter_mut().find(|r| r.line == line) {
+            Some(r) => {
+                r.sectors |= sector;
+                r.lanes |= 1 << lane;
+            }
+            None => out.push(LineRequest { line, sectors: sector, lanes: 1 << lane }),
+        }
+    }
+}
+
+/// Cycles a shared-memory access occupies the banks: the largest number of distinct words
+/// any one bank must deliver (lanes reading the same word share it, a broadcast).
+pub fn bank_conflict_degree(mask: u32, addresses: &[u32; LANES], banks: u32) -> u32 {
+    let mut words: [u32; LANES] = [u32::MAX; LANES];
+    let mut count = 0usize;
+    let mut m = mask;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let word = addresses[lane] / 4;
+        if !words[..count].contains(&word) {
+            words[count] = word;
+            count += 1;
+        }
+    }
+    let mut per_bank = [0u32; 64];
+    let mut degree = 0;
+    for &word in &words[..count] {
+        let bank = (word % banks) as usize;
+        per_bank[bank] += 1;
+        degree = degree.max(per_bank[bank]);
+    }
+    degree.max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn addresses(f: impl Fn(u32) -> u32) -> [u32; LANES] {
+        core::array::from_fn(|lane| f(lane as u32))
+    }
+
+    #[test]
+    fn consecutive_words_coalesce_into_one_line() {
+        let mut out = Vec::new();
+        coalesce(u32::MAX, &addresses(|l| 0x1000 + 4 * l), 128, 32, &mut out);
+        assert_eq!(out, [LineRequest { line: 0x1000 / 128, sectors: 0b1111, lanes: u32::MAX }]);
+    }
+
+    #[test]
+    fn a_misaligned_warp_touches_two_lines() {
+        let mut out = Vec::new();
+        coalesce(u32::MAX, &addresses(|l| 0x1040 + 4 * l), 128, 32, &mut out);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0], LineRequest { line: 0x1000 / 128, sectors: 0b1100, lanes: 0xFFFF });
+        assert_eq!(out[1], LineRequest { line: 0x1080 / 128, sectors: 0b0011, lanes: 0xFFFF_0000 });
+    }
+
+    #[test]
+    fn a_strided_warp_makes_one_request_per_lane() {
+        let mut out = Vec::new();
+        coalesce(u32::MAX, &addresses(|l| 256 + 128 * l), 128, 32, &mut out);
+        assert_eq!(out.len(), 32);
+        assert!(out.iter().enumerate().all(|(i, r)| r.line == 2 + i as u64 && r.sectors == 1 && r.lanes == 1 << i));
+        // Inactive lanes make no requests.
+        coalesce(0b101, &addresses(|l| 256 + 128 * l), 128, 32, &mut out);
+        assert_eq!(out.iter().map(|r| r.line).collect::<Vec<_>>(), [2, 4]);
+    }
+
+    #[test]
+    fn bank_conflicts_count_distinct_words_per_bank() {
+        assert_eq!(bank_conflict_degree(u32::MAX, &addresses(|l| 4 * l), 32), 1, "one word per bank");
+        assert_eq!(bank_conflict_degree(u32::MAX, &addresses(|_| 64), 32), 1, "broadcast");
+        assert_eq!(bank_conflict_degree(u32::MAX, &addresses(|l| 8 * l), 32), 2, "stride 2: two-way conflict");
+        assert_eq!(bank_conflict_degree(u32::MAX, &addresses(|l| 128 * l), 32), 32, "stride 32: all in bank 0");
+    }
+}

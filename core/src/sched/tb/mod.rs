@@ -1,0 +1,198 @@
+//! Thread-block schedulers: which waiting thread block goes to which SM.
+//!
+//! # Adding a policy
+//! 1. Write `sched/tb/<name>.rs` with a type implementing [`TbScheduler`]; only `dispatch` is
+//!    required. Unit tests at the bottom of the file.
+//! 2. Add a row to the `tb_policies!` table below (a new, never-used id).
+//! 3. The engine, the CLI and the UI find it through [`TB_POLICIES`].
+//!
+//! The engine keeps the resource accounting: a policy asks [`Dispatch::fits`] and calls
+//! [`Dispatch::place`]; it cannot overfill an SM or place a block twice.
+
+pub mod rr;
+
+use alloc::vec::Vec;
+
+use super::PolicyInfo;
+
+/// What the dispatcher knows about one kernel run with blocks left to place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PendingKernel {
+    /// Kernel run id (its index in the launch sequence).
+    pub kernel: u32,
+    /// Thread blocks in its grid.
+    pub blocks: u32,
+    /// Lowest block index not yet placed.
+    pub next_block: u32,
+}
+
+/// Free resources of one SM.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SmFree {
+    /// Thread-block slots.
+    pub tbs: u32,
+    /// Warp slots.
+    pub warps: u32,
+    /// Thread slots.
+    pub threads: u32,
+    /// Registers.
+    pub registers: u32,
+    /// Shared-memory bytes.
+    pub shared_bytes: u32,
+}
+
+/// What one thread block of a kernel needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BlockNeeds {
+    /// Warps (= warp slots).
+    pub warps: u32,
+    /// Threads.
+    pub threads: u32,
+    /// Registers (per-thread count × threads rounded up to whole warps).
+    pub registers: u32,
+    /// Shared-memory bytes.
+    pub shared_bytes: u32,
+}
+
+impl SmFree {
+    /// Whether a block with `needs` fits.
+    pub fn fits(&self, needs: &BlockNeeds) -> bool {
+        self.tbs >= 1
+            && self.warps >= needs.warps
+            && self.threads >= needs.threads
+            && self.registers >= needs.registers
+            && self.shared_bytes >= needs.shared_bytes
+    }
+
+    fn take(&mut self, needs: &BlockNeeds) {
+        self.tbs -= 1;
+        self.warps -= needs.warps;
+        self.threads -= needs.threads;
+        self.registers -= needs.registers;
+        self.shared_bytes -= needs.shared_bytes;
+    }
+}
+
+/// A decision: block `block` of kernel run `kernel` goes to `sm`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// The SM.
+    pub sm: u32,
+    /// Kernel run id.
+    pub kernel: u32,
+    /// Block index within the grid (linear, x fastest).
+    pub block: u32,
+}
+
+/// One cycle's dispatch opportunity, handed to the policy.
+pub struct Dispatch<'a> {
+    /// Free resources per SM (decremented by each placement).
+    pub(crate) free: &'a mut [SmFree],
+    /// Kernels with blocks left, oldest launch first.
+    pub(crate) pending: &'a mut [PendingKernel],
+    /// Needs of one block of each pending kernel (same order).
+    pub(crate) needs: &'a [BlockNeeds],
+    /// Whether each block of each pending kernel has been placed (same order).
+    pub(crate) placed: &'a mut [Vec<bool>],
+    /// Placements made this cycle.
+    pub(crate) out: &'a mut Vec<Placement>,
+    /// Placements still allowed this cycle, per SM.
+    pub(crate) budget_per_sm: &'a mut [u32],
+    /// Placements still allowed this cycle, GPU-wide.
+    pub(crate) budget_total: u32,
+}
+
+impl Dispatch<'_> {
+    /// Number of SMs.
+    pub fn sm_count(&self) -> u32 {
+        self.free.len() as u32
+    }
+
+    /// Kernels with blocks left to place, oldest launch first.
+    pub fn pending(&self) -> &[PendingKernel] {
+        self.pending
+    }
+
+    /// Whether another block of pending kernel number `index` (in [`Dispatch::pending`]) can go to
+    /// `sm` this cycle: resources and the dispatch rate allow it.
+    pub fn fits(&self, sm: u32, index: usize) -> bool {
+        self.budget_total > 0
+            && self.budget_per_sm.get(sm as usize).is_some_and(|&b| b > 0)
+            && self.free.get(sm as usize).is_some_and(|f| self.needs.get(index).is_some_and(|n| f.fits(n)))
+    }
+
+    /// Places block `block` of pending kernel number `index` on `sm`. Returns false (and does
+    /// nothing) if it does not fit, is out of range, or was placed already.
+    pub fn place(&mut self, sm: u32, index: usize, block: u32) -> bool {
+        if !self.fits(sm, index) {
+            return false;
+        }
+        let Some(slot) = self.placed[index].get_mut(block as usize) else { return false };
+        if *slot {
+            return false;
+        }
+        *slot = true;
+        self.free[sm as usize].take(&self.needs[index]);
+        self.budget_per_sm[sm as usize] -= 1;
+        self.budget_total -= 1;
+        let kernel = &mut self.pending[index];
+        while (kernel.next_block as usize) < self.placed[index].len() && self.placed[index][kernel.next_block as usize]
+        {
+            kernel.next_block += 1;
+        }
+        self.out.push(Placement { sm, kernel: kernel.kernel, block });
+        true
+    }
+}
+
+/// A thread-block scheduling policy.
+pub trait TbScheduler {
+    /// Kernel run `kernel` with `blocks` blocks became ready to dispatch.
+    fn on_kernel_launch(&mut self, _kernel: u32, _blocks: u32, _sm_count: u32) {}
+
+    /// Block `block` of kernel run `kernel` finished on `sm`.
+    fn on_tb_finish(&mut self, _sm: u32, _kernel: u32, _block: u32) {}
+
+    /// Places blocks this cycle through `d`.
+    fn dispatch(&mut self, d: &mut Dispatch<'_>);
+}
+
+macro_rules! tb_policies {
+    ($( $variant:ident($ty:ty) = $id:literal, $label:literal, $description:literal; )*) => {
+        /// Every thread-block scheduler, dispatched statically.
+        #[derive(Clone, Debug)]
+        pub enum TbPolicy { $( #[doc = $description] $variant($ty), )* }
+
+        /// The registry, in menu order.
+        pub const TB_POLICIES: &[PolicyInfo] = &[
+            $( PolicyInfo { id: $id, label: $label, description: $description }, )*
+        ];
+
+        impl TbPolicy {
+            /// A fresh instance of the policy with `id`.
+            pub fn from_id(id: &str) -> Option<TbPolicy> {
+                match id {
+                    $( $id => Some(TbPolicy::$variant(<$ty>::default())), )*
+                    _ => None,
+                }
+            }
+        }
+
+        impl TbScheduler for TbPolicy {
+            fn on_kernel_launch(&mut self, kernel: u32, blocks: u32, sm_count: u32) {
+                match self { $( TbPolicy::$variant(p) => p.on_kernel_launch(kernel, blocks, sm_count), )* }
+            }
+            fn on_tb_finish(&mut self, sm: u32, kernel: u32, block: u32) {
+                match self { $( TbPolicy::$variant(p) => p.on_tb_finish(sm, kernel, block), )* }
+            }
+            fn dispatch(&mut self, d: &mut Dispatch<'_>) {
+                match self { $( TbPolicy::$variant(p) => p.dispatch(d), )* }
+            }
+        }
+    };
+}
+
+tb_policies! {
+    RoundRobin(rr::RoundRobin) = "rr", "Round-robin",
+        "Hands the next block to the next SM with room, scanning from the SM after the last one served (GPGPU-Sim's policy).";
+}

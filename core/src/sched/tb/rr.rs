@@ -1,0 +1,86 @@
+//! Round-robin thread-block dispatch (GPGPU-Sim's baseline): each cycle, scan the SMs starting
+//! after the one that received the last block, and give each SM with room the next block of
+//! the oldest kernel that still has blocks. Once SMs are full, a block goes wherever a slot
+//! frees first, so block *i* lands on a different SM from one kernel to the next.
+
+use super::{Dispatch, TbScheduler};
+
+/// State: the SM that received the last block (persists across kernels).
+#[derive(Clone, Debug, Default)]
+pub struct RoundRobin {
+    last_sm: Option<u32>,
+}
+
+impl TbScheduler for RoundRobin {
+    fn dispatch(&mut self, d: &mut Dispatch<'_>) {
+        let n = d.sm_count();
+        // The scan order is fixed at the start of the cycle; the first block goes to SM 0.
+        let start = self.last_sm.map_or(0, |l| (l + 1) % n);
+        for i in 0..n {
+            let sm = (start + i) % n;
+            let Some(index) = (0..d.pending().len()).find(|&k| d.pending()[k].next_block < d.pending()[k].blocks)
+            else {
+                return;
+            };
+            // In order, no bypass: if the oldest kernel's block does not fit here, this SM waits.
+            if d.fits(sm, index) && d.place(sm, index, d.pending()[index].next_block) {
+                self.last_sm = Some(sm);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use super::super::*;
+    use super::*;
+
+    /// Runs one dispatch cycle on `free` for one kernel of `blocks` blocks, each needing `needs`.
+    fn cycle(
+        rr: &mut RoundRobin,
+        free: &mut [SmFree],
+        pending: &mut [PendingKernel],
+        placed: &mut [Vec<bool>],
+        needs: BlockNeeds,
+    ) -> Vec<Placement> {
+        let mut out = Vec::new();
+        let mut budget = vec![1; free.len()];
+        let needs = [needs];
+        let mut d = Dispatch {
+            free,
+            pending,
+            needs: &needs,
+            placed,
+            out: &mut out,
+            budget_per_sm: &mut budget,
+            budget_total: u32::MAX,
+        };
+        rr.dispatch(&mut d);
+        out
+    }
+
+    #[test]
+    fn fills_sms_in_turn_then_follows_freed_slots() {
+        // 3 SMs with room for 2 blocks each, 10 blocks.
+        let room = SmFree { tbs: 2, warps: 8, threads: 256, registers: 8192, shared_bytes: 0 };
+        let needs = BlockNeeds { warps: 4, threads: 128, registers: 4096, shared_bytes: 0 };
+        let mut free = vec![room; 3];
+        let mut pending = [PendingKernel { kernel: 0, blocks: 10, next_block: 0 }];
+        let mut placed = [vec![false; 10]];
+        let mut rr = RoundRobin::default();
+        let sms = |p: Vec<Placement>| p.iter().map(|p| (p.sm, p.block)).collect::<Vec<_>>();
+        assert_eq!(sms(cycle(&mut rr, &mut free, &mut pending, &mut placed, needs)), [(0, 0), (1, 1), (2, 2)]);
+        assert_eq!(sms(cycle(&mut rr, &mut free, &mut pending, &mut placed, needs)), [(0, 3), (1, 4), (2, 5)]);
+        assert!(cycle(&mut rr, &mut free, &mut pending, &mut placed, needs).is_empty(), "all full");
+        // SM 1 frees a slot first: block 6 goes there, not to SM 0.
+        free[1].tbs += 1;
+        free[1].warps += 4;
+        free[1].threads += 128;
+        free[1].registers += 4096;
+        assert_eq!(sms(cycle(&mut rr, &mut free, &mut pending, &mut placed, needs)), [(1, 6)]);
+        assert_eq!(pending[0].next_block, 7);
+    }
+}

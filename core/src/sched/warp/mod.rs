@@ -1,0 +1,155 @@
+//! Warp schedulers: each cycle, each scheduler of an SM issues from the first warp of its
+//! ordered ready list that its policy lets through.
+//!
+//! # Adding a policy
+//! 1. Write `sched/warp/<name>.rs` with a type implementing [`WarpScheduler`]; only `order` is
+//!    required. Put its unit tests at the bottom of the file.
+//! 2. Add a row to the `warp_policies!` table below (a new, never-used id).
+//! 3. That's it: the engine, the CLI and the UI's menu find it through [`WARP_POLICIES`].
+//!
+//! The engine owns the issue mechanics (scoreboard, functional units, the memory pipeline); a
+//! policy only orders ready warps, may veto loads, and hears about issues and cache events.
+
+pub mod gto;
+pub mod lrr;
+
+use alloc::vec::Vec;
+
+use super::PolicyInfo;
+
+/// A warp slot of an SM (`0..max_warps_per_sm`).
+pub type WarpSlot = u16;
+
+/// What a policy may know about one warp slot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WarpInfo {
+    /// Whether a warp occupies the slot.
+    pub live: bool,
+    /// Dynamic warp id: smaller is older (launch order on this SM).
+    pub age: u64,
+    /// The thread-block slot the warp belongs to.
+    pub tb_slot: u16,
+    /// The kernel run the warp belongs to.
+    pub kernel: u32,
+}
+
+/// Read-only view given to a warp scheduler.
+pub struct WarpCx<'a> {
+    /// Current cycle.
+    pub now: u64,
+    /// The SM.
+    pub sm: u32,
+    /// Every warp slot of the SM.
+    pub warps: &'a [WarpInfo],
+}
+
+/// Something the L1 did on behalf of a warp, for policies that learn from the cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum L1Event {
+    /// Warp `slot` missed on `line` (a new fetch, not a merge or a retry).
+    Miss {
+        /// The requesting warp.
+        slot: WarpSlot,
+        /// Line address.
+        line: u64,
+    },
+    /// A fill for warp `by` evicted `line`, which warp `owner` had brought in.
+    Eviction {
+        /// Line address of the victim.
+        line: u64,
+        /// Warp slot that filled the victim.
+        owner: WarpSlot,
+        /// Warp slot whose miss evicted it.
+        by: WarpSlot,
+    },
+}
+
+/// A warp-scheduling policy (one instance per scheduler).
+pub trait WarpScheduler {
+    /// Reorders `ready` (warp slots that can issue this cycle), highest priority first.
+    fn order(&mut self, cx: &WarpCx<'_>, ready: &mut Vec<WarpSlot>);
+
+    /// Whether `slot` may issue a global load now (throttling policies say no).
+    fn may_issue_load(&self, _cx: &WarpCx<'_>, _slot: WarpSlot) -> bool {
+        true
+    }
+
+    /// `slot` issued an instruction.
+    fn on_issue(&mut self, _cx: &WarpCx<'_>, _slot: WarpSlot) {}
+
+    /// The L1 reports a miss or an eviction concerning this scheduler's SM.
+    fn on_l1_event(&mut self, _cx: &WarpCx<'_>, _event: &L1Event) {}
+}
+
+macro_rules! warp_policies {
+    ($( $variant:ident($ty:ty) = $id:literal, $label:literal, $description:literal; )*) => {
+        /// Every warp scheduler, dispatched statically on the hot path.
+        #[derive(Clone, Debug)]
+        pub enum WarpPolicy { $( #[doc = $description] $variant($ty), )* }
+
+        /// The registry, in menu order.
+        pub const WARP_POLICIES: &[PolicyInfo] = &[
+            $( PolicyInfo { id: $id, label: $label, description: $description }, )*
+        ];
+
+        impl WarpPolicy {
+            /// A fresh instance of the policy with `id`.
+            pub fn from_id(id: &str) -> Option<WarpPolicy> {
+                match id {
+                    $( $id => Some(WarpPolicy::$variant(<$ty>::default())), )*
+                    _ => None,
+                }
+            }
+        }
+
+        impl WarpScheduler for WarpPolicy {
+            fn order(&mut self, cx: &WarpCx<'_>, ready: &mut Vec<WarpSlot>) {
+                match self { $( WarpPolicy::$variant(p) => p.order(cx, ready), )* }
+            }
+            fn may_issue_load(&self, cx: &WarpCx<'_>, slot: WarpSlot) -> bool {
+                match self { $( WarpPolicy::$variant(p) => p.may_issue_load(cx, slot), )* }
+            }
+            fn on_issue(&mut self, cx: &WarpCx<'_>, slot: WarpSlot) {
+                match self { $( WarpPolicy::$variant(p) => p.on_issue(cx, slot), )* }
+            }
+            fn on_l1_event(&mut self, cx: &WarpCx<'_>, event: &L1Event) {
+                match self { $( WarpPolicy::$variant(p) => p.on_l1_event(cx, event), )* }
+            }
+        }
+    };
+}
+
+warp_policies! {
+    Lrr(lrr::Lrr) = "lrr", "Loose round-robin",
+        "Takes warps in turn, starting after the one that issued last; a warp that cannot issue passes its turn on.";
+    Gto(gto::Gto) = "gto", "Greedy-then-oldest",
+        "Keeps issuing from the same warp until it stalls, then switches to the oldest ready warp.";
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::*;
+
+    /// Live warps in slots `0..n`, with age equal to the slot unless given.
+    pub fn warps(ages: &[u64]) -> Vec<WarpInfo> {
+        ages.iter().map(|&age| WarpInfo { live: true, age, tb_slot: 0, kernel: 0 }).collect()
+    }
+
+    pub fn cx(warps: &[WarpInfo]) -> WarpCx<'_> {
+        WarpCx { now: 0, sm: 0, warps }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_builds_every_policy_and_ids_are_unique() {
+        for (i, info) in WARP_POLICIES.iter().enumerate() {
+            assert!(WarpPolicy::from_id(info.id).is_some(), "{}", info.id);
+            assert!(WARP_POLICIES[..i].iter().all(|other| other.id != info.id), "duplicate id {}", info.id);
+        }
+        assert!(WarpPolicy::from_id("nope").is_none());
+    }
+}

@@ -1,0 +1,333 @@
+//! What a simulation runs: kernels, the buffers they work on, and the host's launch sequence.
+//!
+//! The kernel language compiles a source file into a [`Workload`]; tests and benchmarks build
+//! one directly. [`Workload::validate`] checks it against the machine, so that everything the
+//! engine meets afterwards is known to fit.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use crate::config::GpuConfig;
+use crate::error::ConfigError;
+use crate::exec::memory::{GlobalMemory, Region};
+use crate::isa::{Dim3, Instr, Kernel};
+use crate::rng::SplitMix64;
+
+/// Initial contents of a buffer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BufferInit {
+    /// All zero.
+    Zeros,
+    /// Word `i` holds `i`.
+    Iota,
+    /// Every word holds the value.
+    Constant(u32),
+    /// Uniform integers in `min..=max` from a seeded stream.
+    Random {
+        /// Seed of the stream.
+        seed: u32,
+        /// Smallest value.
+        min: u32,
+        /// Largest value.
+        max: u32,
+    },
+    /// Exactly these words (the rest, if the buffer is longer, zero).
+    Words(Vec<u32>),
+}
+
+/// A device buffer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BufferSpec {
+    /// Name, for reports and error messages.
+    pub name: String,
+    /// Length in 32-bit words.
+    pub words: u32,
+    /// Initial contents.
+    pub init: BufferInit,
+}
+
+/// A kernel argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Arg {
+    /// The base address of buffer `n`.
+    Buffer(u32),
+    /// A constant word.
+    Value(u32),
+}
+
+/// One kernel launch of the host program.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaunchSpec {
+    /// Index into [`Workload::kernels`].
+    pub kernel: u32,
+    /// Grid dimensions in blocks.
+    pub grid: Dim3,
+    /// Block dimensions in threads.
+    pub block: Dim3,
+    /// One argument per kernel parameter.
+    pub args: Vec<Arg>,
+}
+
+/// Kernels, buffers and launches. Launches run one after another, each starting when the
+/// previous one has finished.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Workload {
+    /// Compiled kernels.
+    pub kernels: Vec<Kernel>,
+    /// Device buffers, mapped in order.
+    pub buffers: Vec<BufferSpec>,
+    /// The launch sequence.
+    pub launches: Vec<LaunchSpec>,
+}
+
+/// Most registers a thread may use.
+pub const MAX_REGS_PER_THREAD: u32 = 255;
+
+fn err<T>(field: String, reason: String) -> Result<T, ConfigError> {
+    Err(ConfigError::new(field, reason))
+}
+
+impl Workload {
+    /// Checks kernels, buffers and launches against `config`.
+    pub fn validate(&self, config: &GpuConfig) -> Result<(), ConfigError> {
+        if self.launches.is_empty() {
+            return err("launches".into(), "the workload launches no kernel".into());
+        }
+        for (k, kernel) in self.kernels.iter().enumerate() {
+            validate_kernel(kernel, &format!("kernels[{k}]"))?;
+        }
+        let mut total_bytes = 0u64;
+        for (b, buffer) in self.buffers.iter().enumerate() {
+            total_bytes += buffer.words as u64 * 4;
+            if let BufferInit::Random { min, max, .. } = buffer.init {
+                if min > max {
+                    return err(format!("buffers[{b}].init"), format!("random range {min}..={max} is empty"));
+                }
+            }
+        }
+        if total_bytes > crate::exec::memory::MAX_GLOBAL_BYTES / 2 {
+            return err("buffers".into(), format!("{total_bytes} bytes of buffers is more than the 512 MiB allowed"));
+        }
+        let core = &config.core;
+        for (l, launch) in self.launches.iter().enumerate() {
+            let at = |what: &str| format!("launches[{l}].{what}");
+            let Some(kernel) = self.kernels.get(launch.kernel as usize) else {
+                return err(at("kernel"), format!("there is no kernel {}", launch.kernel));
+            };
+            let threads = launch.block.count();
+            if launch.block.x == 0 || launch.block.y == 0 || launch.block.z == 0 {
+                return err(at("block"), "every block dimension must be at least 1".into());
+            }
+            if threads > core.max_threads_per_sm as u64 {
+                return err(
+                    at("block"),
+                    format!("{threads} threads per block; an SM holds at most {}", core.max_threads_per_sm),
+                );
+            }
+            let warps = threads.div_ceil(core.warp_size as u64);
+            if warps > core.max_warps_per_sm as u64 {
+                return err(
+                    at("block"),
+                    format!("{warps} warps per block; an SM holds at most {}", core.max_warps_per_sm),
+                );
+            }
+            let regs = warps * core.warp_size as u64 * kernel.regs_per_thread as u64;
+            if regs > core.registers_per_sm as u64 {
+                return err(
+                    at("block"),
+                    format!(
+                        "a block needs {regs} registers ({} per thread × {} threads), an SM has {}",
+                        kernel.regs_per_thread,
+                        warps * core.warp_size as u64,
+                        core.registers_per_sm
+                    ),
+                );
+            }
+            if kernel.shared_bytes > core.shared_memory_per_sm {
+                return err(
+                    at("kernel"),
+                    format!(
+                        "kernel {} uses {} bytes of shared memory per block, an SM has {}",
+                        kernel.name, kernel.shared_bytes, core.shared_memory_per_sm
+                    ),
+                );
+            }
+            let blocks = launch.grid.count();
+            if blocks == 0 || blocks > i32::MAX as u64 {
+                return err(at("grid"), format!("must have between 1 and {} blocks, got {blocks}", i32::MAX));
+            }
+            if launch.args.len() != kernel.params as usize {
+                return err(
+                    at("args"),
+                    format!("kernel {} takes {} arguments, got {}", kernel.name, kernel.params, launch.args.len()),
+                );
+            }
+            for (a, arg) in launch.args.iter().enumerate() {
+                if let Arg::Buffer(b) = *arg {
+                    if b as usize >= self.buffers.len() {
+                        return err(format!("launches[{l}].args[{a}]"), format!("there is no buffer {b}"));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Maps and initialises every buffer; returns the memory and each buffer's region.
+    /// Call after [`Workload::validate`].
+    pub fn materialize(&self) -> (GlobalMemory, Vec<Region>) {
+        let mut memory = GlobalMemory::default();
+        let mut regions = Vec::with_capacity(self.buffers.len());
+        for buffer in &self.buffers {
+            let Some(region) = memory.alloc(buffer.words.saturating_mul(4)) else { break };
+            let words = memory.words_mut(region);
+            match &buffer.init {
+                BufferInit::Zeros => {}
+                BufferInit::Iota => words.iter_mut().enumerate().for_each(|(i, w)| *w = i as u32),
+                BufferInit::Constant(v) => words.fill(*v),
+                BufferInit::Random { seed, min, max } => {
+                    let mut rng = SplitMix64::new(*seed as u64);
+                    let span = (*max - *min) as u64 + 1;
+                    words.iter_mut().for_each(|w| *w = *min + rng.below(span) as u32);
+                }
+                BufferInit::Words(values) => words.iter_mut().zip(values).for_each(|(w, v)| *w = *v),
+            }
+            regions.push(region);
+        }
+        (memory, regions)
+    }
+
+    /// The argument words of `launch` given the buffers' regions.
+    pub fn arg_words(launch: &LaunchSpec, regions: &[Region]) -> Vec<u32> {
+        launch
+            .args
+            .iter()
+            .map(|a| match *a {
+                Arg::Buffer(b) => regions.get(b as usize).map_or(0, |r| r.base),
+                Arg::Value(v) => v,
+            })
+            .collect()
+    }
+}
+
+/// Checks that a kernel's code is self-consistent: registers in range, branch targets inside
+/// the code, and no way to run past the last instruction.
+pub fn validate_kernel(kernel: &Kernel, at: &str) -> Result<(), ConfigError> {
+    let len = kernel.code.len() as u32;
+    if len == 0 {
+        return err(format!("{at}.code"), format!("kernel {} has no instructions", kernel.name));
+    }
+    if kernel.regs_per_thread == 0 || kernel.regs_per_thread > MAX_REGS_PER_THREAD {
+        return err(
+            format!("{at}.regs_per_thread"),
+            format!("must be between 1 and {MAX_REGS_PER_THREAD}, got {}", kernel.regs_per_thread),
+        );
+    }
+    if kernel.params > kernel.regs_per_thread {
+        return err(format!("{at}.params"), "parameters live in registers: more parameters than registers".into());
+    }
+    for (pc, instr) in kernel.code.iter().enumerate() {
+        let regs = instr.srcs().into_iter().flatten().chain(instr.dst());
+        for reg in regs {
+            if reg.0 as u32 >= kernel.regs_per_thread {
+                return err(
+                    format!("{at}.code[{pc}]"),
+                    format!("uses register r{} but the kernel declares {} registers", reg.0, kernel.regs_per_thread),
+                );
+            }
+        }
+        if let Instr::Branch { target, reconverge, .. } = *instr {
+            if target >= len || reconverge >= len {
+                return err(
+                    format!("{at}.code[{pc}]"),
+                    format!("branch to {target} (reconverging at {reconverge}) leaves the code of {len} instructions"),
+                );
+            }
+        }
+    }
+    match kernel.code[len as usize - 1] {
+        Instr::Exit | Instr::Branch { cond: None, .. } => Ok(()),
+        _ => err(
+            format!("{at}.code"),
+            format!("kernel {} can run past its last instruction (end it with exit)", kernel.name),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::presets;
+    use crate::isa::builder::KernelBuilder;
+    use crate::isa::{AluOp, Operand, Reg};
+
+    fn tiny() -> Workload {
+        let mut b = KernelBuilder::new("k", 1);
+        let r = b.reg();
+        b.alu(AluOp::Add, r, b.param(0), Operand::Imm(1)).exit();
+        Workload {
+            kernels: alloc::vec![b.build()],
+            buffers: alloc::vec![BufferSpec { name: "a".into(), words: 4, init: BufferInit::Iota }],
+            launches: alloc::vec![LaunchSpec {
+                kernel: 0,
+                grid: Dim3::linear(2),
+                block: Dim3::linear(64),
+                args: alloc::vec![Arg::Buffer(0)]
+            }],
+        }
+    }
+
+    #[test]
+    fn a_well_formed_workload_passes_and_materialises() {
+        let w = tiny();
+        assert_eq!(w.validate(&presets::fermi_gtx480()), Ok(()));
+        let (memory, regions) = w.materialize();
+        assert_eq!(memory.words(regions[0]), [0, 1, 2, 3]);
+        assert_eq!(Workload::arg_words(&w.launches[0], &regions), [regions[0].base]);
+    }
+
+    #[test]
+    fn launches_that_do_not_fit_name_the_field() {
+        let config = presets::fermi_gtx480();
+        let mut w = tiny();
+        w.launches[0].block = Dim3::linear(2048);
+        let e = w.validate(&config).unwrap_err();
+        assert_eq!(e.field, "launches[0].block");
+        assert!(e.reason.contains("at most 1536"), "{}", e.reason);
+
+        let mut w = tiny();
+        w.kernels[0].regs_per_thread = 64;
+        w.launches[0].block = Dim3::linear(1024);
+        assert!(w.validate(&config).unwrap_err().reason.contains("65536 registers"));
+
+        let mut w = tiny();
+        w.kernels[0].shared_bytes = 64 * 1024;
+        assert_eq!(w.validate(&config).unwrap_err().field, "launches[0].kernel");
+
+        let mut w = tiny();
+        w.launches[0].args.clear();
+        assert_eq!(w.validate(&config).unwrap_err().field, "launches[0].args");
+
+        let mut w = tiny();
+        w.launches[0].args[0] = Arg::Buffer(3);
+        assert_eq!(w.validate(&config).unwrap_err().field, "launches[0].args[0]");
+    }
+
+    #[test]
+    fn malformed_kernels_are_caught() {
+        let config = presets::fermi_gtx480();
+        let mut w = tiny();
+        w.kernels[0].code.pop(); // drop the exit
+        assert_eq!(w.validate(&config).unwrap_err().field, "kernels[0].code");
+
+        let mut w = tiny();
+        w.kernels[0].code.insert(0, Instr::Mov { dst: Reg(9), src: Operand::Imm(0) });
+        assert_eq!(w.validate(&config).unwrap_err().field, "kernels[0].code[0]");
+
+        let mut w = tiny();
+        w.kernels[0].code.insert(0, Instr::Branch { cond: None, negate: false, target: 7, reconverge: 7 });
+        assert!(w.validate(&config).unwrap_err().reason.contains("leaves the code"));
+    }
+}
