@@ -3,6 +3,8 @@
 //! `warpscope sweep` runs a cache sweep and prints its report (as a table, or as JSON with
 //! `--json`, the same JSON the browser worker's `Done` reply carries).
 
+mod bench;
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -21,6 +23,8 @@ struct Cli {
 enum Command {
     /// Drive one cache with a synthetic address stream and count hits and misses.
     Sweep(SweepArgs),
+    /// Measure the engine's speed on the standard workloads (streaming, thrashing, compute).
+    Bench(bench::BenchArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -103,7 +107,10 @@ impl SweepArgs {
 }
 
 fn main() -> ExitCode {
-    let Command::Sweep(args) = Cli::parse().command;
+    let args = match Cli::parse().command {
+        Command::Sweep(args) => args,
+        Command::Bench(args) => return bench::run(&args),
+    };
     let mut sweep = match CacheSweep::new(args.spec()) {
         Ok(sweep) => sweep,
         Err(err) => {

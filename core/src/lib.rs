@@ -21,16 +21,20 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod bench;
 pub mod config;
 pub mod error;
 pub mod exec;
+pub mod gpu;
 pub mod isa;
 pub mod mem;
 pub mod rng;
 pub mod sched;
+pub mod sm;
+pub mod stats;
 pub mod sweep;
 pub mod workload;
 
 pub use error::ConfigError;
-pub use sweep::StepOutcome;
+pub use gpu::{Policies, RunOptions, Simulation, StepOutcome};
 pub use sweep::{CacheSweep, CacheSweepReport, CacheSweepSpec};

@@ -4,7 +4,8 @@
 //! does and what it reports. Frames cover fixed windows of `frame_every` cycles, so the
 //! recorded frames are the same on a fast machine and a slow one.
 
-use warpscope_core::{CacheSweep, CacheSweepReport, ConfigError, StepOutcome};
+use warpscope_core::sweep::StepOutcome;
+use warpscope_core::{CacheSweep, CacheSweepReport, ConfigError};
 
 use crate::protocol::{Failure, Job, JobId, JobReport, Reply};
 

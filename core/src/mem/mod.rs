@@ -3,3 +3,7 @@
 
 pub mod cache;
 pub mod coalescer;
+pub mod dram;
+pub mod l1;
+pub mod l2;
+pub mod network;

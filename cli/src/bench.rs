@@ -1,0 +1,102 @@
+//! `warpscope bench`: simulated warp instructions and cycles per second of wall time on the
+//! standard workloads, plus the streaming workload with doubled DRAM latency (idle cycles must
+//! cost nothing, so its wall time should barely move).
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use warpscope_core::bench::{self, Bench};
+use warpscope_core::config::{presets, GpuConfig};
+use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
+
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Machine preset id.
+    #[arg(long, default_value = "fermi-gtx480")]
+    preset: String,
+    /// Repetitions of each workload; the fastest is reported.
+    #[arg(long, default_value_t = 3)]
+    repeat: u32,
+}
+
+struct Measured {
+    cycles: u64,
+    warp_instructions: u64,
+    seconds: f64,
+}
+
+fn measure(config: &GpuConfig, bench: &Bench, repeat: u32) -> Result<Measured, String> {
+    let mut best: Option<Measured> = None;
+    for _ in 0..repeat.max(1) {
+        let mut sim =
+            Simulation::new(config.clone(), bench.workload.clone(), &Policies::default(), RunOptions::default())
+                .map_err(|e| e.to_string())?;
+        let start = Instant::now();
+        let outcome = sim.run();
+        let seconds = start.elapsed().as_secs_f64();
+        if outcome != StepOutcome::Finished {
+            return Err(format!("{} did not finish: {outcome:?}", bench.name));
+        }
+        let report = sim.report();
+        if best.as_ref().is_none_or(|b| seconds < b.seconds) {
+            best = Some(Measured { cycles: report.cycles, warp_instructions: report.warp_instructions, seconds });
+        }
+    }
+    best.ok_or_else(|| "no run".into())
+}
+
+fn row(name: &str, m: &Measured) {
+    println!(
+        "{name:<24} {:>12} {:>12} {:>8.3} {:>10.2} {:>10.2} {:>6.2}",
+        m.cycles,
+        m.warp_instructions,
+        m.seconds,
+        m.warp_instructions as f64 / m.seconds / 1e6,
+        m.cycles as f64 / m.seconds / 1e6,
+        m.warp_instructions as f64 / m.cycles as f64,
+    );
+}
+
+pub fn run(args: &BenchArgs) -> ExitCode {
+    let Some(preset) = presets::by_id(&args.preset) else {
+        eprintln!("warpscope: unknown preset {}", args.preset);
+        return ExitCode::from(2);
+    };
+    let config = (preset.build)();
+    println!("machine: {} ({} SMs)", config.name, config.core.sm_count);
+    println!(
+        "{:<24} {:>12} {:>12} {:>8} {:>10} {:>10} {:>6}",
+        "workload", "cycles", "warp instr", "wall s", "M instr/s", "M cyc/s", "IPC"
+    );
+    let mut streaming_seconds = None;
+    for bench in bench::standard() {
+        match measure(&config, &bench, args.repeat) {
+            Ok(m) => {
+                row(bench.name, &m);
+                if bench.name == "streaming" {
+                    streaming_seconds = Some(m.seconds);
+                }
+            }
+            Err(e) => {
+                eprintln!("warpscope: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let mut slow = config.clone();
+    slow.dram.latency *= 2;
+    let streaming = bench::standard().into_iter().next().expect("the standard set starts with streaming");
+    match measure(&slow, &streaming, args.repeat) {
+        Ok(m) => {
+            row("streaming, 2× DRAM lat.", &m);
+            if let Some(base) = streaming_seconds {
+                println!("wall time with doubled DRAM latency: {:.2}× the baseline", m.seconds / base);
+            }
+        }
+        Err(e) => {
+            eprintln!("warpscope: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}

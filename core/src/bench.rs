@@ -1,0 +1,123 @@
+//! Three workloads that measure the engine's own speed (not the GPU's): one streams through
+//! memory, one thrashes the L1 with scattered reads, one is pure arithmetic. The native
+//! benchmark (`warpscope bench`) and the browser benchmark run exactly these.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::isa::builder::KernelBuilder;
+use crate::isa::{AluOp, Axis, CmpOp, CmpType, Dim3, Kernel, Operand, Reg, Space, Special};
+use crate::workload::{Arg, BufferInit, BufferSpec, LaunchSpec, Workload};
+
+/// A benchmark workload and its name.
+pub struct Bench {
+    /// Short name printed in the results.
+    pub name: &'static str,
+    /// What it stresses.
+    pub about: &'static str,
+    /// The workload.
+    pub workload: Workload,
+}
+
+/// `i = blockIdx.x * blockDim.x + threadIdx.x`.
+fn global_index(b: &mut KernelBuilder) -> Reg {
+    let (i, t) = (b.reg(), b.reg());
+    b.special(i, Special::BlockIdx(Axis::X)).special(t, Special::BlockDim(Axis::X)).alu(AluOp::Mul, i, i, t);
+    b.special(t, Special::ThreadIdx(Axis::X)).alu(AluOp::Add, i, i, t);
+    i
+}
+
+fn one_launch(kernel: Kernel, buffers: Vec<BufferSpec>, blocks: u32, args: Vec<Arg>) -> Workload {
+    Workload {
+        kernels: vec![kernel],
+        buffers,
+        launches: vec![LaunchSpec { kernel: 0, grid: Dim3::linear(blocks), block: Dim3::linear(256), args }],
+    }
+}
+
+/// `c[i] = a[i] + b[i]` over `n` elements: coalesced, bandwidth-bound.
+pub fn streaming(n: u32) -> Bench {
+    let mut b = KernelBuilder::new("stream", 3);
+    let (pa, pb, pc) = (b.param(0), b.param(1), b.param(2));
+    let i = global_index(&mut b);
+    let (off, x, y) = (b.reg(), b.reg(), b.reg());
+    b.alu(AluOp::Shl, off, i, Operand::Imm(2));
+    b.alu(AluOp::Add, x, pa, off).load(Space::Global, x, x, 0);
+    b.alu(AluOp::Add, y, pb, off).load(Space::Global, y, y, 0);
+    b.alu(AluOp::Add, x, x, y).alu(AluOp::Add, off, pc, off).store(Space::Global, off, 0, x).exit();
+    let buffer = |name: &str| BufferSpec { name: name.into(), words: n, init: BufferInit::Iota };
+    Bench {
+        name: "streaming",
+        about: "vector add, every access coalesced, limited by DRAM bandwidth",
+        workload: one_launch(
+            b.build(),
+            vec![buffer("a"), buffer("b"), buffer("c")],
+            n / 256,
+            vec![Arg::Buffer(0), Arg::Buffer(1), Arg::Buffer(2)],
+        ),
+    }
+}
+
+/// Each thread follows `steps` random pointers through a table of `table_words` words: every
+/// load touches its own line and the table is far larger than an L1.
+pub fn thrashing(threads: u32, steps: u32, table_words: u32) -> Bench {
+    let mut b = KernelBuilder::new("chase", 2);
+    let (table, out) = (b.param(0), b.param(1));
+    let i = global_index(&mut b);
+    let (k, p, a, more) = (b.reg(), b.reg(), b.reg(), b.reg());
+    let (head, done) = (b.label(), b.label());
+    b.mov(k, Operand::Imm(0)).mov(p, i);
+    b.place(head).cmp(CmpOp::Lt, CmpType::Int, more, k, Operand::Imm(steps)).branch_if(more, true, done, done);
+    b.alu(AluOp::RemU, a, p, Operand::Imm(table_words)).alu(AluOp::Shl, a, a, Operand::Imm(2));
+    b.alu(AluOp::Add, a, a, table).load(Space::Global, p, a, 0);
+    b.alu(AluOp::Add, k, k, Operand::Imm(1)).jump(head);
+    b.place(done).alu(AluOp::Shl, a, i, Operand::Imm(2)).alu(AluOp::Add, a, a, out);
+    b.store(Space::Global, a, 0, p).exit();
+    Bench {
+        name: "thrashing",
+        about: "dependent random loads over a table 64× an L1: misses, MSHR pressure, long latencies",
+        workload: one_launch(
+            b.build(),
+            vec![
+                BufferSpec {
+                    name: "table".into(),
+                    words: table_words,
+                    init: BufferInit::Random { seed: 7, min: 0, max: u32::MAX },
+                },
+                BufferSpec { name: "out".into(), words: threads, init: BufferInit::Zeros },
+            ],
+            threads / 256,
+            vec![Arg::Buffer(0), Arg::Buffer(1)],
+        ),
+    }
+}
+
+/// Each thread runs `iterations` of a multiply-add loop in registers; one store at the end.
+pub fn compute(threads: u32, iterations: u32) -> Bench {
+    let mut b = KernelBuilder::new("fma_loop", 1);
+    let out = b.param(0);
+    let i = global_index(&mut b);
+    let (k, x, y, more, a) = (b.reg(), b.reg(), b.reg(), b.reg(), b.reg());
+    let (head, done) = (b.label(), b.label());
+    b.mov(k, Operand::Imm(0)).mov(x, i).mov(y, Operand::Imm(3));
+    b.place(head).cmp(CmpOp::Lt, CmpType::Int, more, k, Operand::Imm(iterations)).branch_if(more, true, done, done);
+    b.alu(AluOp::Mul, x, x, y).alu(AluOp::Add, x, x, Operand::Imm(1)).alu(AluOp::Xor, y, y, x);
+    b.alu(AluOp::Add, k, k, Operand::Imm(1)).jump(head);
+    b.place(done).alu(AluOp::Shl, a, i, Operand::Imm(2)).alu(AluOp::Add, a, a, out);
+    b.store(Space::Global, a, 0, x).exit();
+    Bench {
+        name: "compute",
+        about: "integer multiply-add loop, no memory traffic until the end",
+        workload: one_launch(
+            b.build(),
+            vec![BufferSpec { name: "out".into(), words: threads, init: BufferInit::Zeros }],
+            threads / 256,
+            vec![Arg::Buffer(0)],
+        ),
+    }
+}
+
+/// The standard set, sized to take about a second each natively.
+pub fn standard() -> Vec<Bench> {
+    vec![streaming(1 << 20), thrashing(1 << 15, 32, 1 << 20), compute(1 << 16, 256)]
+}

@@ -1,0 +1,632 @@
+//! The whole GPU and its clock: [`Simulation`], the one entry point of the engine.
+//!
+//! Each simulated cycle runs back to front: replies and requests due from the memory side,
+//! then every SM (memory pipeline, miss-queue injection, issue), then thread-block dispatch.
+//! When nothing can happen before some later cycle — every warp waits on memory or a long
+//! latency — the clock jumps there, and the skipped cycles are charged to the stall reason
+//! each scheduler had; so the cost of a run grows with its work, not with memory latency.
+
+use alloc::collections::BinaryHeap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::cmp::Reverse;
+use serde::{Deserialize, Serialize};
+
+use crate::config::{Coherence, GpuConfig, TbDispatchRate};
+use crate::error::ConfigError;
+use crate::exec::memory::{GlobalMemory, Region};
+use crate::exec::Fault;
+use crate::isa::Kernel;
+use crate::mem::dram::Dram;
+use crate::mem::l1::{L1Stats, RequestKind};
+use crate::mem::l2::{L2Bank, L2Output, L2Request};
+use crate::mem::network::{Endpoint, Network};
+use crate::sched::tb::{BlockNeeds, Dispatch, PendingKernel, Placement, SmFree, TbPolicy, TbScheduler, TB_POLICIES};
+use crate::sched::warp::{WarpPolicy, WARP_POLICIES};
+use crate::sm::{Finished, LaunchShape, Sm};
+use crate::stats::{BlockRecord, KernelReport, L2Stats, Report, StallBreakdown, TimeSeries};
+use crate::workload::Workload;
+
+/// Which policies run, by registry id.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Policies {
+    /// Thread-block scheduler id (see [`TB_POLICIES`]).
+    pub tb: String,
+    /// Warp scheduler id (see [`WARP_POLICIES`]).
+    pub warp: String,
+}
+
+impl Default for Policies {
+    fn default() -> Self {
+        Policies { tb: "rr".into(), warp: "gto".into() }
+    }
+}
+
+/// Bounds and sampling of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunOptions {
+    /// The run stops with [`StepOutcome::CycleLimit`] after this many cycles.
+    pub max_cycles: u64,
+    /// Initial width of the time-series windows, in cycles.
+    pub series_every: u64,
+    /// Jump over cycles in which nothing can happen (on by default; turning it off must not
+    /// change any result, only the time taken, and a test checks exactly that).
+    pub skip_idle: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions { max_cycles: 100_000_000, series_every: 1000, skip_idle: true }
+    }
+}
+
+/// How a call to [`Simulation::step`] ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StepOutcome {
+    /// Every launch completed.
+    Finished,
+    /// The step's budget ran out; call `step` again to continue.
+    BudgetSpent,
+    /// The run reached [`RunOptions::max_cycles`] without finishing.
+    CycleLimit {
+        /// The limit.
+        cycles: u64,
+    },
+    /// A warp faulted (for example an out-of-bounds access); the run cannot continue.
+    Fault {
+        /// Kernel name.
+        kernel: String,
+        /// SM of the warp.
+        sm: u32,
+        /// The fault.
+        fault: Fault,
+    },
+    /// Nothing can ever happen again, yet launches remain.
+    Deadlock {
+        /// What is stuck, for a person.
+        what: String,
+    },
+}
+
+/// Something the memory side will do at a given cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum MemEvent {
+    /// A request reaches its L2 bank.
+    ArriveL2 { bank: u32, sm: u32, line: u64, sectors: u32, kind: u8, token: u32 },
+    /// A DRAM read for `line` completes at `bank`.
+    DramDone { bank: u32, line: u64 },
+    /// A reply reaches its SM.
+    ArriveSm { sm: u32, line: u64, sectors: u32, atomic: bool, token: u32 },
+}
+
+fn kind_code(kind: RequestKind) -> u8 {
+    match kind {
+        RequestKind::Load => 0,
+        RequestKind::Store => 1,
+        RequestKind::Atomic => 2,
+    }
+}
+
+fn kind_of(code: u8) -> RequestKind {
+    match code {
+        0 => RequestKind::Load,
+        1 => RequestKind::Store,
+        _ => RequestKind::Atomic,
+    }
+}
+
+/// The kernel run being dispatched and executed.
+struct KernelState {
+    pending: PendingKernel,
+    needs: BlockNeeds,
+    placed: Vec<bool>,
+    finished_blocks: u32,
+    args: Vec<u32>,
+    shape: LaunchShape,
+}
+
+/// A GPU running a workload.
+pub struct Simulation {
+    config: GpuConfig,
+    workload: Workload,
+    options: RunOptions,
+    memory: GlobalMemory,
+    regions: Vec<Region>,
+    sms: Vec<Sm>,
+    banks: Vec<L2Bank>,
+    dram: Dram,
+    network: Network,
+    events: BinaryHeap<Reverse<(u64, u64, MemEvent)>>,
+    sequence: u64,
+    tb_policy: TbPolicy,
+    now: u64,
+    next_launch: usize,
+    current: Option<KernelState>,
+    kernels: Vec<KernelReport>,
+    blocks: Vec<BlockRecord>,
+    series: TimeSeries,
+    series_mark: (u64, L1Stats, L2Stats),
+    outcome: Option<StepOutcome>,
+    // Scratch buffers reused every cycle.
+    finished: Vec<Finished>,
+    placements: Vec<Placement>,
+    woken: Vec<u32>,
+    l2_out: Vec<L2Output>,
+    free: Vec<SmFree>,
+    budget: Vec<u32>,
+}
+
+fn unknown_policy(field: &str, id: &str, known: &[crate::sched::PolicyInfo]) -> ConfigError {
+    let ids: Vec<&str> = known.iter().map(|p| p.id).collect();
+    ConfigError::new(field, format!("unknown policy \"{id}\"; choose one of {}", ids.join(", ")))
+}
+
+impl Simulation {
+    /// Validates everything and prepares the GPU at cycle 0.
+    pub fn new(
+        config: GpuConfig,
+        workload: Workload,
+        policies: &Policies,
+        options: RunOptions,
+    ) -> Result<Simulation, ConfigError> {
+        config.validate()?;
+        workload.validate(&config)?;
+        let warp_policy = WarpPolicy::from_id(&policies.warp)
+            .ok_or_else(|| unknown_policy("policies.warp", &policies.warp, WARP_POLICIES))?;
+        let tb_policy =
+            TbPolicy::from_id(&policies.tb).ok_or_else(|| unknown_policy("policies.tb", &policies.tb, TB_POLICIES))?;
+        let (memory, regions) = workload.materialize();
+        let sms = (0..config.core.sm_count).map(|i| Sm::new(i, &config, &warp_policy)).collect();
+        let banks = (0..config.l2.banks).map(|b| L2Bank::new(b, &config)).collect();
+        Ok(Simulation {
+            dram: Dram::new(&config),
+            network: Network::new(&config),
+            sms,
+            banks,
+            memory,
+            regions,
+            events: BinaryHeap::new(),
+            sequence: 0,
+            tb_policy,
+            now: 0,
+            next_launch: 0,
+            current: None,
+            kernels: Vec::new(),
+            blocks: Vec::new(),
+            series: TimeSeries::new(options.series_every),
+            series_mark: (0, L1Stats::default(), L2Stats::default()),
+            outcome: None,
+            finished: Vec::new(),
+            placements: Vec::new(),
+            woken: Vec::new(),
+            l2_out: Vec::new(),
+            free: vec![SmFree::default(); config.core.sm_count as usize],
+            budget: vec![0; config.core.sm_count as usize],
+            config,
+            workload,
+            options,
+        })
+    }
+
+    /// The current cycle.
+    pub fn cycle(&self) -> u64 {
+        self.now
+    }
+
+    /// Device memory (buffers' final contents once finished).
+    pub fn memory(&self) -> &GlobalMemory {
+        &self.memory
+    }
+
+    /// Where each buffer of the workload lives.
+    pub fn regions(&self) -> &[Region] {
+        &self.regions
+    }
+
+    /// The words of buffer `index`.
+    pub fn buffer(&self, index: usize) -> &[u32] {
+        self.regions.get(index).map_or(&[], |&r| self.memory.words(r))
+    }
+
+    /// The machine.
+    pub fn config(&self) -> &GpuConfig {
+        &self.config
+    }
+
+    /// Runs at most `budget` cycles.
+    pub fn step(&mut self, budget: u64) -> StepOutcome {
+        if let Some(outcome) = &self.outcome {
+            return outcome.clone();
+        }
+        let end = self.now.saturating_add(budget);
+        while self.now < end {
+            if let Some(outcome) = self.cycle_once() {
+                self.outcome = Some(outcome.clone());
+                return outcome;
+            }
+        }
+        StepOutcome::BudgetSpent
+    }
+
+    /// Runs to the end (or a fault, deadlock or the cycle limit).
+    pub fn run(&mut self) -> StepOutcome {
+        loop {
+            match self.step(u64::MAX) {
+                StepOutcome::BudgetSpent => continue,
+                outcome => return outcome,
+            }
+        }
+    }
+
+    /// Simulates cycle `now` and moves the clock to the next cycle where anything can happen.
+    fn cycle_once(&mut self) -> Option<StepOutcome> {
+        let now = self.now;
+        if now >= self.options.max_cycles {
+            return Some(StepOutcome::CycleLimit { cycles: self.options.max_cycles });
+        }
+        self.sample_series(now, false);
+        if self.current.is_none() {
+            if self.next_launch == self.workload.launches.len() {
+                self.sample_series(now, true);
+                return Some(StepOutcome::Finished);
+            }
+            self.start_launch(now);
+        }
+        self.memory_events(now);
+        if let Some(outcome) = self.sm_cycles(now) {
+            return Some(outcome);
+        }
+        self.retire_blocks(now);
+        self.dispatch(now);
+
+        let next = match self.next_cycle(now) {
+            u64::MAX => return Some(StepOutcome::Deadlock { what: self.describe_stuck() }),
+            next if self.options.skip_idle => next,
+            _ => now + 1,
+        };
+        let skipped = next - now - 1;
+        if skipped > 0 {
+            let Simulation { sms, series, workload, .. } = self;
+            for sm in sms.iter_mut() {
+                sm.account_skipped(now + 1, skipped, &workload.kernels, &mut |reason| {
+                    add_span(series, now + 1, skipped, reason)
+                });
+            }
+        }
+        self.now = next;
+        None
+    }
+
+    fn start_launch(&mut self, now: u64) {
+        let index = self.next_launch;
+        self.next_launch += 1;
+        let launch = &self.workload.launches[index];
+        let kernel = &self.workload.kernels[launch.kernel as usize];
+        let core = &self.config.core;
+        let threads = launch.block.count() as u32;
+        let warps = threads.div_ceil(core.warp_size);
+        let blocks = launch.grid.count() as u32;
+        let needs = BlockNeeds {
+            warps,
+            threads,
+            registers: warps * core.warp_size * kernel.regs_per_thread,
+            shared_bytes: kernel.shared_bytes,
+        };
+        self.current = Some(KernelState {
+            pending: PendingKernel { kernel: index as u32, blocks, next_block: 0 },
+            needs,
+            placed: vec![false; blocks as usize],
+            finished_blocks: 0,
+            args: Workload::arg_words(launch, &self.regions),
+            shape: LaunchShape {
+                kernel: index as u32,
+                code_index: launch.kernel,
+                grid: launch.grid,
+                block: launch.block,
+            },
+        });
+        self.kernels.push(KernelReport {
+            name: kernel.name.clone(),
+            blocks,
+            start_cycle: now,
+            ..KernelReport::default()
+        });
+        self.tb_policy.on_kernel_launch(index as u32, blocks, core.sm_count);
+    }
+
+    fn push_event(&mut self, at: u64, event: MemEvent) {
+        self.sequence += 1;
+        self.events.push(Reverse((at, self.sequence, event)));
+    }
+
+    fn memory_events(&mut self, now: u64) {
+        while let Some(Reverse((at, _, event))) = self.events.peek().copied() {
+            if at > now {
+                break;
+            }
+            self.events.pop();
+            self.l2_out.clear();
+            let mut out = core::mem::take(&mut self.l2_out);
+            match event {
+                MemEvent::ArriveL2 { bank, sm, line, sectors, kind, token } => {
+                    let request = L2Request { sm, line, sectors, kind: kind_of(kind), token };
+                    self.banks[bank as usize].arrive(at, request, &mut self.dram, &mut out);
+                    self.send_replies(bank, &out);
+                }
+                MemEvent::DramDone { bank, line } => {
+                    self.banks[bank as usize].dram_done(at, line, &mut self.dram, &mut out);
+                    self.send_replies(bank, &out);
+                }
+                MemEvent::ArriveSm { sm, line, sectors, atomic, token } => {
+                    if atomic {
+                        self.sms[sm as usize].atomic_reply(at, token);
+                    } else {
+                        self.sms[sm as usize].fill(at, line, sectors, &mut self.woken);
+                    }
+                }
+            }
+            self.l2_out = out;
+        }
+    }
+
+    fn send_replies(&mut self, bank: u32, out: &[L2Output]) {
+        let sector_bytes = self.config.l1.sector_bytes;
+        for &o in out {
+            match o {
+                L2Output::Reply { at, request } => {
+                    let atomic = request.kind == RequestKind::Atomic;
+                    let data = if atomic { 4 } else { request.sectors.count_ones() * sector_bytes };
+                    let flits = self.network.flits(data);
+                    let delivered = self.network.send(at, Endpoint::Bank(bank), Endpoint::Sm(request.sm), flits);
+                    let event = MemEvent::ArriveSm {
+                        sm: request.sm,
+                        line: request.line,
+                        sectors: request.sectors,
+                        atomic,
+                        token: request.token,
+                    };
+                    self.push_event(delivered, event);
+                }
+                L2Output::DramDone { at, line } => self.push_event(at, MemEvent::DramDone { bank, line }),
+            }
+        }
+    }
+
+    fn sm_cycles(&mut self, now: u64) -> Option<StepOutcome> {
+        let issue_width = self.config.core.issue_width;
+        let banks = self.config.l2.banks as u64;
+        let sector_bytes = self.config.l1.sector_bytes;
+        for i in 0..self.sms.len() {
+            self.sms[i].lsu_cycle(now);
+            // Inject the head of the miss queue when the SM's network port is free.
+            if self.network.inject_free_at(Endpoint::Sm(i as u32)) <= now {
+                if let Some(miss) = self.sms[i].l1_mut().pop_miss() {
+                    let token = match miss.kind {
+                        RequestKind::Atomic => self.sms[i].take_atomic_token().unwrap_or(u32::MAX),
+                        _ => 0,
+                    };
+                    let data =
+                        if miss.kind == RequestKind::Store { miss.sectors.count_ones() * sector_bytes } else { 0 };
+                    let bank = (miss.line % banks) as u32;
+                    let flits = self.network.flits(data);
+                    let delivered = self.network.send(now, Endpoint::Sm(i as u32), Endpoint::Bank(bank), flits);
+                    let event = MemEvent::ArriveL2 {
+                        bank,
+                        sm: i as u32,
+                        line: miss.line,
+                        sectors: miss.sectors,
+                        kind: kind_code(miss.kind),
+                        token,
+                    };
+                    self.push_event(delivered, event);
+                }
+            }
+            let Simulation { sms, workload, memory, finished, blocks, kernels, series, .. } = self;
+            let mut issued = |kernel: u32| {
+                if let Some(k) = kernels.get_mut(kernel as usize) {
+                    k.warp_instructions += 1;
+                }
+                series.at(now).warp_instructions += 1;
+            };
+            let result = sms[i].issue_cycle(now, &workload.kernels, memory, issue_width, finished, blocks, &mut issued);
+            for &reason in sms[i].last_reasons() {
+                series.at(now).stalls.add(reason, 1);
+            }
+            if let Err(fault) = result {
+                let name = self.current_kernel().map_or_else(String::new, |k| k.name.clone());
+                return Some(StepOutcome::Fault { kernel: name, sm: i as u32, fault });
+            }
+        }
+        None
+    }
+
+    fn current_kernel(&self) -> Option<&Kernel> {
+        let state = self.current.as_ref()?;
+        self.workload.kernels.get(state.shape.code_index as usize)
+    }
+
+    fn retire_blocks(&mut self, now: u64) {
+        let mut finished = core::mem::take(&mut self.finished);
+        for f in finished.drain(..) {
+            if let Some(state) = &mut self.current {
+                state.finished_blocks += 1;
+            }
+            self.tb_policy.on_tb_finish(f.sm, f.kernel, f.block);
+        }
+        self.finished = finished;
+        let done = self.current.as_ref().is_some_and(|s| s.finished_blocks == s.pending.blocks);
+        if done {
+            if let Some(report) = self.kernels.last_mut() {
+                report.end_cycle = now;
+            }
+            self.current = None;
+            if self.config.coherence == Coherence::InvalidateL1 {
+                for sm in &mut self.sms {
+                    sm.l1_mut().invalidate_all();
+                }
+            }
+        }
+    }
+
+    fn dispatch(&mut self, now: u64) {
+        let Some(state) = &mut self.current else { return };
+        if state.pending.next_block >= state.pending.blocks {
+            return;
+        }
+        for (free, sm) in self.free.iter_mut().zip(&self.sms) {
+            *free = sm.free();
+        }
+        let (per_sm, total) = match self.config.core.tb_dispatch {
+            TbDispatchRate::OnePerSmPerCycle => (1, u32::MAX),
+            TbDispatchRate::OnePerCycle => (1, 1),
+        };
+        self.budget.fill(per_sm);
+        self.placements.clear();
+        let needs = [state.needs];
+        let mut d = Dispatch {
+            free: &mut self.free,
+            pending: core::slice::from_mut(&mut state.pending),
+            needs: &needs,
+            placed: core::slice::from_mut(&mut state.placed),
+            out: &mut self.placements,
+            budget_per_sm: &mut self.budget,
+            budget_total: total,
+        };
+        self.tb_policy.dispatch(&mut d);
+        let kernel = &self.workload.kernels[state.shape.code_index as usize];
+        for p in &self.placements {
+            self.sms[p.sm as usize].admit(now, state.shape, kernel, p.block, state.needs, &state.args);
+        }
+    }
+
+    /// At the start of a cycle in a new window (or when `force`d), moves the L1/L2 hit and
+    /// miss counts accumulated since the last sample into the window of that sample. Every
+    /// access happened at or after the sample, in the same window, so attribution is exact
+    /// whether or not idle cycles were skipped.
+    fn sample_series(&mut self, now: u64, force: bool) {
+        let (mark, l1_before, l2_before) = self.series_mark;
+        if !force && now / self.series.every == mark / self.series.every {
+            return;
+        }
+        let l1 = self.sms.iter().fold(L1Stats::default(), |mut acc, sm| {
+            let s = sm.l1().stats();
+            acc.hits += s.hits;
+            acc.misses += s.misses + s.sector_misses;
+            acc
+        });
+        let l2 = self.banks.iter().fold(L2Stats::default(), |mut acc, b| {
+            let s = b.stats();
+            acc.hits += s.hits;
+            acc.misses += s.misses;
+            acc
+        });
+        let window = self.series.at(mark);
+        window.l1_hits += l1.hits - l1_before.hits;
+        window.l1_misses += l1.misses - l1_before.misses;
+        window.l2_hits += l2.hits - l2_before.hits;
+        window.l2_misses += l2.misses - l2_before.misses;
+        self.series_mark = (now, l1, l2);
+    }
+
+    fn next_cycle(&self, now: u64) -> u64 {
+        let mut next = u64::MAX;
+        if self.current.is_none() || self.current.as_ref().is_some_and(|s| s.pending.next_block < s.pending.blocks) {
+            // A launch to start, or blocks waiting: dispatch may succeed next cycle. Once SMs
+            // are full, a slot only frees when a warp issues, which the SMs' wake-ups cover.
+            let waiting = self.current.as_ref().map(|s| s.needs);
+            let can_place = match waiting {
+                None => true,
+                Some(needs) => self.sms.iter().any(|sm| sm.free().fits(&needs)),
+            };
+            if can_place {
+                return now + 1;
+            }
+        }
+        for sm in &self.sms {
+            next = next.min(sm.next_wake(now, &self.workload.kernels));
+            if next == now + 1 {
+                return next;
+            }
+        }
+        if let Some(Reverse((at, _, _))) = self.events.peek() {
+            next = next.min((*at).max(now + 1));
+        }
+        next
+    }
+
+    fn describe_stuck(&self) -> String {
+        let name = self.current_kernel().map_or_else(|| String::from("(none)"), |k| k.name.clone());
+        format!(
+            "kernel {name} cannot make progress at cycle {}: no warp can issue and no memory request is in flight \
+             (typically warps of one block waiting at different barriers)",
+            self.now
+        )
+    }
+
+    /// Everything measured so far.
+    pub fn report(&self) -> Report {
+        let sms: Vec<_> = self.sms.iter().map(|sm| sm.report()).collect();
+        let mut l1 = L1Stats::default();
+        let mut stalls = StallBreakdown::default();
+        let mut warp_instructions = 0;
+        for s in &sms {
+            add_l1(&mut l1, &s.l1);
+            stalls.merge(&s.stalls);
+            warp_instructions += s.warp_instructions;
+        }
+        let mut l2 = L2Stats::default();
+        for b in &self.banks {
+            let s = b.stats();
+            l2.accesses += s.accesses;
+            l2.hits += s.hits;
+            l2.misses += s.misses;
+            l2.mshr_merges += s.mshr_merges;
+            l2.writes += s.writes;
+            l2.writebacks += s.writebacks;
+        }
+        let cycles = self.now;
+        Report {
+            gpu: self.config.name.clone(),
+            cycles,
+            warp_instructions,
+            ipc: if cycles == 0 { 0.0 } else { warp_instructions as f64 / cycles as f64 },
+            kernels: self.kernels.clone(),
+            sms,
+            blocks: self.blocks.clone(),
+            l1,
+            l2,
+            dram: self.dram.stats(),
+            network: self.network.stats(),
+            stalls,
+            series: self.series.clone(),
+        }
+    }
+}
+
+fn add_l1(acc: &mut L1Stats, s: &L1Stats) {
+    acc.accesses += s.accesses;
+    acc.hits += s.hits;
+    acc.hit_reserved += s.hit_reserved;
+    acc.misses += s.misses;
+    acc.sector_misses += s.sector_misses;
+    acc.forwarded += s.forwarded;
+    acc.evictions += s.evictions;
+    acc.fail_line_alloc += s.fail_line_alloc;
+    acc.fail_mshr_entry += s.fail_mshr_entry;
+    acc.fail_mshr_merge += s.fail_mshr_merge;
+    acc.fail_miss_queue += s.fail_miss_queue;
+}
+
+/// Adds `cycles` cycles of `reason` starting at `start` to the series, window by window.
+fn add_span(series: &mut TimeSeries, start: u64, cycles: u64, reason: crate::stats::StallReason) {
+    let mut at = start;
+    let end = start + cycles;
+    while at < end {
+        let window_end = (at / series.every + 1) * series.every;
+        let chunk = window_end.min(end) - at;
+        series.at(at).stalls.add(reason, chunk);
+        at += chunk;
+    }
+}

@@ -1,0 +1,242 @@
+//! One L2 bank: a set-associative, write-back, write-allocate cache with its own MSHRs in
+//! front of a DRAM channel. Requests arrive from the network; the bank answers with replies to
+//! send back and DRAM reads to wait for. Timing is by timestamps: the bank's pipeline accepts
+//! one request per cycle, hits answer after `hit_latency`, misses after the DRAM read.
+
+use alloc::collections::VecDeque;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::config::{GpuConfig, Replacement, SetIndex};
+use crate::mem::cache::fermi_hash_set;
+use crate::mem::dram::Dram;
+use crate::mem::l1::RequestKind;
+use crate::stats::L2Stats;
+
+/// A request from an SM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct L2Request {
+    /// Requesting SM.
+    pub sm: u32,
+    /// Line address.
+    pub line: u64,
+    /// Sectors requested (loads) or written (stores).
+    pub sectors: u32,
+    /// Load, store or atomic.
+    pub kind: RequestKind,
+    /// The SM's token, echoed in the reply.
+    pub token: u32,
+}
+
+/// What the bank asks the engine to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum L2Output {
+    /// Send the reply to `request` back to its SM at cycle `at`.
+    Reply {
+        /// When the data is ready to leave the bank.
+        at: u64,
+        /// The request answered.
+        request: L2Request,
+    },
+    /// Call [`L2Bank::dram_done`] for `line` at cycle `at`.
+    DramDone {
+        /// When the line is back from DRAM.
+        at: u64,
+        /// Which line.
+        line: u64,
+    },
+}
+
+#[derive(Clone, Debug)]
+struct Mshr {
+    line: u64,
+    in_use: bool,
+    /// A store or atomic touched the line while it was being fetched.
+    dirty_on_fill: bool,
+    waiters: Vec<L2Request>,
+}
+
+const INVALID: u64 = u64::MAX;
+
+/// One bank.
+#[derive(Clone, Debug)]
+pub struct L2Bank {
+    id: u32,
+    banks: u32,
+    sets: u32,
+    ways: u32,
+    index: SetIndex,
+    line_bytes: u32,
+    replacement: Replacement,
+    hit_latency: u64,
+    max_merge: usize,
+    lines: Vec<u64>,
+    stamps: Vec<u64>,
+    dirty: Vec<bool>,
+    clock: u64,
+    mshrs: Vec<Mshr>,
+    /// Requests that found no MSHR (or no merge slot), retried when one frees.
+    waiting: VecDeque<L2Request>,
+    pipeline_free: u64,
+    stats: L2Stats,
+}
+
+impl L2Bank {
+    /// Bank `id` of a validated `config`.
+    pub fn new(id: u32, config: &GpuConfig) -> Self {
+        let l2 = &config.l2;
+        let per_bank = l2.size_bytes / l2.banks;
+        let line_bytes = config.l1.line_bytes;
+        let entries = (per_bank / line_bytes) as usize;
+        L2Bank {
+            id,
+            banks: l2.banks,
+            sets: per_bank / line_bytes / l2.ways,
+            ways: l2.ways,
+            index: l2.index,
+            line_bytes,
+            replacement: l2.replacement,
+            hit_latency: l2.hit_latency as u64,
+            max_merge: l2.mshr_max_merge as usize,
+            lines: vec![INVALID; entries],
+            stamps: vec![0; entries],
+            dirty: vec![false; entries],
+            clock: 0,
+            mshrs: (0..l2.mshr_entries)
+                .map(|_| Mshr { line: INVALID, in_use: false, dirty_on_fill: false, waiters: Vec::new() })
+                .collect(),
+            waiting: VecDeque::new(),
+            pipeline_free: 0,
+            stats: L2Stats::default(),
+        }
+    }
+
+    fn set_of(&self, line: u64) -> u32 {
+        // Lines are interleaved over the banks (`line % banks` picks the bank), so the set
+        // index uses what is left: consecutive lines of this bank fill consecutive sets.
+        let local = line / self.banks as u64;
+        match self.index {
+            SetIndex::Linear => (local % self.sets as u64) as u32,
+            SetIndex::FermiHash => fermi_hash_set(local * self.line_bytes as u64, self.sets),
+        }
+    }
+
+    fn find(&self, line: u64) -> Option<usize> {
+        let base = (self.set_of(line) * self.ways) as usize;
+        (base..base + self.ways as usize).find(|&i| self.lines[i] == line)
+    }
+
+    fn touch(&mut self, i: usize) {
+        self.clock += 1;
+        if self.replacement == Replacement::Lru {
+            self.stamps[i] = self.clock;
+        }
+    }
+
+    /// Installs `line`, writing back a dirty victim through `dram`.
+    fn install(&mut self, now: u64, line: u64, dirty: bool, dram: &mut Dram) {
+        let base = (self.set_of(line) * self.ways) as usize;
+        let ways = base..base + self.ways as usize;
+        let victim = ways
+            .clone()
+            .find(|&i| self.lines[i] == INVALID)
+            .unwrap_or_else(|| ways.min_by_key(|&i| self.stamps[i]).unwrap_or(base));
+        if self.lines[victim] != INVALID && self.dirty[victim] {
+            self.stats.writebacks += 1;
+            dram.write(now, self.channel(dram));
+        }
+        self.clock += 1;
+        self.lines[victim] = line;
+        self.stamps[victim] = self.clock;
+        self.dirty[victim] = dirty;
+    }
+
+    fn channel(&self, dram: &Dram) -> u32 {
+        self.id % dram.channels()
+    }
+
+    /// A request arrives at cycle `now`.
+    pub fn arrive(&mut self, now: u64, request: L2Request, dram: &mut Dram, out: &mut Vec<L2Output>) {
+        let start = now.max(self.pipeline_free);
+        self.pipeline_free = start + 1;
+        // Counted once here: a request retried from the wait queue is not a new access.
+        match request.kind {
+            RequestKind::Store => self.stats.writes += 1,
+            _ => self.stats.accesses += 1,
+        }
+        self.handle(start, request, dram, out);
+    }
+
+    fn handle(&mut self, start: u64, request: L2Request, dram: &mut Dram, out: &mut Vec<L2Output>) {
+        let line = request.line;
+        if request.kind == RequestKind::Store {
+            if let Some(i) = self.find(line) {
+                self.touch(i);
+                self.dirty[i] = true;
+            } else if let Some(m) = self.mshrs.iter_mut().find(|m| m.in_use && m.line == line) {
+                m.dirty_on_fill = true;
+            } else {
+                self.install(start, line, true, dram);
+            }
+            return;
+        }
+        if let Some(i) = self.find(line) {
+            self.stats.hits += 1;
+            self.touch(i);
+            if request.kind == RequestKind::Atomic {
+                self.dirty[i] = true;
+            }
+            out.push(L2Output::Reply { at: start + self.hit_latency, request });
+            return;
+        }
+        let max_merge = self.max_merge;
+        if let Some(m) = self.mshrs.iter_mut().find(|m| m.in_use && m.line == line) {
+            if m.waiters.len() < max_merge {
+                self.stats.mshr_merges += 1;
+                m.dirty_on_fill |= request.kind == RequestKind::Atomic;
+                m.waiters.push(request);
+            } else {
+                self.waiting.push_back(request);
+            }
+            return;
+        }
+        let channel = self.channel(dram);
+        match self.mshrs.iter_mut().find(|m| !m.in_use) {
+            Some(m) => {
+                self.stats.misses += 1;
+                m.in_use = true;
+                m.line = line;
+                m.dirty_on_fill = request.kind == RequestKind::Atomic;
+                m.waiters.clear();
+                m.waiters.push(request);
+                let at = dram.read(start + self.hit_latency, channel);
+                out.push(L2Output::DramDone { at, line });
+            }
+            None => self.waiting.push_back(request),
+        }
+    }
+
+    /// The DRAM read of `line` completed at `now`: fill, answer every waiter, retry waiters
+    /// that found no MSHR.
+    pub fn dram_done(&mut self, now: u64, line: u64, dram: &mut Dram, out: &mut Vec<L2Output>) {
+        let Some(index) = self.mshrs.iter().position(|m| m.in_use && m.line == line) else { return };
+        let dirty = self.mshrs[index].dirty_on_fill;
+        self.install(now, line, dirty, dram);
+        let mshr = &mut self.mshrs[index];
+        for &request in &mshr.waiters {
+            out.push(L2Output::Reply { at: now, request });
+        }
+        mshr.in_use = false;
+        mshr.waiters.clear();
+        for _ in 0..self.waiting.len() {
+            if let Some(request) = self.waiting.pop_front() {
+                self.handle(now, request, dram, out);
+            }
+        }
+    }
+
+    /// Counts so far.
+    pub fn stats(&self) -> L2Stats {
+        self.stats
+    }
+}

@@ -1,0 +1,239 @@
+//! The memory pipeline of an SM: one dispatch slot, fed by the issue stage, that presents one
+//! line request per cycle to the L1. A request the L1 cannot accept (a reservation failure)
+//! is retried every cycle and blocks every later memory instruction: the memory-pipeline stall.
+//!
+//! [`PendingLoads`] tracks each load or atomic until every one of its line requests is
+//! answered, then releases its destination register.
+
+use alloc::collections::VecDeque;
+use alloc::vec::Vec;
+
+use crate::config::GpuConfig;
+use crate::mem::coalescer::LineRequest;
+use crate::mem::l1::{FailReason, L1Cache, L1Outcome, RequestKind};
+use crate::sched::warp::{L1Event, WarpSlot};
+use crate::stats::SmReport;
+
+/// What occupies the dispatch slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Idle,
+    /// A shared-memory access holds the banks until this cycle.
+    Shared {
+        until: u64,
+    },
+    /// A global access presenting its line requests; `next` is the next to send.
+    Global {
+        kind: RequestKind,
+        warp: WarpSlot,
+        token: Option<u32>,
+        next: usize,
+    },
+}
+
+/// The LSU.
+#[derive(Clone, Debug)]
+pub struct Lsu {
+    state: State,
+    requests: Vec<LineRequest>,
+    hit_latency: u64,
+    /// Tokens of atomics in the order they entered the miss queue, so a reply finds its load.
+    atomic_tokens: VecDeque<u32>,
+}
+
+impl Lsu {
+    /// An idle LSU.
+    pub fn new(config: &GpuConfig) -> Self {
+        Lsu {
+            state: State::Idle,
+            requests: Vec::with_capacity(32),
+            hit_latency: config.l1.hit_latency as u64,
+            atomic_tokens: VecDeque::new(),
+        }
+    }
+
+    /// Whether the dispatch slot is taken (a memory instruction cannot issue).
+    pub fn busy(&self) -> bool {
+        self.state != State::Idle
+    }
+
+    /// Whether the LSU has work for the next cycle.
+    pub fn active(&self) -> bool {
+        self.busy()
+    }
+
+    /// The buffer the coalescer fills for the next global access.
+    pub fn requests_mut(&mut self) -> &mut Vec<LineRequest> {
+        &mut self.requests
+    }
+
+    /// A shared-memory access occupies the slot until `until`.
+    pub fn start_shared(&mut self, until: u64) {
+        self.state = State::Shared { until };
+    }
+
+    /// A global access whose requests are in [`Lsu::requests_mut`].
+    pub fn start_global(&mut self, kind: RequestKind, warp: WarpSlot, token: Option<u32>) {
+        self.state = State::Global { kind, warp, token, next: 0 };
+    }
+
+    /// The token of the oldest atomic sent towards L2 (call when its miss request leaves).
+    pub fn take_atomic_token(&mut self) -> Option<u32> {
+        self.atomic_tokens.pop_front()
+    }
+
+    /// One cycle: present the next line request to the L1.
+    pub fn cycle(
+        &mut self,
+        now: u64,
+        l1: &mut L1Cache,
+        loads: &mut PendingLoads,
+        report: &mut SmReport,
+        on_event: &mut dyn FnMut(L1Event),
+    ) {
+        match self.state {
+            State::Idle => {}
+            State::Shared { until } => {
+                if now >= until {
+                    self.state = State::Idle;
+                }
+            }
+            State::Global { kind, warp, token, next } => {
+                let Some(request) = self.requests.get(next).copied() else {
+                    self.finish(token, loads);
+                    return;
+                };
+                let outcome = l1.access(request.line, request.sectors, kind, warp as u32, token.unwrap_or(u32::MAX));
+                match outcome {
+                    L1Outcome::ReservationFail(reason) => {
+                        report.lsu_stall_cycles += 1;
+                        let _: FailReason = reason;
+                        return;
+                    }
+                    L1Outcome::Hit => {
+                        if let Some(t) = token {
+                            loads.hit(t, now + self.hit_latency);
+                        }
+                    }
+                    L1Outcome::HitReserved | L1Outcome::SectorMiss => {
+                        if let Some(t) = token {
+                            loads.expect(t);
+                        }
+                    }
+                    L1Outcome::Miss { evicted } => {
+                        if let Some(t) = token {
+                            loads.expect(t);
+                        }
+                        on_event(L1Event::Miss { slot: warp, line: request.line });
+                        if let Some(e) = evicted {
+                            on_event(L1Event::Eviction { line: e.line, owner: e.owner as WarpSlot, by: warp });
+                        }
+                    }
+                    L1Outcome::Forwarded => {
+                        if let (RequestKind::Atomic, Some(t)) = (kind, token) {
+                            loads.expect(t);
+                            self.atomic_tokens.push_back(t);
+                        }
+                    }
+                }
+                if next + 1 == self.requests.len() {
+                    self.finish(token, loads);
+                } else {
+                    self.state = State::Global { kind, warp, token, next: next + 1 };
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, token: Option<u32>, loads: &mut PendingLoads) {
+        if let Some(t) = token {
+            loads.all_sent(t);
+        }
+        self.state = State::Idle;
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Pending {
+    warp: WarpSlot,
+    reg: u8,
+    outstanding: u32,
+    ready_at: u64,
+    all_sent: bool,
+    live: bool,
+}
+
+/// Loads and atomics waiting for their data, indexed by token.
+#[derive(Clone, Debug, Default)]
+pub struct PendingLoads {
+    entries: Vec<Pending>,
+    free: Vec<u32>,
+    /// Tokens that became complete and have not been released yet.
+    complete: Vec<u32>,
+}
+
+impl PendingLoads {
+    /// A load of `warp` into register `reg`, issued at `now`; returns its token.
+    pub fn start(&mut self, warp: WarpSlot, reg: u8, now: u64) -> u32 {
+        let entry = Pending { warp, reg, outstanding: 0, ready_at: now, all_sent: false, live: true };
+        match self.free.pop() {
+            Some(t) => {
+                self.entries[t as usize] = entry;
+                t
+            }
+            None => {
+                self.entries.push(entry);
+                self.entries.len() as u32 - 1
+            }
+        }
+    }
+
+    fn entry(&mut self, token: u32) -> Option<&mut Pending> {
+        self.entries.get_mut(token as usize).filter(|e| e.live)
+    }
+
+    /// One of its requests hit; the data is there at `at`.
+    pub fn hit(&mut self, token: u32, at: u64) {
+        if let Some(e) = self.entry(token) {
+            e.ready_at = e.ready_at.max(at);
+        }
+    }
+
+    /// One of its requests went to the memory side.
+    pub fn expect(&mut self, token: u32) {
+        if let Some(e) = self.entry(token) {
+            e.outstanding += 1;
+        }
+    }
+
+    /// A reply for it arrived at `now`.
+    pub fn answer(&mut self, token: u32, now: u64) {
+        let Some(e) = self.entry(token) else { return };
+        e.outstanding = e.outstanding.saturating_sub(1);
+        e.ready_at = e.ready_at.max(now);
+        if e.outstanding == 0 && e.all_sent {
+            self.complete.push(token);
+        }
+    }
+
+    /// Every request of it has been presented to the L1.
+    pub fn all_sent(&mut self, token: u32) {
+        let Some(e) = self.entry(token) else { return };
+        e.all_sent = true;
+        if e.outstanding == 0 {
+            self.complete.push(token);
+        }
+    }
+
+    /// Releases every complete load: `release(warp, reg, ready_at)`.
+    pub fn complete_ready(&mut self, mut release: impl FnMut(WarpSlot, u8, u64)) {
+        while let Some(token) = self.complete.pop() {
+            let e = &mut self.entries[token as usize];
+            if e.live {
+                e.live = false;
+                release(e.warp, e.reg, e.ready_at);
+                self.free.push(token);
+            }
+        }
+    }
+}

@@ -1,0 +1,604 @@
+//! One streaming multiprocessor: warp slots, thread-block admission, a scoreboard, the issue
+//! stage driven by the warp-scheduling policy, barriers, and the memory pipeline (LSU) in
+//! front of the L1.
+//!
+//! Each cycle the engine calls [`Sm::lsu_cycle`] (back of the pipeline first, so it consumes
+//! what issue produced the cycle before) and then [`Sm::issue_cycle`]. Results of fixed-latency
+//! units are modelled by the cycle each destination register becomes readable; loads mark their
+//! destination unreadable until every line request of the instruction is answered.
+
+pub mod lsu;
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::config::GpuConfig;
+use crate::exec::memory::{GlobalMemory, SharedMemory};
+use crate::exec::{self, AccessKind, ExecEnv, Executed, Fault, WarpExec, WarpPlace, LANES};
+use crate::isa::{Dim3, Instr, Kernel, Space, Unit};
+use crate::mem::coalescer::{bank_conflict_degree, coalesce};
+use crate::mem::l1::{L1Cache, RequestKind};
+use crate::sched::tb::{BlockNeeds, SmFree};
+use crate::sched::warp::{WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSlot};
+use crate::stats::{BlockRecord, SmReport, StallReason};
+use lsu::{Lsu, PendingLoads};
+
+/// A register whose value is not known yet (a load in flight).
+const NOT_READY: u64 = u64::MAX;
+
+/// One warp slot.
+#[derive(Clone, Debug, Default)]
+struct Warp {
+    exec: WarpExec,
+    /// Register file rows of this warp: `regs[r * 32 + lane]`.
+    regs: Vec<u32>,
+    /// Cycle from which each register may be read.
+    ready_at: Vec<u64>,
+    place: Option<WarpPlace>,
+    at_barrier: bool,
+    block_slot: u16,
+}
+
+/// One thread-block slot.
+#[derive(Clone, Debug)]
+struct Block {
+    live: bool,
+    kernel: u32,
+    block: u32,
+    code_index: u32,
+    warps_live: u32,
+    warps_at_barrier: u32,
+    shared: SharedMemory,
+    needs: BlockNeeds,
+    start: u64,
+}
+
+/// Timing state of one warp scheduler.
+#[derive(Clone, Debug)]
+struct Scheduler {
+    policy: WarpPolicy,
+    /// Cycle each unit accepts its next instruction: ALU, SFU, control.
+    unit_free: [u64; 3],
+}
+
+/// A thread block finished; the engine records it and tells the TB scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Finished {
+    /// The SM it ran on.
+    pub sm: u32,
+    /// Kernel run id.
+    pub kernel: u32,
+    /// Block index.
+    pub block: u32,
+}
+
+/// A kernel launch as an SM needs to know it.
+#[derive(Clone, Copy, Debug)]
+pub struct LaunchShape {
+    /// Kernel run id.
+    pub kernel: u32,
+    /// Index of the kernel's code in the workload.
+    pub code_index: u32,
+    /// Grid dimensions.
+    pub grid: Dim3,
+    /// Block dimensions.
+    pub block: Dim3,
+}
+
+/// One SM.
+pub struct Sm {
+    id: u32,
+    warp_size: u32,
+    schedulers: Vec<Scheduler>,
+    warps: Vec<Warp>,
+    /// Policy-visible state of each warp slot, kept in step with `warps`.
+    info: Vec<WarpInfo>,
+    blocks: Vec<Block>,
+    free: SmFree,
+    next_age: u64,
+    latency: [u64; 3],
+    interval: [u64; 3],
+    shared_latency: u64,
+    shared_banks: u32,
+    line_bytes: u32,
+    sector_bytes: u32,
+    lsu: Lsu,
+    loads: PendingLoads,
+    l1: L1Cache,
+    /// Scratch: ready warps of one scheduler.
+    ready: Vec<WarpSlot>,
+    /// Scratch: per-lane addresses of a memory instruction.
+    addresses: [u32; LANES],
+    report: SmReport,
+    /// Why each scheduler did not issue in the last cycle it ran (for skipped spans).
+    last_reasons: Vec<StallReason>,
+}
+
+/// Whether `instr`'s registers can be read and written at `now`. A warp may only exit once
+/// nothing is in flight for it, so `exit` waits for every register.
+fn operands_ready(warp: &Warp, instr: &Instr, now: u64) -> bool {
+    match instr {
+        Instr::Exit => warp.ready_at.iter().all(|&t| t <= now),
+        _ => instr.srcs().into_iter().flatten().chain(instr.dst()).all(|r| warp.ready_at[r.0 as usize] <= now),
+    }
+}
+
+/// The first cycle at which `instr`'s registers are all ready (`NOT_READY` if a load is in flight).
+fn operands_ready_at(warp: &Warp, instr: &Instr) -> u64 {
+    match instr {
+        Instr::Exit => warp.ready_at.iter().copied().max().unwrap_or(0),
+        _ => instr
+            .srcs()
+            .into_iter()
+            .flatten()
+            .chain(instr.dst())
+            .map(|r| warp.ready_at[r.0 as usize])
+            .max()
+            .unwrap_or(0),
+    }
+}
+
+fn unit_index(unit: Unit) -> usize {
+    match unit {
+        Unit::Alu | Unit::Memory => 0,
+        Unit::Sfu => 1,
+        Unit::Control => 2,
+    }
+}
+
+impl Sm {
+    /// An idle SM of `config` whose schedulers run `policy`.
+    pub fn new(id: u32, config: &GpuConfig, policy: &WarpPolicy) -> Self {
+        let core = &config.core;
+        let p = &config.pipeline;
+        Sm {
+            id,
+            warp_size: core.warp_size,
+            schedulers: (0..core.schedulers_per_sm)
+                .map(|_| Scheduler { policy: policy.clone(), unit_free: [0; 3] })
+                .collect(),
+            warps: vec![Warp::default(); core.max_warps_per_sm as usize],
+            info: vec![WarpInfo::default(); core.max_warps_per_sm as usize],
+            blocks: (0..core.max_tbs_per_sm)
+                .map(|_| Block {
+                    live: false,
+                    kernel: 0,
+                    block: 0,
+                    code_index: 0,
+                    warps_live: 0,
+                    warps_at_barrier: 0,
+                    shared: SharedMemory::new(0),
+                    needs: BlockNeeds::default(),
+                    start: 0,
+                })
+                .collect(),
+            free: SmFree {
+                tbs: core.max_tbs_per_sm,
+                warps: core.max_warps_per_sm,
+                threads: core.max_threads_per_sm,
+                registers: core.registers_per_sm,
+                shared_bytes: core.shared_memory_per_sm,
+            },
+            next_age: 0,
+            latency: [p.alu.latency as u64, p.sfu.latency as u64, p.control.latency as u64],
+            interval: [p.alu.interval as u64, p.sfu.interval as u64, p.control.interval as u64],
+            shared_latency: config.shared_memory.latency as u64,
+            shared_banks: config.shared_memory.banks,
+            line_bytes: config.l1.line_bytes,
+            sector_bytes: config.l1.sector_bytes,
+            lsu: Lsu::new(config),
+            loads: PendingLoads::default(),
+            l1: L1Cache::new(&config.l1),
+            ready: Vec::with_capacity(core.max_warps_per_sm as usize),
+            addresses: [0; LANES],
+            report: SmReport::default(),
+            last_reasons: vec![StallReason::NoWarp; core.schedulers_per_sm as usize],
+        }
+    }
+
+    /// Free resources, for the TB scheduler.
+    pub fn free(&self) -> SmFree {
+        self.free
+    }
+
+    /// Whether any thread block is resident.
+    pub fn busy(&self) -> bool {
+        self.free.tbs < self.blocks.len() as u32
+    }
+
+    /// The L1, for the memory side (miss queue, fills) and heat maps.
+    pub fn l1(&self) -> &L1Cache {
+        &self.l1
+    }
+
+    /// The L1, mutably.
+    pub fn l1_mut(&mut self) -> &mut L1Cache {
+        &mut self.l1
+    }
+
+    /// Statistics so far.
+    pub fn report(&self) -> SmReport {
+        let mut r = self.report.clone();
+        r.l1 = self.l1.stats();
+        r
+    }
+
+    /// Starts block `block` of `launch` (resources were checked by the dispatcher).
+    pub fn admit(
+        &mut self,
+        now: u64,
+        launch: LaunchShape,
+        kernel: &Kernel,
+        block: u32,
+        needs: BlockNeeds,
+        args: &[u32],
+    ) {
+        let Some(slot) = self.blocks.iter().position(|b| !b.live) else { return };
+        let b = &mut self.blocks[slot];
+        b.live = true;
+        b.kernel = launch.kernel;
+        b.block = block;
+        b.code_index = launch.code_index;
+        b.warps_live = needs.warps;
+        b.warps_at_barrier = 0;
+        b.shared.reset(kernel.shared_bytes);
+        b.needs = needs;
+        b.start = now;
+        self.free.tbs -= 1;
+        self.free.warps -= needs.warps;
+        self.free.threads -= needs.threads;
+        self.free.registers -= needs.registers;
+        self.free.shared_bytes -= needs.shared_bytes;
+
+        let block_idx = launch.grid.unflatten(block);
+        let rows = kernel.regs_per_thread as usize;
+        let mut warp_in_block = 0;
+        for w in 0..self.warps.len() {
+            if warp_in_block == needs.warps {
+                break;
+            }
+            if self.info[w].live {
+                continue;
+            }
+            let place = WarpPlace {
+                grid: launch.grid,
+                block: launch.block,
+                block_idx,
+                first_thread: warp_in_block * self.warp_size,
+                warp_size: self.warp_size,
+            };
+            let warp = &mut self.warps[w];
+            warp.regs.clear();
+            warp.regs.resize(rows * LANES, 0);
+            for (i, &arg) in args.iter().enumerate() {
+                warp.regs[i * LANES..(i + 1) * LANES].fill(arg);
+            }
+            warp.ready_at.clear();
+            warp.ready_at.resize(rows, 0);
+            warp.exec.stack.reset(place.live_mask());
+            warp.place = Some(place);
+            warp.at_barrier = false;
+            warp.block_slot = slot as u16;
+            self.info[w] = WarpInfo { live: true, age: self.next_age, tb_slot: slot as u16, kernel: launch.kernel };
+            self.next_age += 1;
+            warp_in_block += 1;
+        }
+    }
+
+    /// Advances the memory pipeline by one cycle; loads answered entirely by L1 hits release
+    /// their registers.
+    pub fn lsu_cycle(&mut self, now: u64) {
+        let Sm { id, lsu, l1, loads, warps, info, schedulers, report, .. } = self;
+        let mut cx_events = |event| {
+            let cx = WarpCx { now, sm: *id, warps: info };
+            for s in schedulers.iter_mut() {
+                s.policy.on_l1_event(&cx, &event);
+            }
+        };
+        lsu.cycle(now, l1, loads, report, &mut cx_events);
+        // Loads whose requests are all issued and answered by hits: their data is ready.
+        loads.complete_ready(|warp, reg, at| warps[warp as usize].ready_at[reg as usize] = at);
+    }
+
+    /// A reply for `line` reached the SM at `now`.
+    pub fn fill(&mut self, now: u64, line: u64, sectors: u32, woken: &mut Vec<u32>) {
+        woken.clear();
+        self.l1.fill(line, sectors, woken);
+        for &token in woken.iter() {
+            self.loads.answer(token, now);
+        }
+        let warps = &mut self.warps;
+        self.loads.complete_ready(|warp, reg, at| warps[warp as usize].ready_at[reg as usize] = at);
+    }
+
+    /// An atomic's reply reached the SM at `now`.
+    pub fn atomic_reply(&mut self, now: u64, token: u32) {
+        self.loads.answer(token, now);
+        let warps = &mut self.warps;
+        self.loads.complete_ready(|warp, reg, at| warps[warp as usize].ready_at[reg as usize] = at);
+    }
+
+    /// Runs the issue stage of every scheduler for cycle `now`. Finished blocks are appended
+    /// to `finished` (their records to `records`). Returns the warp instructions issued, per
+    /// kernel run, through `issued`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn issue_cycle(
+        &mut self,
+        now: u64,
+        kernels: &[Kernel],
+        global: &mut GlobalMemory,
+        issue_width: u32,
+        finished: &mut Vec<Finished>,
+        records: &mut Vec<BlockRecord>,
+        issued: &mut dyn FnMut(u32),
+    ) -> Result<(), Fault> {
+        let n_sched = self.schedulers.len();
+        for s in 0..n_sched {
+            let reason = self.schedule(s, now, kernels, global, issue_width, finished, records, issued)?;
+            self.report.stalls.add(reason, 1);
+            self.last_reasons[s] = reason;
+        }
+        Ok(())
+    }
+
+    /// What each scheduler did in the last simulated cycle.
+    pub fn last_reasons(&self) -> &[StallReason] {
+        &self.last_reasons
+    }
+
+    /// Charges `cycles` skipped cycles starting at `from` to each scheduler's stall reason in
+    /// the state the SM is in (nothing changes during a skip, so the reason cannot either),
+    /// calling `charge(reason)` once per scheduler.
+    pub fn account_skipped(&mut self, from: u64, cycles: u64, kernels: &[Kernel], charge: &mut dyn FnMut(StallReason)) {
+        for s in 0..self.schedulers.len() {
+            let reason = self.collect_ready(s, from, kernels).unwrap_or(StallReason::Scoreboard);
+            debug_assert!(self.ready.is_empty(), "the engine skipped a cycle in which a warp could issue");
+            self.report.stalls.add(reason, cycles);
+            charge(reason);
+        }
+    }
+
+    /// Fills `self.ready` with scheduler `s`'s warps that can issue at `now`; when there are
+    /// none, returns why.
+    fn collect_ready(&mut self, s: usize, now: u64, kernels: &[Kernel]) -> Option<StallReason> {
+        let n_sched = self.schedulers.len();
+        self.ready.clear();
+        let mut any_live = false;
+        let mut all_barrier = true;
+        let mut blocked_by_lsu = false;
+        for w in (s..self.warps.len()).step_by(n_sched) {
+            if !self.info[w].live {
+                continue;
+            }
+            any_live = true;
+            let warp = &self.warps[w];
+            if warp.at_barrier {
+                continue;
+            }
+            all_barrier = false;
+            let Some(pc) = warp.exec.stack.pc() else { continue };
+            let code = &kernels[self.blocks[warp.block_slot as usize].code_index as usize].code;
+            let Some(instr) = code.get(pc as usize) else {
+                // Running off the end faults when it issues.
+                self.ready.push(w as WarpSlot);
+                continue;
+            };
+            if !operands_ready(warp, instr, now) {
+                continue;
+            }
+            let unit = instr.unit();
+            if unit == Unit::Memory {
+                if self.lsu.busy() {
+                    blocked_by_lsu = true;
+                    continue;
+                }
+            } else if self.schedulers[s].unit_free[unit_index(unit)] > now {
+                continue;
+            }
+            self.ready.push(w as WarpSlot);
+        }
+        if !self.ready.is_empty() {
+            return None;
+        }
+        Some(match (any_live, all_barrier, blocked_by_lsu) {
+            (false, _, _) => StallReason::NoWarp,
+            (true, true, _) => StallReason::Barrier,
+            (true, false, true) => StallReason::MemoryPipeline,
+            (true, false, false) => StallReason::Scoreboard,
+        })
+    }
+
+    /// The token of the oldest atomic that left for L2 (the engine pairs it with the request).
+    pub fn take_atomic_token(&mut self) -> Option<u32> {
+        self.lsu.take_atomic_token()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn schedule(
+        &mut self,
+        s: usize,
+        now: u64,
+        kernels: &[Kernel],
+        global: &mut GlobalMemory,
+        issue_width: u32,
+        finished: &mut Vec<Finished>,
+        records: &mut Vec<BlockRecord>,
+        issued: &mut dyn FnMut(u32),
+    ) -> Result<StallReason, Fault> {
+        if let Some(reason) = self.collect_ready(s, now, kernels) {
+            return Ok(reason);
+        }
+        let cx = WarpCx { now, sm: self.id, warps: &self.info };
+        let mut ready = core::mem::take(&mut self.ready);
+        self.schedulers[s].policy.order(&cx, &mut ready);
+        let mut count = 0;
+        let mut throttled = false;
+        for &w in &ready {
+            if count == issue_width {
+                break;
+            }
+            let warp = &self.warps[w as usize];
+            let code_index = self.blocks[warp.block_slot as usize].code_index as usize;
+            let pc = warp.exec.stack.pc().unwrap_or(0);
+            let instr = kernels[code_index].code.get(pc as usize).copied();
+            let is_global_load = matches!(instr, Some(Instr::Load { space: Space::Global, .. }));
+            let cx = WarpCx { now, sm: self.id, warps: &self.info };
+            if is_global_load && !self.schedulers[s].policy.may_issue_load(&cx, w) {
+                throttled = true;
+                continue;
+            }
+            // Only one memory instruction enters the LSU per cycle.
+            if instr.map(|i| i.unit()) == Some(Unit::Memory) && self.lsu.busy() {
+                continue;
+            }
+            self.issue(s, w, now, &kernels[code_index], global, finished, records)?;
+            issued(self.info[w as usize].kernel);
+            count += 1;
+            let cx = WarpCx { now, sm: self.id, warps: &self.info };
+            self.schedulers[s].policy.on_issue(&cx, w);
+        }
+        self.ready = ready;
+        Ok(if count > 0 {
+            StallReason::Issued
+        } else if throttled {
+            StallReason::Throttled
+        } else {
+            StallReason::MemoryPipeline
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn issue(
+        &mut self,
+        s: usize,
+        w: WarpSlot,
+        now: u64,
+        kernel: &Kernel,
+        global: &mut GlobalMemory,
+        finished: &mut Vec<Finished>,
+        records: &mut Vec<BlockRecord>,
+    ) -> Result<(), Fault> {
+        let wi = w as usize;
+        let block_slot = self.warps[wi].block_slot as usize;
+        let pc = self.warps[wi].exec.stack.pc().unwrap_or(0);
+        let instr = kernel.code.get(pc as usize).copied();
+        let Sm { warps, blocks, addresses, .. } = self;
+        let warp = &mut warps[wi];
+        let Some(place) = warp.place else { return Ok(()) };
+        let mut env = ExecEnv { global, shared: &mut blocks[block_slot].shared, addresses };
+        let executed = exec::step(&kernel.code, &mut warp.exec, &mut warp.regs, &place, &mut env)?;
+        self.report.warp_instructions += 1;
+        let Some(instr) = instr else { return Ok(()) };
+        let unit = instr.unit();
+        match executed {
+            Executed::Compute | Executed::Finished | Executed::Barrier => {
+                let u = unit_index(unit);
+                if let Some(dst) = instr.dst() {
+                    self.warps[wi].ready_at[dst.0 as usize] = now + self.latency[u];
+                }
+                self.schedulers[s].unit_free[u] = now + self.interval[u];
+            }
+            Executed::Memory(access) => {
+                let dst = instr.dst();
+                match access.space {
+                    Space::Shared => {
+                        let degree = bank_conflict_degree(access.mask, &self.addresses, self.shared_banks) as u64;
+                        self.lsu.start_shared(now + degree);
+                        if let Some(dst) = dst {
+                            self.warps[wi].ready_at[dst.0 as usize] = now + degree + self.shared_latency;
+                        }
+                    }
+                    Space::Global => {
+                        let kind = match access.kind {
+                            AccessKind::Load => RequestKind::Load,
+                            AccessKind::Store => RequestKind::Store,
+                            AccessKind::Atomic => RequestKind::Atomic,
+                        };
+                        let token = dst.map(|d| {
+                            self.warps[wi].ready_at[d.0 as usize] = NOT_READY;
+                            self.loads.start(w, d.0, now)
+                        });
+                        let (line, sector) = (self.line_bytes, self.sector_bytes);
+                        coalesce(access.mask, &self.addresses, line, sector, self.lsu.requests_mut());
+                        self.lsu.start_global(kind, w, token);
+                    }
+                }
+            }
+        }
+        match executed {
+            Executed::Barrier => {
+                self.warps[wi].at_barrier = true;
+                self.blocks[block_slot].warps_at_barrier += 1;
+                self.release_barrier_if_complete(block_slot);
+            }
+            Executed::Finished => {
+                self.info[wi].live = false;
+                self.warps[wi].place = None;
+                let b = &mut self.blocks[block_slot];
+                b.warps_live -= 1;
+                if b.warps_live == 0 {
+                    b.live = false;
+                    let needs = b.needs;
+                    self.free.tbs += 1;
+                    self.free.warps += needs.warps;
+                    self.free.threads += needs.threads;
+                    self.free.registers += needs.registers;
+                    self.free.shared_bytes += needs.shared_bytes;
+                    finished.push(Finished { sm: self.id, kernel: b.kernel, block: b.block });
+                    records.push(BlockRecord {
+                        kernel: b.kernel,
+                        block: b.block,
+                        sm: self.id,
+                        start: b.start,
+                        end: now,
+                    });
+                } else {
+                    // Finished warps count as arrived at a barrier.
+                    self.release_barrier_if_complete(block_slot);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn release_barrier_if_complete(&mut self, block_slot: usize) {
+        let b = &mut self.blocks[block_slot];
+        if b.warps_at_barrier == 0 || b.warps_at_barrier < b.warps_live {
+            return;
+        }
+        b.warps_at_barrier = 0;
+        for (w, warp) in self.warps.iter_mut().enumerate() {
+            if self.info[w].live && warp.block_slot as usize == block_slot {
+                warp.at_barrier = false;
+            }
+        }
+    }
+
+    /// The earliest cycle after `now` at which this SM could do something, assuming no reply
+    /// arrives from the memory side before then (`u64::MAX`: only a reply can wake it).
+    pub fn next_wake(&self, now: u64, kernels: &[Kernel]) -> u64 {
+        if self.lsu.active() || self.l1.miss_queue_len() > 0 {
+            return now + 1;
+        }
+        let n_sched = self.schedulers.len();
+        let mut wake = u64::MAX;
+        for (w, warp) in self.warps.iter().enumerate() {
+            if !self.info[w].live || warp.at_barrier {
+                continue;
+            }
+            let Some(pc) = warp.exec.stack.pc() else { continue };
+            let code = &kernels[self.blocks[warp.block_slot as usize].code_index as usize].code;
+            let Some(instr) = code.get(pc as usize) else { return now + 1 };
+            let mut at = operands_ready_at(warp, instr);
+            if instr.unit() != Unit::Memory {
+                at = at.max(self.schedulers[w % n_sched].unit_free[unit_index(instr.unit())]);
+            }
+            wake = wake.min(at.max(now + 1));
+            if wake == now + 1 {
+                break;
+            }
+        }
+        wake
+    }
+}

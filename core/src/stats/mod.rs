@@ -1,0 +1,268 @@
+//! What a run reports: totals, per kernel, per SM, per thread block, and a bounded time series
+//! for the charts. Plain serialisable data in the user's vocabulary.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use crate::mem::l1::L1Stats;
+
+/// How each scheduler spent its cycles (one count per scheduler per cycle).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StallBreakdown {
+    /// Cycles in which it issued at least one instruction.
+    pub issued: u64,
+    /// No live warp to issue from.
+    pub no_warp: u64,
+    /// Live warps all waiting for operands (loads in flight, long-latency results) or a busy unit.
+    pub scoreboard: u64,
+    /// A warp was ready but the memory pipeline (LSU) was occupied.
+    pub memory_pipeline: u64,
+    /// Every live warp waits at a barrier.
+    pub barrier: u64,
+    /// A warp was ready but the policy withheld its load.
+    pub throttled: u64,
+}
+
+impl StallBreakdown {
+    /// Adds `cycles` to the bucket of `reason`.
+    pub fn add(&mut self, reason: StallReason, cycles: u64) {
+        let bucket = match reason {
+            StallReason::Issued => &mut self.issued,
+            StallReason::NoWarp => &mut self.no_warp,
+            StallReason::Scoreboard => &mut self.scoreboard,
+            StallReason::MemoryPipeline => &mut self.memory_pipeline,
+            StallReason::Barrier => &mut self.barrier,
+            StallReason::Throttled => &mut self.throttled,
+        };
+        *bucket += cycles;
+    }
+
+    /// Element-wise sum.
+    pub fn merge(&mut self, other: &StallBreakdown) {
+        self.issued += other.issued;
+        self.no_warp += other.no_warp;
+        self.scoreboard += other.scoreboard;
+        self.memory_pipeline += other.memory_pipeline;
+        self.barrier += other.barrier;
+        self.throttled += other.throttled;
+    }
+}
+
+/// Why a scheduler did (not) issue in a cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum StallReason {
+    /// It issued.
+    Issued,
+    /// No live warp.
+    NoWarp,
+    /// Operands or units not ready.
+    Scoreboard,
+    /// The LSU was busy.
+    MemoryPipeline,
+    /// All at a barrier.
+    Barrier,
+    /// The policy held a load back.
+    Throttled,
+}
+
+/// The L2, summed over banks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct L2Stats {
+    /// Read and atomic requests that looked up a line.
+    pub accesses: u64,
+    /// Of which found it.
+    pub hits: u64,
+    /// Of which missed and started a DRAM read.
+    pub misses: u64,
+    /// Of which merged into a DRAM read already in flight.
+    pub mshr_merges: u64,
+    /// Store requests (write-back, write-allocate).
+    pub writes: u64,
+    /// Dirty lines written back to DRAM on eviction.
+    pub writebacks: u64,
+}
+
+/// Off-chip traffic.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DramStats {
+    /// Line reads.
+    pub reads: u64,
+    /// Line writes (write-backs).
+    pub writes: u64,
+}
+
+/// Interconnect traffic, both directions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetworkStats {
+    /// Packets sent.
+    pub packets: u64,
+    /// Flits sent (header and data).
+    pub flits: u64,
+}
+
+/// One kernel run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KernelReport {
+    /// Kernel name.
+    pub name: String,
+    /// Thread blocks in its grid.
+    pub blocks: u32,
+    /// Cycle its first block could be dispatched.
+    pub start_cycle: u64,
+    /// Cycle its last block finished (0 while running).
+    pub end_cycle: u64,
+    /// Warp instructions it executed.
+    pub warp_instructions: u64,
+}
+
+/// One SM.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SmReport {
+    /// Warp instructions issued.
+    pub warp_instructions: u64,
+    /// Scheduler cycles by outcome (summed over the SM's schedulers).
+    pub stalls: StallBreakdown,
+    /// Its L1.
+    pub l1: L1Stats,
+    /// Cycles the LSU spent retrying a request the L1 could not accept.
+    pub lsu_stall_cycles: u64,
+}
+
+/// One thread block's life.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockRecord {
+    /// Kernel run id (launch index).
+    pub kernel: u32,
+    /// Linear block index in its grid.
+    pub block: u32,
+    /// The SM it ran on.
+    pub sm: u32,
+    /// Cycle it was dispatched.
+    pub start: u64,
+    /// Cycle its last warp finished.
+    pub end: u64,
+}
+
+/// Counts over one window of the time series.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Window {
+    /// First cycle of the window.
+    pub start: u64,
+    /// Warp instructions issued in it.
+    pub warp_instructions: u64,
+    /// L1 hits (all SMs).
+    pub l1_hits: u64,
+    /// L1 misses (all SMs; new fetches, sector misses included).
+    pub l1_misses: u64,
+    /// L2 hits.
+    pub l2_hits: u64,
+    /// L2 misses.
+    pub l2_misses: u64,
+    /// Scheduler cycles by outcome (all SMs).
+    pub stalls: StallBreakdown,
+}
+
+/// A bounded series of windows: when full, adjacent windows merge and the width doubles, so
+/// memory stays bounded however long the run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeSeries {
+    /// Cycles per window.
+    pub every: u64,
+    /// Windows in time order (the last may be partial).
+    pub windows: Vec<Window>,
+}
+
+/// Most windows kept before they are merged pairwise.
+pub const MAX_WINDOWS: usize = 2048;
+
+impl TimeSeries {
+    /// An empty series of windows `every` cycles wide.
+    pub fn new(every: u64) -> Self {
+        TimeSeries { every: every.max(1), windows: Vec::new() }
+    }
+
+    /// The window containing `cycle`, created (and older ones merged) as needed.
+    pub fn at(&mut self, cycle: u64) -> &mut Window {
+        loop {
+            let index = (cycle / self.every) as usize;
+            if index < MAX_WINDOWS {
+                while self.windows.len() <= index {
+                    let start = self.windows.len() as u64 * self.every;
+                    self.windows.push(Window { start, ..Window::default() });
+                }
+                return &mut self.windows[index];
+            }
+            self.halve();
+        }
+    }
+
+    fn halve(&mut self) {
+        let merged: Vec<Window> = self
+            .windows
+            .chunks(2)
+            .map(|pair| {
+                let mut w = pair[0];
+                if let Some(b) = pair.get(1) {
+                    w.warp_instructions += b.warp_instructions;
+                    w.l1_hits += b.l1_hits;
+                    w.l1_misses += b.l1_misses;
+                    w.l2_hits += b.l2_hits;
+                    w.l2_misses += b.l2_misses;
+                    w.stalls.merge(&b.stalls);
+                }
+                w
+            })
+            .collect();
+        self.windows = merged;
+        self.every *= 2;
+    }
+}
+
+/// Everything a run measured.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The machine's name.
+    pub gpu: String,
+    /// Cycles simulated.
+    pub cycles: u64,
+    /// Warp instructions issued.
+    pub warp_instructions: u64,
+    /// Warp instructions per cycle, whole GPU.
+    pub ipc: f64,
+    /// Kernel runs in launch order.
+    pub kernels: Vec<KernelReport>,
+    /// Per SM.
+    pub sms: Vec<SmReport>,
+    /// Every thread block, in dispatch order.
+    pub blocks: Vec<BlockRecord>,
+    /// All L1s together.
+    pub l1: L1Stats,
+    /// The L2.
+    pub l2: L2Stats,
+    /// DRAM.
+    pub dram: DramStats,
+    /// The interconnect.
+    pub network: NetworkStats,
+    /// Scheduler cycles by outcome, all SMs.
+    pub stalls: StallBreakdown,
+    /// Counts over time.
+    pub series: TimeSeries,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_series_stays_bounded_and_keeps_totals() {
+        let mut s = TimeSeries::new(10);
+        for cycle in 0..100_000u64 {
+            s.at(cycle).warp_instructions += 1;
+        }
+        assert!(s.windows.len() <= MAX_WINDOWS);
+        assert_eq!(s.windows.iter().map(|w| w.warp_instructions).sum::<u64>(), 100_000);
+        assert!(s.windows.iter().enumerate().all(|(i, w)| w.start == i as u64 * s.every));
+        assert_eq!(s.every, 80, "10 doubled until 100 000 cycles fit in 2048 windows");
+    }
+}
