@@ -545,7 +545,7 @@ impl Simulation {
             }
         }
         for sm in &self.sms {
-            next = next.min(sm.next_wake(now, &self.workload.kernels));
+            next = next.min(sm.next_wake(now));
             if next == now + 1 {
                 return next;
             }

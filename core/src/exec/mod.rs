@@ -140,6 +140,13 @@ pub struct ExecEnv<'a> {
 /// Calls `f` for each lane set in `mask`, lowest first.
 #[inline]
 fn for_lanes(mut mask: u32, mut f: impl FnMut(usize)) {
+    // Converged warps are the common case: a plain counted loop the compiler can unroll.
+    if mask == u32::MAX {
+        for lane in 0..LANES {
+            f(lane);
+        }
+        return;
+    }
     while mask != 0 {
         f(mask.trailing_zeros() as usize);
         mask &= mask - 1;

@@ -355,9 +355,10 @@ pub enum Instr {
 }
 
 /// The execution unit an instruction occupies, which sets its latency and issue interval.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Unit {
     /// Integer and float arithmetic, compares, moves.
+    #[default]
     Alu,
     /// Division, roots, transcendental functions.
     Sfu,

@@ -225,8 +225,9 @@ impl PendingLoads {
         }
     }
 
-    /// Releases every complete load: `release(warp, reg, ready_at)`.
-    pub fn complete_ready(&mut self, mut release: impl FnMut(WarpSlot, u8, u64)) {
+    /// Releases every complete load: `release(warp, reg, ready_at)`. Returns whether any was.
+    pub fn complete_ready(&mut self, mut release: impl FnMut(WarpSlot, u8, u64)) -> bool {
+        let any = !self.complete.is_empty();
         while let Some(token) = self.complete.pop() {
             let e = &mut self.entries[token as usize];
             if e.live {
@@ -235,5 +236,6 @@ impl PendingLoads {
                 self.free.push(token);
             }
         }
+        any
     }
 }

@@ -35,8 +35,19 @@ struct Warp {
     /// Cycle from which each register may be read.
     ready_at: Vec<u64>,
     place: Option<WarpPlace>,
-    at_barrier: bool,
     block_slot: u16,
+}
+
+/// What the issue stage looks at every cycle, kept apart from the bulky warp state so that
+/// scanning the warps stays in cache.
+#[derive(Clone, Copy, Debug, Default)]
+struct Hot {
+    at_barrier: bool,
+    /// `wait_until` and `next_unit` are out of date (after an issue or a register release).
+    stale: bool,
+    next_unit: Unit,
+    /// First cycle at which the next instruction's registers are ready.
+    wait_until: u64,
 }
 
 /// One thread-block slot.
@@ -59,6 +70,8 @@ struct Scheduler {
     policy: WarpPolicy,
     /// Cycle each unit accepts its next instruction: ALU, SFU, control.
     unit_free: [u64; 3],
+    /// Its live warps, oldest first (warps are admitted in age order).
+    members: Vec<WarpSlot>,
 }
 
 /// A thread block finished; the engine records it and tells the TB scheduler.
@@ -91,6 +104,7 @@ pub struct Sm {
     warp_size: u32,
     schedulers: Vec<Scheduler>,
     warps: Vec<Warp>,
+    hot: Vec<Hot>,
     /// Policy-visible state of each warp slot, kept in step with `warps`.
     info: Vec<WarpInfo>,
     blocks: Vec<Block>,
@@ -110,20 +124,22 @@ pub struct Sm {
     /// Scratch: per-lane addresses of a memory instruction.
     addresses: [u32; LANES],
     report: SmReport,
-    /// Why each scheduler did not issue in the last cycle it ran (for skipped spans).
+    /// What each scheduler did in the last cycle it ran.
     last_reasons: Vec<StallReason>,
+    /// No warp can issue before this cycle unless a register is released or a block arrives
+    /// (both reset it): the issue stage is skipped until then.
+    sleep_until: u64,
 }
 
-/// Whether `instr`'s registers can be read and written at `now`. A warp may only exit once
-/// nothing is in flight for it, so `exit` waits for every register.
-fn operands_ready(warp: &Warp, instr: &Instr, now: u64) -> bool {
-    match instr {
-        Instr::Exit => warp.ready_at.iter().all(|&t| t <= now),
-        _ => instr.srcs().into_iter().flatten().chain(instr.dst()).all(|r| warp.ready_at[r.0 as usize] <= now),
-    }
+/// Marks register `reg` of warp `w` readable from cycle `at`.
+fn release(warps: &mut [Warp], hot: &mut [Hot], w: WarpSlot, reg: u8, at: u64) {
+    warps[w as usize].ready_at[reg as usize] = at;
+    hot[w as usize].stale = true;
 }
 
-/// The first cycle at which `instr`'s registers are all ready (`NOT_READY` if a load is in flight).
+/// The first cycle at which `instr` may read and write its registers (`NOT_READY` while a
+/// load is in flight). A warp may only exit once nothing is in flight for it, so `exit` waits
+/// for every register.
 fn operands_ready_at(warp: &Warp, instr: &Instr) -> u64 {
     match instr {
         Instr::Exit => warp.ready_at.iter().copied().max().unwrap_or(0),
@@ -155,9 +171,10 @@ impl Sm {
             id,
             warp_size: core.warp_size,
             schedulers: (0..core.schedulers_per_sm)
-                .map(|_| Scheduler { policy: policy.clone(), unit_free: [0; 3] })
+                .map(|_| Scheduler { policy: policy.clone(), unit_free: [0; 3], members: Vec::new() })
                 .collect(),
             warps: vec![Warp::default(); core.max_warps_per_sm as usize],
+            hot: vec![Hot::default(); core.max_warps_per_sm as usize],
             info: vec![WarpInfo::default(); core.max_warps_per_sm as usize],
             blocks: (0..core.max_tbs_per_sm)
                 .map(|_| Block {
@@ -193,6 +210,7 @@ impl Sm {
             addresses: [0; LANES],
             report: SmReport::default(),
             last_reasons: vec![StallReason::NoWarp; core.schedulers_per_sm as usize],
+            sleep_until: 0,
         }
     }
 
@@ -277,18 +295,21 @@ impl Sm {
             warp.ready_at.resize(rows, 0);
             warp.exec.stack.reset(place.live_mask());
             warp.place = Some(place);
-            warp.at_barrier = false;
             warp.block_slot = slot as u16;
+            self.hot[w] = Hot { at_barrier: false, stale: true, next_unit: Unit::Alu, wait_until: 0 };
+            let n_sched = self.schedulers.len();
+            self.schedulers[w % n_sched].members.push(w as WarpSlot);
             self.info[w] = WarpInfo { live: true, age: self.next_age, tb_slot: slot as u16, kernel: launch.kernel };
             self.next_age += 1;
             warp_in_block += 1;
         }
+        self.sleep_until = 0;
     }
 
     /// Advances the memory pipeline by one cycle; loads answered entirely by L1 hits release
     /// their registers.
     pub fn lsu_cycle(&mut self, now: u64) {
-        let Sm { id, lsu, l1, loads, warps, info, schedulers, report, .. } = self;
+        let Sm { id, lsu, l1, loads, warps, hot, info, schedulers, report, .. } = self;
         let mut cx_events = |event| {
             let cx = WarpCx { now, sm: *id, warps: info };
             for s in schedulers.iter_mut() {
@@ -297,7 +318,9 @@ impl Sm {
         };
         lsu.cycle(now, l1, loads, report, &mut cx_events);
         // Loads whose requests are all issued and answered by hits: their data is ready.
-        loads.complete_ready(|warp, reg, at| warps[warp as usize].ready_at[reg as usize] = at);
+        if loads.complete_ready(|w, reg, at| release(warps, hot, w, reg, at)) {
+            self.sleep_until = 0;
+        }
     }
 
     /// A reply for `line` reached the SM at `now`.
@@ -307,15 +330,20 @@ impl Sm {
         for &token in woken.iter() {
             self.loads.answer(token, now);
         }
-        let warps = &mut self.warps;
-        self.loads.complete_ready(|warp, reg, at| warps[warp as usize].ready_at[reg as usize] = at);
+        self.release_completed();
+    }
+
+    fn release_completed(&mut self) {
+        let (warps, hot) = (&mut self.warps, &mut self.hot);
+        if self.loads.complete_ready(|w, reg, at| release(warps, hot, w, reg, at)) {
+            self.sleep_until = 0;
+        }
     }
 
     /// An atomic's reply reached the SM at `now`.
     pub fn atomic_reply(&mut self, now: u64, token: u32) {
         self.loads.answer(token, now);
-        let warps = &mut self.warps;
-        self.loads.complete_ready(|warp, reg, at| warps[warp as usize].ready_at[reg as usize] = at);
+        self.release_completed();
     }
 
     /// Runs the issue stage of every scheduler for cycle `now`. Finished blocks are appended
@@ -332,13 +360,44 @@ impl Sm {
         records: &mut Vec<BlockRecord>,
         issued: &mut dyn FnMut(u32),
     ) -> Result<(), Fault> {
+        if now < self.sleep_until {
+            // Nothing changed since the last look: every scheduler stalls for the same reason.
+            for &reason in &self.last_reasons {
+                self.report.stalls.add(reason, 1);
+            }
+            return Ok(());
+        }
         let n_sched = self.schedulers.len();
+        let mut can_sleep = true;
         for s in 0..n_sched {
             let reason = self.schedule(s, now, kernels, global, issue_width, finished, records, issued)?;
             self.report.stalls.add(reason, 1);
             self.last_reasons[s] = reason;
+            // A busy LSU or a policy's gate can change without a register being released.
+            can_sleep &= matches!(reason, StallReason::NoWarp | StallReason::Scoreboard | StallReason::Barrier);
         }
+        self.sleep_until = if can_sleep { self.earliest_issue(now) } else { now + 1 };
         Ok(())
+    }
+
+    /// The first cycle after `now` at which some warp's next instruction could issue, judging
+    /// by its registers and its unit (`u64::MAX` if only a release or a new block can help).
+    fn earliest_issue(&self, now: u64) -> u64 {
+        let mut earliest = u64::MAX;
+        for scheduler in &self.schedulers {
+            for &w in &scheduler.members {
+                let h = self.hot[w as usize];
+                if h.at_barrier || h.wait_until == NOT_READY {
+                    continue;
+                }
+                let mut at = h.wait_until;
+                if h.next_unit != Unit::Memory {
+                    at = at.max(scheduler.unit_free[unit_index(h.next_unit)]);
+                }
+                earliest = earliest.min(at.max(now + 1));
+            }
+        }
+        earliest
     }
 
     /// What each scheduler did in the last simulated cycle.
@@ -358,41 +417,41 @@ impl Sm {
         }
     }
 
-    /// Fills `self.ready` with scheduler `s`'s warps that can issue at `now`; when there are
-    /// none, returns why.
+    /// Fills `self.ready` with scheduler `s`'s warps that can issue at `now`, oldest first;
+    /// when there are none, returns why.
     fn collect_ready(&mut self, s: usize, now: u64, kernels: &[Kernel]) -> Option<StallReason> {
-        let n_sched = self.schedulers.len();
         self.ready.clear();
-        let mut any_live = false;
+        let any_live = !self.schedulers[s].members.is_empty();
         let mut all_barrier = true;
         let mut blocked_by_lsu = false;
-        for w in (s..self.warps.len()).step_by(n_sched) {
-            if !self.info[w].live {
-                continue;
-            }
-            any_live = true;
-            let warp = &self.warps[w];
-            if warp.at_barrier {
+        let lsu_busy = self.lsu.busy();
+        for i in 0..self.schedulers[s].members.len() {
+            let w = self.schedulers[s].members[i] as usize;
+            let mut h = self.hot[w];
+            if h.at_barrier {
                 continue;
             }
             all_barrier = false;
-            let Some(pc) = warp.exec.stack.pc() else { continue };
-            let code = &kernels[self.blocks[warp.block_slot as usize].code_index as usize].code;
-            let Some(instr) = code.get(pc as usize) else {
-                // Running off the end faults when it issues.
-                self.ready.push(w as WarpSlot);
-                continue;
-            };
-            if !operands_ready(warp, instr, now) {
+            if h.stale {
+                let warp = &self.warps[w];
+                let code = &kernels[self.blocks[warp.block_slot as usize].code_index as usize].code;
+                (h.wait_until, h.next_unit) = match warp.exec.stack.pc().and_then(|pc| code.get(pc as usize)) {
+                    Some(instr) => (operands_ready_at(warp, instr), instr.unit()),
+                    // Running off the end faults when it issues: let it issue.
+                    None => (0, Unit::Control),
+                };
+                h.stale = false;
+                self.hot[w] = h;
+            }
+            if h.wait_until > now {
                 continue;
             }
-            let unit = instr.unit();
-            if unit == Unit::Memory {
-                if self.lsu.busy() {
+            if h.next_unit == Unit::Memory {
+                if lsu_busy {
                     blocked_by_lsu = true;
                     continue;
                 }
-            } else if self.schedulers[s].unit_free[unit_index(unit)] > now {
+            } else if self.schedulers[s].unit_free[unit_index(h.next_unit)] > now {
                 continue;
             }
             self.ready.push(w as WarpSlot);
@@ -487,6 +546,7 @@ impl Sm {
         let Some(place) = warp.place else { return Ok(()) };
         let mut env = ExecEnv { global, shared: &mut blocks[block_slot].shared, addresses };
         let executed = exec::step(&kernel.code, &mut warp.exec, &mut warp.regs, &place, &mut env)?;
+        self.hot[wi].stale = true;
         self.report.warp_instructions += 1;
         let Some(instr) = instr else { return Ok(()) };
         let unit = instr.unit();
@@ -527,13 +587,15 @@ impl Sm {
         }
         match executed {
             Executed::Barrier => {
-                self.warps[wi].at_barrier = true;
+                self.hot[wi].at_barrier = true;
                 self.blocks[block_slot].warps_at_barrier += 1;
                 self.release_barrier_if_complete(block_slot);
             }
             Executed::Finished => {
                 self.info[wi].live = false;
                 self.warps[wi].place = None;
+                let n_sched = self.schedulers.len();
+                self.schedulers[wi % n_sched].members.retain(|&m| m != w);
                 let b = &mut self.blocks[block_slot];
                 b.warps_live -= 1;
                 if b.warps_live == 0 {
@@ -568,37 +630,19 @@ impl Sm {
             return;
         }
         b.warps_at_barrier = 0;
-        for (w, warp) in self.warps.iter_mut().enumerate() {
+        for (w, warp) in self.warps.iter().enumerate() {
             if self.info[w].live && warp.block_slot as usize == block_slot {
-                warp.at_barrier = false;
+                self.hot[w].at_barrier = false;
             }
         }
     }
 
     /// The earliest cycle after `now` at which this SM could do something, assuming no reply
     /// arrives from the memory side before then (`u64::MAX`: only a reply can wake it).
-    pub fn next_wake(&self, now: u64, kernels: &[Kernel]) -> u64 {
+    pub fn next_wake(&self, now: u64) -> u64 {
         if self.lsu.active() || self.l1.miss_queue_len() > 0 {
             return now + 1;
         }
-        let n_sched = self.schedulers.len();
-        let mut wake = u64::MAX;
-        for (w, warp) in self.warps.iter().enumerate() {
-            if !self.info[w].live || warp.at_barrier {
-                continue;
-            }
-            let Some(pc) = warp.exec.stack.pc() else { continue };
-            let code = &kernels[self.blocks[warp.block_slot as usize].code_index as usize].code;
-            let Some(instr) = code.get(pc as usize) else { return now + 1 };
-            let mut at = operands_ready_at(warp, instr);
-            if instr.unit() != Unit::Memory {
-                at = at.max(self.schedulers[w % n_sched].unit_free[unit_index(instr.unit())]);
-            }
-            wake = wake.min(at.max(now + 1));
-            if wake == now + 1 {
-                break;
-            }
-        }
-        wake
+        self.sleep_until.max(now + 1)
     }
 }

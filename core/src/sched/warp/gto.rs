@@ -12,9 +12,11 @@ pub struct Gto {
 }
 
 impl WarpScheduler for Gto {
-    fn order(&mut self, cx: &WarpCx<'_>, ready: &mut Vec<WarpSlot>) {
-        let greedy = self.greedy;
-        ready.sort_unstable_by_key(|&s| (Some(s) != greedy, cx.warps[s as usize].age, s));
+    fn order(&mut self, _cx: &WarpCx<'_>, ready: &mut Vec<WarpSlot>) {
+        // `ready` arrives oldest first: only the greedy warp moves, to the front.
+        if let Some(i) = self.greedy.and_then(|g| ready.iter().position(|&s| s == g)) {
+            ready[..=i].rotate_right(1);
+        }
     }
 
     fn on_issue(&mut self, _cx: &WarpCx<'_>, slot: WarpSlot) {
@@ -30,16 +32,17 @@ mod tests {
     #[test]
     fn the_greedy_warp_first_then_by_age() {
         // Slot ages: slot 3 is the oldest, slot 0 the youngest.
+        // Ready lists arrive oldest first: here slot 3 is the oldest, slot 0 the youngest.
         let w = warps(&[40, 30, 20, 10]);
         let mut gto = Gto::default();
-        let mut ready = alloc::vec![0, 1, 2, 3];
+        let mut ready = alloc::vec![3, 2, 1, 0];
         gto.order(&cx(&w), &mut ready);
-        assert_eq!(ready, [3, 2, 1, 0], "oldest first");
+        assert_eq!(ready, [3, 2, 1, 0], "nobody issued yet: oldest first");
         gto.on_issue(&cx(&w), 1);
-        let mut ready = alloc::vec![0, 1, 3];
+        let mut ready = alloc::vec![3, 1, 0];
         gto.order(&cx(&w), &mut ready);
-        assert_eq!(ready, [1, 3, 0], "greedy slot 1 keeps priority");
-        let mut ready = alloc::vec![0, 3];
+        assert_eq!(ready, [1, 3, 0], "greedy slot 1 keeps priority, the rest stay oldest first");
+        let mut ready = alloc::vec![3, 0];
         gto.order(&cx(&w), &mut ready);
         assert_eq!(ready, [3, 0], "greedy warp stalled: oldest ready");
     }

@@ -66,7 +66,8 @@ pub enum L1Event {
 
 /// A warp-scheduling policy (one instance per scheduler).
 pub trait WarpScheduler {
-    /// Reorders `ready` (warp slots that can issue this cycle), highest priority first.
+    /// Reorders `ready` (warp slots that can issue this cycle, given oldest first), highest
+    /// priority first.
     fn order(&mut self, cx: &WarpCx<'_>, ready: &mut Vec<WarpSlot>);
 
     /// Whether `slot` may issue a global load now (throttling policies say no).
