@@ -402,7 +402,7 @@ impl Simulation {
             self.sms[i].lsu_cycle(now);
             // Inject the head of the miss queue when the SM's network port is free.
             if self.network.inject_free_at(Endpoint::Sm(i as u32)) <= now {
-                if let Some(miss) = self.sms[i].l1_mut().pop_miss() {
+                if let Some(miss) = self.sms[i].pop_miss(now) {
                     let token = match miss.kind {
                         RequestKind::Atomic => self.sms[i].take_atomic_token().unwrap_or(u32::MAX),
                         _ => 0,
@@ -544,8 +544,11 @@ impl Simulation {
                 return now + 1;
             }
         }
-        for sm in &self.sms {
+        for (i, sm) in self.sms.iter().enumerate() {
             next = next.min(sm.next_wake(now));
+            if sm.has_misses() {
+                next = next.min(self.network.inject_free_at(Endpoint::Sm(i as u32)).max(now + 1));
+            }
             if next == now + 1 {
                 return next;
             }

@@ -285,13 +285,16 @@ fn the_timing_engine_computes_what_the_reference_computes() {
 
 #[test]
 fn reports_are_identical_run_to_run_and_with_idle_skipping_off() {
-    let run_once = |skip_idle| {
-        let options = RunOptions { skip_idle, series_every: 100, ..RunOptions::default() };
-        serde_json::to_string(&run_with(presets::fermi_gtx480(), vector_add(20_000), options).0).unwrap()
-    };
-    let a = run_once(true);
-    assert_eq!(a, run_once(true));
-    assert_eq!(a, run_once(false), "skipping idle cycles must not change any count");
+    // A streaming kernel and a latency-bound pointer chase that keeps LSUs blocked on MSHRs.
+    for w in [vector_add(20_000), warpscope_core::bench::thrashing(2048, 8, 1 << 16).workload] {
+        let run_once = |skip_idle| {
+            let options = RunOptions { skip_idle, series_every: 100, ..RunOptions::default() };
+            serde_json::to_string(&run_with(presets::fermi_gtx480(), w.clone(), options).0).unwrap()
+        };
+        let a = run_once(true);
+        assert_eq!(a, run_once(true));
+        assert_eq!(a, run_once(false), "skipping idle cycles must not change any count");
+    }
 }
 
 #[test]

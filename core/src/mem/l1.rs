@@ -231,11 +231,25 @@ impl L1Cache {
         L1Outcome::ReservationFail(reason)
     }
 
+    /// Counts `n` more failed attempts for `reason` without making them (the engine knows they
+    /// would fail: nothing that could free the resource happened).
+    pub fn record_failures(&mut self, reason: FailReason, n: u64) {
+        match reason {
+            FailReason::LineAlloc => self.stats.fail_line_alloc += n,
+            FailReason::MshrEntry => self.stats.fail_mshr_entry += n,
+            FailReason::MshrMerge => self.stats.fail_mshr_merge += n,
+            FailReason::MissQueue => self.stats.fail_miss_queue += n,
+        }
+    }
+
     fn queue_full(&self) -> bool {
         self.miss_queue.len() >= self.miss_queue_capacity
     }
 
     fn free_mshr(&self) -> Option<usize> {
+        if self.mshrs_in_use == self.mshrs.len() {
+            return None;
+        }
         self.mshrs.iter().position(|m| !m.in_use)
     }
 

@@ -37,6 +37,9 @@ pub struct Lsu {
     state: State,
     requests: Vec<LineRequest>,
     hit_latency: u64,
+    /// The head request failed at this cycle for this reason, and will fail again until a fill
+    /// or a miss-queue slot frees something: the LSU waits for that instead of retrying.
+    blocked: Option<(FailReason, u64)>,
     /// Tokens of atomics in the order they entered the miss queue, so a reply finds its load.
     atomic_tokens: VecDeque<u32>,
 }
@@ -48,6 +51,7 @@ impl Lsu {
             state: State::Idle,
             requests: Vec::with_capacity(32),
             hit_latency: config.l1.hit_latency as u64,
+            blocked: None,
             atomic_tokens: VecDeque::new(),
         }
     }
@@ -57,9 +61,19 @@ impl Lsu {
         self.state != State::Idle
     }
 
-    /// Whether the LSU has work for the next cycle.
+    /// Whether the LSU has work for the next cycle (a blocked LSU waits for an event).
     pub fn active(&self) -> bool {
-        self.busy()
+        self.busy() && self.blocked.is_none()
+    }
+
+    /// Something that can unblock the head request happened; it is retried from cycle `retry`.
+    /// The attempts it would have made (and failed) in between are counted now.
+    pub fn unblock(&mut self, retry: u64, l1: &mut L1Cache, report: &mut SmReport) {
+        if let Some((reason, since)) = self.blocked.take() {
+            let missed = retry.saturating_sub(since + 1);
+            report.lsu_stall_cycles += missed;
+            l1.record_failures(reason, missed);
+        }
     }
 
     /// The buffer the coalescer fills for the next global access.
@@ -98,6 +112,7 @@ impl Lsu {
                     self.state = State::Idle;
                 }
             }
+            State::Global { .. } if self.blocked.is_some() => {}
             State::Global { kind, warp, token, next } => {
                 let Some(request) = self.requests.get(next).copied() else {
                     self.finish(token, loads);
@@ -107,7 +122,7 @@ impl Lsu {
                 match outcome {
                     L1Outcome::ReservationFail(reason) => {
                         report.lsu_stall_cycles += 1;
-                        let _: FailReason = reason;
+                        self.blocked = Some((reason, now));
                         return;
                     }
                     L1Outcome::Hit => {

@@ -316,7 +316,11 @@ impl Sm {
                 s.policy.on_l1_event(&cx, &event);
             }
         };
+        let was_busy = lsu.busy();
         lsu.cycle(now, l1, loads, report, &mut cx_events);
+        if was_busy && !lsu.busy() {
+            self.sleep_until = 0;
+        }
         // Loads whose requests are all issued and answered by hits: their data is ready.
         if loads.complete_ready(|w, reg, at| release(warps, hot, w, reg, at)) {
             self.sleep_until = 0;
@@ -327,6 +331,8 @@ impl Sm {
     pub fn fill(&mut self, now: u64, line: u64, sectors: u32, woken: &mut Vec<u32>) {
         woken.clear();
         self.l1.fill(line, sectors, woken);
+        // The fill freed an MSHR and un-reserved a line: the LSU may proceed this cycle.
+        self.lsu.unblock(now, &mut self.l1, &mut self.report);
         for &token in woken.iter() {
             self.loads.answer(token, now);
         }
@@ -373,8 +379,9 @@ impl Sm {
             let reason = self.schedule(s, now, kernels, global, issue_width, finished, records, issued)?;
             self.report.stalls.add(reason, 1);
             self.last_reasons[s] = reason;
-            // A busy LSU or a policy's gate can change without a register being released.
-            can_sleep &= matches!(reason, StallReason::NoWarp | StallReason::Scoreboard | StallReason::Barrier);
+            // A policy's gate can change without any event the SM sees; everything else wakes it
+            // (a register released, a block admitted, the LSU emptying).
+            can_sleep &= reason != StallReason::Throttled && reason != StallReason::Issued;
         }
         self.sleep_until = if can_sleep { self.earliest_issue(now) } else { now + 1 };
         Ok(())
@@ -390,10 +397,14 @@ impl Sm {
                 if h.at_barrier || h.wait_until == NOT_READY {
                     continue;
                 }
-                let mut at = h.wait_until;
-                if h.next_unit != Unit::Memory {
-                    at = at.max(scheduler.unit_free[unit_index(h.next_unit)]);
-                }
+                let at = match h.next_unit {
+                    // Blocked by the busy LSU: the LSU emptying wakes the SM. Until its operands
+                    // are ready it stalls on the scoreboard instead, so wake when that changes.
+                    Unit::Memory if self.lsu.busy() && h.wait_until <= now => continue,
+                    Unit::Memory if self.lsu.busy() => h.wait_until,
+                    Unit::Memory => h.wait_until,
+                    unit => h.wait_until.max(scheduler.unit_free[unit_index(unit)]),
+                };
                 earliest = earliest.min(at.max(now + 1));
             }
         }
@@ -465,6 +476,19 @@ impl Sm {
             (true, false, true) => StallReason::MemoryPipeline,
             (true, false, false) => StallReason::Scoreboard,
         })
+    }
+
+    /// Takes the oldest miss-queue entry at cycle `now` (it enters the network); a request
+    /// blocked on a full queue can go again next cycle.
+    pub fn pop_miss(&mut self, now: u64) -> Option<crate::mem::l1::MissRequest> {
+        let miss = self.l1.pop_miss()?;
+        self.lsu.unblock(now + 1, &mut self.l1, &mut self.report);
+        Some(miss)
+    }
+
+    /// Whether requests wait in the miss queue.
+    pub fn has_misses(&self) -> bool {
+        self.l1.miss_queue_len() > 0
     }
 
     /// The token of the oldest atomic that left for L2 (the engine pairs it with the request).
@@ -640,7 +664,7 @@ impl Sm {
     /// The earliest cycle after `now` at which this SM could do something, assuming no reply
     /// arrives from the memory side before then (`u64::MAX`: only a reply can wake it).
     pub fn next_wake(&self, now: u64) -> u64 {
-        if self.lsu.active() || self.l1.miss_queue_len() > 0 {
+        if self.lsu.active() {
             return now + 1;
         }
         self.sleep_until.max(now + 1)
