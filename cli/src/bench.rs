@@ -17,6 +17,9 @@ pub struct BenchArgs {
     /// Repetitions of each workload; the fastest is reported.
     #[arg(long, default_value_t = 3)]
     repeat: u32,
+    /// Run only the workload with this name (for profiling).
+    #[arg(long)]
+    only: Option<String>,
 }
 
 struct Measured {
@@ -70,6 +73,9 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     );
     let mut streaming_seconds = None;
     for bench in bench::standard() {
+        if args.only.as_ref().is_some_and(|only| only != bench.name) {
+            continue;
+        }
         match measure(&config, &bench, args.repeat) {
             Ok(m) => {
                 row(bench.name, &m);
@@ -82,6 +88,9 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         }
+    }
+    if args.only.is_some() {
+        return ExitCode::SUCCESS;
     }
     let mut slow = config.clone();
     slow.dram.latency *= 2;

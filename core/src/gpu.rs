@@ -398,6 +398,9 @@ impl Simulation {
         let issue_width = self.config.core.issue_width;
         let banks = self.config.l2.banks as u64;
         let sector_bytes = self.config.l1.sector_bytes;
+        // Counted for the whole cycle, then added to the series once.
+        let mut cycle_instructions = 0u64;
+        let mut cycle_stalls = StallBreakdown::default();
         for i in 0..self.sms.len() {
             self.sms[i].lsu_cycle(now);
             // Inject the head of the miss queue when the SM's network port is free.
@@ -423,22 +426,25 @@ impl Simulation {
                     self.push_event(delivered, event);
                 }
             }
-            let Simulation { sms, workload, memory, finished, blocks, kernels, series, .. } = self;
+            let Simulation { sms, workload, memory, finished, blocks, kernels, .. } = self;
             let mut issued = |kernel: u32| {
                 if let Some(k) = kernels.get_mut(kernel as usize) {
                     k.warp_instructions += 1;
                 }
-                series.at(now).warp_instructions += 1;
+                cycle_instructions += 1;
             };
             let result = sms[i].issue_cycle(now, &workload.kernels, memory, issue_width, finished, blocks, &mut issued);
             for &reason in sms[i].last_reasons() {
-                series.at(now).stalls.add(reason, 1);
+                cycle_stalls.add(reason, 1);
             }
             if let Err(fault) = result {
                 let name = self.current_kernel().map_or_else(String::new, |k| k.name.clone());
                 return Some(StepOutcome::Fault { kernel: name, sm: i as u32, fault });
             }
         }
+        let window = self.series.at(now);
+        window.warp_instructions += cycle_instructions;
+        window.stalls.merge(&cycle_stalls);
         None
     }
 

@@ -63,6 +63,34 @@ pub fn alu(op: AluOp, a: u32, b: u32) -> u32 {
     }
 }
 
+/// Applies `f` lane by lane; monomorphised per operation so the loop can be vectorised.
+#[inline(always)]
+fn lanes(out: &mut [u32; 32], a: &[u32; 32], b: &[u32; 32], f: impl Fn(u32, u32) -> u32) {
+    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+        *o = f(x, y);
+    }
+}
+
+/// `a op b` for all 32 lanes at once (inactive lanes are computed too and discarded by the
+/// caller): one dispatch on `op` per warp instruction instead of one per lane.
+pub fn alu_row(op: AluOp, out: &mut [u32; 32], a: &[u32; 32], b: &[u32; 32]) {
+    match op {
+        AluOp::Add => lanes(out, a, b, |x, y| x.wrapping_add(y)),
+        AluOp::Sub => lanes(out, a, b, |x, y| x.wrapping_sub(y)),
+        AluOp::Mul => lanes(out, a, b, |x, y| x.wrapping_mul(y)),
+        AluOp::And => lanes(out, a, b, |x, y| x & y),
+        AluOp::Or => lanes(out, a, b, |x, y| x | y),
+        AluOp::Xor => lanes(out, a, b, |x, y| x ^ y),
+        AluOp::Shl => lanes(out, a, b, |x, y| x << (y & 31)),
+        AluOp::ShrU => lanes(out, a, b, |x, y| x >> (y & 31)),
+        AluOp::MinU => lanes(out, a, b, |x, y| x.min(y)),
+        AluOp::MaxU => lanes(out, a, b, |x, y| x.max(y)),
+        AluOp::MinS => lanes(out, a, b, |x, y| (x as i32).min(y as i32) as u32),
+        AluOp::MaxS => lanes(out, a, b, |x, y| (x as i32).max(y as i32) as u32),
+        other => lanes(out, a, b, |x, y| alu(other, x, y)),
+    }
+}
+
 /// `op a`.
 pub fn unary(op: UnaryOp, a: u32) -> u32 {
     match op {
@@ -147,6 +175,24 @@ mod tests {
 
     fn fb(x: f32) -> u32 {
         x.to_bits()
+    }
+
+    #[test]
+    fn the_row_form_agrees_with_the_lane_form_for_every_operation() {
+        use AluOp::*;
+        let a: [u32; 32] = core::array::from_fn(|i| (i as u32).wrapping_mul(0x9E37_79B9) ^ 0x8000_0001);
+        let b: [u32; 32] = core::array::from_fn(|i| (i as u32).wrapping_mul(0x85EB_CA6B).rotate_left(7));
+        let ops = [
+            Add, Sub, Mul, DivS, DivU, RemS, RemU, And, Or, Xor, Shl, ShrU, ShrS, MinS, MaxS, MinU, MaxU, FAdd, FSub,
+            FMul, FMin, FMax,
+        ];
+        for op in ops {
+            let mut out = [0u32; 32];
+            alu_row(op, &mut out, &a, &b);
+            for lane in 0..32 {
+                assert_eq!(out[lane], alu(op, a[lane], b[lane]), "{op:?} lane {lane}");
+            }
+        }
     }
 
     #[test]

@@ -184,7 +184,10 @@ pub fn step(
         Instr::Mov { dst, src } => for_lanes(active, |l| regs[row(dst) + l] = read(regs, src, l)),
         Instr::Special { dst, which } => for_lanes(active, |l| regs[row(dst) + l] = place.special(which, l as u32)),
         Instr::Alu { op, dst, a, b } => {
-            for_lanes(active, |l| regs[row(dst) + l] = alu::alu(op, read(regs, a, l), read(regs, b, l)))
+            let (x, y) = (operand_row(regs, a), operand_row(regs, b));
+            let mut out = [0u32; LANES];
+            alu::alu_row(op, &mut out, &x, &y);
+            write_row(regs, dst, active, &out);
         }
         Instr::Unary { op, dst, a } => for_lanes(active, |l| regs[row(dst) + l] = alu::unary(op, read(regs, a, l))),
         Instr::Fma { dst, a, b, c } => {
@@ -265,6 +268,30 @@ pub fn step(
     }
     warp.stack.advance();
     Ok(outcome)
+}
+
+/// All lanes' values of an operand.
+#[inline]
+fn operand_row(regs: &[u32], op: Operand) -> [u32; LANES] {
+    match op {
+        Operand::Reg(r) => {
+            let mut out = [0u32; LANES];
+            out.copy_from_slice(&regs[row(r)..row(r) + LANES]);
+            out
+        }
+        Operand::Imm(v) => [v; LANES],
+    }
+}
+
+/// Writes `values` into `dst` for the lanes of `mask`.
+#[inline]
+fn write_row(regs: &mut [u32], dst: Reg, mask: u32, values: &[u32; LANES]) {
+    let target = &mut regs[row(dst)..row(dst) + LANES];
+    if mask == u32::MAX {
+        target.copy_from_slice(values);
+    } else {
+        for_lanes(mask, |l| target[l] = values[l]);
+    }
 }
 
 fn gather_addresses(regs: &[u32], addr: Reg, offset: i32, mask: u32, out: &mut [u32; LANES]) {
