@@ -138,8 +138,15 @@ pub struct Simulation {
     banks: Vec<L2Bank>,
     dram: Dram,
     network: Network,
-    events: BinaryHeap<Reverse<(u64, u64, MemEvent)>>,
-    sequence: u64,
+    /// Pending memory-side events, ordered by (cycle, sequence number); payloads live in
+    /// `event_slab` so that heap moves stay small.
+    events: BinaryHeap<Reverse<(u64, u32, u32)>>,
+    event_slab: Vec<MemEvent>,
+    free_events: Vec<u32>,
+    sequence: u32,
+    /// Resources were freed or blocks became available since the last dispatch that placed
+    /// nothing: only then can a (deterministic) TB policy decide differently.
+    dispatch_pending: bool,
     tb_policy: TbPolicy,
     now: u64,
     next_launch: usize,
@@ -188,7 +195,10 @@ impl Simulation {
             memory,
             regions,
             events: BinaryHeap::new(),
+            event_slab: Vec::new(),
+            free_events: Vec::new(),
             sequence: 0,
+            dispatch_pending: false,
             tb_policy,
             now: 0,
             next_launch: 0,
@@ -334,19 +344,34 @@ impl Simulation {
             ..KernelReport::default()
         });
         self.tb_policy.on_kernel_launch(index as u32, blocks, core.sm_count);
+        self.dispatch_pending = true;
     }
 
     fn push_event(&mut self, at: u64, event: MemEvent) {
-        self.sequence += 1;
-        self.events.push(Reverse((at, self.sequence, event)));
+        // The sequence number keeps same-cycle events in the order they were created; it
+        // wraps after 2^32 events, which only weakens that order, never determinism.
+        self.sequence = self.sequence.wrapping_add(1);
+        let slot = match self.free_events.pop() {
+            Some(slot) => {
+                self.event_slab[slot as usize] = event;
+                slot
+            }
+            None => {
+                self.event_slab.push(event);
+                self.event_slab.len() as u32 - 1
+            }
+        };
+        self.events.push(Reverse((at, self.sequence, slot)));
     }
 
     fn memory_events(&mut self, now: u64) {
-        while let Some(Reverse((at, _, event))) = self.events.peek().copied() {
+        while let Some(Reverse((at, _, slot))) = self.events.peek().copied() {
             if at > now {
                 break;
             }
             self.events.pop();
+            let event = self.event_slab[slot as usize];
+            self.free_events.push(slot);
             self.l2_out.clear();
             let mut out = core::mem::take(&mut self.l2_out);
             match event {
@@ -455,6 +480,7 @@ impl Simulation {
 
     fn retire_blocks(&mut self, now: u64) {
         let mut finished = core::mem::take(&mut self.finished);
+        self.dispatch_pending |= !finished.is_empty();
         for f in finished.drain(..) {
             if let Some(state) = &mut self.current {
                 state.finished_blocks += 1;
@@ -478,7 +504,7 @@ impl Simulation {
 
     fn dispatch(&mut self, now: u64) {
         let Some(state) = &mut self.current else { return };
-        if state.pending.next_block >= state.pending.blocks {
+        if !self.dispatch_pending || state.pending.next_block >= state.pending.blocks {
             return;
         }
         for (free, sm) in self.free.iter_mut().zip(&self.sms) {
@@ -501,6 +527,7 @@ impl Simulation {
             budget_total: total,
         };
         self.tb_policy.dispatch(&mut d);
+        self.dispatch_pending = !self.placements.is_empty();
         let kernel = &self.workload.kernels[state.shape.code_index as usize];
         for p in &self.placements {
             self.sms[p.sm as usize].admit(now, state.shape, kernel, p.block, state.needs, &state.args);
@@ -538,17 +565,10 @@ impl Simulation {
 
     fn next_cycle(&self, now: u64) -> u64 {
         let mut next = u64::MAX;
-        if self.current.is_none() || self.current.as_ref().is_some_and(|s| s.pending.next_block < s.pending.blocks) {
-            // A launch to start, or blocks waiting: dispatch may succeed next cycle. Once SMs
-            // are full, a slot only frees when a warp issues, which the SMs' wake-ups cover.
-            let waiting = self.current.as_ref().map(|s| s.needs);
-            let can_place = match waiting {
-                None => true,
-                Some(needs) => self.sms.iter().any(|sm| sm.free().fits(&needs)),
-            };
-            if can_place {
-                return now + 1;
-            }
+        // A launch to start, or a dispatch that placed blocks and may place more next cycle.
+        // Otherwise a slot only frees when a warp issues, which the SMs' wake-ups cover.
+        if self.current.is_none() || self.dispatch_pending {
+            return now + 1;
         }
         for (i, sm) in self.sms.iter().enumerate() {
             next = next.min(sm.next_wake(now));
