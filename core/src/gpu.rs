@@ -185,7 +185,7 @@ impl Simulation {
         let tb_policy =
             TbPolicy::from_id(&policies.tb).ok_or_else(|| unknown_policy("policies.tb", &policies.tb, TB_POLICIES))?;
         let (memory, regions) = workload.materialize();
-        let sms = (0..config.core.sm_count).map(|i| Sm::new(i, &config, &warp_policy)).collect();
+        let sms = (0..config.core.sm_count).map(|i| Sm::new(i, &config, &warp_policy, options.skip_idle)).collect();
         let banks = (0..config.l2.banks).map(|b| L2Bank::new(b, &config)).collect();
         Ok(Simulation {
             dram: Dram::new(&config),
@@ -253,10 +253,12 @@ impl Simulation {
         let end = self.now.saturating_add(budget);
         while self.now < end {
             if let Some(outcome) = self.cycle_once() {
+                self.catch_up_all();
                 self.outcome = Some(outcome.clone());
                 return outcome;
             }
         }
+        self.catch_up_all();
         StepOutcome::BudgetSpent
     }
 
@@ -296,17 +298,17 @@ impl Simulation {
             next if self.options.skip_idle => next,
             _ => now + 1,
         };
-        let skipped = next - now - 1;
-        if skipped > 0 {
-            let Simulation { sms, series, workload, .. } = self;
-            for sm in sms.iter_mut() {
-                sm.account_skipped(now + 1, skipped, &workload.kernels, &mut |reason| {
-                    add_span(series, now + 1, skipped, reason)
-                });
-            }
-        }
         self.now = next;
         None
+    }
+
+    /// Counts the stall cycles of every dormant SM up to the current cycle, so that a report
+    /// taken now is complete.
+    fn catch_up_all(&mut self) {
+        let Simulation { sms, series, now, .. } = self;
+        for sm in sms.iter_mut() {
+            sm.catch_up(*now, &mut |reason, start, cycles| add_span(series, start, cycles, reason));
+        }
     }
 
     fn start_launch(&mut self, now: u64) {
@@ -385,6 +387,7 @@ impl Simulation {
                     self.send_replies(bank, &out);
                 }
                 MemEvent::ArriveSm { sm, line, sectors, atomic, token } => {
+                    self.wake(sm as usize, at);
                     if atomic {
                         self.sms[sm as usize].atomic_reply(at, token);
                     } else {
@@ -394,6 +397,13 @@ impl Simulation {
             }
             self.l2_out = out;
         }
+    }
+
+    /// Makes sure SM `sm` runs at cycle `at` (it has news), counting its dormant cycles first.
+    fn wake(&mut self, sm: usize, at: u64) {
+        let Simulation { sms, series, .. } = self;
+        sms[sm].catch_up(at, &mut |reason, start, cycles| add_span(series, start, cycles, reason));
+        sms[sm].wake_at = sms[sm].wake_at.min(at);
     }
 
     fn send_replies(&mut self, bank: u32, out: &[L2Output]) {
@@ -426,7 +436,15 @@ impl Simulation {
         // Counted for the whole cycle, then added to the series once.
         let mut cycle_instructions = 0u64;
         let mut cycle_stalls = StallBreakdown::default();
+        let shortcuts = self.options.skip_idle;
         for i in 0..self.sms.len() {
+            if shortcuts && self.sms[i].wake_at > now {
+                continue;
+            }
+            {
+                let Simulation { sms, series, .. } = self;
+                sms[i].catch_up(now, &mut |reason, start, cycles| add_span(series, start, cycles, reason));
+            }
             self.sms[i].lsu_cycle(now);
             // Inject the head of the miss queue when the SM's network port is free.
             if self.network.inject_free_at(Endpoint::Sm(i as u32)) <= now {
@@ -462,6 +480,11 @@ impl Simulation {
             for &reason in sms[i].last_reasons() {
                 cycle_stalls.add(reason, 1);
             }
+            let mut wake = sms[i].next_wake(now);
+            if sms[i].has_misses() {
+                wake = wake.min(self.network.inject_free_at(Endpoint::Sm(i as u32)).max(now + 1));
+            }
+            self.sms[i].wake_at = wake;
             if let Err(fault) = result {
                 let name = self.current_kernel().map_or_else(String::new, |k| k.name.clone());
                 return Some(StepOutcome::Fault { kernel: name, sm: i as u32, fault });
@@ -532,6 +555,10 @@ impl Simulation {
         for p in &self.placements {
             self.sms[p.sm as usize].admit(now, state.shape, kernel, p.block, state.needs, &state.args);
         }
+        for i in 0..self.placements.len() {
+            let sm = self.placements[i].sm as usize;
+            self.wake(sm, now + 1);
+        }
     }
 
     /// At the start of a cycle in a new window (or when `force`d), moves the L1/L2 hit and
@@ -570,11 +597,8 @@ impl Simulation {
         if self.current.is_none() || self.dispatch_pending {
             return now + 1;
         }
-        for (i, sm) in self.sms.iter().enumerate() {
-            next = next.min(sm.next_wake(now));
-            if sm.has_misses() {
-                next = next.min(self.network.inject_free_at(Endpoint::Sm(i as u32)).max(now + 1));
-            }
+        for sm in &self.sms {
+            next = next.min(sm.wake_at.max(now + 1));
             if next == now + 1 {
                 return next;
             }

@@ -40,18 +40,21 @@ pub struct Lsu {
     /// The head request failed at this cycle for this reason, and will fail again until a fill
     /// or a miss-queue slot frees something: the LSU waits for that instead of retrying.
     blocked: Option<(FailReason, u64)>,
+    /// Whether a failed request may wait for its unblocking event (off: retry every cycle).
+    may_block: bool,
     /// Tokens of atomics in the order they entered the miss queue, so a reply finds its load.
     atomic_tokens: VecDeque<u32>,
 }
 
 impl Lsu {
     /// An idle LSU.
-    pub fn new(config: &GpuConfig) -> Self {
+    pub fn new(config: &GpuConfig, may_block: bool) -> Self {
         Lsu {
             state: State::Idle,
             requests: Vec::with_capacity(32),
             hit_latency: config.l1.hit_latency as u64,
             blocked: None,
+            may_block,
             atomic_tokens: VecDeque::new(),
         }
     }
@@ -122,7 +125,9 @@ impl Lsu {
                 match outcome {
                     L1Outcome::ReservationFail(reason) => {
                         report.lsu_stall_cycles += 1;
-                        self.blocked = Some((reason, now));
+                        if self.may_block {
+                            self.blocked = Some((reason, now));
+                        }
                         return;
                     }
                     L1Outcome::Hit => {

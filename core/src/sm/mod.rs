@@ -72,6 +72,9 @@ struct Scheduler {
     unit_free: [u64; 3],
     /// Its live warps, oldest first (warps are admitted in age order).
     members: Vec<WarpSlot>,
+    /// None of its warps can issue before this cycle unless one of them gets a register
+    /// released, a block arrives, a barrier opens or the LSU empties (each resets it).
+    sleep_until: u64,
 }
 
 /// A thread block finished; the engine records it and tells the TB scheduler.
@@ -126,15 +129,21 @@ pub struct Sm {
     report: SmReport,
     /// What each scheduler did in the last cycle it ran.
     last_reasons: Vec<StallReason>,
-    /// No warp can issue before this cycle unless a register is released or a block arrives
-    /// (both reset it): the issue stage is skipped until then.
-    sleep_until: u64,
+    /// Whether schedulers may sleep and the SM may be skipped while dormant.
+    shortcuts: bool,
+    /// The engine may skip this SM's cycles before this one (nothing can change in it unless a
+    /// reply arrives or a block is admitted, and the engine then moves it earlier).
+    pub wake_at: u64,
+    /// Stall cycles are counted for every cycle before this one.
+    accounted_to: u64,
 }
 
-/// Marks register `reg` of warp `w` readable from cycle `at`.
-fn release(warps: &mut [Warp], hot: &mut [Hot], w: WarpSlot, reg: u8, at: u64) {
+/// Marks register `reg` of warp `w` readable from cycle `at`, waking its scheduler.
+fn release(warps: &mut [Warp], hot: &mut [Hot], schedulers: &mut [Scheduler], w: WarpSlot, reg: u8, at: u64) {
     warps[w as usize].ready_at[reg as usize] = at;
     hot[w as usize].stale = true;
+    let n = schedulers.len();
+    schedulers[w as usize % n].sleep_until = 0;
 }
 
 /// The first cycle at which `instr` may read and write its registers (`NOT_READY` while a
@@ -164,14 +173,16 @@ fn unit_index(unit: Unit) -> usize {
 
 impl Sm {
     /// An idle SM of `config` whose schedulers run `policy`.
-    pub fn new(id: u32, config: &GpuConfig, policy: &WarpPolicy) -> Self {
+    /// With `shortcuts` off, every scheduler is evaluated and every LSU retry made each cycle:
+    /// the plain cycle-by-cycle reference the shortcuts must agree with.
+    pub fn new(id: u32, config: &GpuConfig, policy: &WarpPolicy, shortcuts: bool) -> Self {
         let core = &config.core;
         let p = &config.pipeline;
         Sm {
             id,
             warp_size: core.warp_size,
             schedulers: (0..core.schedulers_per_sm)
-                .map(|_| Scheduler { policy: policy.clone(), unit_free: [0; 3], members: Vec::new() })
+                .map(|_| Scheduler { policy: policy.clone(), unit_free: [0; 3], members: Vec::new(), sleep_until: 0 })
                 .collect(),
             warps: vec![Warp::default(); core.max_warps_per_sm as usize],
             hot: vec![Hot::default(); core.max_warps_per_sm as usize],
@@ -203,14 +214,16 @@ impl Sm {
             shared_banks: config.shared_memory.banks,
             line_bytes: config.l1.line_bytes,
             sector_bytes: config.l1.sector_bytes,
-            lsu: Lsu::new(config),
+            lsu: Lsu::new(config, shortcuts),
             loads: PendingLoads::default(),
             l1: L1Cache::new(&config.l1),
             ready: Vec::with_capacity(core.max_warps_per_sm as usize),
             addresses: [0; LANES],
             report: SmReport::default(),
             last_reasons: vec![StallReason::NoWarp; core.schedulers_per_sm as usize],
-            sleep_until: 0,
+            shortcuts,
+            wake_at: 0,
+            accounted_to: 0,
         }
     }
 
@@ -303,7 +316,13 @@ impl Sm {
             self.next_age += 1;
             warp_in_block += 1;
         }
-        self.sleep_until = 0;
+        self.wake_all();
+    }
+
+    fn wake_all(&mut self) {
+        for scheduler in &mut self.schedulers {
+            scheduler.sleep_until = 0;
+        }
     }
 
     /// Advances the memory pipeline by one cycle; loads answered entirely by L1 hits release
@@ -318,12 +337,10 @@ impl Sm {
         };
         let was_busy = lsu.busy();
         lsu.cycle(now, l1, loads, report, &mut cx_events);
-        if was_busy && !lsu.busy() {
-            self.sleep_until = 0;
-        }
         // Loads whose requests are all issued and answered by hits: their data is ready.
-        if loads.complete_ready(|w, reg, at| release(warps, hot, w, reg, at)) {
-            self.sleep_until = 0;
+        loads.complete_ready(|w, reg, at| release(warps, hot, schedulers, w, reg, at));
+        if was_busy && !self.lsu.busy() {
+            self.wake_all();
         }
     }
 
@@ -340,10 +357,8 @@ impl Sm {
     }
 
     fn release_completed(&mut self) {
-        let (warps, hot) = (&mut self.warps, &mut self.hot);
-        if self.loads.complete_ready(|w, reg, at| release(warps, hot, w, reg, at)) {
-            self.sleep_until = 0;
-        }
+        let Sm { warps, hot, schedulers, loads, .. } = self;
+        loads.complete_ready(|w, reg, at| release(warps, hot, schedulers, w, reg, at));
     }
 
     /// An atomic's reply reached the SM at `now`.
@@ -366,32 +381,33 @@ impl Sm {
         records: &mut Vec<BlockRecord>,
         issued: &mut dyn FnMut(u32),
     ) -> Result<(), Fault> {
-        if now < self.sleep_until {
-            // Nothing changed since the last look: every scheduler stalls for the same reason.
-            for &reason in &self.last_reasons {
-                self.report.stalls.add(reason, 1);
+        self.accounted_to = now + 1;
+        for s in 0..self.schedulers.len() {
+            if self.shortcuts && now < self.schedulers[s].sleep_until {
+                // Nothing changed since its last look: it stalls for the same reason.
+                self.report.stalls.add(self.last_reasons[s], 1);
+                continue;
             }
-            return Ok(());
-        }
-        let n_sched = self.schedulers.len();
-        let mut can_sleep = true;
-        for s in 0..n_sched {
             let reason = self.schedule(s, now, kernels, global, issue_width, finished, records, issued)?;
             self.report.stalls.add(reason, 1);
             self.last_reasons[s] = reason;
-            // A policy's gate can change without any event the SM sees; everything else wakes it
-            // (a register released, a block admitted, the LSU emptying).
-            can_sleep &= reason != StallReason::Throttled && reason != StallReason::Issued;
+            // A policy's gate can change without any event the SM sees; everything else wakes
+            // a sleeping scheduler (a register released, a block admitted, a barrier opening,
+            // the LSU emptying).
+            self.schedulers[s].sleep_until = match reason {
+                StallReason::Issued | StallReason::Throttled => now + 1,
+                _ => self.earliest_issue(s, now),
+            };
         }
-        self.sleep_until = if can_sleep { self.earliest_issue(now) } else { now + 1 };
         Ok(())
     }
 
     /// The first cycle after `now` at which some warp's next instruction could issue, judging
     /// by its registers and its unit (`u64::MAX` if only a release or a new block can help).
-    fn earliest_issue(&self, now: u64) -> u64 {
+    fn earliest_issue(&self, s: usize, now: u64) -> u64 {
         let mut earliest = u64::MAX;
-        for scheduler in &self.schedulers {
+        let scheduler = &self.schedulers[s];
+        {
             for &w in &scheduler.members {
                 let h = self.hot[w as usize];
                 if h.at_barrier || h.wait_until == NOT_READY {
@@ -416,16 +432,19 @@ impl Sm {
         &self.last_reasons
     }
 
-    /// Charges `cycles` skipped cycles starting at `from` to each scheduler's stall reason in
-    /// the state the SM is in (nothing changes during a skip, so the reason cannot either),
-    /// calling `charge(reason)` once per scheduler.
-    pub fn account_skipped(&mut self, from: u64, cycles: u64, kernels: &[Kernel], charge: &mut dyn FnMut(StallReason)) {
-        for s in 0..self.schedulers.len() {
-            let reason = self.collect_ready(s, from, kernels).unwrap_or(StallReason::Scoreboard);
-            debug_assert!(self.ready.is_empty(), "the engine skipped a cycle in which a warp could issue");
-            self.report.stalls.add(reason, cycles);
-            charge(reason);
+    /// Counts the stall cycles of a dormant stretch, from the last cycle this SM ran up to
+    /// (not including) `now`: nothing changed in it, so each scheduler kept its last reason.
+    /// `charge(reason, first_cycle, cycles)` is called once per scheduler.
+    pub fn catch_up(&mut self, now: u64, charge: &mut dyn FnMut(StallReason, u64, u64)) {
+        if now <= self.accounted_to {
+            return;
         }
+        let cycles = now - self.accounted_to;
+        for &reason in &self.last_reasons {
+            self.report.stalls.add(reason, cycles);
+            charge(reason, self.accounted_to, cycles);
+        }
+        self.accounted_to = now;
     }
 
     /// Fills `self.ready` with scheduler `s`'s warps that can issue at `now`, oldest first;
@@ -659,6 +678,7 @@ impl Sm {
                 self.hot[w].at_barrier = false;
             }
         }
+        self.wake_all();
     }
 
     /// The earliest cycle after `now` at which this SM could do something, assuming no reply
@@ -667,6 +687,6 @@ impl Sm {
         if self.lsu.active() {
             return now + 1;
         }
-        self.sleep_until.max(now + 1)
+        self.schedulers.iter().map(|s| s.sleep_until).min().unwrap_or(u64::MAX).max(now + 1)
     }
 }
