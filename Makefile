@@ -34,7 +34,7 @@ if ! dpkg -s $(1) >/dev/null 2>&1; then
 fi
 endef
 
-.PHONY: help serve test setup setup-test build lint test-native test-browser clean
+.PHONY: help serve test setup setup-test build lint test-native test-browser bench clean
 
 help:
 	@echo "make serve   build dist/ and serve it on http://127.0.0.1:$(PORT)/"
@@ -90,6 +90,13 @@ test-browser: setup-test build
 
 test: setup-test lint test-native test-browser
 	echo "==> all tests passed"
+
+## Engine speed, natively and in the browser's worker (figures for BENCHMARKS.md).
+bench: setup-test build
+	echo "==> native"
+	cargo run --release --quiet -p warpscope-cli -- bench --repeat 3
+	echo "==> browser (headless Chromium, release dist/)"
+	node $(E2E)/bench.mjs
 
 clean:
 	rm -rf dist target $(E2E)/node_modules $(E2E)/artifacts

@@ -20,6 +20,10 @@ pub struct BenchArgs {
     /// Run only the workload with this name (for profiling).
     #[arg(long)]
     only: Option<String>,
+    /// With --only: use the small size and print the whole report as JSON instead of timings
+    /// (what the browser's determinism test compares against).
+    #[arg(long, requires = "only")]
+    report: bool,
 }
 
 struct Measured {
@@ -66,6 +70,27 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         return ExitCode::from(2);
     };
     let config = (preset.build)();
+    if args.report {
+        let name = args.only.as_deref().unwrap_or_default();
+        let Some(bench) = bench::by_name(name, true) else {
+            eprintln!("warpscope: unknown workload {name}");
+            return ExitCode::from(2);
+        };
+        let mut sim = match Simulation::new(config, bench.workload, &Policies::default(), RunOptions::default()) {
+            Ok(sim) => sim,
+            Err(e) => {
+                eprintln!("warpscope: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let outcome = sim.run();
+        if outcome != StepOutcome::Finished {
+            eprintln!("warpscope: {name} did not finish: {outcome:?}");
+            return ExitCode::FAILURE;
+        }
+        println!("{}", serde_json::to_string(&sim.report()).expect("reports serialise"));
+        return ExitCode::SUCCESS;
+    }
     println!("machine: {} ({} SMs)", config.name, config.core.sm_count);
     println!(
         "{:<24} {:>12} {:>12} {:>8} {:>10} {:>10} {:>6}",

@@ -121,3 +121,14 @@ pub fn compute(threads: u32, iterations: u32) -> Bench {
 pub fn standard() -> Vec<Bench> {
     vec![streaming(1 << 20), thrashing(1 << 15, 32, 1 << 20), compute(1 << 16, 256)]
 }
+
+/// The same workloads at a size that runs in a fraction of a second (for tests).
+pub fn tiny() -> Vec<Bench> {
+    vec![streaming(1 << 14), thrashing(1 << 11, 8, 1 << 16), compute(1 << 11, 32)]
+}
+
+/// The workload called `name` from the standard set, or from [`tiny`] when `tiny`.
+pub fn by_name(name: &str, tiny_size: bool) -> Option<Bench> {
+    let set = if tiny_size { tiny() } else { standard() };
+    set.into_iter().find(|b| b.name == name)
+}

@@ -240,6 +240,19 @@ impl Simulation {
         self.regions.get(index).map_or(&[], |&r| self.memory.words(r))
     }
 
+    /// How far the launch sequence has got, from 0 to 1: finished launches plus the finished
+    /// share of the current one's blocks.
+    pub fn progress(&self) -> f64 {
+        let launches = self.workload.launches.len().max(1) as f64;
+        let done = match &self.current {
+            Some(state) => {
+                (self.next_launch - 1) as f64 + state.finished_blocks as f64 / state.pending.blocks.max(1) as f64
+            }
+            None => self.next_launch as f64,
+        };
+        done / launches
+    }
+
     /// The machine.
     pub fn config(&self) -> &GpuConfig {
         &self.config

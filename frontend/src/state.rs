@@ -186,7 +186,7 @@ impl AppState {
                     frames.push(FrameSample { start, end, hits, misses });
                 }
             }
-            Reply::Done { id, report: JobReport::CacheSweep(report) } if Some(id) == running => {
+            Reply::Done { id, report: JobReport::CacheSweep(report), .. } if Some(id) == running => {
                 if let (RunView::Running { started_ms, frames, .. }, Some(spec)) = (&mut self.run, self.running_spec) {
                     let (elapsed_ms, frames) = (at_ms - *started_ms, std::mem::take(frames));
                     self.run = RunView::Finished { spec, report, frames, elapsed_ms };
@@ -208,6 +208,9 @@ impl AppState {
                         message: format!("The simulation worker did not understand the page: {message}"),
                         field: None,
                     },
+                    Failure::Stopped { message } => {
+                        RunView::Failed { message: format!("The simulation stopped: {message}."), field: None }
+                    }
                     Failure::Crashed { .. } => unreachable!("handled above"),
                 };
             }
@@ -262,7 +265,7 @@ mod tests {
         let state = reply(state, Reply::Progress { id: 7, cycle: 10, total: 20, fraction: 0.5 }, 150.0);
         let state = reply(state, Reply::Frame { id: 7, start: 0, end: 10, hits: 4, misses: 6 }, 150.0);
         let report = CacheSweepReport { accesses: 20, hits: 8, misses: 12, evictions: 3 };
-        let state = reply(state, Reply::Done { id: 7, report: JobReport::CacheSweep(report) }, 300.0);
+        let state = reply(state, Reply::Done { id: 7, report: JobReport::CacheSweep(report), elapsed_ms: 190.0 }, 300.0);
         let RunView::Finished { report: got, frames, elapsed_ms, .. } = state.run else { panic!("{:?}", state.run) };
         assert_eq!(got, report);
         assert_eq!(frames, [FrameSample { start: 0, end: 10, hits: 4, misses: 6 }]);

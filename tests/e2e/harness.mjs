@@ -75,3 +75,36 @@ export async function shownInteger(page, id) {
   const text = await page.locator(`#${id}`).textContent();
   return Number(text.replace(/[^0-9]/g, ''));
 }
+
+/**
+ * Runs an engine benchmark workload in a fresh Web Worker of the served app, speaking the
+ * worker protocol directly; resolves to `{ report, elapsed_ms }` from the `Done` reply.
+ */
+export async function runBenchInWorker(page, workload, tiny) {
+  return page.evaluate(async ({ workload, tiny }) => {
+    const worker = new Worker('./worker_loader.js', { type: 'module' });
+    try {
+      return await new Promise((resolve, reject) => {
+        worker.onerror = (e) => reject(new Error(`worker error: ${e.message}`));
+        worker.onmessage = ({ data }) => {
+          if (data.type === 'Ready') {
+            const job = { kind: 'Bench', workload, preset: 'fermi-gtx480', tiny };
+            worker.postMessage({ type: 'Run', id: 1, job, frame_every: 0 });
+          } else if (data.type === 'Done') {
+            resolve({ report: data.report, elapsed_ms: data.elapsed_ms });
+          } else if (data.type === 'Failed') {
+            reject(new Error(`worker failed: ${JSON.stringify(data.error)}`));
+          }
+        };
+      });
+    } finally {
+      worker.terminate();
+    }
+  }, { workload, tiny });
+}
+
+/** The native engine's report for a small benchmark workload, from the CLI. */
+export function nativeBenchReport(workload) {
+  const cli = process.env.WARPSCOPE_CLI ?? join(root, 'target', 'debug', 'warpscope');
+  return JSON.parse(execFileSync(cli, ['bench', '--only', workload, '--report'], { encoding: 'utf8' }));
+}

@@ -2,15 +2,15 @@
 
 use warpscope_core::{CacheSweep, CacheSweepSpec};
 use warpscope_wasm::protocol::{Job, Reply};
-use warpscope_wasm::runner::JobRunner;
+use warpscope_wasm::runner::{Advance, JobRunner};
 
 #[test]
 fn the_worker_runner_reports_what_the_core_computes() {
     let spec = CacheSweepSpec::default();
     let expected = CacheSweep::new(spec).unwrap().run_to_end();
     let mut runner = JobRunner::new(1, Job::CacheSweep(spec), 0).unwrap();
-    while !runner.advance(1 << 14, &mut |_| {}) {}
-    let Reply::Done { report: warpscope_wasm::protocol::JobReport::CacheSweep(report), .. } = runner.done() else {
+    while runner.advance(1 << 14, &mut |_| {}) == Advance::Running {}
+    let Reply::Done { report: warpscope_wasm::protocol::JobReport::CacheSweep(report), .. } = runner.done(0.0) else {
         panic!("a finished runner reports Done")
     };
     assert_eq!(report, expected);

@@ -7,10 +7,11 @@
 //! handler would be lost).
 
 use serde::{Deserialize, Serialize};
+use warpscope_core::stats::Report;
 use warpscope_core::{CacheSweepReport, CacheSweepSpec, ConfigError};
 
 /// Bumped whenever a message changes shape, so that a stale cached worker is detected.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// Identifies one job for the lifetime of the page.
 pub type JobId = u32;
@@ -44,6 +45,16 @@ pub enum Request {
 pub enum Job {
     /// A cache driven by a synthetic address stream; one access is one cycle of work.
     CacheSweep(CacheSweepSpec),
+    /// One of the engine's benchmark workloads (`streaming`, `thrashing`, `compute`) on a
+    /// machine preset, with the default policies.
+    Bench {
+        /// Workload name.
+        workload: String,
+        /// Machine preset id.
+        preset: String,
+        /// The small size used by tests instead of the standard one.
+        tiny: bool,
+    },
 }
 
 /// The final result of a job.
@@ -52,6 +63,8 @@ pub enum Job {
 pub enum JobReport {
     /// Result of [`Job::CacheSweep`].
     CacheSweep(CacheSweepReport),
+    /// Result of an engine run.
+    Simulation(Report),
 }
 
 /// What the worker tells the page.
@@ -95,6 +108,8 @@ pub enum Reply {
         id: JobId,
         /// Its result.
         report: JobReport,
+        /// Wall time from the request's arrival to the end, measured in the worker.
+        elapsed_ms: f64,
     },
     /// Job `id` stopped on request at `cycle`.
     Cancelled {
@@ -121,6 +136,11 @@ pub enum Failure {
     /// A message the worker could not understand (usually a page/worker version mismatch).
     BadRequest {
         /// What the decoder said.
+        message: String,
+    },
+    /// The simulation could not finish: a fault, a deadlock, or its cycle limit.
+    Stopped {
+        /// What happened, for a person.
         message: String,
     },
     /// The worker panicked. It is dead and the page must start a new one.

@@ -15,13 +15,10 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
 
 use crate::protocol::{Failure, JobId, Reply, Request, PROTOCOL_VERSION};
-use crate::runner::JobRunner;
+use crate::runner::{Advance, JobRunner};
 
 /// Wall time one slice of work may take before the worker yields.
 pub const SLICE_MS: f64 = 12.0;
-
-/// Cycles run between two looks at the clock.
-const QUANTUM: u64 = 1 << 14;
 
 /// The job now running: its id and its cancel flag.
 struct Current {
@@ -76,6 +73,7 @@ pub fn start() {
 fn handle(request: Request) {
     match request {
         Request::Run { id, job, frame_every } => {
+            let received = js_sys::Date::now();
             let runner = match JobRunner::new(id, job, frame_every) {
                 Ok(runner) => runner,
                 Err(error) => return post(&Reply::Failed { id: Some(id), error }),
@@ -85,7 +83,7 @@ fn handle(request: Request) {
             if let Some(previous) = previous {
                 previous.cancel.set(true);
             }
-            wasm_bindgen_futures::spawn_local(drive(runner, cancel));
+            wasm_bindgen_futures::spawn_local(drive(runner, cancel, received));
         }
         Request::Cancel { id } => CURRENT.with(|c| {
             if let Some(current) = c.borrow().as_ref().filter(|c| c.id == id) {
@@ -97,21 +95,27 @@ fn handle(request: Request) {
 }
 
 /// Runs `runner` to completion or cancellation, slice by slice.
-async fn drive(mut runner: JobRunner, cancel: Rc<Cell<bool>>) {
+async fn drive(mut runner: JobRunner, cancel: Rc<Cell<bool>>, received: f64) {
+    let quantum = runner.quantum();
     loop {
         let slice_start = js_sys::Date::now();
-        let finished = loop {
-            if runner.advance(QUANTUM, &mut |frame| post(&frame)) {
-                break true;
-            }
-            if js_sys::Date::now() - slice_start >= SLICE_MS {
-                break false;
+        let state = loop {
+            match runner.advance(quantum, &mut |frame| post(&frame)) {
+                Advance::Running if js_sys::Date::now() - slice_start < SLICE_MS => continue,
+                state => break state,
             }
         };
         post(&runner.progress());
-        if finished {
-            post(&runner.done());
-            break;
+        match state {
+            Advance::Finished => {
+                post(&runner.done(js_sys::Date::now() - received));
+                break;
+            }
+            Advance::Stopped(error) => {
+                post(&Reply::Failed { id: Some(runner.id()), error });
+                break;
+            }
+            Advance::Running => {}
         }
         yield_to_event_loop().await;
         if cancel.get() {

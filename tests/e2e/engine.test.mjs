@@ -1,0 +1,31 @@
+// The engine in the browser: the same inputs must give the same report as natively, bit for bit.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, nativeBenchReport, openPage, runBenchInWorker, serveDist } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+test('the worker reports exactly what the native engine reports', async () => {
+  const page = await openPage(browser, server.url);
+  for (const workload of ['streaming', 'thrashing', 'compute']) {
+    const expected = nativeBenchReport(workload);
+    const { report } = await runBenchInWorker(page, workload, true);
+    assert.equal(report.kind, 'Simulation');
+    delete report.kind;
+    assert.ok(expected.warp_instructions > 1000, `${workload} does real work`);
+    assert.deepEqual(report, expected, `${workload}: wasm and native reports differ`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
