@@ -25,6 +25,51 @@ enum Command {
     Sweep(SweepArgs),
     /// Measure the engine's speed on the standard workloads (streaming, thrashing, compute).
     Bench(bench::BenchArgs),
+    /// Read a GPGPU-Sim gpgpusim.config onto a preset and print the machine as JSON, with every
+    /// option that was not applied.
+    ImportConfig(ImportArgs),
+}
+
+#[derive(clap::Args)]
+struct ImportArgs {
+    /// The gpgpusim.config file.
+    file: std::path::PathBuf,
+    /// Preset whose values fill in what the file does not set.
+    #[arg(long, default_value = "fermi-gtx480")]
+    preset: String,
+}
+
+fn import_config(args: &ImportArgs) -> ExitCode {
+    let Some(preset) = warpscope_core::config::presets::by_id(&args.preset) else {
+        eprintln!("warpscope: unknown preset {}", args.preset);
+        return ExitCode::from(2);
+    };
+    let text = match std::fs::read_to_string(&args.file) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("warpscope: cannot read {}: {e}", args.file.display());
+            return ExitCode::from(2);
+        }
+    };
+    match warpscope_core::config::gpgpusim::import(&text, (preset.build)()) {
+        Ok(imported) => {
+            for ignored in &imported.ignored {
+                eprintln!(
+                    "{}:{}: {} not applied: {}",
+                    args.file.display(),
+                    ignored.line,
+                    ignored.option,
+                    ignored.reason
+                );
+            }
+            println!("{}", serde_json::to_string_pretty(&imported.config).expect("configs serialise"));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{}:{}:{}: {}", args.file.display(), e.line, e.column, e);
+            ExitCode::from(2)
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -110,6 +155,7 @@ fn main() -> ExitCode {
     let args = match Cli::parse().command {
         Command::Sweep(args) => args,
         Command::Bench(args) => return bench::run(&args),
+        Command::ImportConfig(args) => return import_config(&args),
     };
     let mut sweep = match CacheSweep::new(args.spec()) {
         Ok(sweep) => sweep,

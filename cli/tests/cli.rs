@@ -50,3 +50,24 @@ fn a_bad_value_names_the_field_and_exits_with_2() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("cache.ways: must be between 1 and 64, got 0"), "{stderr}");
 }
+
+#[test]
+fn import_config_applies_options_and_lists_the_rest() {
+    let dir = std::env::temp_dir().join(format!("warpscope-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("gpgpusim.config");
+    std::fs::write(&file, "# a test machine\n-gpgpu_n_clusters 4\n-gpgpu_shader_cta 6\n-visualizer_enabled 0\n")
+        .unwrap();
+    let out = warpscope(&["import-config", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let config: warpscope_core::config::GpuConfig = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((config.core.sm_count, config.core.max_tbs_per_sm), (4, 6));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(":4: -visualizer_enabled not applied"), "{stderr}");
+
+    std::fs::write(&file, "-gpgpu_shader_cta many\n").unwrap();
+    let out = warpscope(&["import-config", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(":1:19: line 1: -gpgpu_shader_cta: expected a whole number"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -253,6 +253,14 @@ impl Simulation {
         done / launches
     }
 
+    /// The L1 of SM `sm` as owner ids (the warp slot that filled each line), set-major:
+    /// entry `set * ways + way`, `None` where the way holds no data. For the cache heat map.
+    pub fn l1_owners(&self, sm: usize) -> Vec<Option<u32>> {
+        let Some(sm) = self.sms.get(sm) else { return Vec::new() };
+        let l1 = sm.l1();
+        (0..l1.sets()).flat_map(|set| l1.owners_of_set(set)).collect()
+    }
+
     /// The machine.
     pub fn config(&self) -> &GpuConfig {
         &self.config

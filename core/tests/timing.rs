@@ -314,3 +314,25 @@ fn an_unknown_policy_is_named_with_the_choices() {
     assert_eq!(err.field, "policies.warp");
     assert!(err.reason.contains("lrr, gto"), "{}", err.reason);
 }
+
+#[test]
+fn the_l1_snapshot_shows_which_warp_filled_each_line() {
+    // One block of two warps on one SM; warp 0 reads lines 0..32 of the buffer, warp 1 lines
+    // 32..64 (one line per lane), so 64 lines are resident, half owned by each warp slot.
+    let mut b = KernelBuilder::new("fill", 1);
+    let x = b.reg();
+    let base = b.param(0);
+    let a = lane_address(&mut b, base, 128);
+    b.load(Space::Global, x, a, 0).exit();
+    let mut c = machine(1);
+    c.coherence = Coherence::KeepL1; // keep the lines after the kernel ends
+    let mut sim =
+        Simulation::new(c, workload(b.build(), 1, 64, 64 * 32, 1), &Policies::default(), RunOptions::default())
+            .unwrap();
+    assert_eq!(sim.run(), StepOutcome::Finished);
+    let owners = sim.l1_owners(0);
+    assert_eq!(owners.len(), 128, "32 sets × 4 ways");
+    let count = |slot| owners.iter().filter(|o| **o == Some(slot)).count();
+    assert_eq!((count(0), count(1)), (32, 32));
+    assert_eq!(owners.iter().filter(|o| o.is_none()).count(), 64);
+}

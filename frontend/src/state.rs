@@ -265,7 +265,8 @@ mod tests {
         let state = reply(state, Reply::Progress { id: 7, cycle: 10, total: 20, fraction: 0.5 }, 150.0);
         let state = reply(state, Reply::Frame { id: 7, start: 0, end: 10, hits: 4, misses: 6 }, 150.0);
         let report = CacheSweepReport { accesses: 20, hits: 8, misses: 12, evictions: 3 };
-        let state = reply(state, Reply::Done { id: 7, report: JobReport::CacheSweep(report), elapsed_ms: 190.0 }, 300.0);
+        let state =
+            reply(state, Reply::Done { id: 7, report: JobReport::CacheSweep(report), elapsed_ms: 190.0 }, 300.0);
         let RunView::Finished { report: got, frames, elapsed_ms, .. } = state.run else { panic!("{:?}", state.run) };
         assert_eq!(got, report);
         assert_eq!(frames, [FrameSample { start: 0, end: 10, hits: 4, misses: 6 }]);

@@ -43,7 +43,8 @@ fn bench_simulation(workload: &str, preset: &str, tiny: bool) -> Result<Simulati
     let invalid = |field: &str, reason: String| Failure::InvalidConfig(ConfigError::new(field, reason));
     let bench = bench::by_name(workload, tiny)
         .ok_or_else(|| invalid("workload", format!("no benchmark workload is called \"{workload}\"")))?;
-    let preset = presets::by_id(preset).ok_or_else(|| invalid("preset", format!("no machine preset is called \"{preset}\"")))?;
+    let preset =
+        presets::by_id(preset).ok_or_else(|| invalid("preset", format!("no machine preset is called \"{preset}\"")))?;
     Simulation::new((preset.build)(), bench.workload, &Policies::default(), RunOptions::default())
         .map_err(Failure::InvalidConfig)
 }
@@ -169,7 +170,10 @@ fn describe(outcome: &StepOutcome) -> String {
             format!("the run reached its limit of {cycles} cycles without finishing")
         }
         StepOutcome::Fault { kernel, sm, fault } => {
-            format!("kernel {kernel} faulted on SM {sm} at instruction {} (lane {}): {:?}", fault.pc, fault.lane, fault.kind)
+            format!(
+                "kernel {kernel} faulted on SM {sm} at instruction {} (lane {}): {:?}",
+                fault.pc, fault.lane, fault.kind
+            )
         }
         StepOutcome::Deadlock { what } => what.clone(),
         StepOutcome::Finished | StepOutcome::BudgetSpent => String::new(),

@@ -207,7 +207,8 @@ pub struct DramConfig {
     pub latency: u32,
     /// Bytes each channel transfers per core cycle.
     pub bytes_per_cycle: u32,
-    /// Requests each channel can queue before the L2 must wait.
+    /// Requests each channel can queue before the L2 must wait. Validated but not modelled
+    /// yet: today back-pressure on DRAM comes from the L2 banks' MSHRs.
     pub queue_entries: u32,
 }
 

@@ -19,7 +19,7 @@ use crate::isa::{Dim3, Instr, Kernel, Space, Unit};
 use crate::mem::coalescer::{bank_conflict_degree, coalesce};
 use crate::mem::l1::{L1Cache, RequestKind};
 use crate::sched::tb::{BlockNeeds, SmFree};
-use crate::sched::warp::{WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSlot};
+use crate::sched::warp::{L1Event, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSlot};
 use crate::stats::{BlockRecord, SmReport, StallReason};
 use lsu::{Lsu, PendingLoads};
 
@@ -348,6 +348,10 @@ impl Sm {
     pub fn fill(&mut self, now: u64, line: u64, sectors: u32, woken: &mut Vec<u32>) {
         woken.clear();
         self.l1.fill(line, sectors, woken);
+        let cx = WarpCx { now, sm: self.id, warps: &self.info };
+        for scheduler in &mut self.schedulers {
+            scheduler.policy.on_l1_event(&cx, &L1Event::Fill { line });
+        }
         // The fill freed an MSHR and un-reserved a line: the LSU may proceed this cycle.
         self.lsu.unblock(now, &mut self.l1, &mut self.report);
         for &token in woken.iter() {

@@ -53,6 +53,11 @@ pub enum L1Event {
         /// Line address.
         line: u64,
     },
+    /// The data of `line` arrived in the L1.
+    Fill {
+        /// Line address.
+        line: u64,
+    },
     /// A fill for warp `by` evicted `line`, which warp `owner` had brought in.
     Eviction {
         /// Line address of the victim.
