@@ -63,8 +63,8 @@ pub enum Job {
 pub enum JobReport {
     /// Result of [`Job::CacheSweep`].
     CacheSweep(CacheSweepReport),
-    /// Result of an engine run.
-    Simulation(Report),
+    /// Result of an engine run (boxed: a report is large, a sweep's tiny).
+    Simulation(Box<Report>),
 }
 
 /// What the worker tells the page.

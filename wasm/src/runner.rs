@@ -148,7 +148,7 @@ impl JobRunner {
     pub fn done(&self, elapsed_ms: f64) -> Reply {
         let report = match &self.work {
             Work::Sweep(s) => JobReport::CacheSweep(s.report()),
-            Work::Simulation(sim) => JobReport::Simulation(sim.report()),
+            Work::Simulation(sim) => JobReport::Simulation(Box::new(sim.report())),
         };
         Reply::Done { id: self.id, report, elapsed_ms }
     }
@@ -252,7 +252,7 @@ mod tests {
         let Reply::Done { report: JobReport::Simulation(report), .. } = runner.done(0.0) else { panic!() };
         let mut direct = bench_simulation("compute", "fermi-gtx480", true).unwrap();
         assert_eq!(direct.run(), StepOutcome::Finished);
-        assert_eq!(report, direct.report());
+        assert_eq!(*report, direct.report());
     }
 
     #[test]
