@@ -507,6 +507,15 @@ impl Simulation {
             }
             self.sms[i].wake_at = wake;
             if let Err(fault) = result {
+                // The run ends inside this cycle: SMs before this one took part in it, dormant
+                // or not, so their stall counts include it.
+                let Simulation { sms, series, .. } = self;
+                for sm in &mut sms[..i] {
+                    sm.catch_up(now + 1, &mut |reason, start, cycles| add_span(series, start, cycles, reason));
+                }
+                let window = series.at(now);
+                window.warp_instructions += cycle_instructions;
+                window.stalls.merge(&cycle_stalls);
                 let name = self.current_kernel().map_or_else(String::new, |k| k.name.clone());
                 return Some(StepOutcome::Fault { kernel: name, sm: i as u32, fault });
             }
