@@ -600,18 +600,16 @@ impl Simulation {
         if !force && now / self.series.every == mark / self.series.every {
             return;
         }
-        let l1 = self.sms.iter().fold(L1Stats::default(), |mut acc, sm| {
-            let s = sm.l1().stats();
-            acc.hits += s.hits;
-            acc.misses += s.misses + s.sector_misses;
-            acc
-        });
-        let l2 = self.banks.iter().fold(L2Stats::default(), |mut acc, b| {
-            let s = b.stats();
-            acc.hits += s.hits;
-            acc.misses += s.misses;
-            acc
-        });
+        let mut l1 = L1Stats::default();
+        for sm in &self.sms {
+            l1.merge(&sm.l1().stats());
+        }
+        l1.misses += l1.sector_misses;
+        l1.sector_misses = 0;
+        let mut l2 = L2Stats::default();
+        for b in &self.banks {
+            l2.merge(&b.stats());
+        }
         let window = self.series.at(mark);
         window.l1_hits += l1.hits - l1_before.hits;
         window.l1_misses += l1.misses - l1_before.misses;
@@ -655,19 +653,13 @@ impl Simulation {
         let mut stalls = StallBreakdown::default();
         let mut warp_instructions = 0;
         for s in &sms {
-            add_l1(&mut l1, &s.l1);
+            l1.merge(&s.l1);
             stalls.merge(&s.stalls);
             warp_instructions += s.warp_instructions;
         }
         let mut l2 = L2Stats::default();
         for b in &self.banks {
-            let s = b.stats();
-            l2.accesses += s.accesses;
-            l2.hits += s.hits;
-            l2.misses += s.misses;
-            l2.mshr_merges += s.mshr_merges;
-            l2.writes += s.writes;
-            l2.writebacks += s.writebacks;
+            l2.merge(&b.stats());
         }
         let cycles = self.now;
         Report {
@@ -686,20 +678,6 @@ impl Simulation {
             series: self.series.clone(),
         }
     }
-}
-
-fn add_l1(acc: &mut L1Stats, s: &L1Stats) {
-    acc.accesses += s.accesses;
-    acc.hits += s.hits;
-    acc.hit_reserved += s.hit_reserved;
-    acc.misses += s.misses;
-    acc.sector_misses += s.sector_misses;
-    acc.forwarded += s.forwarded;
-    acc.evictions += s.evictions;
-    acc.fail_line_alloc += s.fail_line_alloc;
-    acc.fail_mshr_entry += s.fail_mshr_entry;
-    acc.fail_mshr_merge += s.fail_mshr_merge;
-    acc.fail_miss_queue += s.fail_miss_queue;
 }
 
 /// Adds `cycles` cycles of `reason` starting at `start` to the series, window by window.

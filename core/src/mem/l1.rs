@@ -107,6 +107,23 @@ pub struct L1Stats {
     pub fail_miss_queue: u64,
 }
 
+impl L1Stats {
+    /// Adds `other`'s counts to these (summing SMs).
+    pub fn merge(&mut self, other: &L1Stats) {
+        self.accesses += other.accesses;
+        self.hits += other.hits;
+        self.hit_reserved += other.hit_reserved;
+        self.misses += other.misses;
+        self.sector_misses += other.sector_misses;
+        self.forwarded += other.forwarded;
+        self.evictions += other.evictions;
+        self.fail_line_alloc += other.fail_line_alloc;
+        self.fail_mshr_entry += other.fail_mshr_entry;
+        self.fail_mshr_merge += other.fail_mshr_merge;
+        self.fail_miss_queue += other.fail_miss_queue;
+    }
+}
+
 const INVALID: u64 = u64::MAX;
 const NO_MSHR: u16 = u16::MAX;
 

@@ -83,6 +83,18 @@ pub struct L2Stats {
     pub writebacks: u64,
 }
 
+impl L2Stats {
+    /// Adds `other`'s counts to these (summing banks).
+    pub fn merge(&mut self, other: &L2Stats) {
+        self.accesses += other.accesses;
+        self.hits += other.hits;
+        self.misses += other.misses;
+        self.mshr_merges += other.mshr_merges;
+        self.writes += other.writes;
+        self.writebacks += other.writebacks;
+    }
+}
+
 /// Off-chip traffic.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DramStats {
