@@ -311,6 +311,18 @@ impl GpuConfig {
         range("l1.line_bytes", l1.line_bytes, 32, 4096)?;
         power_of_two("l1.sector_bytes", l1.sector_bytes)?;
         range("l1.sector_bytes", l1.sector_bytes, 4, l1.line_bytes)?;
+        // Sectors of a line are tracked in a 32-bit mask.
+        if l1.line_bytes / l1.sector_bytes > 32 {
+            return err(
+                "l1.sector_bytes",
+                format!(
+                    "a line holds at most 32 sectors: {} B lines need sectors of at least {} B, got {}",
+                    l1.line_bytes,
+                    l1.line_bytes / 32,
+                    l1.sector_bytes
+                ),
+            );
+        }
         range("l1.size_bytes", l1.size_bytes, 0, limits::CACHE_BYTES)?;
         if l1.size_bytes > 0 {
             cache_geometry("l1", l1.size_bytes, l1.line_bytes, l1.ways, l1.index)?;
@@ -408,6 +420,13 @@ mod tests {
         let mut config = presets::fermi_gtx480();
         config.l2.size_bytes += 1;
         assert_eq!(config.validate().unwrap_err().field, "l2.size_bytes");
+
+        let mut config = presets::fermi_gtx480();
+        (config.l1.line_bytes, config.l1.sector_bytes) = (4096, 4);
+        config.l1.size_bytes = 4096 * 4 * 32;
+        let e = config.validate().unwrap_err();
+        assert_eq!(e.field, "l1.sector_bytes");
+        assert!(e.reason.contains("at least 128 B"), "{}", e.reason);
     }
 
     #[test]

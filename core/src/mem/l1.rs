@@ -1,10 +1,16 @@
 //! The per-SM L1 data cache as GPGPU-Sim models it: allocate-on-miss with line reservation,
-//! 32-byte sectors, MSHRs that merge requests to a line in flight, and a miss queue towards the
-//! interconnect. A request it cannot take (every way of the set reserved, no MSHR, merge limit
-//! reached, miss queue full) is a *reservation failure*: nothing changes and the LSU retries.
+//! sectors (the unit fetched on a miss), MSHRs that merge requests to a line in flight, and a
+//! miss queue towards the interconnect. A request it cannot take (every way of the set
+//! reserved, no free MSHR, merge limit reached, miss queue full) is a *reservation failure*:
+//! nothing changes but the failure counters, and the LSU retries.
 //!
-//! This is a pure data structure: it knows no time. The engine adds the hit latency and
-//! delivers fills when replies arrive.
+//! This is a pure data structure: it knows no time. The engine adds the hit latency, drains the
+//! miss queue into the network and delivers fills when replies arrive.
+//!
+//! A way is *reserved* while it has an MSHR entry (some of its sectors are being fetched); a
+//! reserved way is never chosen as a victim. Storage is flat and preallocated: `access` and
+//! `fill` allocate nothing (the miss queue and the MSHRs' token slots are sized by the
+//! configuration).
 
 use alloc::collections::VecDeque;
 use alloc::vec;
@@ -21,11 +27,11 @@ pub enum RequestKind {
     Load,
     /// Writes through to L2; never allocates.
     Store,
-    /// Read-modify-write performed at L2; never allocates.
+    /// Read-modify-write performed at L2; never allocates, and evicts the line from the L1.
     Atomic,
 }
 
-/// Why a request could not be accepted this cycle.
+/// Why a request could not be accepted this cycle (it is retried next cycle by the engine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum FailReason {
     /// Every way of the set is reserved by a fetch in flight.
@@ -38,70 +44,73 @@ pub enum FailReason {
     MissQueue,
 }
 
-/// A line pushed out by a fill.
+/// A valid line pushed out to make room for a miss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Evicted {
     /// Line address of the victim.
     pub line: u64,
-    /// Owner id recorded when it was filled.
+    /// Owner id (warp) recorded when the victim was allocated, so policies can tell who lost it.
     pub owner: u32,
 }
 
 /// The result of one access.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum L1Outcome {
-    /// Every requested sector is valid.
+    /// Every requested sector is valid: data after the hit latency.
     Hit,
-    /// The line is being fetched and every missing sector is already requested: merged.
+    /// The line is being fetched and every missing sector is already requested: merged into its
+    /// MSHR entry, answered by its fill.
     HitReserved,
-    /// The line was absent: a way was reserved, an MSHR allocated, a request queued.
+    /// The line was absent: a way was reserved (evicting `evicted` if the way held a valid line),
+    /// an MSHR entry allocated, a miss request queued.
     Miss {
         /// The valid line the reserved way held, if any.
         evicted: Option<Evicted>,
     },
-    /// The line is present but some requested sectors were neither valid nor requested: a
-    /// request for them was queued.
+    /// The line is present (or, without an L1, already being fetched) but some requested sectors
+    /// were neither valid nor requested: a miss request for those sectors was queued, with no
+    /// eviction.
     SectorMiss,
-    /// A store or atomic was queued towards L2.
+    /// A store or atomic was queued towards L2. The L1 tracks no reply for it.
     Forwarded,
-    /// Not accepted; nothing changed.
+    /// Not accepted; nothing changed except the failure counter.
     ReservationFail(FailReason),
 }
 
-/// A request waiting in the miss queue.
+/// A request waiting in the miss queue for the interconnect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MissRequest {
-    /// Line address.
+    /// Line address (byte address / line size).
     pub line: u64,
-    /// Sectors requested (loads) or written (stores, atomics).
+    /// Sectors to fetch (loads) or written (stores, atomics).
     pub sectors: u32,
-    /// What it does.
+    /// What it does at L2.
     pub kind: RequestKind,
 }
 
-/// Counters of one L1. Reservation failures count every failed attempt (the LSU retries each
-/// cycle), as the papers count them.
+/// Counters of one L1. Accepted accesses are counted once each; reservation failures count
+/// every failed attempt (the LSU retries each cycle), as the papers count them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct L1Stats {
-    /// Accepted accesses.
+    /// Accepted accesses (loads, stores and atomics).
     pub accesses: u64,
     /// Of which hits.
     pub hits: u64,
     /// Of which merged into a fetch in flight.
     pub hit_reserved: u64,
-    /// Of which misses that reserved a line.
+    /// Of which misses that allocated an MSHR for an absent line.
     pub misses: u64,
-    /// Of which sector misses on a present line.
+    /// Of which misses on some sectors of a present (or already requested) line.
     pub sector_misses: u64,
     /// Of which stores and atomics sent on to L2.
     pub forwarded: u64,
-    /// Valid lines evicted by misses.
+    /// Valid lines evicted by misses (not counting lines dropped by writes or invalidation).
     pub evictions: u64,
-    /// Failed attempts: no way to reserve.
+    /// Failed attempts: every way of the set reserved.
     pub fail_line_alloc: u64,
-    /// Failed attempts: no MSHR.
+    /// Failed attempts: no free MSHR.
     pub fail_mshr_entry: u64,
-    /// Failed attempts: merge limit.
+    /// Failed attempts: merge limit of the line's MSHR.
     pub fail_mshr_merge: u64,
     /// Failed attempts: miss queue full.
     pub fail_miss_queue: u64,
@@ -124,80 +133,106 @@ impl L1Stats {
     }
 }
 
-const INVALID: u64 = u64::MAX;
-const NO_MSHR: u16 = u16::MAX;
+const NO_MSHR: u32 = u32::MAX;
 
-#[derive(Clone, Copy, Debug)]
+/// One way of the tag array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Way {
+    /// Line address held; meaningful only while the way is present (valid data or reserved).
     line: u64,
-    valid: u32,
-    pending: u32,
+    /// Replacement stamp: last use (LRU) or allocation (FIFO). The smallest is evicted.
     stamp: u64,
+    /// Sectors holding data.
+    valid: u32,
+    /// Warp that allocated the line.
     owner: u32,
-    mshr: u16,
-    /// Invalidated while a fetch was in flight: the fill wakes its requests but stores nothing.
+    /// MSHR fetching sectors of this line, or `NO_MSHR`. A way with an MSHR is reserved.
+    mshr: u32,
+    /// Invalidated while reserved: the fill wakes its requests but keeps no data.
     drop_on_fill: bool,
 }
 
-const EMPTY: Way = Way { line: INVALID, valid: 0, pending: 0, stamp: 0, owner: 0, mshr: NO_MSHR, drop_on_fill: false };
+impl Way {
+    fn reserved(&self) -> bool {
+        self.mshr != NO_MSHR
+    }
 
-#[derive(Clone, Debug)]
-struct Mshr {
-    line: u64,
-    in_use: bool,
-    requested: u32,
-    arrived: u32,
-    tokens: Vec<u32>,
+    /// Holds a line: some valid data, or a fetch in flight.
+    fn present(&self) -> bool {
+        self.valid != 0 || self.reserved()
+    }
 }
 
-/// One L1.
+const EMPTY_WAY: Way = Way { line: 0, stamp: 0, valid: 0, owner: 0, mshr: NO_MSHR, drop_on_fill: false };
+
+/// One miss status holding register: a line being fetched and the requests waiting for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Mshr {
+    in_use: bool,
+    line: u64,
+    /// Sectors asked of L2 through this entry.
+    requested: u32,
+    /// Of those, sectors whose reply has arrived.
+    arrived: u32,
+    /// Requests merged (the first included); their tokens are in the entry's token slots.
+    merged: u32,
+}
+
+const FREE_MSHR: Mshr = Mshr { in_use: false, line: 0, requested: 0, arrived: 0, merged: 0 };
+
+/// One SM's L1 data cache with its MSHRs and miss queue.
 #[derive(Clone, Debug)]
 pub struct L1Cache {
+    /// 0 when the configuration has no L1.
     sets: u32,
     ways: u32,
     line_bytes: u32,
+    /// Bit mask of every sector of a line.
+    all_sectors: u32,
     index: SetIndex,
     replacement: Replacement,
     write_policy: L1WritePolicy,
-    max_merge: usize,
+    max_merge: u32,
     miss_queue_capacity: usize,
+    /// Tag array, entry `set * ways + way`.
     lines: Vec<Way>,
     mshrs: Vec<Mshr>,
-    mshrs_in_use: usize,
+    /// Tokens of the requests merged into each MSHR: entry `m` owns `[m * max_merge, (m + 1) * max_merge)`.
+    mshr_tokens: Vec<u32>,
+    /// Indices of free MSHRs (a stack; entry 0 is handed out first).
+    free_mshrs: Vec<u32>,
     miss_queue: VecDeque<MissRequest>,
+    /// Monotonic counter that produces replacement stamps, so stamps never tie.
     clock: u64,
     stats: L1Stats,
 }
 
 impl L1Cache {
-    /// An empty L1 for a validated `config`; `size_bytes == 0` means no L1 (loads still merge
-    /// in MSHRs but never hit).
+    /// An empty L1 for a validated `config`. `size_bytes == 0` means no L1: loads never hit,
+    /// but still merge in the MSHRs and go through the miss queue.
     pub fn new(config: &L1Config) -> Self {
-        let (sets, ways) = if config.size_bytes == 0 {
-            (0, 0)
-        } else {
-            (config.size_bytes / config.line_bytes / config.ways, config.ways)
-        };
+        // `max(1)` keeps an unvalidated configuration from dividing by zero; validation rejects it anyway.
+        let ways = config.ways.max(1);
+        let sets = config.size_bytes / config.line_bytes.max(1) / ways;
+        let ways = if sets == 0 { 0 } else { ways };
+        let sectors_per_line = config.line_bytes / config.sector_bytes.max(1);
+        let all_sectors = if sectors_per_line >= 32 { u32::MAX } else { (1u32 << sectors_per_line) - 1 };
+        let max_merge = config.mshr_max_merge.max(1);
+        let entries = config.mshr_entries;
         L1Cache {
             sets,
             ways,
             line_bytes: config.line_bytes,
+            all_sectors,
             index: config.index,
             replacement: config.replacement,
             write_policy: config.write_policy,
-            max_merge: config.mshr_max_merge as usize,
+            max_merge,
             miss_queue_capacity: config.miss_queue_entries as usize,
-            lines: vec![EMPTY; (sets * ways) as usize],
-            mshrs: (0..config.mshr_entries)
-                .map(|_| Mshr {
-                    line: INVALID,
-                    in_use: false,
-                    requested: 0,
-                    arrived: 0,
-                    tokens: Vec::with_capacity(config.mshr_max_merge as usize),
-                })
-                .collect(),
-            mshrs_in_use: 0,
+            lines: vec![EMPTY_WAY; sets as usize * ways as usize],
+            mshrs: vec![FREE_MSHR; entries as usize],
+            mshr_tokens: vec![0; entries as usize * max_merge as usize],
+            free_mshrs: (0..entries).rev().collect(),
             miss_queue: VecDeque::with_capacity(config.miss_queue_entries as usize),
             clock: 0,
             stats: L1Stats::default(),
@@ -209,82 +244,36 @@ impl L1Cache {
         self.sets
     }
 
-    /// Ways per set.
+    /// Ways per set (0 without an L1).
     pub fn ways(&self) -> u32 {
         self.ways
     }
 
-    /// The set of `line`.
+    /// The set `line` maps to: `line % sets` (linear) or Fermi's XOR hash of the byte address.
+    /// 0 without an L1.
     pub fn set_of(&self, line: u64) -> u32 {
         match self.index {
             _ if self.sets == 0 => 0,
             SetIndex::Linear => (line % self.sets as u64) as u32,
-            SetIndex::FermiHash => fermi_hash_set(line * self.line_bytes as u64, self.sets),
+            SetIndex::FermiHash => fermi_hash_set(line.wrapping_mul(self.line_bytes as u64), self.sets),
         }
     }
 
-    fn find(&self, line: u64) -> Option<usize> {
-        if self.sets == 0 {
-            return None;
-        }
-        let base = (self.set_of(line) * self.ways) as usize;
-        (base..base + self.ways as usize).find(|&i| self.lines[i].line == line)
-    }
-
-    fn touch(&mut self, i: usize) {
-        self.clock += 1;
-        if self.replacement == Replacement::Lru {
-            self.lines[i].stamp = self.clock;
-        }
-    }
-
-    fn fail(&mut self, reason: FailReason) -> L1Outcome {
-        match reason {
-            FailReason::LineAlloc => self.stats.fail_line_alloc += 1,
-            FailReason::MshrEntry => self.stats.fail_mshr_entry += 1,
-            FailReason::MshrMerge => self.stats.fail_mshr_merge += 1,
-            FailReason::MissQueue => self.stats.fail_miss_queue += 1,
-        }
-        L1Outcome::ReservationFail(reason)
-    }
-
-    /// Counts `n` more failed attempts for `reason` without making them (the engine knows they
-    /// would fail: nothing that could free the resource happened).
-    pub fn record_failures(&mut self, reason: FailReason, n: u64) {
-        match reason {
-            FailReason::LineAlloc => self.stats.fail_line_alloc += n,
-            FailReason::MshrEntry => self.stats.fail_mshr_entry += n,
-            FailReason::MshrMerge => self.stats.fail_mshr_merge += n,
-            FailReason::MissQueue => self.stats.fail_miss_queue += n,
-        }
-    }
-
-    fn queue_full(&self) -> bool {
-        self.miss_queue.len() >= self.miss_queue_capacity
-    }
-
-    fn free_mshr(&self) -> Option<usize> {
-        if self.mshrs_in_use == self.mshrs.len() {
-            return None;
-        }
-        self.mshrs.iter().position(|m| !m.in_use)
-    }
-
-    fn allocate_mshr(&mut self, index: usize, line: u64, sectors: u32, token: u32) {
-        let m = &mut self.mshrs[index];
-        m.in_use = true;
-        m.line = line;
-        m.requested = sectors;
-        m.arrived = 0;
-        m.tokens.clear();
-        m.tokens.push(token);
-        self.mshrs_in_use += 1;
-    }
-
-    /// One line request of warp `owner`; `token` is handed back by [`L1Cache::fill`].
+    /// One line request of one warp instruction. `sectors` is a non-zero mask of the sectors of
+    /// the line it touches (bit `i` = bytes `[i * sector_bytes, (i + 1) * sector_bytes)`).
+    /// `owner` (the warp) is recorded when a load allocates the line; `token` identifies the
+    /// requester and is handed back by [`L1Cache::fill`] when its data arrives.
     pub fn access(&mut self, line: u64, sectors: u32, kind: RequestKind, owner: u32, token: u32) -> L1Outcome {
+        debug_assert!(
+            sectors != 0 && sectors & !self.all_sectors == 0,
+            "sector mask {sectors:#b} is empty or names sectors beyond the line"
+        );
         let outcome = match kind {
-            RequestKind::Load => self.load(line, sectors, owner, token),
+            RequestKind::Load if self.sets == 0 => self.load_uncached(line, sectors, token),
+            RequestKind::Load => match self.find(line) {
+                Some(i) => self.load_present(i, line, sectors, token),
+                None => self.load_absent(line, sectors, owner, token),
+            },
             RequestKind::Store | RequestKind::Atomic => self.forward(line, sectors, kind),
         };
         if !matches!(outcome, L1Outcome::ReservationFail(_)) {
@@ -293,125 +282,17 @@ impl L1Cache {
         outcome
     }
 
-    fn forward(&mut self, line: u64, sectors: u32, kind: RequestKind) -> L1Outcome {
-        if self.queue_full() {
-            return self.fail(FailReason::MissQueue);
-        }
-        let evict = kind == RequestKind::Atomic || self.write_policy == L1WritePolicy::WriteEvict;
-        if let (true, Some(i)) = (evict, self.find(line)) {
-            if self.lines[i].pending == 0 {
-                self.lines[i] = EMPTY;
-            }
-        }
-        self.miss_queue.push_back(MissRequest { line, sectors, kind });
-        self.stats.forwarded += 1;
-        L1Outcome::Forwarded
-    }
-
-    fn load(&mut self, line: u64, sectors: u32, owner: u32, token: u32) -> L1Outcome {
-        match self.find(line) {
-            Some(i) => self.load_present(i, line, sectors, token),
-            None if self.sets == 0 => self.load_without_l1(line, sectors, token),
-            None => self.load_absent(line, sectors, owner, token),
-        }
-    }
-
-    fn load_present(&mut self, i: usize, line: u64, sectors: u32, token: u32) -> L1Outcome {
-        let way = self.lines[i];
-        let missing = sectors & !way.valid;
-        if missing == 0 {
-            self.touch(i);
-            self.stats.hits += 1;
-            return L1Outcome::Hit;
-        }
-        let unrequested = missing & !way.pending;
-        if way.mshr != NO_MSHR {
-            let m = way.mshr as usize;
-            if self.mshrs[m].tokens.len() >= self.max_merge {
-                return self.fail(FailReason::MshrMerge);
-            }
-            if unrequested != 0 && self.queue_full() {
-                return self.fail(FailReason::MissQueue);
-            }
-            self.touch(i);
-            self.mshrs[m].tokens.push(token);
-            if unrequested == 0 {
-                self.stats.hit_reserved += 1;
-                return L1Outcome::HitReserved;
-            }
-            self.mshrs[m].requested |= unrequested;
-            self.lines[i].pending |= unrequested;
-            self.miss_queue.push_back(MissRequest { line, sectors: unrequested, kind: RequestKind::Load });
-            self.stats.sector_misses += 1;
-            return L1Outcome::SectorMiss;
-        }
-        let Some(m) = self.free_mshr() else { return self.fail(FailReason::MshrEntry) };
-        if self.queue_full() {
-            return self.fail(FailReason::MissQueue);
-        }
-        self.touch(i);
-        self.allocate_mshr(m, line, unrequested, token);
-        self.lines[i].pending |= unrequested;
-        self.lines[i].mshr = m as u16;
-        self.miss_queue.push_back(MissRequest { line, sectors: unrequested, kind: RequestKind::Load });
-        self.stats.sector_misses += 1;
-        L1Outcome::SectorMiss
-    }
-
-    fn load_absent(&mut self, line: u64, sectors: u32, owner: u32, token: u32) -> L1Outcome {
-        let base = (self.set_of(line) * self.ways) as usize;
-        let ways = base..base + self.ways as usize;
-        // Invalid ways first, then the oldest stamp among ways with no fetch in flight.
-        let victim = ways
-            .clone()
-            .filter(|&i| self.lines[i].pending == 0)
-            .min_by_key(|&i| (self.lines[i].line != INVALID, self.lines[i].stamp));
-        let Some(victim) = victim else { return self.fail(FailReason::LineAlloc) };
-        let Some(m) = self.free_mshr() else { return self.fail(FailReason::MshrEntry) };
-        if self.queue_full() {
-            return self.fail(FailReason::MissQueue);
-        }
-        let old = self.lines[victim];
-        let evicted = (old.line != INVALID && old.valid != 0).then_some(Evicted { line: old.line, owner: old.owner });
-        if evicted.is_some() {
-            self.stats.evictions += 1;
-        }
-        self.clock += 1;
-        self.lines[victim] =
-            Way { line, valid: 0, pending: sectors, stamp: self.clock, owner, mshr: m as u16, drop_on_fill: false };
-        self.allocate_mshr(m, line, sectors, token);
-        self.miss_queue.push_back(MissRequest { line, sectors, kind: RequestKind::Load });
-        self.stats.misses += 1;
-        L1Outcome::Miss { evicted }
-    }
-
-    fn load_without_l1(&mut self, line: u64, sectors: u32, token: u32) -> L1Outcome {
-        if let Some(m) = self.mshrs.iter().position(|m| m.in_use && m.line == line) {
-            if self.mshrs[m].tokens.len() >= self.max_merge {
-                return self.fail(FailReason::MshrMerge);
-            }
-            let unrequested = sectors & !self.mshrs[m].requested;
-            if unrequested != 0 && self.queue_full() {
-                return self.fail(FailReason::MissQueue);
-            }
-            self.mshrs[m].tokens.push(token);
-            if unrequested == 0 {
-                self.stats.hit_reserved += 1;
-                return L1Outcome::HitReserved;
-            }
-            self.mshrs[m].requested |= unrequested;
-            self.miss_queue.push_back(MissRequest { line, sectors: unrequested, kind: RequestKind::Load });
-            self.stats.sector_misses += 1;
-            return L1Outcome::SectorMiss;
-        }
-        let Some(m) = self.free_mshr() else { return self.fail(FailReason::MshrEntry) };
-        if self.queue_full() {
-            return self.fail(FailReason::MissQueue);
-        }
-        self.allocate_mshr(m, line, sectors, token);
-        self.miss_queue.push_back(MissRequest { line, sectors, kind: RequestKind::Load });
-        self.stats.misses += 1;
-        L1Outcome::Miss { evicted: None }
+    /// Counts `n` more failed attempts for `reason` without making them: the engine knows they
+    /// would fail, because nothing that could free the resource (a fill, a miss-queue pop)
+    /// happened in between.
+    pub fn record_failures(&mut self, reason: FailReason, n: u64) {
+        let counter = match reason {
+            FailReason::LineAlloc => &mut self.stats.fail_line_alloc,
+            FailReason::MshrEntry => &mut self.stats.fail_mshr_entry,
+            FailReason::MshrMerge => &mut self.stats.fail_mshr_merge,
+            FailReason::MissQueue => &mut self.stats.fail_miss_queue,
+        };
+        *counter += n;
     }
 
     /// Requests waiting to enter the interconnect.
@@ -424,58 +305,57 @@ impl L1Cache {
         self.miss_queue.front()
     }
 
-    /// Removes the oldest waiting request (it has entered the interconnect).
+    /// Removes the oldest waiting request (it has entered the interconnect), freeing its slot.
     pub fn pop_miss(&mut self) -> Option<MissRequest> {
         self.miss_queue.pop_front()
     }
 
-    /// `sectors` of `line` arrived. When every sector requested through the line's MSHR has
-    /// arrived, the MSHR is freed and the tokens of all requests merged into it are appended
-    /// to `woken`, oldest first.
+    /// The reply for `sectors` of `line` arrived: those sectors become valid. When every sector
+    /// requested through the line's MSHR entry has arrived, the entry is freed (un-reserving the
+    /// line) and the tokens of all requests merged into it, the first included, are appended to
+    /// `woken` in arrival order. A reply for a line with no fetch in flight is ignored.
     pub fn fill(&mut self, line: u64, sectors: u32, woken: &mut Vec<u32>) {
-        let way = self.find(line);
-        let m = match way.map(|i| self.lines[i].mshr) {
-            Some(m) if m != NO_MSHR => m as usize,
-            _ => match self.mshrs.iter().position(|m| m.in_use && m.line == line) {
-                Some(m) => m,
-                None => return,
-            },
+        let way = if self.sets == 0 { None } else { self.find(line) };
+        let mshr = match way {
+            Some(i) => Some(self.lines[i].mshr).filter(|&m| m != NO_MSHR).map(|m| m as usize),
+            None => self.mshr_of_line(line),
         };
-        self.mshrs[m].arrived |= sectors;
+        let Some(m) = mshr else { return };
+        let entry = &mut self.mshrs[m];
+        // Only requested sectors count, so sectors added later are always awaited anew.
+        entry.arrived |= sectors & entry.requested;
+        let complete = entry.requested & !entry.arrived == 0;
         if let Some(i) = way {
             let w = &mut self.lines[i];
-            w.pending &= !sectors;
             if !w.drop_on_fill {
-                w.valid |= sectors;
+                w.valid |= sectors & self.all_sectors;
             }
         }
-        let mshr = &mut self.mshrs[m];
-        if mshr.requested & !mshr.arrived != 0 {
+        if !complete {
             return;
         }
-        mshr.in_use = false;
-        mshr.line = INVALID;
-        woken.extend_from_slice(&mshr.tokens);
-        mshr.tokens.clear();
-        self.mshrs_in_use -= 1;
+        let first = m * self.max_merge as usize;
+        woken.extend_from_slice(&self.mshr_tokens[first..first + entry.merged as usize]);
+        *entry = FREE_MSHR;
+        self.free_mshrs.push(m as u32);
         if let Some(i) = way {
             let w = &mut self.lines[i];
             w.mshr = NO_MSHR;
             if w.drop_on_fill {
-                *w = EMPTY;
+                *w = EMPTY_WAY;
             }
         }
     }
 
-    /// Kernel boundary under GPU coherence: valid lines are dropped; lines still being fetched
-    /// stay reserved until their fill, which then wakes its requests but keeps nothing.
+    /// Kernel boundary under GPU coherence: every valid line is dropped. Lines with a fetch in
+    /// flight stay reserved; their fill wakes the waiting requests but leaves the line invalid.
     pub fn invalidate_all(&mut self) {
         for w in &mut self.lines {
-            if w.pending != 0 {
+            if w.reserved() {
                 w.valid = 0;
                 w.drop_on_fill = true;
             } else {
-                *w = EMPTY;
+                *w = EMPTY_WAY;
             }
         }
     }
@@ -485,23 +365,184 @@ impl L1Cache {
         self.stats
     }
 
-    /// MSHR entries in use.
+    /// MSHR entries in use (lines being fetched).
     pub fn mshrs_in_use(&self) -> usize {
-        self.mshrs_in_use
+        self.mshrs.len() - self.free_mshrs.len()
     }
 
-    /// Owner of each way of `set`, `None` where the way holds no valid data (heat maps).
+    /// Owner of each way of `set`, `None` where the way holds no valid data, for the heat map.
+    /// Empty for a set that does not exist.
     pub fn owners_of_set(&self, set: u32) -> impl Iterator<Item = Option<u32>> + '_ {
-        let base = (set * self.ways) as usize;
-        self.lines[base..base + self.ways as usize].iter().map(|w| (w.valid != 0).then_some(w.owner))
+        let ways = self.ways as usize;
+        let base = (set as usize).saturating_mul(ways);
+        let lines = self.lines.get(base..base.saturating_add(ways)).unwrap_or(&[]);
+        lines.iter().map(|w| (w.valid != 0).then_some(w.owner))
+    }
+
+    /// The way holding `line` (valid or reserved). Requires an L1.
+    fn find(&self, line: u64) -> Option<usize> {
+        let base = self.set_of(line) as usize * self.ways as usize;
+        (base..base + self.ways as usize).find(|&i| self.lines[i].present() && self.lines[i].line == line)
+    }
+
+    /// The MSHR fetching `line`, searched directly (used when there is no tag array to point to it).
+    fn mshr_of_line(&self, line: u64) -> Option<usize> {
+        self.mshrs.iter().position(|m| m.in_use && m.line == line)
+    }
+
+    /// A use of way `i`: refreshes its stamp under LRU (FIFO stamps only change on allocation).
+    fn touch(&mut self, i: usize) {
+        if self.replacement == Replacement::Lru {
+            self.clock += 1;
+            self.lines[i].stamp = self.clock;
+        }
+    }
+
+    fn fail(&mut self, reason: FailReason) -> L1Outcome {
+        self.record_failures(reason, 1);
+        L1Outcome::ReservationFail(reason)
+    }
+
+    fn miss_queue_full(&self) -> bool {
+        self.miss_queue.len() >= self.miss_queue_capacity
+    }
+
+    fn queue(&mut self, line: u64, sectors: u32, kind: RequestKind) {
+        debug_assert!(!self.miss_queue_full());
+        self.miss_queue.push_back(MissRequest { line, sectors, kind });
+    }
+
+    /// Takes a free MSHR for `line` (the caller checked there is one) with `token` as its first request.
+    fn allocate_mshr(&mut self, line: u64, sectors: u32, token: u32) -> u32 {
+        let Some(m) = self.free_mshrs.pop() else {
+            debug_assert!(false, "allocate_mshr without a free entry");
+            return NO_MSHR;
+        };
+        self.mshrs[m as usize] = Mshr { in_use: true, line, requested: sectors, arrived: 0, merged: 1 };
+        self.mshr_tokens[m as usize * self.max_merge as usize] = token;
+        m
+    }
+
+    /// A load whose missing sectors go through MSHR `m`, already fetching `line`: merged if they
+    /// are all requested, otherwise the new ones are requested too. `way` is the line's way, if cached.
+    fn join_mshr(&mut self, m: usize, way: Option<usize>, line: u64, missing: u32, token: u32) -> L1Outcome {
+        let entry = self.mshrs[m];
+        let new_sectors = missing & !entry.requested;
+        if new_sectors != 0 && self.miss_queue_full() {
+            return self.fail(FailReason::MissQueue);
+        }
+        if entry.merged >= self.max_merge {
+            return self.fail(FailReason::MshrMerge);
+        }
+        if let Some(i) = way {
+            self.touch(i);
+        }
+        self.mshr_tokens[m * self.max_merge as usize + entry.merged as usize] = token;
+        self.mshrs[m].merged += 1;
+        if new_sectors == 0 {
+            self.stats.hit_reserved += 1;
+            return L1Outcome::HitReserved;
+        }
+        self.mshrs[m].requested |= new_sectors;
+        self.queue(line, new_sectors, RequestKind::Load);
+        self.stats.sector_misses += 1;
+        L1Outcome::SectorMiss
+    }
+
+    fn load_present(&mut self, i: usize, line: u64, sectors: u32, token: u32) -> L1Outcome {
+        let way = self.lines[i];
+        let missing = sectors & !way.valid;
+        if missing == 0 {
+            self.touch(i);
+            self.stats.hits += 1;
+            return L1Outcome::Hit;
+        }
+        if way.reserved() {
+            return self.join_mshr(way.mshr as usize, Some(i), line, missing, token);
+        }
+        // Valid but missing sectors, nothing in flight: a new entry fetches them, no eviction.
+        if self.free_mshrs.is_empty() {
+            return self.fail(FailReason::MshrEntry);
+        }
+        if self.miss_queue_full() {
+            return self.fail(FailReason::MissQueue);
+        }
+        self.touch(i);
+        self.lines[i].mshr = self.allocate_mshr(line, missing, token);
+        self.queue(line, missing, RequestKind::Load);
+        self.stats.sector_misses += 1;
+        L1Outcome::SectorMiss
+    }
+
+    fn load_absent(&mut self, line: u64, sectors: u32, owner: u32, token: u32) -> L1Outcome {
+        let base = self.set_of(line) as usize * self.ways as usize;
+        // Among ways with no fetch in flight: an empty one first, else the oldest stamp.
+        let victim = (base..base + self.ways as usize)
+            .filter(|&i| !self.lines[i].reserved())
+            .min_by_key(|&i| (self.lines[i].valid != 0, self.lines[i].stamp));
+        let Some(victim) = victim else { return self.fail(FailReason::LineAlloc) };
+        if self.free_mshrs.is_empty() {
+            return self.fail(FailReason::MshrEntry);
+        }
+        if self.miss_queue_full() {
+            return self.fail(FailReason::MissQueue);
+        }
+        let old = self.lines[victim];
+        let evicted = (old.valid != 0).then_some(Evicted { line: old.line, owner: old.owner });
+        if evicted.is_some() {
+            self.stats.evictions += 1;
+        }
+        self.clock += 1;
+        let mshr = self.allocate_mshr(line, sectors, token);
+        self.lines[victim] = Way { line, stamp: self.clock, valid: 0, owner, mshr, drop_on_fill: false };
+        self.queue(line, sectors, RequestKind::Load);
+        self.stats.misses += 1;
+        L1Outcome::Miss { evicted }
+    }
+
+    /// A load without an L1: merged into the line's MSHR if it has one, else a new entry.
+    fn load_uncached(&mut self, line: u64, sectors: u32, token: u32) -> L1Outcome {
+        if let Some(m) = self.mshr_of_line(line) {
+            return self.join_mshr(m, None, line, sectors, token);
+        }
+        if self.free_mshrs.is_empty() {
+            return self.fail(FailReason::MshrEntry);
+        }
+        if self.miss_queue_full() {
+            return self.fail(FailReason::MissQueue);
+        }
+        self.allocate_mshr(line, sectors, token);
+        self.queue(line, sectors, RequestKind::Load);
+        self.stats.misses += 1;
+        L1Outcome::Miss { evicted: None }
+    }
+
+    /// A store or atomic: written through to L2, never allocating. Write-evict stores and all
+    /// atomics drop a valid line that has no fetch in flight, so later loads refetch from L2.
+    fn forward(&mut self, line: u64, sectors: u32, kind: RequestKind) -> L1Outcome {
+        if self.miss_queue_full() {
+            return self.fail(FailReason::MissQueue);
+        }
+        let evicts = kind == RequestKind::Atomic || self.write_policy == L1WritePolicy::WriteEvict;
+        if evicts && self.sets != 0 {
+            if let Some(i) = self.find(line).filter(|&i| !self.lines[i].reserved()) {
+                self.lines[i] = EMPTY_WAY;
+            }
+        }
+        self.queue(line, sectors, kind);
+        self.stats.forwarded += 1;
+        L1Outcome::Forwarded
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::format;
+    use alloc::string::String;
 
-    /// 4 sets × 2 ways × 128 B, 32 B sectors, 2 MSHRs merging 2, miss queue of 2.
+    /// 4 sets × 2 ways × 128 B lines, 32 B sectors, 2 MSHRs merging 2 requests each, a miss
+    /// queue of 2, linear index, LRU, write-evict.
     fn config() -> L1Config {
         L1Config {
             size_bytes: 4 * 2 * 128,
@@ -518,7 +559,13 @@ mod tests {
         }
     }
 
+    /// `config()` with room for more outstanding misses, for tests about something else.
+    fn roomy() -> L1Config {
+        L1Config { mshr_entries: 8, mshr_max_merge: 4, miss_queue_entries: 8, ..config() }
+    }
+
     const ALL: u32 = 0b1111;
+    const LOAD: RequestKind = RequestKind::Load;
 
     fn fill(l1: &mut L1Cache, line: u64, sectors: u32) -> Vec<u32> {
         let mut woken = Vec::new();
@@ -526,120 +573,362 @@ mod tests {
         woken
     }
 
+    /// Loads `line` whole on behalf of `owner` and completes the fetch: the line ends valid.
+    fn bring_in(l1: &mut L1Cache, line: u64, owner: u32) {
+        assert!(matches!(l1.access(line, ALL, LOAD, owner, 0), L1Outcome::Miss { .. }));
+        assert_eq!(l1.pop_miss(), Some(MissRequest { line, sectors: ALL, kind: LOAD }));
+        assert_eq!(fill(l1, line, ALL), [0]);
+    }
+
+    /// Everything but the counters, to check that a failure changed nothing.
+    fn state(l1: &L1Cache) -> String {
+        format!(
+            "{:?} {:?} {:?} {:?} {:?} {}",
+            l1.lines, l1.mshrs, l1.mshr_tokens, l1.free_mshrs, l1.miss_queue, l1.clock
+        )
+    }
+
     #[test]
-    fn a_miss_then_its_fill_then_a_hit() {
+    fn a_cold_miss_is_answered_by_its_fill_then_hits() {
         let mut l1 = L1Cache::new(&config());
-        assert_eq!(l1.access(5, ALL, RequestKind::Load, 7, 100), L1Outcome::Miss { evicted: None });
-        assert_eq!(l1.pop_miss(), Some(MissRequest { line: 5, sectors: ALL, kind: RequestKind::Load }));
-        assert_eq!(l1.access(5, 0b0001, RequestKind::Load, 8, 101), L1Outcome::HitReserved);
-        assert_eq!(fill(&mut l1, 5, ALL), [100, 101]);
-        assert_eq!(l1.access(5, 0b0100, RequestKind::Load, 8, 102), L1Outcome::Hit);
+        assert_eq!((l1.sets(), l1.ways()), (4, 2));
+        assert_eq!(l1.access(5, ALL, LOAD, 7, 100), L1Outcome::Miss { evicted: None });
+        assert_eq!((l1.mshrs_in_use(), l1.miss_queue_len()), (1, 1));
+        assert_eq!(l1.peek_miss(), Some(&MissRequest { line: 5, sectors: ALL, kind: LOAD }));
+        assert_eq!(l1.pop_miss(), Some(MissRequest { line: 5, sectors: ALL, kind: LOAD }));
+        assert_eq!(l1.pop_miss(), None);
+        assert_eq!(fill(&mut l1, 5, ALL), [100]);
         assert_eq!(l1.mshrs_in_use(), 0);
+        assert_eq!(l1.access(5, 0b0100, LOAD, 8, 101), L1Outcome::Hit);
+        assert_eq!(l1.owners_of_set(1).collect::<Vec<_>>(), [Some(7), None], "line 5 is in set 1, filled by warp 7");
         let s = l1.stats();
-        assert_eq!((s.accesses, s.misses, s.hit_reserved, s.hits), (3, 1, 1, 1));
+        assert_eq!((s.accesses, s.misses, s.hits, s.hit_reserved), (2, 1, 1, 0));
     }
 
     #[test]
-    fn each_reservation_failure_has_its_cause_and_changes_nothing() {
+    fn requests_to_a_line_in_flight_merge_and_are_woken_together_in_order() {
         let mut l1 = L1Cache::new(&config());
-        l1.access(0, ALL, RequestKind::Load, 0, 1);
-        l1.access(0, ALL, RequestKind::Load, 0, 2);
-        // Merge limit 2 reached.
-        assert_eq!(l1.access(0, ALL, RequestKind::Load, 0, 3), L1Outcome::ReservationFail(FailReason::MshrMerge));
-        // Miss queue (2) full after a second miss.
-        assert_eq!(l1.access(1, ALL, RequestKind::Load, 0, 4), L1Outcome::Miss { evicted: None });
-        assert_eq!(l1.access(2, ALL, RequestKind::Store, 0, 0), L1Outcome::ReservationFail(FailReason::MissQueue));
-        l1.pop_miss();
-        l1.pop_miss();
-        // Both MSHRs busy.
-        assert_eq!(l1.access(2, ALL, RequestKind::Load, 0, 5), L1Outcome::ReservationFail(FailReason::MshrEntry));
-        assert_eq!(l1.miss_queue_len(), 0, "a failure queues nothing");
-        // Lines 0 and 4 share set 0 with 2 ways; with 0 reserved and 4 reserved, 8 cannot allocate.
-        fill(&mut l1, 1, ALL);
-        assert_eq!(l1.access(4, ALL, RequestKind::Load, 0, 6), L1Outcome::Miss { evicted: None });
-        l1.pop_miss();
-        assert_eq!(l1.access(8, ALL, RequestKind::Load, 0, 7), L1Outcome::ReservationFail(FailReason::LineAlloc));
-        let s = l1.stats();
-        assert_eq!((s.fail_mshr_merge, s.fail_miss_queue, s.fail_mshr_entry, s.fail_line_alloc), (1, 1, 1, 1));
-        // Retried after the fill frees line 0's way and MSHR: accepted, evicting line 0.
-        fill(&mut l1, 0, ALL);
-        assert_eq!(
-            l1.access(8, ALL, RequestKind::Load, 9, 7),
-            L1Outcome::Miss { evicted: Some(Evicted { line: 0, owner: 0 }) }
-        );
+        assert_eq!(l1.access(6, 0b0011, LOAD, 1, 10), L1Outcome::Miss { evicted: None });
+        assert_eq!(l1.access(6, 0b0010, LOAD, 2, 11), L1Outcome::HitReserved);
+        assert_eq!(l1.miss_queue_len(), 1, "a merged request asks nothing of L2");
+        assert_eq!(fill(&mut l1, 6, 0b0001), [] as [u32; 0], "half the sectors: the entry still waits");
+        assert_eq!(fill(&mut l1, 6, 0b0010), [10, 11]);
+        assert_eq!(l1.mshrs_in_use(), 0);
+        assert_eq!(l1.stats().hit_reserved, 1);
     }
 
     #[test]
-    fn lru_evicts_the_least_recent_and_fifo_the_oldest_fill() {
-        for (replacement, victim) in [(Replacement::Lru, 4), (Replacement::Fifo, 0)] {
-            let mut l1 = L1Cache::new(&L1Config { replacement, mshr_entries: 4, miss_queue_entries: 4, ..config() });
-            for (line, owner) in [(0, 10), (4, 14)] {
-                l1.access(line, ALL, RequestKind::Load, owner, 0);
-                l1.pop_miss();
-                fill(&mut l1, line, ALL);
-            }
-            assert_eq!(l1.access(0, ALL, RequestKind::Load, 0, 0), L1Outcome::Hit);
-            let owner = if victim == 0 { 10 } else { 14 };
+    fn the_merge_limit_fails_with_mshr_merge() {
+        let mut l1 = L1Cache::new(&config());
+        l1.access(0, ALL, LOAD, 0, 1);
+        assert_eq!(l1.access(0, ALL, LOAD, 0, 2), L1Outcome::HitReserved);
+        let before = state(&l1);
+        assert_eq!(l1.access(0, 0b1, LOAD, 0, 3), L1Outcome::ReservationFail(FailReason::MshrMerge));
+        assert_eq!(l1.access(0, 0b1, LOAD, 0, 3), L1Outcome::ReservationFail(FailReason::MshrMerge));
+        assert_eq!(state(&l1), before);
+        let s = l1.stats();
+        assert_eq!((s.fail_mshr_merge, s.accesses, s.hit_reserved), (2, 2, 1), "every retry counts, no access does");
+        assert_eq!(fill(&mut l1, 0, ALL), [1, 2]);
+        assert_eq!(l1.access(0, 0b1, LOAD, 0, 3), L1Outcome::Hit);
+    }
+
+    #[test]
+    fn busy_mshrs_fail_with_mshr_entry_until_a_fill_frees_one() {
+        let mut l1 = L1Cache::new(&config());
+        l1.access(0, ALL, LOAD, 0, 1);
+        l1.access(1, ALL, LOAD, 0, 2);
+        l1.pop_miss();
+        l1.pop_miss();
+        let before = state(&l1);
+        assert_eq!(l1.access(2, ALL, LOAD, 0, 3), L1Outcome::ReservationFail(FailReason::MshrEntry));
+        assert_eq!(state(&l1), before);
+        assert_eq!(l1.stats().fail_mshr_entry, 1);
+        assert_eq!(fill(&mut l1, 1, ALL), [2]);
+        assert_eq!(l1.access(2, ALL, LOAD, 0, 3), L1Outcome::Miss { evicted: None });
+        assert_eq!(l1.mshrs_in_use(), 2);
+    }
+
+    #[test]
+    fn a_full_miss_queue_fails_with_miss_queue_until_a_pop() {
+        let mut l1 = L1Cache::new(&L1Config { mshr_entries: 4, ..config() });
+        l1.access(0, ALL, LOAD, 0, 1);
+        l1.access(1, ALL, LOAD, 0, 2);
+        let before = state(&l1);
+        assert_eq!(l1.access(2, ALL, LOAD, 0, 3), L1Outcome::ReservationFail(FailReason::MissQueue));
+        assert_eq!(l1.access(9, 0b1, RequestKind::Store, 0, 4), L1Outcome::ReservationFail(FailReason::MissQueue));
+        assert_eq!(l1.access(9, 0b1, RequestKind::Atomic, 0, 5), L1Outcome::ReservationFail(FailReason::MissQueue));
+        assert_eq!(state(&l1), before);
+        assert_eq!(l1.stats().fail_miss_queue, 3);
+        assert_eq!(l1.pop_miss(), Some(MissRequest { line: 0, sectors: ALL, kind: LOAD }));
+        assert_eq!(l1.access(2, ALL, LOAD, 0, 3), L1Outcome::Miss { evicted: None });
+        assert_eq!(l1.miss_queue_len(), 2);
+    }
+
+    #[test]
+    fn a_set_with_every_way_reserved_fails_with_line_alloc() {
+        let mut l1 = L1Cache::new(&L1Config { mshr_entries: 4, miss_queue_entries: 4, ..config() });
+        // Lines 0, 4 and 8 all map to set 0 of 4; set 0 has two ways.
+        l1.access(0, ALL, LOAD, 10, 1);
+        l1.access(4, ALL, LOAD, 14, 2);
+        let before = state(&l1);
+        assert_eq!(l1.access(8, ALL, LOAD, 18, 3), L1Outcome::ReservationFail(FailReason::LineAlloc));
+        assert_eq!(state(&l1), before);
+        assert_eq!(l1.stats().fail_line_alloc, 1);
+        assert_eq!(l1.access(1, ALL, LOAD, 11, 4), L1Outcome::Miss { evicted: None }, "other sets are unaffected");
+        assert_eq!(fill(&mut l1, 0, ALL), [1]);
+        assert_eq!(
+            l1.access(8, ALL, LOAD, 18, 3),
+            L1Outcome::Miss { evicted: Some(Evicted { line: 0, owner: 10 }) },
+            "the filled way is the only victim; the reserved one is kept"
+        );
+        assert_eq!(l1.stats().evictions, 1);
+    }
+
+    #[test]
+    fn checks_happen_in_the_documented_order() {
+        // Both MSHRs busy and the queue full: an absent line reports the MSHR, not the queue.
+        let mut l1 = L1Cache::new(&config());
+        l1.access(0, ALL, LOAD, 0, 1);
+        l1.access(1, ALL, LOAD, 0, 2);
+        assert_eq!(l1.access(2, ALL, LOAD, 0, 3), L1Outcome::ReservationFail(FailReason::MshrEntry));
+        // Set 0 fully reserved as well: the way is checked first.
+        let mut l1 = L1Cache::new(&L1Config { mshr_entries: 2, miss_queue_entries: 2, ..config() });
+        l1.access(0, ALL, LOAD, 0, 1);
+        l1.access(4, ALL, LOAD, 0, 2);
+        assert_eq!(l1.access(8, ALL, LOAD, 0, 3), L1Outcome::ReservationFail(FailReason::LineAlloc));
+        // A sector miss on a reserved line whose merge slots and queue are both full: the queue
+        // is checked first, then the merge slots.
+        let mut l1 = L1Cache::new(&config());
+        l1.access(0, 0b0001, LOAD, 0, 1);
+        l1.access(0, 0b0001, LOAD, 0, 2);
+        l1.access(1, ALL, LOAD, 0, 3);
+        assert_eq!(l1.access(0, 0b0010, LOAD, 0, 4), L1Outcome::ReservationFail(FailReason::MissQueue));
+        l1.pop_miss();
+        assert_eq!(l1.access(0, 0b0010, LOAD, 0, 4), L1Outcome::ReservationFail(FailReason::MshrMerge));
+    }
+
+    #[test]
+    fn lru_evicts_the_least_recently_used_line_and_reports_its_owner() {
+        let mut l1 = L1Cache::new(&roomy());
+        bring_in(&mut l1, 0, 10);
+        bring_in(&mut l1, 4, 14);
+        assert_eq!(l1.owners_of_set(0).collect::<Vec<_>>(), [Some(10), Some(14)]);
+        assert_eq!(l1.access(0, ALL, LOAD, 3, 0), L1Outcome::Hit);
+        assert_eq!(l1.access(8, ALL, LOAD, 18, 0), L1Outcome::Miss { evicted: Some(Evicted { line: 4, owner: 14 }) });
+        assert_eq!(l1.owners_of_set(0).collect::<Vec<_>>(), [Some(10), None], "the reserved way has no data yet");
+        fill(&mut l1, 8, ALL);
+        assert_eq!(l1.owners_of_set(0).collect::<Vec<_>>(), [Some(10), Some(18)]);
+    }
+
+    #[test]
+    fn fifo_evicts_the_oldest_fill_even_after_a_hit_on_it() {
+        let mut l1 = L1Cache::new(&L1Config { replacement: Replacement::Fifo, ..roomy() });
+        bring_in(&mut l1, 0, 10);
+        bring_in(&mut l1, 4, 14);
+        assert_eq!(l1.access(0, ALL, LOAD, 3, 0), L1Outcome::Hit);
+        assert_eq!(l1.access(8, ALL, LOAD, 18, 0), L1Outcome::Miss { evicted: Some(Evicted { line: 0, owner: 10 }) });
+    }
+
+    #[test]
+    fn a_missing_sector_of_a_valid_line_is_a_sector_miss_then_a_hit() {
+        let mut l1 = L1Cache::new(&config());
+        assert_eq!(l1.access(3, 0b0001, LOAD, 5, 1), L1Outcome::Miss { evicted: None });
+        l1.pop_miss();
+        assert_eq!(fill(&mut l1, 3, 0b0001), [1]);
+        assert_eq!(l1.access(3, 0b0011, LOAD, 6, 2), L1Outcome::SectorMiss);
+        assert_eq!(
+            l1.pop_miss(),
+            Some(MissRequest { line: 3, sectors: 0b0010, kind: LOAD }),
+            "only the missing sector"
+        );
+        assert_eq!(l1.access(3, 0b0001, LOAD, 6, 3), L1Outcome::Hit, "the valid sector still hits meanwhile");
+        assert_eq!(fill(&mut l1, 3, 0b0010), [2]);
+        assert_eq!(l1.access(3, 0b0011, LOAD, 6, 4), L1Outcome::Hit);
+        assert_eq!(l1.owners_of_set(3).collect::<Vec<_>>(), [Some(5), None], "a sector miss keeps the owner");
+        let s = l1.stats();
+        assert_eq!((s.misses, s.sector_misses, s.hits, s.evictions), (1, 1, 2, 0));
+    }
+
+    #[test]
+    fn new_sectors_of_a_line_in_flight_join_its_entry() {
+        let mut l1 = L1Cache::new(&config());
+        l1.access(3, 0b0001, LOAD, 0, 1);
+        assert_eq!(l1.access(3, 0b0110, LOAD, 0, 2), L1Outcome::SectorMiss);
+        assert_eq!(l1.mshrs_in_use(), 1, "same entry");
+        assert_eq!(l1.pop_miss(), Some(MissRequest { line: 3, sectors: 0b0001, kind: LOAD }));
+        assert_eq!(l1.pop_miss(), Some(MissRequest { line: 3, sectors: 0b0110, kind: LOAD }));
+        assert_eq!(fill(&mut l1, 3, 0b0001), [] as [u32; 0]);
+        assert_eq!(fill(&mut l1, 3, 0b0110), [1, 2]);
+        assert_eq!(l1.access(3, 0b0111, LOAD, 0, 3), L1Outcome::Hit);
+    }
+
+    #[test]
+    fn a_write_evict_store_drops_a_valid_line_and_a_write_through_store_keeps_it() {
+        for (policy, reload) in [
+            (L1WritePolicy::WriteEvict, L1Outcome::Miss { evicted: None }),
+            (L1WritePolicy::WriteThrough, L1Outcome::Hit),
+        ] {
+            let mut l1 = L1Cache::new(&L1Config { write_policy: policy, ..config() });
+            bring_in(&mut l1, 2, 0);
+            assert_eq!(l1.access(2, 0b0100, RequestKind::Store, 0, 0), L1Outcome::Forwarded);
+            assert_eq!(l1.pop_miss(), Some(MissRequest { line: 2, sectors: 0b0100, kind: RequestKind::Store }));
+            assert_eq!(l1.access(2, ALL, LOAD, 0, 1), reload, "{policy:?}");
+            assert_eq!(l1.stats().evictions, 0, "a write is not a replacement");
+        }
+    }
+
+    #[test]
+    fn atomics_drop_the_line_under_either_policy_and_stores_never_allocate() {
+        let mut l1 = L1Cache::new(&L1Config { write_policy: L1WritePolicy::WriteThrough, ..config() });
+        bring_in(&mut l1, 2, 0);
+        assert_eq!(l1.access(2, 0b0001, RequestKind::Atomic, 0, 0), L1Outcome::Forwarded);
+        assert_eq!(l1.pop_miss(), Some(MissRequest { line: 2, sectors: 0b0001, kind: RequestKind::Atomic }));
+        assert_eq!(l1.owners_of_set(2).collect::<Vec<_>>(), [None, None]);
+        assert_eq!(l1.access(7, ALL, RequestKind::Store, 0, 0), L1Outcome::Forwarded);
+        assert_eq!((l1.mshrs_in_use(), l1.owners_of_set(3).filter(Option::is_some).count()), (0, 0));
+        assert_eq!(l1.stats().forwarded, 2);
+        assert_eq!(l1.stats().accesses, 3, "a load and two writes");
+    }
+
+    #[test]
+    fn a_store_leaves_a_line_with_a_fetch_in_flight_reserved() {
+        let mut l1 = L1Cache::new(&L1Config { miss_queue_entries: 4, ..config() });
+        l1.access(1, ALL, LOAD, 0, 1);
+        assert_eq!(l1.access(1, 0b1, RequestKind::Store, 0, 0), L1Outcome::Forwarded);
+        assert_eq!(l1.access(1, ALL, LOAD, 0, 2), L1Outcome::HitReserved);
+        assert_eq!(fill(&mut l1, 1, ALL), [1, 2]);
+        assert_eq!(l1.access(1, ALL, LOAD, 0, 3), L1Outcome::Hit);
+    }
+
+    #[test]
+    fn a_failed_access_changes_nothing_and_succeeds_the_same_once_freed() {
+        let mut failing = L1Cache::new(&L1Config { mshr_entries: 1, ..config() });
+        let mut fresh = L1Cache::new(&L1Config { mshr_entries: 1, ..config() });
+        for l1 in [&mut failing, &mut fresh] {
+            bring_in(l1, 4, 14);
+            bring_in(l1, 0, 10);
+            l1.access(1, ALL, LOAD, 0, 1);
+        }
+        // `failing` retries line 8 while the MSHR is busy; `fresh` never tries.
+        let before = state(&failing);
+        for _ in 0..3 {
+            assert_eq!(failing.access(8, ALL, LOAD, 18, 2), L1Outcome::ReservationFail(FailReason::MshrEntry));
+        }
+        assert_eq!(state(&failing), before);
+        for l1 in [&mut failing, &mut fresh] {
+            assert_eq!(fill(l1, 1, ALL), [1]);
             assert_eq!(
-                l1.access(8, ALL, RequestKind::Load, 18, 0),
-                L1Outcome::Miss { evicted: Some(Evicted { line: victim, owner }) },
-                "{replacement:?}"
+                l1.access(8, ALL, LOAD, 18, 2),
+                L1Outcome::Miss { evicted: Some(Evicted { line: 4, owner: 14 }) }
             );
         }
+        assert_eq!(state(&failing), state(&fresh));
+        let (f, g) = (failing.stats(), fresh.stats());
+        assert_eq!((f.fail_mshr_entry, g.fail_mshr_entry), (3, 0));
+        assert_eq!(L1Stats { fail_mshr_entry: 0, ..f }, g, "only the failure counter differs");
     }
 
     #[test]
-    fn a_missing_sector_of_a_present_line_is_a_sector_miss() {
-        let mut l1 = L1Cache::new(&config());
-        l1.access(3, 0b0001, RequestKind::Load, 0, 1);
-        l1.pop_miss();
-        fill(&mut l1, 3, 0b0001);
-        assert_eq!(l1.access(3, 0b0011, RequestKind::Load, 0, 2), L1Outcome::SectorMiss);
-        assert_eq!(l1.pop_miss(), Some(MissRequest { line: 3, sectors: 0b0010, kind: RequestKind::Load }));
-        assert_eq!(fill(&mut l1, 3, 0b0010), [2]);
-        assert_eq!(l1.access(3, 0b0011, RequestKind::Load, 0, 3), L1Outcome::Hit);
-    }
-
-    #[test]
-    fn stores_evict_under_write_evict_and_keep_the_line_under_write_through() {
-        for (policy, after) in [(L1WritePolicy::WriteEvict, false), (L1WritePolicy::WriteThrough, true)] {
-            let mut l1 = L1Cache::new(&L1Config { write_policy: policy, ..config() });
-            l1.access(2, ALL, RequestKind::Load, 0, 1);
-            l1.pop_miss();
-            fill(&mut l1, 2, ALL);
-            assert_eq!(l1.access(2, 0b1, RequestKind::Store, 0, 0), L1Outcome::Forwarded);
-            assert_eq!(l1.pop_miss(), Some(MissRequest { line: 2, sectors: 0b1, kind: RequestKind::Store }));
-            assert_eq!(l1.access(2, ALL, RequestKind::Load, 0, 2) == L1Outcome::Hit, after, "{policy:?}");
-        }
-    }
-
-    #[test]
-    fn invalidation_drops_lines_and_a_fetch_in_flight_stores_nothing() {
-        let mut l1 = L1Cache::new(&config());
-        l1.access(1, ALL, RequestKind::Load, 0, 1);
-        l1.pop_miss();
-        fill(&mut l1, 1, ALL);
-        l1.access(2, ALL, RequestKind::Load, 0, 2);
-        l1.pop_miss();
+    fn invalidation_drops_valid_lines_and_a_fetch_in_flight_keeps_nothing() {
+        let mut l1 = L1Cache::new(&roomy());
+        bring_in(&mut l1, 1, 5);
+        l1.access(2, ALL, LOAD, 6, 20);
         l1.invalidate_all();
-        assert_eq!(fill(&mut l1, 2, ALL), [2], "the waiting request is still answered");
-        assert!(matches!(l1.access(1, ALL, RequestKind::Load, 0, 3), L1Outcome::Miss { .. }));
-        assert!(matches!(l1.access(2, ALL, RequestKind::Load, 0, 4), L1Outcome::Miss { .. }));
+        assert_eq!(l1.owners_of_set(1).collect::<Vec<_>>(), [None, None]);
+        assert_eq!(l1.mshrs_in_use(), 1, "the fetch is still in flight");
+        assert_eq!(l1.access(2, ALL, LOAD, 7, 21), L1Outcome::HitReserved, "still reserved: merges");
+        assert_eq!(fill(&mut l1, 2, ALL), [20, 21], "the waiting requests are answered");
+        assert_eq!(l1.mshrs_in_use(), 0);
+        assert_eq!(l1.owners_of_set(2).collect::<Vec<_>>(), [None, None], "but nothing is kept");
+        assert_eq!(l1.access(1, ALL, LOAD, 0, 22), L1Outcome::Miss { evicted: None });
+        assert_eq!(l1.access(2, ALL, LOAD, 0, 23), L1Outcome::Miss { evicted: None });
     }
 
     #[test]
-    fn the_fermi_hash_separates_lines_that_share_a_linear_set() {
-        let hashed = L1Cache::new(&L1Config { size_bytes: 32 * 2 * 128, index: SetIndex::FermiHash, ..config() });
-        // Lines 0 and 64 (byte 8192 = bit 13) share linear set 0 of 32; the hash moves the second.
-        assert_eq!((hashed.set_of(0), hashed.set_of(64)), (0, 1));
+    fn the_fermi_hash_matches_the_formula_for_32_and_64_sets() {
+        // set = addr[11:7] ^ {a19, a17, a15, a14, a13}; with 64 sets a12 is the top bit.
+        let l1_32 = L1Cache::new(&L1Config { size_bytes: 32 * 2 * 128, index: SetIndex::FermiHash, ..config() });
+        let l1_64 = L1Cache::new(&L1Config { size_bytes: 64 * 2 * 128, index: SetIndex::FermiHash, ..config() });
+        assert_eq!((l1_32.sets(), l1_64.sets()), (32, 64));
+        let line = |addr: u64| addr / 128;
+        // 32 sets: line 0; a13 (line 64); a19 (line 4096); (5<<7)|a15|a17 -> 5 ^ 0b01100 = 9.
+        let addrs_32 = [0, 1 << 13, 1 << 19, (5 << 7) | (1 << 15) | (1 << 17)];
+        assert_eq!(addrs_32.map(|a| l1_32.set_of(line(a))), [0, 1, 16, 9]);
+        // ... while linear indexing would put them all in set 0, 0, 0, 5.
+        assert_eq!(addrs_32.map(|a| line(a) % 32), [0, 0, 0, 5]);
+        // 64 sets: a12 (line 32) -> 32; a14 (line 128) -> 2; (3<<7)|a12|a13 -> (3 ^ 1) | 32 = 34.
+        let addrs_64 = [1 << 12, 1 << 14, (3 << 7) | (1 << 12) | (1 << 13)];
+        assert_eq!(addrs_64.map(|a| l1_64.set_of(line(a))), [32, 2, 34]);
+        assert_eq!(addrs_64.map(|a| line(a) % 64), [32, 0, 35]);
+        // Lines 0 and 128 share linear set 0 of 64; the hash separates them.
+        assert_eq!((l1_64.set_of(0), l1_64.set_of(128)), (0, 2));
+    }
+
+    #[test]
+    fn the_fermi_hash_places_lines_in_their_hashed_sets() {
+        // One way per set: lines 0, 64 and 128 share linear set 0 and evict each other there,
+        // but the hash spreads them over sets 0, 1 and 2.
+        for (index, evictions) in [(SetIndex::Linear, 2), (SetIndex::FermiHash, 0)] {
+            let mut l1 = L1Cache::new(&L1Config { size_bytes: 32 * 128, ways: 1, index, ..roomy() });
+            for (owner, line) in [0u64, 64, 128].into_iter().enumerate() {
+                bring_in(&mut l1, line, owner as u32);
+            }
+            assert_eq!(l1.stats().evictions, evictions, "{index:?}");
+        }
+        let mut l1 = L1Cache::new(&L1Config { size_bytes: 32 * 128, ways: 1, index: SetIndex::FermiHash, ..roomy() });
+        bring_in(&mut l1, 64, 9);
+        assert_eq!(l1.owners_of_set(1).collect::<Vec<_>>(), [Some(9)]);
     }
 
     #[test]
     fn without_an_l1_loads_merge_but_never_hit() {
+        let mut l1 = L1Cache::new(&L1Config { size_bytes: 0, miss_queue_entries: 4, ..config() });
+        assert_eq!((l1.sets(), l1.ways(), l1.owners_of_set(0).count()), (0, 0, 0));
+        assert_eq!(l1.access(9, 0b0001, LOAD, 0, 1), L1Outcome::Miss { evicted: None });
+        assert_eq!(l1.access(9, 0b0001, LOAD, 0, 2), L1Outcome::HitReserved);
+        assert_eq!(l1.access(9, 0b0010, LOAD, 0, 3), L1Outcome::ReservationFail(FailReason::MshrMerge));
+        assert_eq!(l1.access(10, ALL, LOAD, 0, 4), L1Outcome::Miss { evicted: None });
+        assert_eq!(l1.access(11, ALL, LOAD, 0, 5), L1Outcome::ReservationFail(FailReason::MshrEntry));
+        assert_eq!(fill(&mut l1, 9, 0b0001), [1, 2]);
+        assert_eq!(l1.access(9, 0b0001, LOAD, 0, 6), L1Outcome::Miss { evicted: None }, "the fill stored nothing");
+        assert_eq!(l1.access(10, 0b0001, RequestKind::Store, 0, 0), L1Outcome::Forwarded);
+        let s = l1.stats();
+        assert_eq!((s.hits, s.misses, s.hit_reserved, s.forwarded), (0, 3, 1, 1));
+    }
+
+    #[test]
+    fn without_an_l1_new_sectors_of_a_line_in_flight_join_its_entry() {
         let mut l1 = L1Cache::new(&L1Config { size_bytes: 0, ..config() });
-        assert_eq!(l1.access(9, ALL, RequestKind::Load, 0, 1), L1Outcome::Miss { evicted: None });
-        assert_eq!(l1.access(9, ALL, RequestKind::Load, 0, 2), L1Outcome::HitReserved);
-        assert_eq!(fill(&mut l1, 9, ALL), [1, 2]);
-        assert_eq!(l1.access(9, ALL, RequestKind::Load, 0, 3), L1Outcome::Miss { evicted: None });
+        assert_eq!(l1.access(9, 0b0001, LOAD, 0, 1), L1Outcome::Miss { evicted: None });
+        assert_eq!(l1.access(9, 0b0010, LOAD, 0, 2), L1Outcome::SectorMiss);
+        assert_eq!(l1.pop_miss(), Some(MissRequest { line: 9, sectors: 0b0001, kind: LOAD }));
+        assert_eq!(l1.pop_miss(), Some(MissRequest { line: 9, sectors: 0b0010, kind: LOAD }));
+        assert_eq!(fill(&mut l1, 9, 0b0001), [] as [u32; 0]);
+        assert_eq!(fill(&mut l1, 9, 0b0010), [1, 2]);
+        assert_eq!(l1.mshrs_in_use(), 0);
+    }
+
+    #[test]
+    fn stray_fills_and_out_of_range_queries_are_harmless() {
+        let mut l1 = L1Cache::new(&config());
+        assert_eq!(fill(&mut l1, 42, ALL), [] as [u32; 0], "no fetch in flight: ignored");
+        bring_in(&mut l1, 1, 3);
+        assert_eq!(fill(&mut l1, 1, ALL), [] as [u32; 0], "a duplicate reply wakes nobody");
+        assert_eq!(l1.owners_of_set(4).count(), 0);
+        assert_eq!(l1.owners_of_set(u32::MAX).count(), 0);
+        assert_eq!(l1.access(u64::MAX, 0b1, LOAD, 0, 7), L1Outcome::Miss { evicted: None });
+        assert_eq!(l1.access(u64::MAX, 0b1, LOAD, 0, 8), L1Outcome::HitReserved);
+    }
+
+    #[test]
+    fn recorded_failures_add_to_the_counters() {
+        let mut l1 = L1Cache::new(&config());
+        l1.record_failures(FailReason::LineAlloc, 3);
+        l1.record_failures(FailReason::MshrEntry, 4);
+        l1.record_failures(FailReason::MshrMerge, 5);
+        l1.record_failures(FailReason::MissQueue, 6);
+        let s = l1.stats();
+        assert_eq!((s.fail_line_alloc, s.fail_mshr_entry, s.fail_mshr_merge, s.fail_miss_queue), (3, 4, 5, 6));
+        assert_eq!(s.accesses, 0);
     }
 }
