@@ -232,11 +232,6 @@ impl Sm {
         self.free
     }
 
-    /// Whether any thread block is resident.
-    pub fn busy(&self) -> bool {
-        self.free.tbs < self.blocks.len() as u32
-    }
-
     /// The L1, for the memory side (miss queue, fills) and heat maps.
     pub fn l1(&self) -> &L1Cache {
         &self.l1
@@ -275,11 +270,7 @@ impl Sm {
         b.shared.reset(kernel.shared_bytes);
         b.needs = needs;
         b.start = now;
-        self.free.tbs -= 1;
-        self.free.warps -= needs.warps;
-        self.free.threads -= needs.threads;
-        self.free.registers -= needs.registers;
-        self.free.shared_bytes -= needs.shared_bytes;
+        self.free.take(&needs);
 
         let block_idx = launch.grid.unflatten(block);
         let rows = kernel.regs_per_thread as usize;
@@ -647,12 +638,7 @@ impl Sm {
                 b.warps_live -= 1;
                 if b.warps_live == 0 {
                     b.live = false;
-                    let needs = b.needs;
-                    self.free.tbs += 1;
-                    self.free.warps += needs.warps;
-                    self.free.threads += needs.threads;
-                    self.free.registers += needs.registers;
-                    self.free.shared_bytes += needs.shared_bytes;
+                    self.free.give_back(&b.needs);
                     finished.push(Finished { sm: self.id, kernel: b.kernel, block: b.block });
                     records.push(BlockRecord {
                         kernel: b.kernel,

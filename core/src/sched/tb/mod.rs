@@ -64,12 +64,22 @@ impl SmFree {
             && self.shared_bytes >= needs.shared_bytes
     }
 
-    fn take(&mut self, needs: &BlockNeeds) {
+    /// Reserves what a block needs (the caller checked [`SmFree::fits`]).
+    pub fn take(&mut self, needs: &BlockNeeds) {
         self.tbs -= 1;
         self.warps -= needs.warps;
         self.threads -= needs.threads;
         self.registers -= needs.registers;
         self.shared_bytes -= needs.shared_bytes;
+    }
+
+    /// Returns what a finished block held.
+    pub fn give_back(&mut self, needs: &BlockNeeds) {
+        self.tbs += 1;
+        self.warps += needs.warps;
+        self.threads += needs.threads;
+        self.registers += needs.registers;
+        self.shared_bytes += needs.shared_bytes;
     }
 }
 
