@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use crate::isa::builder::KernelBuilder;
 use crate::isa::{AluOp, Axis, CmpOp, CmpType, Dim3, Kernel, Operand, Reg, Space, Special};
-use crate::workload::{Arg, BufferInit, BufferSpec, LaunchSpec, Workload};
+use crate::workload::{Arg, BufferInit, BufferSpec, ElemType, LaunchSpec, Workload};
 
 /// A benchmark workload and its name.
 pub struct Bench {
@@ -31,7 +31,7 @@ fn one_launch(kernel: Kernel, buffers: Vec<BufferSpec>, blocks: u32, args: Vec<A
     Workload {
         kernels: vec![kernel],
         buffers,
-        launches: vec![LaunchSpec { kernel: 0, grid: Dim3::linear(blocks), block: Dim3::linear(256), args }],
+        launches: vec![LaunchSpec { kernel: 0, grid: Dim3::linear(blocks), block: Dim3::linear(256), args, stream: 0 }],
     }
 }
 
@@ -45,7 +45,7 @@ pub fn streaming(n: u32) -> Bench {
     b.alu(AluOp::Add, x, pa, off).load(Space::Global, x, x, 0);
     b.alu(AluOp::Add, y, pb, off).load(Space::Global, y, y, 0);
     b.alu(AluOp::Add, x, x, y).alu(AluOp::Add, off, pc, off).store(Space::Global, off, 0, x).exit();
-    let buffer = |name: &str| BufferSpec { name: name.into(), words: n, init: BufferInit::Iota };
+    let buffer = |name: &str| BufferSpec { name: name.into(), words: n, init: BufferInit::Iota, elem: ElemType::Int };
     Bench {
         name: "streaming",
         about: "vector add, every access coalesced, limited by DRAM bandwidth",
@@ -83,8 +83,9 @@ pub fn thrashing(threads: u32, steps: u32, table_words: u32) -> Bench {
                     name: "table".into(),
                     words: table_words,
                     init: BufferInit::Random { seed: 7, min: 0, max: u32::MAX },
+                    elem: ElemType::Int,
                 },
-                BufferSpec { name: "out".into(), words: threads, init: BufferInit::Zeros },
+                BufferSpec { name: "out".into(), words: threads, init: BufferInit::Zeros, elem: ElemType::Int },
             ],
             threads / 256,
             vec![Arg::Buffer(0), Arg::Buffer(1)],
@@ -110,7 +111,7 @@ pub fn compute(threads: u32, iterations: u32) -> Bench {
         about: "integer multiply-add loop, no memory traffic until the end",
         workload: one_launch(
             b.build(),
-            vec![BufferSpec { name: "out".into(), words: threads, init: BufferInit::Zeros }],
+            vec![BufferSpec { name: "out".into(), words: threads, init: BufferInit::Zeros, elem: ElemType::Int }],
             threads / 256,
             vec![Arg::Buffer(0)],
         ),

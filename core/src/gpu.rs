@@ -6,7 +6,7 @@
 //! latency — the clock jumps there, and the skipped cycles are charged to the stall reason
 //! each scheduler had; so the cost of a run grows with its work, not with memory latency.
 
-use alloc::collections::BinaryHeap;
+use alloc::collections::{BinaryHeap, VecDeque};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
@@ -17,15 +17,18 @@ use serde::{Deserialize, Serialize};
 use crate::config::{Coherence, GpuConfig, TbDispatchRate};
 use crate::error::ConfigError;
 use crate::exec::memory::{GlobalMemory, Region};
-use crate::exec::Fault;
-use crate::isa::Kernel;
+use crate::exec::{Fault, FaultKind, LaunchProblem};
+use crate::isa::Dim3;
+use crate::launch::{DeviceLaunch, HostQueue, Origin, Run};
 use crate::mem::dram::Dram;
 use crate::mem::l1::{L1Stats, RequestKind};
 use crate::mem::l2::{L2Bank, L2Output, L2Request};
 use crate::mem::network::{Endpoint, Network};
-use crate::sched::tb::{BlockNeeds, Dispatch, PendingKernel, Placement, SmFree, TbPolicy, TbScheduler, TB_POLICIES};
+use crate::sched::tb::{
+    BlockNeeds, Dispatch, KernelLaunch, PendingKernel, Placement, SmFree, TbPolicy, TbScheduler, TB_POLICIES,
+};
 use crate::sched::warp::{WarpPolicy, WARP_POLICIES};
-use crate::sm::{Finished, LaunchShape, Sm};
+use crate::sm::{Finished, IssueCx, LaunchShape, Sm};
 use crate::stats::{BlockRecord, KernelReport, L2Stats, Report, StallBreakdown, TimeSeries};
 use crate::workload::Workload;
 
@@ -117,14 +120,15 @@ fn kind_of(code: u8) -> RequestKind {
     }
 }
 
-/// The kernel run being dispatched and executed.
-struct KernelState {
-    pending: PendingKernel,
-    needs: BlockNeeds,
-    placed: Vec<bool>,
-    finished_blocks: u32,
-    args: Vec<u32>,
-    shape: LaunchShape,
+/// Most kernel runs (host and device launches together) one simulation may create.
+const MAX_RUNS: usize = 1_000_000;
+
+/// Runs with blocks left to place, oldest first, as parallel lists the dispatcher borrows.
+#[derive(Default)]
+struct Undispatched {
+    pending: Vec<PendingKernel>,
+    needs: Vec<BlockNeeds>,
+    placed: Vec<Vec<bool>>,
 }
 
 /// A GPU running a workload.
@@ -149,8 +153,17 @@ pub struct Simulation {
     dispatch_pending: bool,
     tb_policy: TbPolicy,
     now: u64,
-    next_launch: usize,
-    current: Option<KernelState>,
+    /// Host launches and their stream order.
+    host: HostQueue,
+    /// The root run of each host launch once it started.
+    host_runs: Vec<Option<u32>>,
+    /// A host launch completed: others may be able to start.
+    host_changed: bool,
+    /// Every kernel run so far, by run id.
+    runs: Vec<Run>,
+    undispatched: Undispatched,
+    /// Device launches waiting out their latency, in the order they become runs.
+    device_queue: VecDeque<(u64, DeviceLaunch)>,
     kernels: Vec<KernelReport>,
     blocks: Vec<BlockRecord>,
     series: TimeSeries,
@@ -159,6 +172,8 @@ pub struct Simulation {
     // Scratch buffers reused every cycle.
     finished: Vec<Finished>,
     placements: Vec<Placement>,
+    launched: Vec<DeviceLaunch>,
+    ready_launches: Vec<u32>,
     woken: Vec<u32>,
     l2_out: Vec<L2Output>,
     free: Vec<SmFree>,
@@ -201,8 +216,12 @@ impl Simulation {
             dispatch_pending: false,
             tb_policy,
             now: 0,
-            next_launch: 0,
-            current: None,
+            host: HostQueue::new(&workload.launches.iter().map(|l| l.stream).collect::<Vec<_>>()),
+            host_runs: vec![None; workload.launches.len()],
+            host_changed: true,
+            runs: Vec::new(),
+            undispatched: Undispatched::default(),
+            device_queue: VecDeque::new(),
             kernels: Vec::new(),
             blocks: Vec::new(),
             series: TimeSeries::new(options.series_every),
@@ -210,6 +229,8 @@ impl Simulation {
             outcome: None,
             finished: Vec::new(),
             placements: Vec::new(),
+            launched: Vec::new(),
+            ready_launches: Vec::new(),
             woken: Vec::new(),
             l2_out: Vec::new(),
             free: vec![SmFree::default(); config.core.sm_count as usize],
@@ -240,16 +261,15 @@ impl Simulation {
         self.regions.get(index).map_or(&[], |&r| self.memory.words(r))
     }
 
-    /// How far the launch sequence has got, from 0 to 1: finished launches plus the finished
-    /// share of the current one's blocks.
+    /// How far the launch sequence has got, from 0 to 1: complete host launches plus the
+    /// finished share of the blocks of those under way (their child grids not counted).
     pub fn progress(&self) -> f64 {
         let launches = self.workload.launches.len().max(1) as f64;
-        let done = match &self.current {
-            Some(state) => {
-                (self.next_launch - 1) as f64 + state.finished_blocks as f64 / state.pending.blocks.max(1) as f64
-            }
-            None => self.next_launch as f64,
-        };
+        let mut done = 0.0;
+        for run in self.host_runs.iter().flatten() {
+            let run = &self.runs[*run as usize];
+            done += if run.complete() { 1.0 } else { run.finished_blocks as f64 / run.blocks.max(1) as f64 };
+        }
         done / launches
     }
 
@@ -300,12 +320,18 @@ impl Simulation {
             return Some(StepOutcome::CycleLimit { cycles: self.options.max_cycles });
         }
         self.sample_series(now, false);
-        if self.current.is_none() {
-            if self.next_launch == self.workload.launches.len() {
+        if self.host_changed {
+            self.host_changed = false;
+            if self.host.all_done() {
                 self.sample_series(now, true);
                 return Some(StepOutcome::Finished);
             }
-            self.start_launch(now);
+            self.start_host_launches(now);
+        }
+        while self.device_queue.front().is_some_and(|(at, _)| *at <= now) {
+            if let Some((_, launch)) = self.device_queue.pop_front() {
+                self.start_device_launch(now, launch);
+            }
         }
         self.memory_events(now);
         if let Some(outcome) = self.sm_cycles(now) {
@@ -332,42 +358,173 @@ impl Simulation {
         }
     }
 
-    fn start_launch(&mut self, now: u64) {
-        let index = self.next_launch;
-        self.next_launch += 1;
-        let launch = &self.workload.launches[index];
-        let kernel = &self.workload.kernels[launch.kernel as usize];
-        let core = &self.config.core;
-        let threads = launch.block.count() as u32;
-        let warps = threads.div_ceil(core.warp_size);
-        let blocks = launch.grid.count() as u32;
-        let needs = BlockNeeds {
-            warps,
-            threads,
-            registers: warps * core.warp_size * kernel.regs_per_thread,
-            shared_bytes: kernel.shared_bytes,
-        };
-        self.current = Some(KernelState {
-            pending: PendingKernel { kernel: index as u32, blocks, next_block: 0 },
+    fn start_host_launches(&mut self, now: u64) {
+        let mut ready = core::mem::take(&mut self.ready_launches);
+        ready.clear();
+        self.host.take_ready(&mut ready);
+        for &index in &ready {
+            let launch = &self.workload.launches[index as usize];
+            // Acquire: under GPU coherence a kernel starts with empty L1s (device launches
+            // share their parent's view and do not invalidate).
+            if self.config.coherence == Coherence::InvalidateL1 {
+                for sm in &mut self.sms {
+                    sm.l1_mut().invalidate_all();
+                }
+            }
+            let args = Workload::arg_words(launch, &self.regions);
+            let origin = Origin::Host { launch: index, stream: launch.stream };
+            let run = self.start_run(now, launch.kernel, launch.grid, launch.block, args, origin, 0);
+            self.host_runs[index as usize] = Some(run);
+        }
+        self.ready_launches = ready;
+    }
+
+    fn start_device_launch(&mut self, now: u64, launch: DeviceLaunch) {
+        let depth = self.runs[launch.parent as usize].depth + 1;
+        let origin = Origin::Device { run: launch.parent, block: launch.parent_block, sm: launch.sm };
+        self.start_run(now, launch.code, launch.grid, launch.block, launch.args, origin, depth);
+    }
+
+    /// Creates a run and hands it to the TB scheduler; returns its id.
+    #[allow(clippy::too_many_arguments)]
+    fn start_run(
+        &mut self,
+        now: u64,
+        code: u32,
+        grid: Dim3,
+        block: Dim3,
+        args: Vec<u32>,
+        origin: Origin,
+        depth: u32,
+    ) -> u32 {
+        let id = self.runs.len() as u32;
+        let needs = self.block_needs(code, block);
+        let blocks = grid.count() as u32;
+        let kernel = &self.workload.kernels[code as usize];
+        self.runs.push(Run {
+            code,
+            grid,
+            block,
+            args,
             needs,
-            placed: vec![false; blocks as usize],
+            origin,
+            depth,
+            blocks,
             finished_blocks: 0,
-            args: Workload::arg_words(launch, &self.regions),
-            shape: LaunchShape {
-                kernel: index as u32,
-                code_index: launch.kernel,
-                grid: launch.grid,
-                block: launch.block,
-            },
+            children_left: 0,
         });
+        self.undispatched.pending.push(PendingKernel { kernel: id, blocks, next_block: 0 });
+        self.undispatched.needs.push(needs);
+        self.undispatched.placed.push(vec![false; blocks as usize]);
+        let (stream, parent) = match origin {
+            Origin::Host { stream, .. } => (stream, None),
+            Origin::Device { run, .. } => (0, Some(run)),
+        };
         self.kernels.push(KernelReport {
             name: kernel.name.clone(),
             blocks,
             start_cycle: now,
+            stream,
+            parent,
+            depth,
             ..KernelReport::default()
         });
-        self.tb_policy.on_kernel_launch(index as u32, blocks, core.sm_count);
+        let sm_count = self.config.core.sm_count;
+        self.tb_policy.on_kernel_launch(&KernelLaunch {
+            kernel: id,
+            code,
+            blocks,
+            grid,
+            block,
+            sm_count,
+            origin,
+            depth,
+        });
         self.dispatch_pending = true;
+        id
+    }
+
+    fn block_needs(&self, code: u32, block: Dim3) -> BlockNeeds {
+        let core = &self.config.core;
+        let kernel = &self.workload.kernels[code as usize];
+        let threads = block.count().min(u32::MAX as u64) as u32;
+        let warps = threads.div_ceil(core.warp_size);
+        BlockNeeds {
+            warps,
+            threads,
+            registers: (warps as u64 * core.warp_size as u64 * kernel.regs_per_thread as u64).min(u32::MAX as u64)
+                as u32,
+            shared_bytes: kernel.shared_bytes,
+        }
+    }
+
+    /// Checks the grids device threads launched this cycle and queues them; the parent's run
+    /// now waits for each. Returns the fault of the first one that cannot run.
+    fn queue_device_launches(&mut self, now: u64) -> Option<StepOutcome> {
+        let mut launched = core::mem::take(&mut self.launched);
+        let mut outcome = None;
+        for launch in launched.drain(..) {
+            if outcome.is_some() {
+                continue;
+            }
+            let problem = self.launch_problem(&launch);
+            if let Some(problem) = problem {
+                let kind = FaultKind::BadLaunch { kernel: launch.code, problem };
+                let fault = Fault { pc: launch.pc, lane: launch.lane, kind };
+                let kernel = self.kernels[launch.parent as usize].name.clone();
+                outcome = Some(StepOutcome::Fault { kernel, sm: launch.sm, fault });
+                continue;
+            }
+            self.runs[launch.parent as usize].children_left += 1;
+            let at = now + self.config.device_launch.latency.max(1) as u64;
+            self.device_queue.push_back((at, launch));
+        }
+        self.launched = launched;
+        outcome
+    }
+
+    fn launch_problem(&self, launch: &DeviceLaunch) -> Option<LaunchProblem> {
+        let (grid, block) = (launch.grid, launch.block);
+        let zero = |d: Dim3| d.x == 0 || d.y == 0 || d.z == 0;
+        if zero(grid) || zero(block) || grid.count() > i32::MAX as u64 {
+            return Some(LaunchProblem::BadDimensions);
+        }
+        let core = &self.config.core;
+        let needs = self.block_needs(launch.code, block);
+        let sm = SmFree {
+            tbs: core.max_tbs_per_sm,
+            warps: core.max_warps_per_sm,
+            threads: core.max_threads_per_sm,
+            registers: core.registers_per_sm,
+            shared_bytes: core.shared_memory_per_sm,
+        };
+        if block.count() > core.max_threads_per_sm as u64 || !sm.fits(&needs) {
+            return Some(LaunchProblem::BlockTooLarge);
+        }
+        if self.runs.len() + self.device_queue.len() >= MAX_RUNS {
+            return Some(LaunchProblem::TooManyGrids);
+        }
+        None
+    }
+
+    /// Run `run` may have become complete: if so, tell whoever waits for it, up the tree.
+    fn settle(&mut self, mut run: u32) {
+        loop {
+            if !self.runs[run as usize].complete() {
+                return;
+            }
+            match self.runs[run as usize].origin {
+                Origin::Device { run: parent, .. } => {
+                    self.runs[parent as usize].children_left -= 1;
+                    run = parent;
+                }
+                Origin::Host { launch, .. } => {
+                    self.host.complete(launch);
+                    self.host_changed = true;
+                    return;
+                }
+            }
+        }
     }
 
     fn push_event(&mut self, at: u64, event: MemEvent) {
@@ -490,14 +647,23 @@ impl Simulation {
                     self.push_event(delivered, event);
                 }
             }
-            let Simulation { sms, workload, memory, finished, blocks, kernels, .. } = self;
+            let Simulation { sms, workload, memory, finished, blocks, kernels, launched, .. } = self;
             let mut issued = |kernel: u32| {
                 if let Some(k) = kernels.get_mut(kernel as usize) {
                     k.warp_instructions += 1;
                 }
                 cycle_instructions += 1;
             };
-            let result = sms[i].issue_cycle(now, &workload.kernels, memory, issue_width, finished, blocks, &mut issued);
+            let mut io = IssueCx {
+                kernels: &workload.kernels,
+                global: memory,
+                issue_width,
+                finished,
+                records: blocks,
+                launches: launched,
+                issued: &mut issued,
+            };
+            let result = sms[i].issue_cycle(now, &mut io);
             for &reason in sms[i].last_reasons() {
                 cycle_stalls.add(reason, 1);
             }
@@ -506,7 +672,7 @@ impl Simulation {
                 wake = wake.min(self.network.inject_free_at(Endpoint::Sm(i as u32)).max(now + 1));
             }
             self.sms[i].wake_at = wake;
-            if let Err(fault) = result {
+            if let Err(crate::sm::SmFault { kernel, fault }) = result {
                 // The run ends inside this cycle: SMs before this one took part in it, dormant
                 // or not, so their stall counts include it.
                 let Simulation { sms, series, .. } = self;
@@ -516,48 +682,36 @@ impl Simulation {
                 let window = series.at(now);
                 window.warp_instructions += cycle_instructions;
                 window.stalls.merge(&cycle_stalls);
-                let name = self.current_kernel().map_or_else(String::new, |k| k.name.clone());
+                let name = self.kernels.get(kernel as usize).map_or_else(String::new, |k| k.name.clone());
                 return Some(StepOutcome::Fault { kernel: name, sm: i as u32, fault });
             }
         }
         let window = self.series.at(now);
         window.warp_instructions += cycle_instructions;
         window.stalls.merge(&cycle_stalls);
+        if !self.launched.is_empty() {
+            return self.queue_device_launches(now);
+        }
         None
-    }
-
-    fn current_kernel(&self) -> Option<&Kernel> {
-        let state = self.current.as_ref()?;
-        self.workload.kernels.get(state.shape.code_index as usize)
     }
 
     fn retire_blocks(&mut self, now: u64) {
         let mut finished = core::mem::take(&mut self.finished);
         self.dispatch_pending |= !finished.is_empty();
         for f in finished.drain(..) {
-            if let Some(state) = &mut self.current {
-                state.finished_blocks += 1;
+            let run = &mut self.runs[f.kernel as usize];
+            run.finished_blocks += 1;
+            if run.finished_blocks == run.blocks {
+                self.kernels[f.kernel as usize].end_cycle = now;
             }
             self.tb_policy.on_tb_finish(f.sm, f.kernel, f.block);
+            self.settle(f.kernel);
         }
         self.finished = finished;
-        let done = self.current.as_ref().is_some_and(|s| s.finished_blocks == s.pending.blocks);
-        if done {
-            if let Some(report) = self.kernels.last_mut() {
-                report.end_cycle = now;
-            }
-            self.current = None;
-            if self.config.coherence == Coherence::InvalidateL1 {
-                for sm in &mut self.sms {
-                    sm.l1_mut().invalidate_all();
-                }
-            }
-        }
     }
 
     fn dispatch(&mut self, now: u64) {
-        let Some(state) = &mut self.current else { return };
-        if !self.dispatch_pending || state.pending.next_block >= state.pending.blocks {
+        if !self.dispatch_pending || self.undispatched.pending.is_empty() {
             return;
         }
         for (free, sm) in self.free.iter_mut().zip(&self.sms) {
@@ -569,21 +723,34 @@ impl Simulation {
         };
         self.budget.fill(per_sm);
         self.placements.clear();
-        let needs = [state.needs];
+        let u = &mut self.undispatched;
         let mut d = Dispatch {
             free: &mut self.free,
-            pending: core::slice::from_mut(&mut state.pending),
-            needs: &needs,
-            placed: core::slice::from_mut(&mut state.placed),
+            pending: &mut u.pending,
+            needs: &u.needs,
+            placed: &mut u.placed,
             out: &mut self.placements,
             budget_per_sm: &mut self.budget,
             budget_total: total,
         };
         self.tb_policy.dispatch(&mut d);
         self.dispatch_pending = !self.placements.is_empty();
-        let kernel = &self.workload.kernels[state.shape.code_index as usize];
         for p in &self.placements {
-            self.sms[p.sm as usize].admit(now, state.shape, kernel, p.block, state.needs, &state.args);
+            let run = &self.runs[p.kernel as usize];
+            let shape = LaunchShape { kernel: p.kernel, code_index: run.code, grid: run.grid, block: run.block };
+            let kernel = &self.workload.kernels[run.code as usize];
+            self.sms[p.sm as usize].admit(now, shape, kernel, p.block, run.needs, &run.args);
+        }
+        // Runs whose every block is placed leave the dispatcher's lists.
+        let mut i = 0;
+        while i < u.pending.len() {
+            if u.pending[i].next_block >= u.pending[i].blocks {
+                u.pending.remove(i);
+                u.needs.remove(i);
+                u.placed.remove(i);
+            } else {
+                i += 1;
+            }
         }
         for i in 0..self.placements.len() {
             let sm = self.placements[i].sm as usize;
@@ -622,8 +789,11 @@ impl Simulation {
         let mut next = u64::MAX;
         // A launch to start, or a dispatch that placed blocks and may place more next cycle.
         // Otherwise a slot only frees when a warp issues, which the SMs' wake-ups cover.
-        if self.current.is_none() || self.dispatch_pending {
+        if self.host_changed || self.dispatch_pending {
             return now + 1;
+        }
+        if let Some((at, _)) = self.device_queue.front() {
+            next = next.min((*at).max(now + 1));
         }
         for sm in &self.sms {
             next = next.min(sm.wake_at.max(now + 1));
@@ -638,9 +808,15 @@ impl Simulation {
     }
 
     fn describe_stuck(&self) -> String {
-        let name = self.current_kernel().map_or_else(|| String::from("(none)"), |k| k.name.clone());
+        let mut names: Vec<&str> = Vec::new();
+        for (run, report) in self.runs.iter().zip(&self.kernels) {
+            if run.finished_blocks < run.blocks && !names.contains(&report.name.as_str()) {
+                names.push(&report.name);
+            }
+        }
+        let what = if names.is_empty() { String::from("the launch sequence") } else { names.join(", ") };
         format!(
-            "kernel {name} cannot make progress at cycle {}: no warp can issue and no memory request is in flight \
+            "{what} cannot make progress at cycle {}: no warp can issue and no memory request is in flight \
              (typically warps of one block waiting at different barriers)",
             self.now
         )

@@ -27,6 +27,7 @@ pub mod error;
 pub mod exec;
 pub mod gpu;
 pub mod isa;
+pub mod launch;
 pub mod mem;
 pub mod rng;
 pub mod sched;

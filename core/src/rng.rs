@@ -38,6 +38,11 @@ impl SplitMix64 {
             }
         }
     }
+
+    /// A float uniformly distributed in `[0, 1)`: 24 random bits, so every value is exact.
+    pub fn unit_f32(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 * (1.0 / (1u32 << 24) as f32)
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use warpscope_core::isa::{
     AluOp, AtomicOp, Axis, CmpOp, CmpType, Dim3, Instr, Kernel, Operand, Reg, SfuOp, Space, Special, UnaryOp,
 };
 use warpscope_core::rng::SplitMix64;
-use warpscope_core::workload::{Arg, BufferInit, BufferSpec, LaunchSpec, Workload};
+use warpscope_core::workload::{Arg, BufferInit, BufferSpec, ElemType, LaunchSpec, Workload};
 use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
 
 const REGS: u32 = 10;
@@ -141,12 +141,14 @@ fn random_kernels_end_cleanly_and_identically_with_or_without_shortcuts() {
                 name: "a".into(),
                 words: 1024,
                 init: BufferInit::Random { seed: case, min: 0, max: 64 },
+                elem: ElemType::Int,
             }],
             launches: vec![LaunchSpec {
                 kernel: 0,
                 grid: Dim3::linear(3),
                 block: Dim3::linear(96),
                 args: vec![Arg::Buffer(0), Arg::Value(1024)],
+                stream: 0,
             }],
         };
         let (outcome, fast) = run(&w, true);

@@ -7,7 +7,7 @@ use warpscope_core::exec::reference;
 use warpscope_core::isa::builder::KernelBuilder;
 use warpscope_core::isa::{AluOp, Axis, CmpOp, CmpType, Dim3, Kernel, Operand, Reg, Space, Special};
 use warpscope_core::stats::{BlockRecord, Report};
-use warpscope_core::workload::{Arg, BufferInit, BufferSpec, LaunchSpec, Workload};
+use warpscope_core::workload::{Arg, BufferInit, BufferSpec, ElemType, LaunchSpec, Workload};
 use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
 
 /// A small machine with round numbers, so that latencies can be added up by hand.
@@ -35,13 +35,19 @@ fn workload(kernel: Kernel, grid: u32, block: u32, buffer_words: u32, launches: 
     let params = kernel.params;
     Workload {
         kernels: vec![kernel],
-        buffers: vec![BufferSpec { name: "data".into(), words: buffer_words, init: BufferInit::Iota }],
+        buffers: vec![BufferSpec {
+            name: "data".into(),
+            words: buffer_words,
+            init: BufferInit::Iota,
+            elem: ElemType::Int,
+        }],
         launches: (0..launches)
             .map(|_| LaunchSpec {
                 kernel: 0,
                 grid: Dim3::linear(grid),
                 block: Dim3::linear(block),
                 args: (0..params).map(|_| Arg::Buffer(0)).collect(),
+                stream: 0,
             })
             .collect(),
     }
@@ -251,7 +257,7 @@ fn vector_add(n: u32) -> Workload {
     b.alu(AluOp::Add, y, pb, t).load(Space::Global, y, y, 0);
     b.alu(AluOp::Add, x, x, y).alu(AluOp::Add, t, pc, t).store(Space::Global, t, 0, x);
     b.place(done).exit();
-    let buffer = |name: &str, init| BufferSpec { name: name.into(), words: n, init };
+    let buffer = |name: &str, init| BufferSpec { name: name.into(), words: n, init, elem: ElemType::Int };
     Workload {
         kernels: vec![b.build()],
         buffers: vec![
@@ -264,6 +270,7 @@ fn vector_add(n: u32) -> Workload {
             grid: Dim3::linear(n.div_ceil(128)),
             block: Dim3::linear(128),
             args: vec![Arg::Buffer(0), Arg::Buffer(1), Arg::Buffer(2), Arg::Value(n)],
+            stream: 0,
         }],
     }
 }

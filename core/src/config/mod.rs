@@ -38,6 +38,24 @@ pub struct GpuConfig {
     pub clocks: ClockConfig,
     /// What happens to L1 contents at a kernel boundary.
     pub coherence: Coherence,
+    /// Kernels launched from the device (dynamic parallelism).
+    #[serde(default)]
+    pub device_launch: DeviceLaunchConfig,
+}
+
+/// Timing of device-side launches. This is the plain model: a child grid becomes visible to
+/// the thread-block scheduler a fixed time after the launching instruction issues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceLaunchConfig {
+    /// Cycles from the launching instruction until the child grid may be dispatched.
+    pub latency: u32,
+}
+
+impl Default for DeviceLaunchConfig {
+    fn default() -> Self {
+        // Of the order of DTBL's launch cost; CUDA Dynamic Parallelism is tens of thousands.
+        DeviceLaunchConfig { latency: 500 }
+    }
 }
 
 /// SM count and what one SM can hold at once.
@@ -302,6 +320,7 @@ impl GpuConfig {
         range("core.schedulers_per_sm", c.schedulers_per_sm, 1, c.max_warps_per_sm)?;
         range("core.issue_width", c.issue_width, 1, 8)?;
 
+        range("device_launch.latency", self.device_launch.latency, 0, 1_000_000)?;
         unit("pipeline.alu", self.pipeline.alu)?;
         unit("pipeline.sfu", self.pipeline.sfu)?;
         unit("pipeline.control", self.pipeline.control)?;

@@ -125,6 +125,7 @@ pub fn fermi_gtx480() -> GpuConfig {
         dram: DramConfig { channels: 6, latency: 100, bytes_per_cycle: 42, queue_entries: 16 },
         clocks: ClockConfig { core_mhz: 700, memory_mhz: 924 },
         coherence: Coherence::InvalidateL1,
+        device_launch: DeviceLaunchConfig::default(),
     }
 }
 
@@ -184,6 +185,7 @@ pub fn ccws_fermi() -> GpuConfig {
         dram: DramConfig { channels: 8, latency: 150, bytes_per_cycle: 5, queue_entries: 32 },
         clocks: ClockConfig { core_mhz: 1300, memory_mhz: 800 },
         coherence: Coherence::InvalidateL1,
+        device_launch: DeviceLaunchConfig::default(),
     }
 }
 
@@ -243,6 +245,7 @@ pub fn ikra_denovo() -> GpuConfig {
         dram: DramConfig { channels: 1, latency: 168, bytes_per_cycle: 32, queue_entries: 64 },
         clocks: ClockConfig { core_mhz: 700, memory_mhz: 700 },
         coherence: Coherence::KeepL1,
+        device_launch: DeviceLaunchConfig::default(),
     }
 }
 
@@ -301,6 +304,7 @@ pub fn laperm_k20c() -> GpuConfig {
         dram: DramConfig { channels: 6, latency: 100, bytes_per_cycle: 59, queue_entries: 16 },
         clocks: ClockConfig { core_mhz: 706, memory_mhz: 2600 },
         coherence: Coherence::InvalidateL1,
+        device_launch: DeviceLaunchConfig::default(),
     }
 }
 
@@ -359,6 +363,7 @@ pub fn cke_maxwell() -> GpuConfig {
         dram: DramConfig { channels: 16, latency: 200, bytes_per_cycle: 3, queue_entries: 16 },
         clocks: ClockConfig { core_mhz: 1400, memory_mhz: 924 },
         coherence: Coherence::InvalidateL1,
+        device_launch: DeviceLaunchConfig::default(),
     }
 }
 
@@ -418,5 +423,6 @@ pub fn h100() -> GpuConfig {
         dram: DramConfig { channels: 40, latency: 350, bytes_per_cycle: 48, queue_entries: 64 },
         clocks: ClockConfig { core_mhz: 1755, memory_mhz: 2619 },
         coherence: Coherence::InvalidateL1,
+        device_launch: DeviceLaunchConfig::default(),
     }
 }

@@ -89,6 +89,18 @@ pub enum Executed {
     Memory(MemAccess),
     /// The warp arrived at a barrier.
     Barrier,
+    /// The lanes of `mask` each launch a grid of kernel `kernel`; their grid and block
+    /// dimensions are in the six registers from `dims`, the child's arguments from `args`.
+    Launch {
+        /// Child kernel index.
+        kernel: u32,
+        /// First dimension register.
+        dims: Reg,
+        /// First argument register.
+        args: Reg,
+        /// Launching lanes.
+        mask: u32,
+    },
     /// Every lane of the warp has exited.
     Finished,
 }
@@ -107,6 +119,37 @@ pub enum FaultKind {
     },
     /// Control reached past the last instruction (a kernel without a final `exit`).
     RanOffTheEnd,
+    /// A device-side launch the machine cannot run.
+    BadLaunch {
+        /// Index of the child kernel.
+        kernel: u32,
+        /// What is wrong with it.
+        problem: LaunchProblem,
+    },
+}
+
+/// Why a device-side launch cannot run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LaunchProblem {
+    /// A grid or block dimension is 0, or the grid has more than 2^31 - 1 blocks.
+    BadDimensions,
+    /// A block needs more threads, warps, registers or shared memory than an SM has.
+    BlockTooLarge,
+    /// The run has launched more grids than the engine allows.
+    TooManyGrids,
+}
+
+impl LaunchProblem {
+    /// A sentence for a person.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            LaunchProblem::BadDimensions => "a grid or block dimension is 0, or the grid has more than 2^31 - 1 blocks",
+            LaunchProblem::BlockTooLarge => {
+                "one block needs more threads, warps, registers or shared memory than an SM has"
+            }
+            LaunchProblem::TooManyGrids => "the run launched more than 1,000,000 grids from the device",
+        }
+    }
 }
 
 /// A fault: the instruction and lane that caused it.
@@ -261,6 +304,7 @@ pub fn step(
             return Ok(Executed::Compute);
         }
         Instr::Barrier => outcome = Executed::Barrier,
+        Instr::Launch { kernel, dims, args } => outcome = Executed::Launch { kernel, dims, args, mask: active },
         Instr::Exit => {
             warp.stack.exit(active);
             return Ok(if warp.stack.pc().is_none() { Executed::Finished } else { Executed::Compute });

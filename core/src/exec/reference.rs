@@ -7,9 +7,10 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::memory::{GlobalMemory, SharedMemory};
-use super::{step, ExecEnv, Executed, Fault, WarpExec, WarpPlace, LANES};
+use super::memory::{GlobalMemory, Region, SharedMemory};
+use super::{step, ExecEnv, Executed, Fault, LaunchProblem, WarpExec, WarpPlace, LANES};
 use crate::isa::{Dim3, Kernel};
+use crate::workload::Workload;
 
 /// One kernel launch.
 #[derive(Clone, Copy, Debug)]
@@ -43,10 +44,101 @@ pub enum RunError {
         /// The bound that was hit.
         limit: u64,
     },
+    /// A device-side launch that cannot run.
+    BadLaunch {
+        /// The child kernel.
+        kernel: u32,
+        /// What is wrong.
+        problem: LaunchProblem,
+    },
 }
 
-/// Runs `launch` to completion on `global`; returns the warp instructions executed.
+/// A grid launched by a device thread during a reference run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChildLaunch {
+    /// Index of the child kernel in the workload.
+    pub code: u32,
+    /// Grid dimensions.
+    pub grid: Dim3,
+    /// Block dimensions.
+    pub block: Dim3,
+    /// Argument words.
+    pub args: Vec<u32>,
+}
+
+/// The outcome of [`run_workload`].
+#[derive(Clone, Debug)]
+pub struct WorkloadRun {
+    /// Device memory at the end.
+    pub memory: GlobalMemory,
+    /// Where each buffer lives.
+    pub regions: Vec<Region>,
+    /// Warp instructions executed.
+    pub warp_instructions: u64,
+    /// Grids launched from the device.
+    pub device_launches: u64,
+}
+
+/// Runs a whole workload functionally: host launches in program order, each followed by the
+/// grids it launched from the device, breadth first. Concurrency between streams and between
+/// parents and children is not modelled, so the results equal the timing engine's for
+/// programs whose outcome does not depend on that order.
+pub fn run_workload(workload: &Workload, warp_size: u32, limit: u64) -> Result<WorkloadRun, RunError> {
+    let (mut memory, regions) = workload.materialize();
+    let mut executed = 0u64;
+    let mut device_launches = 0u64;
+    let mut queue: alloc::collections::VecDeque<ChildLaunch> = alloc::collections::VecDeque::new();
+    let mut children = Vec::new();
+    let params: Vec<u32> = workload.kernels.iter().map(|k| k.params).collect();
+    for spec in &workload.launches {
+        let args = Workload::arg_words(spec, &regions);
+        queue.push_back(ChildLaunch { code: spec.kernel, grid: spec.grid, block: spec.block, args });
+        let mut host = true;
+        while let Some(next) = queue.pop_front() {
+            if !host {
+                device_launches += 1;
+                let zero = |d: Dim3| d.x == 0 || d.y == 0 || d.z == 0;
+                let problem = if zero(next.grid) || zero(next.block) || next.grid.count() > i32::MAX as u64 {
+                    Some(LaunchProblem::BadDimensions)
+                } else if device_launches > 1_000_000 {
+                    Some(LaunchProblem::TooManyGrids)
+                } else {
+                    None
+                };
+                if let Some(problem) = problem {
+                    return Err(RunError::BadLaunch { kernel: next.code, problem });
+                }
+            }
+            host = false;
+            let Some(kernel) = workload.kernels.get(next.code as usize) else {
+                return Err(RunError::BadLaunch { kernel: next.code, problem: LaunchProblem::BadDimensions });
+            };
+            let launch = Launch { kernel, grid: next.grid, block: next.block, args: &next.args, warp_size };
+            children.clear();
+            executed += run_launching(launch, &mut memory, limit.saturating_sub(executed), &params, &mut children)
+                .map_err(|e| if let RunError::TooLong { .. } = e { RunError::TooLong { limit } } else { e })?;
+            queue.extend(children.drain(..));
+        }
+    }
+    Ok(WorkloadRun { memory, regions, warp_instructions: executed, device_launches })
+}
+
+/// Runs `launch` to completion on `global`; returns the warp instructions executed. Grids it
+/// launches from the device are not run (see [`run_workload`]).
 pub fn run(launch: Launch<'_>, global: &mut GlobalMemory, limit: u64) -> Result<u64, RunError> {
+    run_launching(launch, global, limit, &[], &mut Vec::new())
+}
+
+/// Runs `launch` like [`run`], appending the grids its threads launch to `children` in the
+/// order the launching instructions executed (lanes in ascending order); `params[k]` is the
+/// parameter count of kernel `k`.
+pub fn run_launching(
+    launch: Launch<'_>,
+    global: &mut GlobalMemory,
+    limit: u64,
+    params: &[u32],
+    children: &mut Vec<ChildLaunch>,
+) -> Result<u64, RunError> {
     let threads = launch.block.count() as u32;
     let warps = threads.div_ceil(launch.warp_size);
     let regs_per_warp = launch.kernel.regs_per_thread as usize * LANES;
@@ -92,6 +184,22 @@ pub fn run(launch: Launch<'_>, global: &mut GlobalMemory, limit: u64) -> Result<
                 match step(&launch.kernel.code, &mut execs[w], warp_regs, &places[w], &mut env) {
                     Ok(Executed::Finished) => finished[w] = true,
                     Ok(Executed::Barrier) => at_barrier[w] = true,
+                    Ok(Executed::Launch { kernel, dims, args, mask }) => {
+                        let params = params.get(kernel as usize).copied().unwrap_or(0) as usize;
+                        let read = |r: usize, lane: usize| warp_regs.get(r * LANES + lane).copied().unwrap_or(0);
+                        let mut m = mask;
+                        while m != 0 {
+                            let lane = m.trailing_zeros() as usize;
+                            m &= m - 1;
+                            let d = |i: usize| read(dims.0 as usize + i, lane);
+                            children.push(ChildLaunch {
+                                code: kernel,
+                                grid: Dim3 { x: d(0), y: d(1), z: d(2) },
+                                block: Dim3 { x: d(3), y: d(4), z: d(5) },
+                                args: (0..params).map(|i| read(args.0 as usize + i, lane)).collect(),
+                            });
+                        }
+                    }
                     Ok(_) => {}
                     Err(fault) => return Err(RunError::Fault { block, warp: w as u32, fault }),
                 }

@@ -51,6 +51,15 @@ impl KernelBuilder {
         Reg((self.next_reg - 1) as u8)
     }
 
+    /// `n` fresh, consecutive registers (for a launch's dimensions and arguments); the first.
+    pub fn regs(&mut self, n: u32) -> Reg {
+        let first = self.reg();
+        for _ in 1..n {
+            self.reg();
+        }
+        first
+    }
+
     /// Declares `bytes` of shared memory per thread block.
     pub fn shared(&mut self, bytes: u32) -> &mut Self {
         self.shared_bytes = bytes;
@@ -120,6 +129,12 @@ impl KernelBuilder {
     /// `__syncthreads()`.
     pub fn barrier(&mut self) -> &mut Self {
         self.push(Instr::Barrier)
+    }
+
+    /// Every active lane launches a grid of kernel `kernel`: dimensions in the six registers
+    /// from `dims` (grid x, y, z, block x, y, z), arguments in consecutive registers from `args`.
+    pub fn launch(&mut self, kernel: u32, dims: Reg, args: Reg) -> &mut Self {
+        self.push(Instr::Launch { kernel, dims, args })
     }
 
     /// The active lanes finish.

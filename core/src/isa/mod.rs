@@ -352,6 +352,19 @@ pub enum Instr {
     Barrier,
     /// The active lanes finish.
     Exit,
+    /// Device-side launch (dynamic parallelism): every active lane launches one grid of
+    /// kernel `kernel`. Six consecutive registers from `dims` hold grid x, y, z and block x, y,
+    /// z; the child's parameters are in consecutive registers from `args`. The engine waits for
+    /// every outstanding register write of the warp before issuing it, so the scoreboard need
+    /// not list these registers.
+    Launch {
+        /// Index of the child kernel in the workload.
+        kernel: u32,
+        /// First of the six dimension registers.
+        dims: Reg,
+        /// First argument register (one per parameter of the child).
+        args: Reg,
+    },
 }
 
 /// The execution unit an instruction occupies, which sets its latency and issue interval.
@@ -381,7 +394,7 @@ impl Instr {
             | Instr::Select { .. } => Unit::Alu,
             Instr::Sfu { .. } => Unit::Sfu,
             Instr::Load { .. } | Instr::Store { .. } | Instr::Atomic { .. } => Unit::Memory,
-            Instr::Branch { .. } | Instr::Barrier | Instr::Exit => Unit::Control,
+            Instr::Branch { .. } | Instr::Barrier | Instr::Exit | Instr::Launch { .. } => Unit::Control,
         }
     }
 
@@ -398,7 +411,7 @@ impl Instr {
             | Instr::Select { dst, .. }
             | Instr::Load { dst, .. }
             | Instr::Atomic { dst, .. } => Some(dst),
-            Instr::Store { .. } | Instr::Branch { .. } | Instr::Barrier | Instr::Exit => None,
+            Instr::Store { .. } | Instr::Branch { .. } | Instr::Barrier | Instr::Exit | Instr::Launch { .. } => None,
         }
     }
 
@@ -412,7 +425,8 @@ impl Instr {
         }
         match *self {
             Instr::Mov { src, .. } => [r(src), None, None],
-            Instr::Special { .. } | Instr::Barrier | Instr::Exit => [None, None, None],
+            // A launch reads up to 6 + params registers; the engine drains the scoreboard instead.
+            Instr::Special { .. } | Instr::Barrier | Instr::Exit | Instr::Launch { .. } => [None, None, None],
             Instr::Alu { a, b, .. } | Instr::Sfu { a, b, .. } | Instr::Cmp { a, b, .. } => [r(a), r(b), None],
             Instr::Unary { a, .. } => [r(a), None, None],
             Instr::Fma { a, b, c, .. } => [r(a), r(b), r(c)],

@@ -16,6 +16,7 @@ use crate::config::GpuConfig;
 use crate::exec::memory::{GlobalMemory, SharedMemory};
 use crate::exec::{self, AccessKind, ExecEnv, Executed, Fault, WarpExec, WarpPlace, LANES};
 use crate::isa::{Dim3, Instr, Kernel, Space, Unit};
+use crate::launch::DeviceLaunch;
 use crate::mem::coalescer::{bank_conflict_degree, coalesce};
 use crate::mem::l1::{L1Cache, RequestKind};
 use crate::sched::tb::{BlockNeeds, SmFree};
@@ -88,6 +89,33 @@ pub struct Finished {
     pub block: u32,
 }
 
+/// What the issue stage reads and produces outside the SM.
+pub struct IssueCx<'a> {
+    /// The workload's kernels.
+    pub kernels: &'a [Kernel],
+    /// Device memory.
+    pub global: &'a mut GlobalMemory,
+    /// Instructions each scheduler may issue per cycle.
+    pub issue_width: u32,
+    /// Blocks that finished.
+    pub finished: &'a mut Vec<Finished>,
+    /// Their records.
+    pub records: &'a mut Vec<BlockRecord>,
+    /// Grids launched by device threads.
+    pub launches: &'a mut Vec<DeviceLaunch>,
+    /// Called with the kernel run of every warp instruction issued.
+    pub issued: &'a mut dyn FnMut(u32),
+}
+
+/// A warp of kernel run `kernel` faulted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SmFault {
+    /// The kernel run.
+    pub kernel: u32,
+    /// The fault.
+    pub fault: Fault,
+}
+
 /// A kernel launch as an SM needs to know it.
 #[derive(Clone, Copy, Debug)]
 pub struct LaunchShape {
@@ -151,7 +179,8 @@ fn release(warps: &mut [Warp], hot: &mut [Hot], schedulers: &mut [Scheduler], w:
 /// for every register.
 fn operands_ready_at(warp: &Warp, instr: &Instr) -> u64 {
     match instr {
-        Instr::Exit => warp.ready_at.iter().copied().max().unwrap_or(0),
+        // A launch reads up to 6 + params registers: like exit, it waits for all of them.
+        Instr::Exit | Instr::Launch { .. } => warp.ready_at.iter().copied().max().unwrap_or(0),
         _ => instr
             .srcs()
             .into_iter()
@@ -362,20 +391,9 @@ impl Sm {
         self.release_completed();
     }
 
-    /// Runs the issue stage of every scheduler for cycle `now`. Finished blocks are appended
-    /// to `finished` (their records to `records`). Returns the warp instructions issued, per
-    /// kernel run, through `issued`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn issue_cycle(
-        &mut self,
-        now: u64,
-        kernels: &[Kernel],
-        global: &mut GlobalMemory,
-        issue_width: u32,
-        finished: &mut Vec<Finished>,
-        records: &mut Vec<BlockRecord>,
-        issued: &mut dyn FnMut(u32),
-    ) -> Result<(), Fault> {
+    /// Runs the issue stage of every scheduler for cycle `now`; what it produces for the rest
+    /// of the GPU goes into `cx`.
+    pub fn issue_cycle(&mut self, now: u64, io: &mut IssueCx<'_>) -> Result<(), SmFault> {
         self.accounted_to = now + 1;
         for s in 0..self.schedulers.len() {
             if self.shortcuts && now < self.schedulers[s].sleep_until {
@@ -383,7 +401,7 @@ impl Sm {
                 self.report.stalls.add(self.last_reasons[s], 1);
                 continue;
             }
-            let reason = self.schedule(s, now, kernels, global, issue_width, finished, records, issued)?;
+            let reason = self.schedule(s, now, io)?;
             self.report.stalls.add(reason, 1);
             self.last_reasons[s] = reason;
             // A policy's gate can change without any event the SM sees; everything else wakes
@@ -510,18 +528,8 @@ impl Sm {
         self.lsu.take_atomic_token()
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn schedule(
-        &mut self,
-        s: usize,
-        now: u64,
-        kernels: &[Kernel],
-        global: &mut GlobalMemory,
-        issue_width: u32,
-        finished: &mut Vec<Finished>,
-        records: &mut Vec<BlockRecord>,
-        issued: &mut dyn FnMut(u32),
-    ) -> Result<StallReason, Fault> {
+    fn schedule(&mut self, s: usize, now: u64, io: &mut IssueCx<'_>) -> Result<StallReason, SmFault> {
+        let kernels = io.kernels;
         if let Some(reason) = self.collect_ready(s, now, kernels) {
             return Ok(reason);
         }
@@ -531,7 +539,7 @@ impl Sm {
         let mut count = 0;
         let mut throttled = false;
         for &w in &ready {
-            if count == issue_width {
+            if count == io.issue_width {
                 break;
             }
             let warp = &self.warps[w as usize];
@@ -548,8 +556,9 @@ impl Sm {
             if instr.map(|i| i.unit()) == Some(Unit::Memory) && self.lsu.busy() {
                 continue;
             }
-            self.issue(s, w, now, &kernels[code_index], global, finished, records)?;
-            issued(self.info[w as usize].kernel);
+            let kernel = self.info[w as usize].kernel;
+            self.issue(s, w, now, &kernels[code_index], io).map_err(|fault| SmFault { kernel, fault })?;
+            (io.issued)(kernel);
             count += 1;
             let cx = WarpCx { now, sm: self.id, warps: &self.info };
             self.schedulers[s].policy.on_issue(&cx, w);
@@ -564,17 +573,7 @@ impl Sm {
         })
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn issue(
-        &mut self,
-        s: usize,
-        w: WarpSlot,
-        now: u64,
-        kernel: &Kernel,
-        global: &mut GlobalMemory,
-        finished: &mut Vec<Finished>,
-        records: &mut Vec<BlockRecord>,
-    ) -> Result<(), Fault> {
+    fn issue(&mut self, s: usize, w: WarpSlot, now: u64, kernel: &Kernel, io: &mut IssueCx<'_>) -> Result<(), Fault> {
         let wi = w as usize;
         let block_slot = self.warps[wi].block_slot as usize;
         let pc = self.warps[wi].exec.stack.pc().unwrap_or(0);
@@ -582,13 +581,38 @@ impl Sm {
         let Sm { warps, blocks, addresses, .. } = self;
         let warp = &mut warps[wi];
         let Some(place) = warp.place else { return Ok(()) };
-        let mut env = ExecEnv { global, shared: &mut blocks[block_slot].shared, addresses };
+        let mut env = ExecEnv { global: io.global, shared: &mut blocks[block_slot].shared, addresses };
         let executed = exec::step(&kernel.code, &mut warp.exec, &mut warp.regs, &place, &mut env)?;
         self.hot[wi].stale = true;
         self.report.warp_instructions += 1;
         let Some(instr) = instr else { return Ok(()) };
         let unit = instr.unit();
         match executed {
+            Executed::Launch { kernel: code, dims, args, mask } => {
+                let u = unit_index(unit);
+                self.schedulers[s].unit_free[u] = now + self.interval[u];
+                let params = io.kernels.get(code as usize).map_or(0, |k| k.params as usize);
+                let (block, parent) = (self.blocks[block_slot].block, self.blocks[block_slot].kernel);
+                let regs = &self.warps[wi].regs;
+                let read = |r: usize, lane: usize| regs.get(r * LANES + lane).copied().unwrap_or(0);
+                let mut m = mask;
+                while m != 0 {
+                    let lane = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let d = |i: usize| read(dims.0 as usize + i, lane);
+                    io.launches.push(DeviceLaunch {
+                        sm: self.id,
+                        parent,
+                        parent_block: block,
+                        pc,
+                        lane: lane as u32,
+                        code,
+                        grid: Dim3 { x: d(0), y: d(1), z: d(2) },
+                        block: Dim3 { x: d(3), y: d(4), z: d(5) },
+                        args: (0..params).map(|i| read(args.0 as usize + i, lane)).collect(),
+                    });
+                }
+            }
             Executed::Compute | Executed::Finished | Executed::Barrier => {
                 let u = unit_index(unit);
                 if let Some(dst) = instr.dst() {
@@ -639,8 +663,8 @@ impl Sm {
                 if b.warps_live == 0 {
                     b.live = false;
                     self.free.give_back(&b.needs);
-                    finished.push(Finished { sm: self.id, kernel: b.kernel, block: b.block });
-                    records.push(BlockRecord {
+                    io.finished.push(Finished { sm: self.id, kernel: b.kernel, block: b.block });
+                    io.records.push(BlockRecord {
                         kernel: b.kernel,
                         block: b.block,
                         sm: self.id,

@@ -126,6 +126,12 @@ pub struct KernelReport {
     pub end_cycle: u64,
     /// Warp instructions it executed.
     pub warp_instructions: u64,
+    /// Stream of a host launch (0: the default stream; device launches report 0).
+    pub stream: u32,
+    /// For a grid launched from the device, the kernel run (index in this list) that launched it.
+    pub parent: Option<u32>,
+    /// Nesting depth: 0 for host launches, parent + 1 for device launches.
+    pub depth: u32,
 }
 
 /// One SM.

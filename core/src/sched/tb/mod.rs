@@ -14,11 +14,34 @@ pub mod rr;
 use alloc::vec::Vec;
 
 use super::PolicyInfo;
+use crate::isa::Dim3;
+pub use crate::launch::Origin;
+
+/// A kernel run that became ready to dispatch, as a TB scheduler sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelLaunch {
+    /// Kernel run id: runs are numbered in the order they become ready.
+    pub kernel: u32,
+    /// Index of its code in the workload (the same function launched twice has the same code).
+    pub code: u32,
+    /// Thread blocks in its grid.
+    pub blocks: u32,
+    /// Grid dimensions.
+    pub grid: Dim3,
+    /// Block dimensions.
+    pub block: Dim3,
+    /// SMs of the GPU.
+    pub sm_count: u32,
+    /// The host, or the device thread (run, block, SM) that launched it.
+    pub origin: Origin,
+    /// 0 for host launches, the parent's depth + 1 for device launches.
+    pub depth: u32,
+}
 
 /// What the dispatcher knows about one kernel run with blocks left to place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PendingKernel {
-    /// Kernel run id (its index in the launch sequence).
+    /// Kernel run id.
     pub kernel: u32,
     /// Thread blocks in its grid.
     pub blocks: u32,
@@ -157,8 +180,8 @@ impl Dispatch<'_> {
 
 /// A thread-block scheduling policy.
 pub trait TbScheduler {
-    /// Kernel run `kernel` with `blocks` blocks became ready to dispatch.
-    fn on_kernel_launch(&mut self, _kernel: u32, _blocks: u32, _sm_count: u32) {}
+    /// A kernel run became ready to dispatch; it is now the last of [`Dispatch::pending`].
+    fn on_kernel_launch(&mut self, _launch: &KernelLaunch) {}
 
     /// Block `block` of kernel run `kernel` finished on `sm`.
     fn on_tb_finish(&mut self, _sm: u32, _kernel: u32, _block: u32) {}
@@ -189,8 +212,8 @@ macro_rules! tb_policies {
         }
 
         impl TbScheduler for TbPolicy {
-            fn on_kernel_launch(&mut self, kernel: u32, blocks: u32, sm_count: u32) {
-                match self { $( TbPolicy::$variant(p) => p.on_kernel_launch(kernel, blocks, sm_count), )* }
+            fn on_kernel_launch(&mut self, launch: &KernelLaunch) {
+                match self { $( TbPolicy::$variant(p) => p.on_kernel_launch(launch), )* }
             }
             fn on_tb_finish(&mut self, sm: u32, kernel: u32, block: u32) {
                 match self { $( TbPolicy::$variant(p) => p.on_tb_finish(sm, kernel, block), )* }

@@ -15,6 +15,8 @@ use crate::exec::memory::{GlobalMemory, Region};
 use crate::isa::{Dim3, Instr, Kernel};
 use crate::rng::SplitMix64;
 
+pub mod graph;
+
 /// Initial contents of a buffer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BufferInit {
@@ -24,6 +26,15 @@ pub enum BufferInit {
     Iota,
     /// Every word holds the value.
     Constant(u32),
+    /// Uniform floats in `min..max` from a seeded stream (the bits of each `f32`).
+    RandomFloat {
+        /// Seed of the stream.
+        seed: u32,
+        /// Smallest value (the bits of an `f32`).
+        min: u32,
+        /// Bound of the range (the bits of an `f32`), not reached.
+        max: u32,
+    },
     /// Uniform integers in `min..=max` from a seeded stream.
     Random {
         /// Seed of the stream.
@@ -37,6 +48,18 @@ pub enum BufferInit {
     Words(Vec<u32>),
 }
 
+/// How the words of a buffer are meant to be read (for display; the engine sees only words).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ElemType {
+    /// Signed 32-bit integers.
+    #[default]
+    Int,
+    /// Unsigned 32-bit integers.
+    Uint,
+    /// IEEE single-precision floats.
+    Float,
+}
+
 /// A device buffer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BufferSpec {
@@ -46,6 +69,9 @@ pub struct BufferSpec {
     pub words: u32,
     /// Initial contents.
     pub init: BufferInit,
+    /// Element type, for display.
+    #[serde(default)]
+    pub elem: ElemType,
 }
 
 /// A kernel argument.
@@ -68,10 +94,15 @@ pub struct LaunchSpec {
     pub block: Dim3,
     /// One argument per kernel parameter.
     pub args: Vec<Arg>,
+    /// The stream it is issued to. Launches in one stream run in order; launches in different
+    /// streams may run concurrently. Stream 0 is CUDA's legacy default stream: a launch there
+    /// waits for every earlier launch, and every later launch waits for it.
+    #[serde(default)]
+    pub stream: u32,
 }
 
-/// Kernels, buffers and launches. Launches run one after another, each starting when the
-/// previous one has finished.
+/// Kernels, buffers and launches. A launch starts when the launches it depends on (see
+/// [`LaunchSpec::stream`]) have finished, including every grid they launched from the device.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Workload {
     /// Compiled kernels.
@@ -96,7 +127,25 @@ impl Workload {
             return err("launches".into(), "the workload launches no kernel".into());
         }
         for (k, kernel) in self.kernels.iter().enumerate() {
-            validate_kernel(kernel, &format!("kernels[{k}]"))?;
+            let at = format!("kernels[{k}]");
+            validate_kernel(kernel, &at)?;
+            for (pc, instr) in kernel.code.iter().enumerate() {
+                let Instr::Launch { kernel: child, dims, args } = *instr else { continue };
+                let Some(child) = self.kernels.get(child as usize) else {
+                    return err(format!("{at}.code[{pc}]"), format!("launches kernel {child}, which does not exist"));
+                };
+                let last_dim = dims.0 as u32 + 5;
+                let last_arg = (args.0 as u32 + child.params).saturating_sub(1);
+                if last_dim >= kernel.regs_per_thread || last_arg >= kernel.regs_per_thread {
+                    return err(
+                        format!("{at}.code[{pc}]"),
+                        format!(
+                            "a launch of {} reads registers beyond the kernel's {}",
+                            child.name, kernel.regs_per_thread
+                        ),
+                    );
+                }
+            }
         }
         let mut total_bytes = 0u64;
         for (b, buffer) in self.buffers.iter().enumerate() {
@@ -187,6 +236,11 @@ impl Workload {
                 BufferInit::Zeros => {}
                 BufferInit::Iota => words.iter_mut().enumerate().for_each(|(i, w)| *w = i as u32),
                 BufferInit::Constant(v) => words.fill(*v),
+                BufferInit::RandomFloat { seed, min, max } => {
+                    let mut rng = SplitMix64::new(*seed as u64);
+                    let (lo, hi) = (f32::from_bits(*min), f32::from_bits(*max));
+                    words.iter_mut().for_each(|w| *w = (lo + (hi - lo) * rng.unit_f32()).to_bits());
+                }
                 BufferInit::Random { seed, min, max } => {
                     let mut rng = SplitMix64::new(*seed as u64);
                     let span = (*max - *min) as u64 + 1;
@@ -269,12 +323,18 @@ mod tests {
         b.alu(AluOp::Add, r, b.param(0), Operand::Imm(1)).exit();
         Workload {
             kernels: alloc::vec![b.build()],
-            buffers: alloc::vec![BufferSpec { name: "a".into(), words: 4, init: BufferInit::Iota }],
+            buffers: alloc::vec![BufferSpec {
+                name: "a".into(),
+                words: 4,
+                init: BufferInit::Iota,
+                elem: ElemType::Int
+            }],
             launches: alloc::vec![LaunchSpec {
                 kernel: 0,
                 grid: Dim3::linear(2),
                 block: Dim3::linear(64),
-                args: alloc::vec![Arg::Buffer(0)]
+                args: alloc::vec![Arg::Buffer(0)],
+                stream: 0,
             }],
         }
     }

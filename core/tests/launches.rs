@@ -1,0 +1,189 @@
+//! Kernel runs: stream ordering of host launches, and grids launched from the device.
+//! Cycle counts come from the dependent-ALU-chain kernel, whose length is known by hand
+//! (see `timing.rs`): a block placed at cycle `t` finishes at `t + 1 + 4N + 4`.
+
+use warpscope_core::config::{presets, GpuConfig, TbDispatchRate};
+use warpscope_core::exec::reference;
+use warpscope_core::exec::{FaultKind, LaunchProblem};
+use warpscope_core::isa::builder::KernelBuilder;
+use warpscope_core::isa::{AluOp, Axis, CmpOp, CmpType, Dim3, Kernel, Operand, Space, Special};
+use warpscope_core::stats::Report;
+use warpscope_core::workload::{Arg, BufferInit, BufferSpec, ElemType, LaunchSpec, Workload};
+use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
+
+const N: u64 = 10;
+/// Cycles from a chain block's placement to its end.
+const CHAIN: u64 = 1 + 4 * N + 4;
+
+fn machine(sms: u32) -> GpuConfig {
+    let mut c = presets::fermi_gtx480();
+    c.core.sm_count = sms;
+    c.core.schedulers_per_sm = 1;
+    c.core.tb_dispatch = TbDispatchRate::OnePerSmPerCycle;
+    c.pipeline.alu.latency = 4;
+    c.pipeline.alu.interval = 1;
+    c
+}
+
+fn chain(name: &str) -> Kernel {
+    let mut b = KernelBuilder::new(name, 0);
+    let r = b.reg();
+    b.mov(r, Operand::Imm(1));
+    for _ in 0..N {
+        b.alu(AluOp::Add, r, r, Operand::Imm(1));
+    }
+    b.exit();
+    b.build()
+}
+
+fn launch(kernel: u32, grid: u32, args: Vec<Arg>, stream: u32) -> LaunchSpec {
+    LaunchSpec { kernel, grid: Dim3::linear(grid), block: Dim3::linear(32), args, stream }
+}
+
+fn run(config: GpuConfig, w: Workload) -> Report {
+    let mut sim = Simulation::new(config, w, &Policies::default(), RunOptions::default()).expect("valid setup");
+    assert_eq!(sim.run(), StepOutcome::Finished);
+    sim.report()
+}
+
+fn chains(streams: &[u32]) -> Report {
+    let launches = streams.iter().map(|&s| launch(0, 1, vec![], s)).collect();
+    run(machine(4), Workload { kernels: vec![chain("chain")], buffers: vec![], launches })
+}
+
+#[test]
+fn launches_in_different_streams_run_at_the_same_time() {
+    let r = chains(&[1, 2]);
+    for k in &r.kernels {
+        assert_eq!((k.start_cycle, k.end_cycle), (0, CHAIN));
+    }
+    assert_eq!((r.kernels[0].stream, r.kernels[1].stream), (1, 2));
+    let sms: Vec<u32> = r.blocks.iter().map(|b| b.sm).collect();
+    assert_eq!(sms, [0, 1], "round-robin spreads the two kernels' blocks");
+    assert_eq!(r.cycles, CHAIN + 1);
+}
+
+#[test]
+fn launches_in_one_stream_run_one_after_another() {
+    for streams in [[0, 0], [3, 3]] {
+        let r = chains(&streams);
+        assert_eq!((r.kernels[0].start_cycle, r.kernels[0].end_cycle), (0, CHAIN));
+        // The next launch starts the cycle after the first one completed.
+        assert_eq!((r.kernels[1].start_cycle, r.kernels[1].end_cycle), (CHAIN + 1, 2 * CHAIN + 1), "{streams:?}");
+    }
+}
+
+#[test]
+fn the_default_stream_waits_for_all_streams_and_holds_back_later_ones() {
+    // Streams 1 and 2 overlap; the default-stream launch waits for both; stream 1's second
+    // launch waits for it.
+    let r = chains(&[1, 2, 0, 1]);
+    let start: Vec<u64> = r.kernels.iter().map(|k| k.start_cycle).collect();
+    assert_eq!(start, [0, 0, CHAIN + 1, 2 * CHAIN + 2]);
+}
+
+/// Parent: thread 0 of each block launches `child<<<2, 32>>>(out, blockIdx.x)`.
+/// Child: `out[p * 64 + i] = p * 1000 + i` for its global index `i`.
+fn parent_and_child() -> Vec<Kernel> {
+    let mut p = KernelBuilder::new("parent", 1);
+    let out = p.param(0);
+    let (t, is_first) = (p.reg(), p.reg());
+    let dims = p.regs(6);
+    let args = p.regs(2);
+    let (skip, join) = (p.label(), p.label());
+    p.special(t, Special::ThreadIdx(Axis::X));
+    p.cmp(CmpOp::Eq, CmpType::Int, is_first, t, Operand::Imm(0)).branch_if(is_first, true, skip, join);
+    for (i, v) in [2, 1, 1, 32, 1, 1].into_iter().enumerate() {
+        p.mov(warpscope_core::isa::Reg(dims.0 + i as u8), Operand::Imm(v));
+    }
+    p.mov(args, out).special(warpscope_core::isa::Reg(args.0 + 1), Special::BlockIdx(Axis::X));
+    p.launch(1, dims, args);
+    p.place(skip).place(join).exit();
+
+    let mut c = KernelBuilder::new("child", 2);
+    let (base, parent) = (c.param(0), c.param(1));
+    let (i, tmp, value, addr) = (c.reg(), c.reg(), c.reg(), c.reg());
+    c.special(i, Special::BlockIdx(Axis::X)).special(tmp, Special::BlockDim(Axis::X)).alu(AluOp::Mul, i, i, tmp);
+    c.special(tmp, Special::ThreadIdx(Axis::X)).alu(AluOp::Add, i, i, tmp);
+    c.alu(AluOp::Mul, value, parent, Operand::Imm(1000)).alu(AluOp::Add, value, value, i);
+    c.alu(AluOp::Mul, addr, parent, Operand::Imm(64)).alu(AluOp::Add, addr, addr, i);
+    c.alu(AluOp::Shl, addr, addr, Operand::Imm(2)).alu(AluOp::Add, addr, addr, base);
+    c.store(Space::Global, addr, 0, value).exit();
+    vec![p.build(), c.build()]
+}
+
+fn dp_workload(parents: u32) -> Workload {
+    Workload {
+        kernels: [parent_and_child(), vec![chain("after")]].concat(),
+        buffers: vec![BufferSpec {
+            name: "out".into(),
+            words: parents * 64,
+            init: BufferInit::Zeros,
+            elem: ElemType::Int,
+        }],
+        launches: vec![launch(0, parents, vec![Arg::Buffer(0)], 0), launch(2, 1, vec![], 0)],
+    }
+}
+
+#[test]
+fn device_launches_compute_what_the_reference_computes() {
+    let w = dp_workload(3);
+    let mut sim = Simulation::new(machine(4), w.clone(), &Policies::default(), RunOptions::default()).unwrap();
+    assert_eq!(sim.run(), StepOutcome::Finished);
+    let expected: Vec<u32> = (0..3).flat_map(|p| (0..64).map(move |i| p * 1000 + i)).collect();
+    assert_eq!(sim.buffer(0), expected.as_slice());
+    let reference = reference::run_workload(&w, 32, 1 << 20).unwrap();
+    assert_eq!(reference.memory.words(reference.regions[0]), expected.as_slice());
+    assert_eq!(reference.device_launches, 3);
+
+    let r = sim.report();
+    let names: Vec<&str> = r.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["parent", "child", "child", "child", "after"]);
+    for child in &r.kernels[1..4] {
+        assert_eq!((child.parent, child.depth, child.blocks), (Some(0), 1, 2));
+        assert!(child.start_cycle >= r.kernels[0].start_cycle + 500, "a child waits out the launch latency");
+    }
+    // The next default-stream launch waits for the whole tree, not just the parent's blocks.
+    let last_child_end = r.kernels[1..4].iter().map(|k| k.end_cycle).max().unwrap();
+    assert!(r.kernels[0].end_cycle < r.kernels[1].start_cycle, "parents are done before children start");
+    assert_eq!(r.kernels[4].start_cycle, last_child_end + 1);
+}
+
+#[test]
+fn launch_latency_shifts_the_children_exactly() {
+    // The children are the critical path, so each extra cycle of latency delays the end by one.
+    let cycles = |latency: u32| {
+        let mut c = machine(4);
+        c.device_launch.latency = latency;
+        let r = run(c, dp_workload(1));
+        (r.kernels[1].start_cycle, r.cycles)
+    };
+    let (start_a, total_a) = cycles(500);
+    let (start_b, total_b) = cycles(1234);
+    assert_eq!(start_b - start_a, 734);
+    assert_eq!(total_b - total_a, 734);
+}
+
+#[test]
+fn a_device_launch_the_machine_cannot_run_stops_with_a_clear_fault() {
+    for (block, problem) in [(0, LaunchProblem::BadDimensions), (4096, LaunchProblem::BlockTooLarge)] {
+        let mut w = dp_workload(1);
+        for instr in &mut w.kernels[0].code {
+            // The fourth dimension move sets block.x.
+            if let warpscope_core::isa::Instr::Mov { src: Operand::Imm(v), .. } = instr {
+                if *v == 32 {
+                    *v = block;
+                }
+            }
+        }
+        let mut sim = Simulation::new(machine(2), w, &Policies::default(), RunOptions::default()).unwrap();
+        match sim.run() {
+            StepOutcome::Fault { kernel, fault, .. } => {
+                assert_eq!(kernel, "parent");
+                assert_eq!(fault.kind, FaultKind::BadLaunch { kernel: 1, problem });
+                assert_eq!(fault.lane, 0);
+            }
+            other => panic!("expected a fault, got {other:?}"),
+        }
+    }
+}
