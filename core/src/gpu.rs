@@ -93,6 +93,20 @@ pub enum StepOutcome {
     },
 }
 
+impl core::fmt::Display for StepOutcome {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            StepOutcome::Finished => write!(f, "finished"),
+            StepOutcome::BudgetSpent => write!(f, "paused"),
+            StepOutcome::CycleLimit { cycles } => {
+                write!(f, "stopped at the cycle limit ({cycles} cycles) before the workload finished")
+            }
+            StepOutcome::Fault { kernel, sm, fault } => write!(f, "kernel {kernel} faulted on SM {sm}: {fault}"),
+            StepOutcome::Deadlock { what } => write!(f, "{what}"),
+        }
+    }
+}
+
 /// Something the memory side will do at a given cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum MemEvent {

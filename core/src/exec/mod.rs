@@ -139,6 +139,39 @@ pub enum LaunchProblem {
     TooManyGrids,
 }
 
+impl core::fmt::Display for Fault {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let space = |s: Space| match s {
+            Space::Global => "global",
+            Space::Shared => "shared",
+        };
+        match self.kind {
+            FaultKind::Memory { space: s, address, error: memory::AccessError::Unmapped } => write!(
+                f,
+                "lane {} read or wrote {} memory at 0x{address:08x}, outside every buffer (instruction {})",
+                self.lane,
+                space(s),
+                self.pc
+            ),
+            FaultKind::Memory { space: s, address, error: memory::AccessError::Misaligned } => write!(
+                f,
+                "lane {} accessed {} memory at 0x{address:08x}, not a multiple of 4 (instruction {})",
+                self.lane,
+                space(s),
+                self.pc
+            ),
+            FaultKind::RanOffTheEnd => write!(f, "control ran past the last instruction"),
+            FaultKind::BadLaunch { kernel, problem } => write!(
+                f,
+                "lane {} launched kernel #{kernel} from the device, but {} (instruction {})",
+                self.lane,
+                problem.describe(),
+                self.pc
+            ),
+        }
+    }
+}
+
 impl LaunchProblem {
     /// A sentence for a person.
     pub fn describe(&self) -> &'static str {

@@ -248,7 +248,8 @@ pub struct Report {
     pub warp_instructions: u64,
     /// Warp instructions per cycle, whole GPU.
     pub ipc: f64,
-    /// Kernel runs in launch order.
+    /// Kernel runs in the order they started: host launches and grids launched from the
+    /// device (see [`KernelReport::parent`]).
     pub kernels: Vec<KernelReport>,
     /// Per SM.
     pub sms: Vec<SmReport>,
