@@ -1,9 +1,12 @@
 //! `warpscope`: the engine from the command line.
 //!
-//! `warpscope sweep` runs a cache sweep and prints its report (as a table, or as JSON with
-//! `--json`, the same JSON the browser worker's `Done` reply carries).
+//! `warpscope run` compiles a kernel file or a library workload and simulates it;
+//! `warpscope sweep` runs a cache sweep. Both print a summary, or with `--json` the report
+//! exactly as the browser worker's `Done` reply carries it.
 
 mod bench;
+mod docs;
+mod run;
 
 use std::process::ExitCode;
 
@@ -21,6 +24,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Compile a kernel file (or a library workload) and simulate it.
+    Run(run::RunArgs),
+    /// List the workload library.
+    Workloads,
+    /// Print the kernel-language reference page (static/language.html).
+    Docs,
     /// Drive one cache with a synthetic address stream and count hits and misses.
     Sweep(SweepArgs),
     /// Measure the engine's speed on the standard workloads (streaming, thrashing, compute).
@@ -154,6 +163,12 @@ impl SweepArgs {
 fn main() -> ExitCode {
     let args = match Cli::parse().command {
         Command::Sweep(args) => args,
+        Command::Run(args) => return run::run(&args),
+        Command::Workloads => return run::list(),
+        Command::Docs => {
+            print!("{}", docs::language_page());
+            return ExitCode::SUCCESS;
+        }
         Command::Bench(args) => return bench::run(&args),
         Command::ImportConfig(args) => return import_config(&args),
     };

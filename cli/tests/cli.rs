@@ -71,3 +71,15 @@ fn import_config_applies_options_and_lists_the_rest() {
     assert!(String::from_utf8_lossy(&out.stderr).contains(":1:19: line 1: -gpgpu_shader_cta: expected a whole number"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_language_reference_page_is_up_to_date() {
+    let out = warpscope(&["docs"]);
+    assert!(out.status.success());
+    let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../static/language.html"))
+        .expect("static/language.html exists");
+    assert!(
+        committed == String::from_utf8_lossy(&out.stdout),
+        "static/language.html is stale: run `cargo run -p warpscope-cli -- docs > static/language.html`"
+    );
+}

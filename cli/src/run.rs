@@ -1,0 +1,207 @@
+//! `warpscope run`: compile a kernel file (or a library workload) and simulate it.
+//! `warpscope workloads`: list the library.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use warpscope_core::config::presets;
+use warpscope_core::kernel::{compile, CompileOptions, Diagnostic, Severity};
+use warpscope_core::library;
+use warpscope_core::stats::Report;
+use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
+
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// A kernel file (`.cu`); or use --workload.
+    #[arg(required_unless_present = "workload", conflicts_with = "workload")]
+    file: Option<std::path::PathBuf>,
+    /// A library workload id (see `warpscope workloads`).
+    #[arg(long)]
+    workload: Option<String>,
+    /// The library workload's size knob.
+    #[arg(long, requires = "workload")]
+    size: Option<u32>,
+    /// Override a #define, like a compiler's -D (repeatable): -D N=4096.
+    #[arg(short = 'D', value_name = "NAME=VALUE")]
+    define: Vec<String>,
+    /// Machine preset id.
+    #[arg(long, default_value = "fermi-gtx480")]
+    gpu: String,
+    /// Thread-block scheduler id.
+    #[arg(long, default_value = "rr")]
+    tb: String,
+    /// Warp scheduler id.
+    #[arg(long, default_value = "gto")]
+    warp: String,
+    /// Stop after this many cycles.
+    #[arg(long, default_value_t = RunOptions::default().max_cycles)]
+    max_cycles: u64,
+    /// Print the whole report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Prints a diagnostic the way compilers do: position, message, the line, a caret.
+fn print_diagnostic(name: &str, source: &str, d: &Diagnostic) {
+    let kind = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    eprintln!("{name}:{}:{}: {kind}: {}", d.span.line, d.span.column, d.message);
+    if let Some(line) = source.lines().nth(d.span.line.saturating_sub(1) as usize) {
+        let width = source[d.span.offset as usize..].chars().take(d.span.len.max(1) as usize).count().max(1);
+        eprintln!("  {line}");
+        eprintln!("  {}{}", " ".repeat(d.span.column.saturating_sub(1) as usize), "^".repeat(width));
+    }
+    if let Some(help) = &d.help {
+        eprintln!("  help: {help}");
+    }
+}
+
+pub fn run(args: &RunArgs) -> ExitCode {
+    let Some(machine) = presets::by_id(&args.gpu) else {
+        let ids: Vec<&str> = presets::ALL.iter().map(|p| p.id).collect();
+        eprintln!("warpscope: unknown machine preset {}; choose one of {}", args.gpu, ids.join(", "));
+        return ExitCode::from(2);
+    };
+    let config = (machine.build)();
+    let mut defines = Vec::new();
+    for d in &args.define {
+        let Some((name, value)) = d.split_once('=') else {
+            eprintln!("warpscope: -D {d}: write NAME=VALUE");
+            return ExitCode::from(2);
+        };
+        defines.push((name.trim().to_string(), value.trim().to_string()));
+    }
+    let (name, source) = match (&args.file, &args.workload) {
+        (Some(file), _) => match std::fs::read_to_string(file) {
+            Ok(text) => (file.display().to_string(), text),
+            Err(e) => {
+                eprintln!("warpscope: cannot read {}: {e}", file.display());
+                return ExitCode::from(2);
+            }
+        },
+        (None, Some(id)) => {
+            let Some(entry) = library::by_id(id) else {
+                eprintln!("warpscope: no library workload {id}; choose one of {}", library::ids().join(", "));
+                return ExitCode::from(2);
+            };
+            if let Some(size) = args.size {
+                if size < entry.size.min || size > entry.size.max {
+                    eprintln!(
+                        "warpscope: --size {size}: {} takes {} from {} to {}",
+                        entry.id, entry.size.unit, entry.size.min, entry.size.max
+                    );
+                    return ExitCode::from(2);
+                }
+                defines.push(entry.size_define(size));
+            }
+            (format!("{id}.cu"), entry.source.to_string())
+        }
+        (None, None) => unreachable!("clap requires a file or --workload"),
+    };
+    let program = match compile(&source, &CompileOptions { config: &config, defines: &defines }) {
+        Ok(program) => program,
+        Err(diagnostics) => {
+            for d in &diagnostics {
+                print_diagnostic(&name, &source, d);
+            }
+            return ExitCode::from(1);
+        }
+    };
+    for w in &program.warnings {
+        print_diagnostic(&name, &source, w);
+    }
+    let policies = Policies { tb: args.tb.clone(), warp: args.warp.clone() };
+    let options = RunOptions { max_cycles: args.max_cycles, ..RunOptions::default() };
+    let mut sim = match Simulation::new(config, program.workload, &policies, options) {
+        Ok(sim) => sim,
+        Err(e) => {
+            eprintln!("warpscope: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let started = Instant::now();
+    let outcome = sim.run();
+    let seconds = started.elapsed().as_secs_f64();
+    let report = sim.report();
+    if args.json {
+        println!("{}", serde_json::to_string(&report).expect("reports serialise"));
+    } else {
+        print_summary(&report, seconds);
+    }
+    if outcome == StepOutcome::Finished {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("warpscope: {outcome}");
+        ExitCode::from(1)
+    }
+}
+
+fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        "-".into()
+    } else {
+        format!("{:.1} %", 100.0 * part as f64 / whole as f64)
+    }
+}
+
+fn print_summary(r: &Report, seconds: f64) {
+    println!("{}", r.gpu);
+    println!("cycles             {:>12}", r.cycles);
+    println!("warp instructions  {:>12}   IPC {:.2}", r.warp_instructions, r.ipc);
+    println!("L1 hit rate        {:>12}   ({} accesses)", percent(r.l1.hits, r.l1.accesses), r.l1.accesses);
+    println!("L2 hit rate        {:>12}   ({} accesses)", percent(r.l2.hits, r.l2.accesses), r.l2.accesses);
+    println!("DRAM               {:>12} reads, {} writes", r.dram.reads, r.dram.writes);
+    let s = &r.stalls;
+    let total = s.issued + s.no_warp + s.scoreboard + s.memory_pipeline + s.barrier + s.throttled;
+    println!(
+        "scheduler cycles   issued {}, no warp {}, scoreboard {}, memory pipeline {}, barrier {}, throttled {}",
+        percent(s.issued, total),
+        percent(s.no_warp, total),
+        percent(s.scoreboard, total),
+        percent(s.memory_pipeline, total),
+        percent(s.barrier, total),
+        percent(s.throttled, total)
+    );
+    println!();
+    println!(
+        "{:<4} {:<20} {:>7} {:>6} {:>10} {:>10} {:>12}",
+        "run", "kernel", "blocks", "from", "start", "end", "warp instr"
+    );
+    const SHOWN: usize = 40;
+    for (i, k) in r.kernels.iter().enumerate().take(SHOWN) {
+        let from = match k.parent {
+            Some(p) => format!("#{p}"),
+            None => format!("s{}", k.stream),
+        };
+        println!(
+            "{:<4} {:<20} {:>7} {:>6} {:>10} {:>10} {:>12}",
+            i, k.name, k.blocks, from, k.start_cycle, k.end_cycle, k.warp_instructions
+        );
+    }
+    if r.kernels.len() > SHOWN {
+        println!("… and {} more kernel runs (--json has them all)", r.kernels.len() - SHOWN);
+    }
+    println!();
+    println!(
+        "simulated in {seconds:.3} s: {:.2} M warp instructions/s, {:.2} M cycles/s",
+        r.warp_instructions as f64 / seconds / 1e6,
+        r.cycles as f64 / seconds / 1e6
+    );
+}
+
+pub fn list() -> ExitCode {
+    let mut last = None;
+    for w in library::all() {
+        if last != Some(w.category) {
+            println!("\n{}", w.category.label());
+            last = Some(w.category);
+        }
+        println!(
+            "  {:<22} {} ({} = {}, {}..={} {})",
+            w.id, w.title, w.size.define, w.size.default, w.size.min, w.size.max, w.size.unit
+        );
+    }
+    ExitCode::SUCCESS
+}

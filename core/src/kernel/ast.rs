@@ -1,0 +1,242 @@
+//! The syntax tree the parser builds: kernels, device functions and the host block.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::diag::Span;
+
+/// The 32-bit value types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scalar {
+    Int,
+    Uint,
+    Float,
+    Bool,
+}
+
+/// What a type name names, before pointers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BaseType {
+    Void,
+    Scalar(Scalar),
+    /// Host only: grid or block dimensions.
+    Dim3,
+    /// Host only: a generated graph.
+    Graph,
+    /// Host only: a stream.
+    Stream,
+}
+
+/// A written type: `const float* __restrict__`, `unsigned int`, …
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TypeExpr {
+    pub base: BaseType,
+    pub pointer: bool,
+    /// `const` before the `*`: the pointee may not be written.
+    pub pointee_const: bool,
+    /// `const` on the variable itself (`const int n`, `float* const p`).
+    pub is_const: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum UnOp {
+    Neg,
+    Plus,
+    Not,
+    BitNot,
+    Deref,
+    AddrOf,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    LogAnd,
+    LogOr,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::LogAnd => "&&",
+            BinOp::LogOr => "||",
+        }
+    }
+
+    pub fn is_comparison(self) -> bool {
+        matches!(self, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+    /// Levels of the tree below and including this node. The parser bounds it, so that
+    /// the passes that recurse over expressions (and dropping them) cannot overflow the stack.
+    pub height: u32,
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        let h = |e: &Expr| e.height;
+        let below = match &kind {
+            ExprKind::Int { .. } | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Name(_) => 0,
+            ExprKind::Member(e, _, _) | ExprKind::Unary(_, e) | ExprKind::Cast(_, e) => h(e),
+            ExprKind::IncDec { target, .. } => h(target),
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Comma(a, b) => {
+                h(a).max(h(b))
+            }
+            ExprKind::Call(_, _, args) => args.iter().map(h).max().unwrap_or(0),
+            ExprKind::Cond(a, b, c) => h(a).max(h(b)).max(h(c)),
+        };
+        Expr { kind, span, height: below + 1 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum ExprKind {
+    Int {
+        value: u32,
+        unsigned: bool,
+    },
+    Float(f32),
+    Bool(bool),
+    Name(String),
+    /// `base.member`, with the member's span.
+    Member(Box<Expr>, String, Span),
+    Index(Box<Expr>, Box<Expr>),
+    /// `name(args)`, with the name's span.
+    Call(String, Span, Vec<Expr>),
+    Unary(UnOp, Box<Expr>),
+    IncDec {
+        pre: bool,
+        increment: bool,
+        target: Box<Expr>,
+    },
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `target = value` or `target op= value`.
+    Assign(Option<BinOp>, Box<Expr>, Box<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Cast(TypeExpr, Box<Expr>),
+    Comma(Box<Expr>, Box<Expr>),
+}
+
+/// A variable initializer.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Init {
+    Expr(Expr),
+    List(Vec<Expr>, Span),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct VarDecl {
+    pub shared: bool,
+    pub ty: TypeExpr,
+    pub name: String,
+    pub name_span: Span,
+    /// Array dimensions; `None` for `[]` (size from the initializer).
+    pub dims: Vec<Option<Expr>>,
+    pub init: Option<Init>,
+}
+
+/// `kernel<<<config>>>(args)`, in a kernel or the host block.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Launch {
+    pub kernel: String,
+    pub kernel_span: Span,
+    /// Grid, block, and on the host optionally dynamic shared memory and stream.
+    pub config: Vec<Expr>,
+    pub args: Vec<Expr>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum StmtKind {
+    Decl(Vec<VarDecl>),
+    Expr(Expr),
+    If(Expr, Box<Stmt>, Option<Box<Stmt>>),
+    While(Expr, Box<Stmt>),
+    DoWhile(Box<Stmt>, Expr),
+    For { init: Option<Box<Stmt>>, cond: Option<Expr>, step: Option<Expr>, body: Box<Stmt> },
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Block(Vec<Stmt>),
+    Launch(Launch),
+    Empty,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Param {
+    pub ty: TypeExpr,
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Function {
+    /// `__global__` (a kernel) rather than `__device__`.
+    pub global: bool,
+    pub ret: TypeExpr,
+    pub name: String,
+    pub name_span: Span,
+    pub params: Vec<Param>,
+    pub body: Vec<Stmt>,
+    /// The closing brace, where falling off the end happens.
+    pub end: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct HostBlock {
+    pub body: Vec<Stmt>,
+    /// The `host` keyword.
+    pub span: Span,
+}
+
+/// A whole source file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Unit {
+    pub functions: Vec<Function>,
+    pub host: Option<HostBlock>,
+    /// The end of the file.
+    pub end: Span,
+}

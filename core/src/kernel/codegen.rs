@@ -1,0 +1,1274 @@
+//! Kernels to machine code: statements and functions here, expressions in `expr.rs`.
+//!
+//! Code is generated over virtual registers, type-checking as it goes; then dead code is
+//! removed, reconvergence points are computed (`cfg.rs`) and registers allocated
+//! (`regalloc.rs`). `__device__` functions are inlined at every call; each is also compiled
+//! once on its own, so that one nobody calls is still checked.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::ast::*;
+use super::cfg;
+use super::diag::{Diags, Span};
+use super::regalloc;
+use super::types::{a, Ty};
+use super::vcode::{VInstr, VOp, VReg};
+use crate::config::GpuConfig;
+use crate::isa::Kernel;
+
+/// Most elements of a local array (they live in registers).
+pub(crate) const MAX_LOCAL_ARRAY: u32 = 32;
+/// Most device-function calls inlined inside one another.
+const MAX_INLINE_DEPTH: usize = 32;
+
+/// What a function takes and returns.
+#[derive(Clone, Debug)]
+pub(crate) struct FnSig {
+    pub name: String,
+    pub global: bool,
+    pub ret: Ty,
+    pub params: Vec<Ty>,
+    /// Position among the kernels (what launches refer to), for `__global__` functions.
+    pub kernel_index: Option<u32>,
+}
+
+/// Checks the functions' headers and returns their signatures, in definition order.
+pub(crate) fn signatures(unit: &Unit, diags: &mut Diags) -> Vec<FnSig> {
+    let mut sigs: Vec<FnSig> = Vec::new();
+    let mut kernels = 0;
+    for (i, f) in unit.functions.iter().enumerate() {
+        if let Some(prev) = unit.functions[..i].iter().find(|g| g.name == f.name) {
+            diags.error(f.name_span, format!("`{}` is already defined at line {}", f.name, prev.name_span.line));
+        }
+        let ret = match Ty::from_type_expr(&f.ret) {
+            Some(t) => t,
+            None => {
+                diags.error(f.ret.span, "a function returns `void`, `int`, `unsigned`, `float`, `bool` or a pointer");
+                Ty::Error
+            }
+        };
+        if f.global && ret != Ty::Void && ret != Ty::Error {
+            diags.error(f.ret.span, format!("a `__global__` kernel must return `void`, not `{ret}`"));
+        }
+        let mut params = Vec::new();
+        for p in &f.params {
+            params.push(param_type(&p.ty, diags));
+            if let Some(prev) = f.params.iter().take_while(|q| q.span != p.span).find(|q| q.name == p.name) {
+                let _ = prev;
+                diags.error(p.span, format!("parameter `{}` is declared twice", p.name));
+            }
+        }
+        let kernel_index = f.global.then(|| {
+            kernels += 1;
+            kernels - 1
+        });
+        sigs.push(FnSig { name: f.name.clone(), global: f.global, ret, params, kernel_index });
+    }
+    sigs
+}
+
+fn param_type(t: &TypeExpr, diags: &mut Diags) -> Ty {
+    match (t.base, t.pointer) {
+        (BaseType::Scalar(Scalar::Bool), true) => {
+            diags.error_help(t.span, "`bool*` is not supported", "use `int*`");
+            Ty::Error
+        }
+        (BaseType::Void, false) => {
+            diags.error(t.span, "a parameter cannot be `void`");
+            Ty::Error
+        }
+        (BaseType::Void, true) => {
+            diags.error_help(t.span, "`void*` is not supported", "use `int*`, `unsigned*` or `float*`");
+            Ty::Error
+        }
+        _ => Ty::from_type_expr(t).unwrap_or_else(|| {
+            diags.error(t.span, "a parameter is a number, a `bool` or a pointer");
+            Ty::Error
+        }),
+    }
+}
+
+/// Compiles every kernel (in definition order) and checks every device function. A kernel
+/// with errors is `None`; the errors are in `diags`.
+pub(crate) fn compile_kernels(
+    unit: &Unit,
+    sigs: &[FnSig],
+    config: &GpuConfig,
+    diags: &mut Diags,
+) -> Vec<Option<Kernel>> {
+    for (i, f) in unit.functions.iter().enumerate() {
+        if !f.global && !diags.full() {
+            let mut g = Gen::new(unit, sigs, config, diags, i);
+            g.function_body(i, false);
+        }
+    }
+    let mut kernels = Vec::new();
+    for (i, f) in unit.functions.iter().enumerate() {
+        if !f.global {
+            continue;
+        }
+        if diags.full() {
+            kernels.push(None);
+            continue;
+        }
+        let before = diags.error_count();
+        let mut g = Gen::new(unit, sigs, config, diags, i);
+        g.function_body(i, true);
+        let failed = g.diags.error_count() > before;
+        kernels.push(if failed { None } else { g.finish() });
+    }
+    kernels
+}
+
+/// What a name in a kernel refers to.
+#[derive(Clone, Debug)]
+pub(super) enum Sym {
+    /// A scalar or pointer variable (parameters included).
+    Var { reg: VReg, ty: Ty, is_const: bool },
+    /// A local array in registers, row-major.
+    Local { regs: Vec<VReg>, elem: Ty, dims: Vec<u32> },
+    /// A `__shared__` array at a byte offset in the block's shared memory (no dims: a scalar).
+    Shared { offset: u32, elem: Ty, dims: Vec<u32> },
+}
+
+pub(super) type Label = u32;
+
+/// The function being generated, or one being inlined into it.
+pub(super) struct Frame {
+    pub func: usize,
+    pub kernel: bool,
+    pub ret: Ty,
+    pub ret_reg: Option<VReg>,
+    pub ret_label: Label,
+}
+
+/// Generation state for one kernel (or one device function checked on its own).
+pub(super) struct Gen<'a, 'd> {
+    pub unit: &'a Unit,
+    pub sigs: &'a [FnSig],
+    pub config: &'a GpuConfig,
+    pub diags: &'d mut Diags,
+    /// Index of the function being compiled (the kernel), for its name.
+    pub root: usize,
+    pub code: Vec<VInstr>,
+    pub labels: Vec<u32>,
+    /// Per virtual register: an expression temporary (written once, read once) rather than
+    /// a variable, and how many instructions write it.
+    pub is_temp: Vec<bool>,
+    pub writes: Vec<u32>,
+    pub scopes: Vec<Vec<(String, Sym)>>,
+    /// `break` and `continue` targets of the enclosing loops.
+    pub loops: Vec<(Label, Label)>,
+    pub frames: Vec<Frame>,
+    /// Shared arrays allocated so far: declaration offset in the source → byte offset.
+    pub shared: Vec<(u32, u32)>,
+    pub shared_bytes: u32,
+    pub shared_reported: bool,
+    /// Pure computations already done in the current straight-line stretch of code, so that
+    /// `y[i] = a * x[i] + y[i]` computes `i * 4` and `y + i * 4` once (local value numbering).
+    pub available: Vec<(Pure, VReg)>,
+}
+
+/// A computation without effects, as a key of [`Gen::available`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Pure {
+    Alu(crate::isa::AluOp, VOp, VOp),
+    Unary(crate::isa::UnaryOp, VOp),
+    Cmp(crate::isa::CmpOp, crate::isa::CmpType, VOp, VOp),
+    Sfu(crate::isa::SfuOp, VOp, VOp),
+    Special(crate::isa::Special),
+}
+
+impl Pure {
+    fn reads(&self, r: VReg) -> bool {
+        let is = |o: &VOp| *o == VOp::Reg(r);
+        match self {
+            Pure::Alu(_, a, b) | Pure::Cmp(_, _, a, b) | Pure::Sfu(_, a, b) => is(a) || is(b),
+            Pure::Unary(_, a) => is(a),
+            Pure::Special(_) => false,
+        }
+    }
+}
+
+impl<'a, 'd> Gen<'a, 'd> {
+    fn new(unit: &'a Unit, sigs: &'a [FnSig], config: &'a GpuConfig, diags: &'d mut Diags, root: usize) -> Self {
+        Gen {
+            unit,
+            sigs,
+            config,
+            diags,
+            root,
+            code: Vec::new(),
+            labels: Vec::new(),
+            is_temp: Vec::new(),
+            writes: Vec::new(),
+            scopes: Vec::new(),
+            loops: Vec::new(),
+            frames: Vec::new(),
+            shared: Vec::new(),
+            shared_bytes: 0,
+            shared_reported: false,
+            available: Vec::new(),
+        }
+    }
+
+    // ---- registers, labels, emission ---------------------------------------------------
+
+    fn new_reg(&mut self, temp: bool) -> VReg {
+        self.is_temp.push(temp);
+        self.writes.push(0);
+        (self.is_temp.len() - 1) as VReg
+    }
+
+    /// A fresh expression temporary.
+    pub fn temp(&mut self) -> VReg {
+        self.new_reg(true)
+    }
+
+    /// A fresh variable register (may be written many times).
+    pub fn var(&mut self) -> VReg {
+        self.new_reg(false)
+    }
+
+    pub fn emit(&mut self, instr: VInstr) {
+        if let Some(d) = instr.def() {
+            self.writes[d as usize] += 1;
+            self.forget(d);
+        }
+        self.code.push(instr);
+    }
+
+    /// `r` changes: computations that read it or produced it are no longer available.
+    fn forget(&mut self, r: VReg) {
+        self.available.retain(|(p, v)| *v != r && !p.reads(r));
+    }
+
+    /// A pure computation: reuses an earlier result in this stretch of code, or emits `make`
+    /// into a fresh temporary and remembers it.
+    pub fn pure_op(&mut self, key: Pure, make: impl FnOnce(VReg) -> VInstr) -> VOp {
+        if let Some(&(_, r)) = self.available.iter().find(|(p, _)| *p == key) {
+            // Read more than once now: never retarget its write (see `move_into`).
+            self.is_temp[r as usize] = false;
+            return VOp::Reg(r);
+        }
+        let dst = self.temp();
+        self.emit(make(dst));
+        self.available.push((key, dst));
+        VOp::Reg(dst)
+    }
+
+    pub fn new_label(&mut self) -> Label {
+        self.labels.push(u32::MAX);
+        (self.labels.len() - 1) as Label
+    }
+
+    pub fn place_label(&mut self, l: Label) {
+        self.labels[l as usize] = self.code.len() as u32;
+        // Other paths join here: what this one computed may not be there on theirs.
+        self.available.clear();
+    }
+
+    /// A branch; `hint` is where the paths meet structurally (used only where the exact
+    /// post-dominator does not exist, in endless loops).
+    pub fn branch(&mut self, cond: VReg, negate: bool, target: Label, hint: Label) {
+        self.code.push(VInstr::Branch { cond: Some(cond), negate, target, reconverge: hint });
+    }
+
+    pub fn jump(&mut self, target: Label) {
+        self.code.push(VInstr::Branch { cond: None, negate: false, target, reconverge: target });
+    }
+
+    /// `dst = src`, writing straight into `dst` when `src` is a temporary the last
+    /// instruction just computed (no copy).
+    pub fn move_into(&mut self, dst: VReg, src: VOp) {
+        if let VOp::Reg(t) = src {
+            if t == dst {
+                return;
+            }
+            let fresh = self.is_temp[t as usize] && self.writes[t as usize] == 1;
+            if fresh {
+                if let Some(last) = self.code.last_mut() {
+                    if last.def() == Some(t) {
+                        last.set_def(dst);
+                        self.writes[t as usize] -= 1;
+                        self.writes[dst as usize] += 1;
+                        self.forget(t);
+                        self.forget(dst);
+                        return;
+                    }
+                }
+            }
+        }
+        self.emit(VInstr::Mov { dst, src });
+    }
+
+    // ---- names --------------------------------------------------------------------------
+
+    pub fn lookup(&self, name: &str) -> Option<&Sym> {
+        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|(n, _)| n == name).map(|(_, s)| s)
+    }
+
+    fn declare(&mut self, name: &str, span: Span, sym: Sym) {
+        let scope = self.scopes.last_mut().expect("a scope is open while generating");
+        if scope.iter().any(|(n, _)| n == name) {
+            self.diags.error(span, format!("`{name}` is already declared in this block"));
+            return;
+        }
+        scope.push((name.into(), sym));
+    }
+
+    /// Every name visible here, for "did you mean" suggestions.
+    pub fn visible_names(&self) -> Vec<&str> {
+        self.scopes.iter().flat_map(|s| s.iter().map(|(n, _)| n.as_str())).collect()
+    }
+
+    pub fn function_name(&self) -> &'a str {
+        let f = self.frames.last().map_or(self.root, |f| f.func);
+        &self.unit.functions[f].name
+    }
+
+    // ---- functions ----------------------------------------------------------------------
+
+    fn function_body(&mut self, fi: usize, kernel: bool) {
+        let unit = self.unit;
+        let f = &unit.functions[fi];
+        let sig = &self.sigs[fi];
+        self.scopes.push(Vec::new());
+        for (p, &ty) in f.params.iter().zip(&sig.params) {
+            let reg = self.var();
+            self.declare(&p.name, p.span, Sym::Var { reg, ty, is_const: p.ty.is_const });
+        }
+        let ret_label = self.new_label();
+        let ret_reg = (!kernel && sig.ret != Ty::Void).then(|| self.var());
+        self.frames.push(Frame { func: fi, kernel, ret: sig.ret, ret_reg, ret_label });
+        self.stmts(&f.body);
+        self.frames.pop();
+        self.place_label(ret_label);
+        self.scopes.pop();
+        if !kernel && !matches!(sig.ret, Ty::Void | Ty::Error) && !always_returns(&f.body) {
+            self.diags.warning(f.end, format!("`{}` can reach its end without returning a value", f.name));
+        }
+        self.emit(VInstr::Exit);
+    }
+
+    /// Inlines device function `fi` with already-evaluated arguments.
+    pub fn inline_call(&mut self, fi: usize, args: Vec<super::expr::Val>, span: Span) -> super::expr::Val {
+        use super::expr::Val;
+        let unit = self.unit;
+        let f = &unit.functions[fi];
+        let sig = &self.sigs[fi];
+        if self.frames.iter().any(|fr| fr.func == fi) {
+            self.diags.error_help(
+                span,
+                format!("`{}` calls itself, directly or through other functions", f.name),
+                "recursion is not supported: device functions are inlined",
+            );
+            return Val::error();
+        }
+        if self.frames.len() >= MAX_INLINE_DEPTH {
+            self.diags.error(span, format!("device-function calls nest more than {MAX_INLINE_DEPTH} deep"));
+            return Val::error();
+        }
+        let saved_scopes = core::mem::take(&mut self.scopes);
+        let saved_loops = core::mem::take(&mut self.loops);
+        self.scopes.push(Vec::new());
+        for ((p, &ty), v) in f.params.iter().zip(&sig.params).zip(args) {
+            let reg = self.var();
+            self.move_into(reg, v.op);
+            self.declare(&p.name, p.span, Sym::Var { reg, ty, is_const: p.ty.is_const });
+        }
+        let ret_label = self.new_label();
+        let ret_reg = (sig.ret != Ty::Void).then(|| self.var());
+        self.frames.push(Frame { func: fi, kernel: false, ret: sig.ret, ret_reg, ret_label });
+        self.stmts(&f.body);
+        self.frames.pop();
+        self.place_label(ret_label);
+        self.scopes = saved_scopes;
+        self.loops = saved_loops;
+        match ret_reg {
+            Some(r) => Val { op: VOp::Reg(r), ty: sig.ret },
+            None => Val { op: VOp::Imm(0), ty: Ty::Void },
+        }
+    }
+
+    /// Dead code, reconvergence points, registers.
+    fn finish(mut self) -> Option<Kernel> {
+        let f = &self.unit.functions[self.root];
+        let params = f.params.len() as u32;
+        let labels = core::mem::take(&mut self.labels);
+        let mut code = core::mem::take(&mut self.code);
+        cfg::resolve_labels(&mut code, &labels);
+        cfg::remove_unreachable(&mut code);
+        cfg::set_reconvergence(&mut code);
+        match regalloc::allocate(&code, self.is_temp.len() as u32, params) {
+            Ok((mut machine, regs)) => {
+                cfg::remove_nops(&mut machine);
+                Some(Kernel {
+                    name: f.name.clone(),
+                    code: machine,
+                    regs_per_thread: regs,
+                    shared_bytes: self.shared_bytes,
+                    params,
+                })
+            }
+            Err(needed) => {
+                self.diags.error_help(
+                    f.name_span,
+                    format!(
+                        "kernel `{}` needs {needed} registers per thread; at most {} fit",
+                        f.name,
+                        crate::workload::MAX_REGS_PER_THREAD
+                    ),
+                    "keep fewer values alive at once (smaller local arrays, fewer unrolled copies)",
+                );
+                None
+            }
+        }
+    }
+
+    // ---- statements ---------------------------------------------------------------------
+
+    fn stmts(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            if self.diags.full() {
+                return;
+            }
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Empty => {}
+            StmtKind::Expr(e) => self.effect(e),
+            StmtKind::Decl(decls) => {
+                for d in decls {
+                    self.declaration(d, s.span);
+                }
+            }
+            StmtKind::Block(body) => {
+                self.scopes.push(Vec::new());
+                self.stmts(body);
+                self.scopes.pop();
+            }
+            StmtKind::If(cond, then, None)
+                if matches!(then.kind, StmtKind::Break | StmtKind::Continue) && !self.loops.is_empty() =>
+            {
+                // `if (c) break;` is one branch straight to the loop's exit (or next turn).
+                let Some(&(exit, next)) = self.loops.last() else { return };
+                let target = if matches!(then.kind, StmtKind::Break) { exit } else { next };
+                let end = self.new_label();
+                self.cond_branch(cond, true, target, end);
+                self.place_label(end);
+            }
+            StmtKind::If(cond, then, els) => {
+                let end = self.new_label();
+                let otherwise = if els.is_some() { self.new_label() } else { end };
+                self.cond_branch(cond, false, otherwise, end);
+                self.scoped(then);
+                if let Some(els) = els {
+                    self.jump(end);
+                    self.place_label(otherwise);
+                    self.scoped(els);
+                }
+                self.place_label(end);
+            }
+            StmtKind::While(cond, body) => {
+                let (top, next, exit) = (self.new_label(), self.new_label(), self.new_label());
+                self.cond_branch(cond, false, exit, exit);
+                self.place_label(top);
+                self.loop_body(body, exit, next);
+                self.place_label(next);
+                self.cond_branch(cond, true, top, exit);
+                self.place_label(exit);
+            }
+            StmtKind::DoWhile(body, cond) => {
+                let (top, next, exit) = (self.new_label(), self.new_label(), self.new_label());
+                self.place_label(top);
+                self.loop_body(body, exit, next);
+                self.place_label(next);
+                self.cond_branch(cond, true, top, exit);
+                self.place_label(exit);
+            }
+            StmtKind::For { init, cond, step, body } => {
+                self.scopes.push(Vec::new());
+                if let Some(init) = init {
+                    self.stmt(init);
+                }
+                let (top, next, exit) = (self.new_label(), self.new_label(), self.new_label());
+                if let Some(c) = cond {
+                    self.cond_branch(c, false, exit, exit);
+                }
+                self.place_label(top);
+                self.loop_body(body, exit, next);
+                self.place_label(next);
+                if let Some(step) = step {
+                    self.effect(step);
+                }
+                match cond {
+                    Some(c) => self.cond_branch(c, true, top, exit),
+                    None => self.jump(top),
+                }
+                self.place_label(exit);
+                self.scopes.pop();
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                let is_break = matches!(s.kind, StmtKind::Break);
+                match self.loops.last() {
+                    Some(&(exit, next)) => self.jump(if is_break { exit } else { next }),
+                    None => {
+                        let what = if is_break { "break" } else { "continue" };
+                        self.diags.error(s.span, format!("`{what}` outside a loop"));
+                    }
+                }
+            }
+            StmtKind::Return(value) => self.return_stmt(value.as_ref(), s.span),
+            StmtKind::Launch(l) => self.device_launch(l, s.span),
+        }
+    }
+
+    /// A statement in its own scope (the body of an `if`, say).
+    fn scoped(&mut self, s: &Stmt) {
+        self.scopes.push(Vec::new());
+        self.stmt(s);
+        self.scopes.pop();
+    }
+
+    fn loop_body(&mut self, body: &Stmt, exit: Label, next: Label) {
+        self.loops.push((exit, next));
+        self.scoped(body);
+        self.loops.pop();
+    }
+
+    fn return_stmt(&mut self, value: Option<&Expr>, span: Span) {
+        let Some(frame) = self.frames.last() else { return };
+        let (kernel, ret, ret_reg, ret_label) = (frame.kernel, frame.ret, frame.ret_reg, frame.ret_label);
+        let name = self.function_name();
+        if kernel {
+            if let Some(v) = value {
+                self.expr(v);
+                self.diags.error(v.span, "a `__global__` kernel returns nothing");
+            }
+            self.emit(VInstr::Exit);
+            return;
+        }
+        match (value, ret_reg) {
+            (Some(v), None) => {
+                self.expr(v);
+                if ret != Ty::Error {
+                    self.diags.error(v.span, format!("`{name}` returns `void`; it cannot return a value"));
+                }
+            }
+            (None, Some(_)) => {
+                if ret != Ty::Error {
+                    self.diags.error(span, format!("`{name}` must return {}", a(ret)));
+                }
+            }
+            (Some(v), Some(r)) => {
+                let val = self.expr(v);
+                let val = self.convert_checked(val, ret, super::expr::Ctx::Return(name), v);
+                self.move_into(r, val.op);
+            }
+            (None, None) => {}
+        }
+        self.jump(ret_label);
+    }
+
+    // ---- declarations -------------------------------------------------------------------
+
+    /// A constant array dimension (at least 1).
+    fn dimension(&mut self, e: &Expr, name: &str) -> Option<u32> {
+        match self.const_value(e) {
+            Some((v, t)) if t.is_integer() && t != Ty::Error => {
+                if v == 0 || (t == Ty::Int && (v as i32) < 0) {
+                    self.diags.error(e.span, format!("the size of `{name}` must be at least 1, got {}", v as i32));
+                    None
+                } else {
+                    Some(v)
+                }
+            }
+            Some((_, Ty::Error)) => None,
+            _ => {
+                self.diags.error(e.span, format!("the size of `{name}` must be a constant integer"));
+                None
+            }
+        }
+    }
+
+    fn declaration(&mut self, d: &VarDecl, stmt_span: Span) {
+        let ty = match Ty::from_type_expr(&d.ty) {
+            Some(Ty::Void) => {
+                self.diags.error(d.name_span, format!("variable `{}` cannot be `void`", d.name));
+                Ty::Error
+            }
+            Some(Ty::Ptr { elem: Scalar::Bool, .. }) => {
+                self.diags.error_help(d.ty.span, "`bool*` is not supported", "use `int*`");
+                Ty::Error
+            }
+            Some(t) => t,
+            None => Ty::Error, // host-only types were reported by the parser
+        };
+        if d.shared {
+            self.shared_declaration(d, ty, stmt_span);
+        } else if !d.dims.is_empty() {
+            self.local_array(d, ty);
+        } else {
+            let reg = self.var();
+            match &d.init {
+                Some(Init::Expr(e)) => {
+                    let v = self.expr(e);
+                    let v = self.convert_checked(v, ty, super::expr::Ctx::Init, e);
+                    self.move_into(reg, v.op);
+                }
+                Some(Init::List(_, span)) => {
+                    self.diags.error(*span, format!("`{}` is not an array; initialize it with a value", d.name));
+                }
+                None => {}
+            }
+            self.declare(&d.name, d.name_span, Sym::Var { reg, ty, is_const: d.ty.is_const });
+        }
+    }
+
+    fn dims_of(&mut self, d: &VarDecl, list_len: Option<usize>) -> Option<Vec<u32>> {
+        let mut dims = Vec::new();
+        let mut ok = true;
+        for (k, dim) in d.dims.iter().enumerate() {
+            match dim {
+                Some(e) => match self.dimension(e, &d.name) {
+                    Some(v) => dims.push(v),
+                    None => ok = false,
+                },
+                None if k == 0 && d.dims.len() == 1 && list_len.is_some() => {
+                    dims.push(list_len.unwrap_or(0).max(1) as u32);
+                }
+                None => {
+                    self.diags.error(d.name_span, format!("the size of `{}` must be given", d.name));
+                    ok = false;
+                }
+            }
+        }
+        ok.then_some(dims)
+    }
+
+    fn shared_declaration(&mut self, d: &VarDecl, ty: Ty, span: Span) {
+        if let Some(init) = &d.init {
+            let s = match init {
+                Init::Expr(e) => e.span,
+                Init::List(_, s) => *s,
+            };
+            self.diags.error(s, "`__shared__` variables cannot have an initializer; assign them in the kernel");
+        }
+        if ty.is_ptr() {
+            self.diags.error(d.ty.span, "pointers in `__shared__` memory are not supported");
+            return;
+        }
+        let Some(dims) = self.dims_of(d, None) else { return };
+        if ty == Ty::Error {
+            return;
+        }
+        let words = dims.iter().fold(1u64, |n, &d| n.saturating_mul(d as u64));
+        let bytes = words.saturating_mul(4);
+        let capacity = self.config.core.shared_memory_per_sm;
+        if bytes > capacity as u64 {
+            self.diags.error(
+                span,
+                format!("__shared__ array `{}` needs {bytes} bytes; an SM of this machine has {capacity}", d.name),
+            );
+            return;
+        }
+        let key = d.name_span.offset;
+        let offset = match self.shared.iter().find(|(k, _)| *k == key) {
+            Some(&(_, off)) => off,
+            None => {
+                let off = self.shared_bytes;
+                self.shared_bytes += bytes as u32;
+                self.shared.push((key, off));
+                if self.shared_bytes > capacity && !self.shared_reported {
+                    self.shared_reported = true;
+                    let kernel = &self.unit.functions[self.root].name;
+                    self.diags.error(
+                        span,
+                        format!(
+                            "kernel `{kernel}` uses {} bytes of __shared__ memory with `{}`; an SM of this machine has {capacity}",
+                            self.shared_bytes, d.name
+                        ),
+                    );
+                }
+                off
+            }
+        };
+        self.declare(&d.name, d.name_span, Sym::Shared { offset, elem: ty, dims });
+    }
+
+    fn local_array(&mut self, d: &VarDecl, ty: Ty) {
+        let list = match &d.init {
+            Some(Init::List(items, _)) => Some(items),
+            Some(Init::Expr(e)) => {
+                self.diags.error(e.span, format!("array `{}` is initialized with a list such as `{{1, 2}}`", d.name));
+                None
+            }
+            None => None,
+        };
+        let Some(dims) = self.dims_of(d, list.map(|l| l.len())) else { return };
+        let total = dims.iter().fold(1u64, |n, &d| n.saturating_mul(d as u64));
+        if total > MAX_LOCAL_ARRAY as u64 {
+            self.diags.error_help(
+                d.name_span,
+                format!("local array `{}` has {total} elements; at most {MAX_LOCAL_ARRAY} fit in registers", d.name),
+                "use a __shared__ array or a buffer",
+            );
+            return;
+        }
+        let regs: Vec<VReg> = (0..total).map(|_| self.var()).collect();
+        if let Some(items) = list {
+            if items.len() as u64 > total {
+                self.diags.error(
+                    items[total as usize].span,
+                    format!("too many initializers for `{}` ({total} elements)", d.name),
+                );
+            }
+            for (k, &reg) in regs.iter().enumerate() {
+                match items.get(k) {
+                    Some(e) => {
+                        let v = self.expr(e);
+                        let v = self.convert_checked(v, ty, super::expr::Ctx::Init, e);
+                        self.move_into(reg, v.op);
+                    }
+                    // As in C, the elements after the list are zero.
+                    None => self.emit(VInstr::Mov { dst: reg, src: VOp::Imm(0) }),
+                }
+            }
+        }
+        self.declare(&d.name, d.name_span, Sym::Local { regs, elem: ty, dims });
+    }
+
+    // ---- device-side launches -----------------------------------------------------------
+
+    fn device_launch(&mut self, l: &Launch, span: Span) {
+        let Some(ki) = self.kernel_by_name(&l.kernel, l.kernel_span) else {
+            for e in l.config.iter().chain(&l.args) {
+                self.expr(e);
+            }
+            return;
+        };
+        if l.config.len() != 2 {
+            self.diags.error(
+                l.config.get(2).map_or(span, |e| e.span),
+                "a launch from a kernel takes `<<<grid, block>>>` (no shared-memory size or stream)",
+            );
+        }
+        let mut dims = Vec::with_capacity(6);
+        for c in l.config.iter().take(2) {
+            dims.extend(self.launch_dims(c));
+        }
+        while dims.len() < 6 {
+            dims.push(VOp::Imm(1));
+        }
+        if let [VOp::Imm(x), VOp::Imm(y), VOp::Imm(z)] = dims[3..6] {
+            let threads = x as u64 * y as u64 * z as u64;
+            let max = self.config.core.max_threads_per_sm;
+            if threads == 0 || threads > max as u64 {
+                self.diags.error(
+                    l.config[1.min(l.config.len() - 1)].span,
+                    format!("a block of {threads} threads does not fit: an SM holds 1 to {max}"),
+                );
+            }
+        }
+        let sig = &self.sigs[ki];
+        let kernel_name = sig.name.clone();
+        let param_tys = sig.params.clone();
+        let kernel_index = sig.kernel_index.unwrap_or(0);
+        if l.args.len() != param_tys.len() {
+            self.diags.error(
+                span,
+                format!("kernel `{kernel_name}` takes {} arguments, got {}", param_tys.len(), l.args.len()),
+            );
+        }
+        let mut args = Vec::with_capacity(l.args.len());
+        for (k, e) in l.args.iter().enumerate() {
+            let v = self.expr(e);
+            let v = match param_tys.get(k) {
+                Some(&t) => self.convert_checked(v, t, super::expr::Ctx::Arg { func: &kernel_name, index: k }, e),
+                None => v,
+            };
+            args.push(v.op);
+        }
+        args.truncate(param_tys.len());
+        let first_dim = self.var();
+        for _ in 1..6 {
+            self.var();
+        }
+        let first_arg = if args.is_empty() { 0 } else { self.var() };
+        for _ in 1..args.len() {
+            self.var();
+        }
+        for (k, &d) in dims.iter().enumerate() {
+            self.emit(VInstr::Mov { dst: first_dim + k as u32, src: d });
+        }
+        for (k, &a) in args.iter().enumerate() {
+            self.emit(VInstr::Mov { dst: first_arg + k as u32, src: a });
+        }
+        self.emit(VInstr::Launch { kernel: kernel_index, dims: first_dim, args: first_arg, nargs: args.len() as u32 });
+    }
+
+    /// The `__global__` function called `name`, reporting why not if there is none.
+    fn kernel_by_name(&mut self, name: &str, span: Span) -> Option<usize> {
+        match self.sigs.iter().position(|s| s.name == name) {
+            Some(i) if self.sigs[i].global => Some(i),
+            Some(_) => {
+                self.diags.error(
+                    span,
+                    format!("`{name}` is a `__device__` function; only `__global__` kernels can be launched"),
+                );
+                None
+            }
+            None => {
+                let kernels = self.sigs.iter().filter(|s| s.global).map(|s| s.name.as_str());
+                match super::diag::suggest(name, kernels) {
+                    Some(s) => self.diags.error_help(
+                        span,
+                        format!("undefined kernel `{name}`"),
+                        format!("did you mean `{s}`?"),
+                    ),
+                    None => self.diags.error(span, format!("undefined kernel `{name}`")),
+                }
+                None
+            }
+        }
+    }
+
+    /// The three extents of a grid or block: `dim3(x, y, z)` or one integer.
+    fn launch_dims(&mut self, e: &Expr) -> [VOp; 3] {
+        let mut out = [VOp::Imm(1); 3];
+        let parts: Vec<&Expr> = match &e.kind {
+            ExprKind::Call(name, _, args) if name == "dim3" => {
+                if args.is_empty() || args.len() > 3 {
+                    self.diags.error(e.span, format!("`dim3` takes 1 to 3 values, got {}", args.len()));
+                }
+                args.iter().take(3).collect()
+            }
+            _ => vec![e],
+        };
+        for (k, p) in parts.into_iter().enumerate() {
+            let v = self.expr(p);
+            if !v.ty.is_integer() {
+                self.diags.error(p.span, format!("a launch dimension must be an integer, found {}", a(v.ty)));
+            }
+            out[k] = v.op;
+        }
+        out
+    }
+}
+
+/// Whether every path through `body` ends in `return` (for the missing-return warning).
+fn always_returns(body: &[Stmt]) -> bool {
+    match body.last().map(|s| &s.kind) {
+        Some(StmtKind::Return(_)) => true,
+        Some(StmtKind::Block(b)) => always_returns(b),
+        Some(StmtKind::If(_, then, Some(els))) => {
+            always_returns(core::slice::from_ref(then)) && always_returns(core::slice::from_ref(els))
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::presets;
+    use crate::kernel::{compile, CompileOptions, Diagnostic, Severity};
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+
+    const HOST: &str = "\nhost { int o[4]; float f[4]; k<<<1, 32>>>(o, f); }";
+
+    fn diagnostics(body: &str) -> Vec<Diagnostic> {
+        let src = String::from(body) + HOST;
+        let config = presets::fermi_gtx480();
+        match compile(&src, &CompileOptions { config: &config, defines: &[] }) {
+            Ok(p) => p.warnings,
+            Err(d) => d,
+        }
+    }
+
+    /// The single error of `body` (a file whose kernel `k(int* o, float* f)` is launched),
+    /// as (line, column, message, help).
+    fn error(body: &str) -> (u32, u32, String, Option<String>) {
+        let d: Vec<Diagnostic> = diagnostics(body).into_iter().filter(|d| d.severity == Severity::Error).collect();
+        assert_eq!(d.len(), 1, "{body}\n{d:#?}");
+        (d[0].span.line, d[0].span.column, d[0].message.clone(), d[0].help.clone())
+    }
+
+    fn check(body: &str, line: u32, column: u32, message: &str) {
+        let (l, c, m, _) = error(body);
+        assert_eq!((l, c, m.as_str()), (line, column, message), "{body}");
+    }
+
+    #[test]
+    fn names_are_resolved_with_suggestions() {
+        let (l, c, m, h) = error("__global__ void k(int* o, float* f) {\n    o[0] = threadIdy.x;\n}");
+        assert_eq!(
+            (l, c, m.as_str(), h.as_deref()),
+            (2, 12, "undefined name `threadIdy`", Some("did you mean `threadIdx`?"))
+        );
+        let (_, _, m, h) = error("__global__ void k(int* o, float* f) { int count = 0; o[0] = cuont; }");
+        assert_eq!((m.as_str(), h.as_deref()), ("undefined name `cuont`", Some("did you mean `count`?")));
+        let (l, c, m, h) = error("__global__ void k(int* o, float* f) {\n  atomicAd(o, 1);\n}");
+        assert_eq!(
+            (l, c, m.as_str(), h.as_deref()),
+            (2, 3, "undefined function `atomicAd`", Some("did you mean `atomicAdd`?"))
+        );
+        check(
+            "__global__ void k(int* o, float* f) { o[0] = threadIdx.w; }",
+            1,
+            56,
+            "`threadIdx` has no member `w`; use `.x`, `.y` or `.z`",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { o[0] = blockDim; }",
+            1,
+            46,
+            "`blockDim` has three parts: use `blockDim.x`, `blockDim.y` or `blockDim.z`",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { int a = 1; int a = 2; }",
+            1,
+            54,
+            "`a` is already declared in this block",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { o[0] = iota(); }",
+            1,
+            46,
+            "`iota` is only available in the host block",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { o[0] = dim3(1, 2).x; }",
+            1,
+            46,
+            "`dim3(…)` can only be the grid or block of a launch",
+        );
+    }
+
+    #[test]
+    fn type_errors_name_both_types() {
+        check(
+            "__global__ void k(int* o, float* f) {\n  int x = 0;\n  x = f;\n}",
+            3,
+            7,
+            "cannot assign a `float*` to an `int` variable",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { int* p = f; }",
+            1,
+            48,
+            "cannot initialize an `int*` variable with a `float*`",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { o[0] = f; }",
+            1,
+            46,
+            "cannot store a `float*` in an `int` element",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { f[0] = 1.5 % 2; }",
+            1,
+            46,
+            "operator `%` needs integer operands, found a `float` and an `int` (there is no `fmodf`)",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { o[1.5] = 1; }",
+            1,
+            41,
+            "an index must be an integer, found a `float`",
+        );
+        check("__global__ void k(int* o, float* f) { o[0] = *o[0]; }", 1, 46, "cannot dereference an `int`");
+        check(
+            "__global__ void k(int* o, float* f) { o[0] = o * 2; }",
+            1,
+            46,
+            "operator `*` cannot be applied to an `int*` and an `int`",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { o[0] = (int*)5 == o; }",
+            1,
+            46,
+            "casting an integer to a pointer is not supported",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { bool b = true; b++; }",
+            1,
+            54,
+            "`++` needs a number or a pointer, found a `bool`",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { int x = 1; o[0] = x ? o : 1.0f; }",
+            1,
+            57,
+            "the branches of `?:` have different types: an `int*` and a `float`",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { float* p = o < f; }",
+            1,
+            50,
+            "cannot compare an `int*` with a `float*`",
+        );
+    }
+
+    #[test]
+    fn const_is_enforced() {
+        check(
+            "__global__ void k(const int* o, float* f) {\n  o[2] = 1;\n}",
+            2,
+            3,
+            "cannot write through a pointer to `const int`",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { const int n = 4; n = 5; }",
+            1,
+            56,
+            "cannot assign to `n`: it is declared `const`",
+        );
+        check(
+            "__global__ void k(const int* o, float* f) { atomicAdd(&o[0], 1); }",
+            1,
+            55,
+            "`atomicAdd` cannot write through a pointer to `const int`",
+        );
+        check(
+            "__device__ void g(int* p) {}\n__global__ void k(const int* o, float* f) { g(o); }",
+            2,
+            47,
+            "argument 1 of `g` must be an `int*`, found a `const int*` (it would allow writing through a `const` pointer)",
+        );
+    }
+
+    #[test]
+    fn calls_check_their_arguments() {
+        let d = "__device__ int g(int a, int* b) { return a; }\n";
+        check(
+            &(String::from(d) + "__global__ void k(int* o, float* f) { o[0] = g(1); }"),
+            2,
+            46,
+            "`g` takes 2 arguments, got 1",
+        );
+        check(
+            &(String::from(d) + "__global__ void k(int* o, float* f) { o[0] = g(1, f); }"),
+            2,
+            51,
+            "argument 2 of `g` must be an `int*`, found a `float*`",
+        );
+        check("__global__ void k(int* o, float* f) { o[0] = min(1); }", 1, 46, "`min` takes 2 arguments, got 1");
+        check(
+            "__global__ void k(int* o, float* f) { atomicMin(f, 1.0); }",
+            1,
+            39,
+            "`atomicMin` does not support `float`",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { int x; atomicAdd(&x, 1); }",
+            1,
+            56,
+            "`atomicAdd` needs an address in global or shared memory, such as `&a[i]`",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { atomicAdd(3, 1); }",
+            1,
+            49,
+            "the first argument of `atomicAdd` must be an address such as `&a[i]`, found an `int`",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { k(o, f); }",
+            1,
+            39,
+            "kernel `k` is launched with `k<<<grid, block>>>(…)`, not called",
+        );
+        let (l, c, m, h) = error("__device__ int g(int n) { return n > 0 ? g(n - 1) : 0; }\n__global__ void k(int* o, float* f) { o[0] = g(3); }");
+        assert_eq!((l, c, m.as_str()), (1, 42, "`g` calls itself, directly or through other functions"));
+        assert_eq!(h.as_deref(), Some("recursion is not supported: device functions are inlined"));
+    }
+
+    #[test]
+    fn control_flow_errors() {
+        check("__global__ void k(int* o, float* f) {\n  break;\n}", 2, 3, "`break` outside a loop");
+        check("__global__ void k(int* o, float* f) { if (o) continue; }", 1, 46, "`continue` outside a loop");
+        check("__global__ void k(int* o, float* f) { return 1; }", 1, 46, "a `__global__` kernel returns nothing");
+        check(
+            "__device__ int g() { return; }\n__global__ void k(int* o, float* f) { o[0] = g(); }",
+            1,
+            22,
+            "`g` must return an `int`",
+        );
+        check(
+            "__device__ void g() { return 2; }\n__global__ void k(int* o, float* f) { g(); }",
+            1,
+            30,
+            "`g` returns `void`; it cannot return a value",
+        );
+        check(
+            "__device__ void g() {}\n__global__ void k(int* o, float* f) { o[0] = g(); }",
+            2,
+            46,
+            "this expression has no value (it is `void`)",
+        );
+        check("__global__ int k(int* o, float* f) { }", 1, 12, "a `__global__` kernel must return `void`, not `int`");
+        check(
+            "__device__ void g() {}\n__device__ void g() {}\n__global__ void k(int* o, float* f) {}",
+            2,
+            17,
+            "`g` is already defined at line 1",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { while (1) { __device__ } }",
+            1,
+            51,
+            "expected an expression, found the keyword `__device__`",
+        );
+    }
+
+    #[test]
+    fn arrays_and_shared_memory_errors() {
+        check(
+            "__global__ void k(int* o, float* f) { __shared__ float t[16]; float* p = t; }",
+            1,
+            74,
+            "pointers to __shared__ arrays are not supported",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { __shared__ float t[4][4]; f[0] = t[1]; }",
+            1,
+            72,
+            "pointers to __shared__ arrays are not supported",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { __shared__ int t[16]; o[0] = t[16]; }",
+            1,
+            70,
+            "index 16 is out of bounds for `t` (size 16)",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { __shared__ int t[4] = {1}; }",
+            1,
+            61,
+            "`__shared__` variables cannot have an initializer; assign them in the kernel",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { int n = 4; __shared__ int t[n]; }",
+            1,
+            67,
+            "the size of `t` must be a constant integer",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { float a[33]; }",
+            1,
+            45,
+            "local array `a` has 33 elements; at most 32 fit in registers",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { int a[4]; o[0] = a[4]; }",
+            1,
+            58,
+            "index 4 is out of bounds for `a` (size 4)",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { int a[2] = {1, 2, 3}; }",
+            1,
+            57,
+            "too many initializers for `a` (2 elements)",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { int a[2]; o[0] = a; }",
+            1,
+            56,
+            "`a` is an array; use one element, such as `a[0]`",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { int x; int* p = &x; }",
+            1,
+            55,
+            "taking the address of a local variable is not supported",
+        );
+        check(
+            "__global__ void k(int* o, float* f) {\n  __shared__ int a[8000];\n  __shared__ int b[8000];\n}",
+            3,
+            3,
+            "kernel `k` uses 64000 bytes of __shared__ memory with `b`; an SM of this machine has 49152",
+        );
+        check("__global__ void k(bool* o, float* f) { }", 1, 19, "`bool*` is not supported");
+    }
+
+    #[test]
+    fn device_launch_errors() {
+        let child = "__global__ void c(int* a, int n) {}\n";
+        check(
+            &(String::from(child) + "__global__ void k(int* o, float* f) { c<<<1, 32>>>(o); }"),
+            2,
+            39,
+            "kernel `c` takes 2 arguments, got 1",
+        );
+        check(
+            &(String::from(child) + "__global__ void k(int* o, float* f) { c<<<1, 4096>>>(o, 1); }"),
+            2,
+            46,
+            "a block of 4096 threads does not fit: an SM holds 1 to 1536",
+        );
+        check(
+            &(String::from(child) + "__global__ void k(int* o, float* f) { c<<<1.5, 32>>>(o, 1); }"),
+            2,
+            43,
+            "a launch dimension must be an integer, found a `float`",
+        );
+        let (_, c, m, h) =
+            error(&(String::from(child) + "__global__ void k(int* o, float* f) { cc<<<1, 32>>>(o, 1); }"));
+        assert_eq!((c, m.as_str(), h.as_deref()), (39, "undefined kernel `cc`", Some("did you mean `c`?")));
+        check(
+            "__device__ void g() {}\n__global__ void k(int* o, float* f) { g<<<1, 1>>>(); }",
+            2,
+            39,
+            "`g` is a `__device__` function; only `__global__` kernels can be launched",
+        );
+    }
+
+    #[test]
+    fn register_pressure_beyond_the_machine_is_an_error_naming_the_kernel() {
+        // 8 × 32 array elements, all alive until the end.
+        let mut body = String::from("__global__ void k(int* o, float* f) {\n");
+        for a in 0..8 {
+            body += &alloc::format!("  int a{a}[32]; for (int i = 0; i < 32; i++) a{a}[i] = o[i + {a}];\n");
+        }
+        body += "  int s = 0;\n";
+        for a in 0..8 {
+            for i in 0..32 {
+                body += &alloc::format!("  s += a{a}[{i}];\n");
+            }
+        }
+        body += "  o[0] = s;\n}";
+        let (l, c, m, _) = error(&body);
+        assert_eq!((l, c), (1, 17));
+        assert!(m.starts_with("kernel `k` needs ") && m.ends_with("registers per thread; at most 255 fit"), "{m}");
+    }
+
+    #[test]
+    fn warnings_do_not_stop_compilation() {
+        let d = diagnostics("__device__ int g(int x) { if (x) return 1; }\n__global__ void k(int* o, float* f) { o[0] = g(1); o[0] + 1; }");
+        let w: Vec<(u32, u32, String)> =
+            d.iter().map(|d| (d.span.line, d.span.column, d.message.to_string())).collect();
+        assert!(d.iter().all(|d| d.severity == Severity::Warning));
+        assert_eq!(
+            w,
+            [
+                (1, 44, "`g` can reach its end without returning a value".to_string()),
+                (2, 52, "this expression computes a value that is never used".to_string())
+            ]
+        );
+    }
+
+    #[test]
+    fn many_errors_are_reported_at_once() {
+        let d = diagnostics("__global__ void k(int* o, float* f) {\n  o[0] = a;\n  o[1] = b;\n  f = o;\n  break;\n}");
+        let lines: Vec<u32> = d.iter().map(|d| d.span.line).collect();
+        assert_eq!(lines, [2, 3, 4, 5]);
+    }
+}

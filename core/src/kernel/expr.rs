@@ -1,0 +1,1406 @@
+//! Expressions: typing, C's conversions, constant folding, memory addressing, built-ins and
+//! short-circuit evaluation. Part of [`super::codegen::Gen`].
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::ast::*;
+use super::codegen::{Gen, Label, Pure, Sym};
+use super::diag::{suggest, Span};
+use super::types::{
+    a, assignable, binary_typing, common, conversion, convert_const, fold_binary, fold_unary, AssignError, Conversion,
+    Lowered, Ty,
+};
+use super::vcode::{VInstr, VOp, VReg};
+use crate::exec::alu;
+use crate::isa::{AluOp, AtomicOp, Axis, CmpOp, CmpType, SfuOp, Space, Special, UnaryOp};
+
+/// A computed value: where it is and its type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Val {
+    pub op: VOp,
+    pub ty: Ty,
+}
+
+impl Val {
+    pub fn error() -> Val {
+        Val { op: VOp::Imm(0), ty: Ty::Error }
+    }
+
+    fn imm(bits: u32, ty: Ty) -> Val {
+        Val { op: VOp::Imm(bits), ty }
+    }
+}
+
+/// Where a value is being converted to, for the wording of a mismatch.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Ctx<'s> {
+    Assign,
+    Store,
+    Init,
+    Arg { func: &'s str, index: usize },
+    Return(&'s str),
+}
+
+/// Something that can be written: a variable, a local-array element or a memory word.
+#[derive(Clone, Debug)]
+enum Place {
+    Var {
+        reg: VReg,
+        ty: Ty,
+        name: String,
+        is_const: bool,
+    },
+    /// A local-array element: a constant index, or a register holding the flat index.
+    Local {
+        regs: Vec<VReg>,
+        ty: Ty,
+        index: Result<usize, VReg>,
+    },
+    /// `base + offset` (just `offset` without a base) in `space`.
+    Mem {
+        space: Space,
+        base: Option<VReg>,
+        offset: i32,
+        ty: Ty,
+        readonly: bool,
+    },
+    Error,
+}
+
+const BUILTIN_VECTORS: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim"];
+const ATOMICS: &[&str] = &[
+    "atomicAdd",
+    "atomicSub",
+    "atomicMin",
+    "atomicMax",
+    "atomicExch",
+    "atomicCAS",
+    "atomicAnd",
+    "atomicOr",
+    "atomicXor",
+];
+const MATH: &[&str] = &[
+    "min",
+    "max",
+    "abs",
+    "fabsf",
+    "fminf",
+    "fmaxf",
+    "sqrtf",
+    "rsqrtf",
+    "expf",
+    "logf",
+    "sinf",
+    "cosf",
+    "fmaf",
+    "__expf",
+    "__logf",
+    "__sinf",
+    "__cosf",
+    "__fdividef",
+];
+const HOST_ONLY: &[&str] = &["iota", "fill", "random", "powerlaw", "uniform", "mesh", "swap"];
+const FLOAT_ONE: u32 = 0x3F80_0000;
+
+fn scalar_of(ty: Ty) -> Option<Scalar> {
+    match ty {
+        Ty::Int => Some(Scalar::Int),
+        Ty::Uint => Some(Scalar::Uint),
+        Ty::Float => Some(Scalar::Float),
+        _ => None,
+    }
+}
+
+fn place_ty(p: &Place) -> Ty {
+    match p {
+        Place::Var { ty, .. } | Place::Local { ty, .. } | Place::Mem { ty, .. } => *ty,
+        Place::Error => Ty::Error,
+    }
+}
+
+impl Gen<'_, '_> {
+    // ---- instructions with folding ------------------------------------------------------
+
+    pub(super) fn alu(&mut self, op: AluOp, a: VOp, b: VOp) -> VOp {
+        use AluOp::*;
+        use VOp::Imm;
+        if let (Imm(x), Imm(y)) = (a, b) {
+            return Imm(alu::alu(op, x, y));
+        }
+        match (op, a, b) {
+            (Add | Sub | Or | Xor | Shl | ShrU | ShrS, x, Imm(0)) | (Add | Or | Xor, Imm(0), x) => return x,
+            (Mul, x, Imm(1)) | (Mul, Imm(1), x) | (DivS | DivU, x, Imm(1)) => return x,
+            (Mul | And, _, Imm(0)) | (Mul | And, Imm(0), _) => return Imm(0),
+            (FMul, x, Imm(FLOAT_ONE)) | (FMul, Imm(FLOAT_ONE), x) => return x,
+            _ => {}
+        }
+        let (op, a, b) = match (op, a, b) {
+            (Mul, x, Imm(c)) | (Mul, Imm(c), x) if c.is_power_of_two() => (Shl, x, Imm(c.trailing_zeros())),
+            (DivU, x, Imm(c)) if c.is_power_of_two() => (ShrU, x, Imm(c.trailing_zeros())),
+            (RemU, x, Imm(c)) if c.is_power_of_two() => (And, x, Imm(c - 1)),
+            // Constants second reads better in listings; these operations commute.
+            (Add | Mul | And | Or | Xor | MinS | MaxS | MinU | MaxU | FAdd | FMul | FMin | FMax, Imm(c), x) => {
+                (op, x, Imm(c))
+            }
+            other => other,
+        };
+        self.pure_op(Pure::Alu(op, a, b), |dst| VInstr::Alu { op, dst, a, b })
+    }
+
+    fn unary_op(&mut self, op: UnaryOp, a: VOp) -> VOp {
+        if let VOp::Imm(x) = a {
+            return VOp::Imm(alu::unary(op, x));
+        }
+        self.pure_op(Pure::Unary(op, a), |dst| VInstr::Unary { op, dst, a })
+    }
+
+    fn cmp(&mut self, op: CmpOp, ty: CmpType, a: VOp, b: VOp) -> VOp {
+        if let (VOp::Imm(x), VOp::Imm(y)) = (a, b) {
+            return VOp::Imm(alu::compare(op, ty, x, y));
+        }
+        self.pure_op(Pure::Cmp(op, ty, a, b), |dst| VInstr::Cmp { op, ty, dst, a, b })
+    }
+
+    fn sfu(&mut self, op: SfuOp, a: VOp, b: VOp) -> VOp {
+        if let (VOp::Imm(x), VOp::Imm(y)) = (a, b) {
+            return VOp::Imm(alu::sfu(op, x, y));
+        }
+        self.pure_op(Pure::Sfu(op, a, b), |dst| VInstr::Sfu { op, dst, a, b })
+    }
+
+    fn special(&mut self, which: Special) -> VOp {
+        self.pure_op(Pure::Special(which), |dst| VInstr::Special { dst, which })
+    }
+
+    fn in_reg(&mut self, v: VOp) -> VReg {
+        match v {
+            VOp::Reg(r) => r,
+            VOp::Imm(_) => {
+                let dst = self.temp();
+                self.emit(VInstr::Mov { dst, src: v });
+                dst
+            }
+        }
+    }
+
+    // ---- conversions ---------------------------------------------------------------------
+
+    /// Converts between arithmetic types (and pointer to `bool`); anything else is returned
+    /// unchanged (the caller checked it).
+    pub(super) fn convert(&mut self, v: Val, to: Ty) -> Val {
+        if v.ty == to || v.ty == Ty::Error || to == Ty::Error {
+            return Val { op: v.op, ty: if v.ty == Ty::Error { Ty::Error } else { to } };
+        }
+        if v.ty.is_ptr() && to == Ty::Bool {
+            return Val { op: self.cmp(CmpOp::Ne, CmpType::Uint, v.op, VOp::Imm(0)), ty: Ty::Bool };
+        }
+        if !v.ty.is_arith() || !to.is_arith() {
+            return v;
+        }
+        let op = match conversion(v.ty, to) {
+            Conversion::Free => v.op,
+            Conversion::Unary(u) => self.unary_op(u, v.op),
+            Conversion::NonZero(ct) => self.cmp(CmpOp::Ne, ct, v.op, VOp::Imm(0)),
+        };
+        Val { op, ty: to }
+    }
+
+    /// Converts `v` (the value of `e`) for assignment to type `to`, reporting a mismatch in
+    /// the words of `ctx`.
+    pub(super) fn convert_checked(&mut self, v: Val, to: Ty, ctx: Ctx<'_>, e: &Expr) -> Val {
+        if v.ty == Ty::Void {
+            self.diags.error(e.span, "this expression has no value (it is `void`)");
+            return Val::error();
+        }
+        let zero = matches!(self.const_value(e), Some((0, t)) if t.is_integer());
+        match assignable(v.ty, to, zero) {
+            Ok(()) if to.is_ptr() && !v.ty.is_ptr() => Val::imm(0, to),
+            Ok(()) if to.is_ptr() => Val { op: v.op, ty: to },
+            Ok(()) => self.convert(v, to),
+            Err(why) => {
+                let (from, to_s) = (a(v.ty), a(to));
+                let mut message = match ctx {
+                    Ctx::Assign => format!("cannot assign {from} to {to_s} variable"),
+                    Ctx::Store => format!("cannot store {from} in {to_s} element"),
+                    Ctx::Init => format!("cannot initialize {to_s} variable with {from}"),
+                    Ctx::Arg { func, index } => {
+                        format!("argument {} of `{func}` must be {to_s}, found {from}", index + 1)
+                    }
+                    Ctx::Return(f) => format!("`{f}` returns {to_s}, not {from}"),
+                };
+                if why == AssignError::DropsConst {
+                    message.push_str(" (it would allow writing through a `const` pointer)");
+                }
+                self.diags.error(e.span, message);
+                Val::error()
+            }
+        }
+    }
+
+    fn truth(&mut self, v: Val, span: Span) -> VOp {
+        match v.ty {
+            Ty::Bool | Ty::Error => v.op,
+            Ty::Int | Ty::Uint => self.cmp(CmpOp::Ne, CmpType::Int, v.op, VOp::Imm(0)),
+            Ty::Float => self.cmp(CmpOp::Ne, CmpType::Float, v.op, VOp::Imm(0)),
+            Ty::Ptr { .. } => self.cmp(CmpOp::Ne, CmpType::Uint, v.op, VOp::Imm(0)),
+            Ty::Void => {
+                self.diags.error(span, "a `void` value cannot be used as a condition");
+                VOp::Imm(0)
+            }
+        }
+    }
+
+    // ---- constants ----------------------------------------------------------------------
+
+    /// The value of an expression made only of literals and operators.
+    pub(super) fn const_value(&self, e: &Expr) -> Option<(u32, Ty)> {
+        const_value(e)
+    }
+
+    /// `e` as `dynamic + constant` (either part may be absent), for address offsets.
+    fn split_offset<'e>(&self, e: &'e Expr) -> (Option<&'e Expr>, i32) {
+        let int_const = |x: &Expr| match const_value(x) {
+            Some((v, t)) if t.is_integer() => Some(v as i32),
+            _ => None,
+        };
+        if let Some(k) = int_const(e) {
+            return (None, k);
+        }
+        match &e.kind {
+            ExprKind::Binary(BinOp::Add, l, r) => {
+                if let Some(k) = int_const(r) {
+                    let (d, kl) = self.split_offset(l);
+                    return (d, kl.wrapping_add(k));
+                }
+                if let Some(k) = int_const(l) {
+                    let (d, kr) = self.split_offset(r);
+                    return (d, kr.wrapping_add(k));
+                }
+            }
+            ExprKind::Binary(BinOp::Sub, l, r) => {
+                if let Some(k) = int_const(r) {
+                    let (d, kl) = self.split_offset(l);
+                    return (d, kl.wrapping_sub(k));
+                }
+            }
+            _ => {}
+        }
+        (Some(e), 0)
+    }
+
+    // ---- expressions --------------------------------------------------------------------
+
+    pub(super) fn expr(&mut self, e: &Expr) -> Val {
+        match &e.kind {
+            ExprKind::Int { value, unsigned } => Val::imm(*value, if *unsigned { Ty::Uint } else { Ty::Int }),
+            ExprKind::Float(f) => Val::imm(f.to_bits(), Ty::Float),
+            ExprKind::Bool(b) => Val::imm(u32::from(*b), Ty::Bool),
+            ExprKind::Name(n) => self.name_value(n, e.span),
+            ExprKind::Member(base, member, mspan) => self.member(base, member, *mspan),
+            ExprKind::Index(..) | ExprKind::Unary(UnOp::Deref, _) => {
+                let p = self.place(e);
+                self.load_place(&p)
+            }
+            ExprKind::Call(name, nspan, args) => self.call(name, *nspan, args, e.span),
+            ExprKind::Unary(op, x) => self.unary(*op, x, e.span),
+            ExprKind::IncDec { pre, increment, target } => self.incdec(*pre, *increment, target, true),
+            ExprKind::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), l, r) => self.logical(*op == BinOp::LogAnd, l, r),
+            ExprKind::Binary(op, l, r) => {
+                let (x, y) = (self.expr(l), self.expr(r));
+                self.binary_vals(*op, x, y, e.span, r)
+            }
+            ExprKind::Assign(op, l, r) => self.assign(*op, l, r, e.span),
+            ExprKind::Cond(c, x, y) => self.conditional(c, x, y, e.span),
+            ExprKind::Cast(t, x) => self.cast(t, x, e.span),
+            ExprKind::Comma(x, y) => {
+                self.effect(x);
+                self.expr(y)
+            }
+        }
+    }
+
+    /// An expression evaluated for its effects only (an expression statement).
+    pub(super) fn effect(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::IncDec { pre, increment, target } => {
+                self.incdec(*pre, *increment, target, false);
+            }
+            ExprKind::Comma(x, y) => {
+                self.effect(x);
+                self.effect(y);
+            }
+            ExprKind::Assign(..) | ExprKind::Call(..) | ExprKind::Cond(..) => {
+                self.expr(e);
+            }
+            _ => {
+                let v = self.expr(e);
+                if v.ty != Ty::Error {
+                    self.diags.warning(e.span, "this expression computes a value that is never used");
+                }
+            }
+        }
+    }
+
+    /// Every name that could be meant where `name` is unknown.
+    fn undefined(&mut self, what: &str, name: &str, span: Span, functions: bool) {
+        let mut candidates: Vec<&str> = self.visible_names();
+        candidates.extend_from_slice(BUILTIN_VECTORS);
+        candidates.push("warpSize");
+        if functions {
+            candidates.extend(self.sigs.iter().map(|s| s.name.as_str()));
+            candidates.extend_from_slice(ATOMICS);
+            candidates.extend_from_slice(MATH);
+            candidates.push("__syncthreads");
+        }
+        let message = format!("undefined {what} `{name}`");
+        match suggest(name, candidates) {
+            Some(s) => {
+                let help = format!("did you mean `{s}`?");
+                self.diags.error_help(span, message, help)
+            }
+            None => self.diags.error(span, message),
+        }
+    }
+
+    fn name_value(&mut self, name: &str, span: Span) -> Val {
+        match self.lookup(name).cloned() {
+            Some(Sym::Var { reg, ty, .. }) => Val { op: VOp::Reg(reg), ty },
+            Some(Sym::Shared { offset, elem, dims }) if dims.is_empty() => {
+                let p =
+                    Place::Mem { space: Space::Shared, base: None, offset: offset as i32, ty: elem, readonly: false };
+                self.load_place(&p)
+            }
+            Some(Sym::Shared { .. }) => {
+                self.diags.error_help(
+                    span,
+                    "pointers to __shared__ arrays are not supported",
+                    format!("index `{name}` directly"),
+                );
+                Val::error()
+            }
+            Some(Sym::Local { .. }) => {
+                self.diags.error(span, format!("`{name}` is an array; use one element, such as `{name}[0]`"));
+                Val::error()
+            }
+            None if name == "warpSize" => Val { op: self.special(Special::WarpSize), ty: Ty::Int },
+            None if BUILTIN_VECTORS.contains(&name) => {
+                self.diags.error(span, format!("`{name}` has three parts: use `{name}.x`, `{name}.y` or `{name}.z`"));
+                Val::error()
+            }
+            None if self.sigs.iter().any(|s| s.name == name) => {
+                self.diags.error(span, format!("`{name}` is a function; call it with `{name}(…)`"));
+                Val::error()
+            }
+            None => {
+                self.undefined("name", name, span, false);
+                Val::error()
+            }
+        }
+    }
+
+    fn member(&mut self, base: &Expr, member: &str, mspan: Span) -> Val {
+        if let ExprKind::Name(n) = &base.kind {
+            if self.lookup(n).is_none() && BUILTIN_VECTORS.contains(&n.as_str()) {
+                let axis = match member {
+                    "x" => Axis::X,
+                    "y" => Axis::Y,
+                    "z" => Axis::Z,
+                    _ => {
+                        self.diags.error(mspan, format!("`{n}` has no member `{member}`; use `.x`, `.y` or `.z`"));
+                        return Val::error();
+                    }
+                };
+                let which = match n.as_str() {
+                    "threadIdx" => Special::ThreadIdx(axis),
+                    "blockIdx" => Special::BlockIdx(axis),
+                    "blockDim" => Special::BlockDim(axis),
+                    _ => Special::GridDim(axis),
+                };
+                // As in CUDA, the built-in indices are `unsigned`.
+                return Val { op: self.special(which), ty: Ty::Uint };
+            }
+        }
+        let v = self.expr(base);
+        if v.ty != Ty::Error {
+            self.diags.error(mspan, format!("{} has no member `{member}`", a(v.ty)));
+        }
+        Val::error()
+    }
+
+    fn unary(&mut self, op: UnOp, x: &Expr, span: Span) -> Val {
+        if op == UnOp::AddrOf {
+            return self.address_of(x, span);
+        }
+        let v = self.expr(x);
+        if v.ty == Ty::Error {
+            return v;
+        }
+        match op {
+            UnOp::Not => {
+                let op = match v.ty {
+                    Ty::Float => self.cmp(CmpOp::Eq, CmpType::Float, v.op, VOp::Imm(0)),
+                    Ty::Ptr { .. } => self.cmp(CmpOp::Eq, CmpType::Uint, v.op, VOp::Imm(0)),
+                    Ty::Void => {
+                        self.diags.error(span, "operator `!` cannot be applied to a `void` value");
+                        return Val::error();
+                    }
+                    _ => self.unary_op(UnaryOp::LogicalNot, v.op),
+                };
+                Val { op, ty: Ty::Bool }
+            }
+            UnOp::Neg | UnOp::Plus | UnOp::BitNot => {
+                let symbol = match op {
+                    UnOp::Neg => "-",
+                    UnOp::Plus => "+",
+                    _ => "~",
+                };
+                let ok = if op == UnOp::BitNot { v.ty.is_integer() } else { v.ty.is_arith() };
+                if !ok {
+                    self.diags.error(span, format!("operator `{symbol}` cannot be applied to {}", a(v.ty)));
+                    return Val::error();
+                }
+                let t = v.ty.promote();
+                let v = self.convert(v, t);
+                let op = match (op, t) {
+                    (UnOp::Plus, _) => v.op,
+                    (UnOp::Neg, Ty::Float) => self.unary_op(UnaryOp::FNeg, v.op),
+                    (UnOp::Neg, _) => self.unary_op(UnaryOp::Neg, v.op),
+                    _ => self.unary_op(UnaryOp::Not, v.op),
+                };
+                Val { op, ty: t }
+            }
+            UnOp::Deref | UnOp::AddrOf => Val::error(), // handled by the callers
+        }
+    }
+
+    fn address_of(&mut self, x: &Expr, span: Span) -> Val {
+        match self.place(x) {
+            Place::Mem { space: Space::Global, base, offset, ty, readonly } => {
+                let Some(elem) = scalar_of(ty) else { return Val::error() };
+                let op = self.mem_address(base, offset);
+                Val { op, ty: Ty::Ptr { elem, readonly } }
+            }
+            Place::Mem { space: Space::Shared, .. } => {
+                self.diags.error_help(
+                    span,
+                    "pointers to __shared__ arrays are not supported",
+                    "`&` on shared memory is only allowed as the first argument of an atomic",
+                );
+                Val::error()
+            }
+            Place::Var { .. } | Place::Local { .. } => {
+                self.diags.error(span, "taking the address of a local variable is not supported");
+                Val::error()
+            }
+            Place::Error => Val::error(),
+        }
+    }
+
+    fn mem_address(&mut self, base: Option<VReg>, offset: i32) -> VOp {
+        match base {
+            None => VOp::Imm(offset as u32),
+            Some(r) => self.alu(AluOp::Add, VOp::Reg(r), VOp::Imm(offset as u32)),
+        }
+    }
+
+    fn cast(&mut self, t: &TypeExpr, x: &Expr, span: Span) -> Val {
+        let v = self.expr(x);
+        let Some(to) = Ty::from_type_expr(t) else {
+            self.diags.error(t.span, "a cast converts to a number, a `bool` or a pointer");
+            return Val::error();
+        };
+        if let Ty::Ptr { elem: Scalar::Bool, .. } = to {
+            self.diags.error_help(t.span, "`bool*` is not supported", "use `int*`");
+            return Val::error();
+        }
+        if v.ty == Ty::Error {
+            return Val { op: v.op, ty: Ty::Error };
+        }
+        match (v.ty, to) {
+            (_, Ty::Void) => Val::imm(0, Ty::Void),
+            (f, t) if f.is_arith() && t.is_arith() => self.convert(v, to),
+            (Ty::Ptr { .. }, Ty::Ptr { .. } | Ty::Int | Ty::Uint) => Val { op: v.op, ty: to },
+            (Ty::Ptr { .. }, Ty::Bool) => self.convert(v, Ty::Bool),
+            (f, Ty::Ptr { .. }) if f.is_integer() && matches!(self.const_value(x), Some((0, _))) => Val::imm(0, to),
+            (f, Ty::Ptr { .. }) if f.is_integer() => {
+                self.diags.error(span, "casting an integer to a pointer is not supported");
+                Val::error()
+            }
+            _ => {
+                self.diags.error(span, format!("cannot cast {} to `{to}`", a(v.ty)));
+                Val::error()
+            }
+        }
+    }
+
+    /// `x op y` for evaluated operands (`rhs` is the right operand's expression, for the
+    /// null-pointer check).
+    fn binary_vals(&mut self, op: BinOp, x: Val, y: Val, span: Span, rhs: &Expr) -> Val {
+        if x.ty == Ty::Error || y.ty == Ty::Error {
+            return Val::error();
+        }
+        if x.ty.is_ptr() || y.ty.is_ptr() {
+            return self.pointer_binary(op, x, y, span, rhs);
+        }
+        let typing = match binary_typing(op, x.ty, y.ty) {
+            Ok(t) => t,
+            Err(message) => {
+                self.diags.error(span, message);
+                return Val::error();
+            }
+        };
+        let (x, y) = if matches!(op, BinOp::Shl | BinOp::Shr) {
+            let yt = y.ty.promote();
+            (self.convert(x, typing.operand), self.convert(y, yt))
+        } else {
+            (self.convert(x, typing.operand), self.convert(y, typing.operand))
+        };
+        let op = match typing.lowered {
+            Lowered::Alu(o) => self.alu(o, x.op, y.op),
+            Lowered::Sfu(o) => self.sfu(o, x.op, y.op),
+            Lowered::Cmp(c, t) => self.cmp(c, t, x.op, y.op),
+            Lowered::Logical(and) => self.alu(if and { AluOp::And } else { AluOp::Or }, x.op, y.op),
+        };
+        Val { op, ty: typing.result }
+    }
+
+    fn pointer_binary(&mut self, op: BinOp, x: Val, y: Val, span: Span, rhs: &Expr) -> Val {
+        let scaled = |g: &mut Self, v: Val| {
+            let v = g.convert(v, v.ty.promote());
+            g.alu(AluOp::Shl, v.op, VOp::Imm(2))
+        };
+        match (op, x.ty, y.ty) {
+            (BinOp::Add, Ty::Ptr { .. }, t) if t.is_integer() => {
+                let s = scaled(self, y);
+                Val { op: self.alu(AluOp::Add, x.op, s), ty: x.ty }
+            }
+            (BinOp::Add, t, Ty::Ptr { .. }) if t.is_integer() => {
+                let s = scaled(self, x);
+                Val { op: self.alu(AluOp::Add, y.op, s), ty: y.ty }
+            }
+            (BinOp::Sub, Ty::Ptr { .. }, t) if t.is_integer() => {
+                let s = scaled(self, y);
+                Val { op: self.alu(AluOp::Sub, x.op, s), ty: x.ty }
+            }
+            (BinOp::Sub, Ty::Ptr { elem: e1, .. }, Ty::Ptr { elem: e2, .. }) if e1 == e2 => {
+                let bytes = self.alu(AluOp::Sub, x.op, y.op);
+                Val { op: self.alu(AluOp::ShrS, bytes, VOp::Imm(2)), ty: Ty::Int }
+            }
+            (c, tx, ty) if c.is_comparison() && (tx.is_ptr() || ty.is_ptr()) => {
+                let comparable = match (tx, ty) {
+                    (Ty::Ptr { elem: e1, .. }, Ty::Ptr { elem: e2, .. }) => e1 == e2,
+                    (Ty::Ptr { .. }, t) => t.is_integer() && matches!(const_value(rhs), Some((0, _))),
+                    (t, Ty::Ptr { .. }) => t.is_integer() && x.op == VOp::Imm(0),
+                    _ => false,
+                };
+                if !comparable {
+                    self.diags.error(span, format!("cannot compare {} with {}", a(tx), a(ty)));
+                    return Val::error();
+                }
+                let Ok(t) = binary_typing(c, Ty::Uint, Ty::Uint) else { return Val::error() };
+                let Lowered::Cmp(cop, cty) = t.lowered else { return Val::error() };
+                Val { op: self.cmp(cop, cty, x.op, y.op), ty: Ty::Bool }
+            }
+            _ => {
+                self.diags.error(
+                    span,
+                    format!("operator `{}` cannot be applied to {} and {}", op.symbol(), a(x.ty), a(y.ty)),
+                );
+                Val::error()
+            }
+        }
+    }
+
+    // ---- short-circuit and conditions ---------------------------------------------------
+
+    /// Cheap, with no effects and no memory access: evaluating it when C would not is
+    /// invisible, and cheaper than a branch.
+    fn is_simple(&self, e: &Expr) -> bool {
+        let mut budget = 8;
+        self.pure(e, &mut budget)
+    }
+
+    fn pure(&self, e: &Expr, budget: &mut u32) -> bool {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        match &e.kind {
+            ExprKind::Int { .. } | ExprKind::Float(_) | ExprKind::Bool(_) => true,
+            ExprKind::Name(n) => {
+                matches!(self.lookup(n), Some(Sym::Var { .. })) || (self.lookup(n).is_none() && n == "warpSize")
+            }
+            ExprKind::Member(b, _, _) => {
+                matches!(&b.kind, ExprKind::Name(n) if BUILTIN_VECTORS.contains(&n.as_str()) && self.lookup(n).is_none())
+            }
+            ExprKind::Index(b, i) => {
+                matches!(&b.kind, ExprKind::Name(n) if matches!(self.lookup(n), Some(Sym::Local { .. })))
+                    && self.pure(i, budget)
+            }
+            ExprKind::Unary(UnOp::Deref | UnOp::AddrOf, _) => false,
+            ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => self.pure(x, budget),
+            ExprKind::Binary(_, l, r) => self.pure(l, budget) && self.pure(r, budget),
+            ExprKind::Cond(c, x, y) => self.pure(c, budget) && self.pure(x, budget) && self.pure(y, budget),
+            ExprKind::Call(name, _, args) => {
+                MATH.contains(&name.as_str())
+                    && !self.sigs.iter().any(|s| &s.name == name)
+                    && args.iter().all(|x| self.pure(x, budget))
+            }
+            _ => false,
+        }
+    }
+
+    fn logical(&mut self, and: bool, l: &Expr, r: &Expr) -> Val {
+        if self.is_simple(r) {
+            let x = self.expr(l);
+            let x = self.truth(x, l.span);
+            let y = self.expr(r);
+            let y = self.truth(y, r.span);
+            let op = self.alu(if and { AluOp::And } else { AluOp::Or }, x, y);
+            return Val { op, ty: Ty::Bool };
+        }
+        let result = self.var();
+        let x = self.expr(l);
+        let x = self.truth(x, l.span);
+        let end = self.new_label();
+        match x {
+            // The left side decides: the right side is never evaluated.
+            VOp::Imm(k) if (k != 0) != and => {
+                self.move_into(result, x);
+                self.jump(end);
+            }
+            VOp::Imm(_) => {}
+            VOp::Reg(_) => {
+                self.move_into(result, x);
+                // `&&` skips the right side where the left is false, `||` where it is true.
+                self.branch(result, and, end, end);
+            }
+        }
+        let y = self.expr(r);
+        let y = self.truth(y, r.span);
+        self.move_into(result, y);
+        self.place_label(end);
+        Val { op: VOp::Reg(result), ty: Ty::Bool }
+    }
+
+    /// Jumps to `target` when `e` is `sense` (true or false); otherwise falls through.
+    pub(super) fn cond_branch(&mut self, e: &Expr, sense: bool, target: Label, hint: Label) {
+        match &e.kind {
+            ExprKind::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), l, r) if !self.is_simple(r) => {
+                let and = *op == BinOp::LogAnd;
+                if and != sense {
+                    // `a && b` false (or `a || b` true) as soon as either side is.
+                    self.cond_branch(l, sense, target, hint);
+                    self.cond_branch(r, sense, target, hint);
+                } else {
+                    let skip = self.new_label();
+                    self.cond_branch(l, !sense, skip, hint);
+                    self.cond_branch(r, sense, target, hint);
+                    self.place_label(skip);
+                }
+            }
+            ExprKind::Unary(UnOp::Not, x) => self.cond_branch(x, !sense, target, hint),
+            _ => {
+                let v = self.expr(e);
+                let op = match v.ty {
+                    Ty::Float | Ty::Void => self.truth(v, e.span),
+                    _ => v.op,
+                };
+                match op {
+                    VOp::Imm(k) => {
+                        if (k != 0) == sense {
+                            self.jump(target);
+                        }
+                    }
+                    VOp::Reg(r) => self.branch(r, !sense, target, hint),
+                }
+            }
+        }
+    }
+
+    fn conditional(&mut self, c: &Expr, x: &Expr, y: &Expr, span: Span) -> Val {
+        if self.is_simple(x) && self.is_simple(y) {
+            let cv = self.expr(c);
+            let cv = self.truth(cv, c.span);
+            let (vx, vy) = (self.expr(x), self.expr(y));
+            let ty = self.branch_type(vx.ty, vy.ty, x, y, span);
+            let (vx, vy) = (self.convert(vx, ty), self.convert(vy, ty));
+            return match cv {
+                VOp::Imm(k) => {
+                    if k != 0 {
+                        Val { op: vx.op, ty }
+                    } else {
+                        Val { op: vy.op, ty }
+                    }
+                }
+                VOp::Reg(cond) => {
+                    let dst = self.temp();
+                    self.emit(VInstr::Select { dst, cond, a: vx.op, b: vy.op });
+                    Val { op: VOp::Reg(dst), ty }
+                }
+            };
+        }
+        // The type of the second branch decides the first's conversion: look at it first.
+        let mark = self.code.len();
+        let y_ty = self.expr(y).ty;
+        self.code.truncate(mark);
+        // What the dry run computed is gone with its code.
+        self.available.clear();
+        let result = self.var();
+        let (otherwise, end) = (self.new_label(), self.new_label());
+        self.cond_branch(c, false, otherwise, end);
+        let vx = self.expr(x);
+        let ty = self.branch_type(vx.ty, y_ty, x, y, span);
+        let vx = self.convert(vx, ty);
+        self.move_into(result, vx.op);
+        self.jump(end);
+        self.place_label(otherwise);
+        let vy = self.expr(y);
+        let vy = self.convert(vy, ty);
+        self.move_into(result, vy.op);
+        self.place_label(end);
+        Val { op: VOp::Reg(result), ty }
+    }
+
+    fn branch_type(&mut self, tx: Ty, ty: Ty, x: &Expr, y: &Expr, span: Span) -> Ty {
+        let zero = |e: &Expr| matches!(const_value(e), Some((0, t)) if t.is_integer());
+        match (tx, ty) {
+            (Ty::Error, _) | (_, Ty::Error) => Ty::Error,
+            (a, b) if a == b => a,
+            (a, b) if a.is_arith() && b.is_arith() => common(a, b),
+            (Ty::Ptr { elem: e1, readonly: r1 }, Ty::Ptr { elem: e2, readonly: r2 }) if e1 == e2 => {
+                Ty::Ptr { elem: e1, readonly: r1 || r2 }
+            }
+            (p @ Ty::Ptr { .. }, _) if zero(y) => p,
+            (_, p @ Ty::Ptr { .. }) if zero(x) => p,
+            _ => {
+                self.diags.error(span, format!("the branches of `?:` have different types: {} and {}", a(tx), a(ty)));
+                Ty::Error
+            }
+        }
+    }
+
+    // ---- places -------------------------------------------------------------------------
+
+    fn place(&mut self, e: &Expr) -> Place {
+        match &e.kind {
+            ExprKind::Name(n) => match self.lookup(n).cloned() {
+                Some(Sym::Var { reg, ty, is_const }) => Place::Var { reg, ty, name: n.clone(), is_const },
+                Some(Sym::Shared { offset, elem, dims }) if dims.is_empty() => {
+                    Place::Mem { space: Space::Shared, base: None, offset: offset as i32, ty: elem, readonly: false }
+                }
+                None if BUILTIN_VECTORS.contains(&n.as_str()) || n == "warpSize" => {
+                    self.diags.error(e.span, format!("`{n}` cannot be assigned"));
+                    Place::Error
+                }
+                _ => {
+                    self.name_value(n, e.span);
+                    Place::Error
+                }
+            },
+            ExprKind::Index(..) => self.index_place(e),
+            ExprKind::Unary(UnOp::Deref, p) => {
+                let v = self.expr(p);
+                match v.ty {
+                    Ty::Ptr { elem, readonly } => {
+                        let (base, offset) = match v.op {
+                            VOp::Imm(c) => (None, c as i32),
+                            VOp::Reg(r) => (Some(r), 0),
+                        };
+                        Place::Mem { space: Space::Global, base, offset, ty: Ty::from_scalar(elem), readonly }
+                    }
+                    Ty::Error => Place::Error,
+                    t => {
+                        self.diags.error(e.span, format!("cannot dereference {}", a(t)));
+                        Place::Error
+                    }
+                }
+            }
+            ExprKind::Member(b, m, _) => {
+                if let ExprKind::Name(n) = &b.kind {
+                    if BUILTIN_VECTORS.contains(&n.as_str()) && self.lookup(n).is_none() {
+                        self.diags.error(e.span, format!("`{n}.{m}` cannot be assigned"));
+                        return Place::Error;
+                    }
+                }
+                self.expr(e);
+                Place::Error
+            }
+            _ => {
+                let v = self.expr(e);
+                if v.ty != Ty::Error {
+                    self.diags.error(e.span, "this expression cannot be assigned to");
+                }
+                Place::Error
+            }
+        }
+    }
+
+    fn index_value(&mut self, e: &Expr) -> VOp {
+        let v = self.expr(e);
+        if !v.ty.is_integer() {
+            self.diags.error(e.span, format!("an index must be an integer, found {}", a(v.ty)));
+            return VOp::Imm(0);
+        }
+        v.op
+    }
+
+    fn index_place(&mut self, e: &Expr) -> Place {
+        let mut indices = Vec::new();
+        let mut base = e;
+        while let ExprKind::Index(b, i) = &base.kind {
+            indices.push(&**i);
+            base = b;
+        }
+        indices.reverse();
+        if let ExprKind::Name(n) = &base.kind {
+            match self.lookup(n).cloned() {
+                Some(Sym::Local { regs, elem, dims }) => {
+                    return self.local_index(n, regs, elem, &dims, &indices, e.span)
+                }
+                Some(Sym::Shared { offset, elem, dims }) if !dims.is_empty() => {
+                    return self.shared_index(n, offset, elem, &dims, &indices, e.span)
+                }
+                _ => {}
+            }
+        }
+        let ExprKind::Index(b, i) = &e.kind else { return Place::Error };
+        let p = self.expr(b);
+        let (elem, readonly) = match p.ty {
+            Ty::Ptr { elem, readonly } => (elem, readonly),
+            Ty::Error => {
+                self.expr(i);
+                return Place::Error;
+            }
+            t => {
+                self.diags.error(b.span, format!("cannot index {}", a(t)));
+                self.expr(i);
+                return Place::Error;
+            }
+        };
+        let (dynamic, k) = self.split_offset(i);
+        let base_op = match dynamic {
+            Some(d) => {
+                let v = self.index_value(d);
+                let scaled = self.alu(AluOp::Shl, v, VOp::Imm(2));
+                self.alu(AluOp::Add, p.op, scaled)
+            }
+            None => p.op,
+        };
+        let offset = k.wrapping_mul(4);
+        let (base, offset) = match base_op {
+            VOp::Imm(c) => (None, (c as i32).wrapping_add(offset)),
+            VOp::Reg(r) => (Some(r), offset),
+        };
+        Place::Mem { space: Space::Global, base, offset, ty: Ty::from_scalar(elem), readonly }
+    }
+
+    fn check_rank(&mut self, name: &str, dims: &[u32], given: usize, span: Span, shared: bool) -> bool {
+        if given == dims.len() {
+            return true;
+        }
+        if given < dims.len() && shared {
+            self.diags.error_help(
+                span,
+                "pointers to __shared__ arrays are not supported",
+                format!("index every dimension of `{name}` ({} of them)", dims.len()),
+            );
+        } else {
+            self.diags.error(span, format!("`{name}` has {} dimension(s) but {given} indices are given", dims.len()));
+        }
+        false
+    }
+
+    fn out_of_bounds(&mut self, name: &str, k: i64, size: u32, span: Span) {
+        self.diags.error(span, format!("index {k} is out of bounds for `{name}` (size {size})"));
+    }
+
+    fn local_index(
+        &mut self,
+        name: &str,
+        regs: Vec<VReg>,
+        elem: Ty,
+        dims: &[u32],
+        indices: &[&Expr],
+        span: Span,
+    ) -> Place {
+        if !self.check_rank(name, dims, indices.len(), span, false) {
+            return Place::Error;
+        }
+        let mut flat = VOp::Imm(0);
+        let mut in_bounds = true;
+        for (j, idx) in indices.iter().enumerate() {
+            let stride: u32 = dims[j + 1..].iter().product();
+            let v = self.index_value(idx);
+            if let VOp::Imm(k) = v {
+                if k >= dims[j] {
+                    self.out_of_bounds(name, k as i32 as i64, dims[j], idx.span);
+                    in_bounds = false;
+                }
+            }
+            let term = self.alu(AluOp::Mul, v, VOp::Imm(stride));
+            flat = self.alu(AluOp::Add, flat, term);
+        }
+        let index = match flat {
+            _ if !in_bounds => return Place::Error,
+            VOp::Imm(k) => Ok(k as usize),
+            VOp::Reg(r) => Err(r),
+        };
+        Place::Local { regs, ty: elem, index }
+    }
+
+    fn shared_index(
+        &mut self,
+        name: &str,
+        offset: u32,
+        elem: Ty,
+        dims: &[u32],
+        indices: &[&Expr],
+        span: Span,
+    ) -> Place {
+        if !self.check_rank(name, dims, indices.len(), span, true) {
+            return Place::Error;
+        }
+        let mut const_elems: i64 = 0;
+        let mut dynamic: Option<VOp> = None;
+        for (j, idx) in indices.iter().enumerate() {
+            let stride: u32 = dims[j + 1..].iter().product();
+            let (d, k) = self.split_offset(idx);
+            if d.is_none() && (k < 0 || k as u32 >= dims[j]) {
+                self.out_of_bounds(name, k as i64, dims[j], idx.span);
+                return Place::Error;
+            }
+            const_elems += k as i64 * stride as i64;
+            if let Some(d) = d {
+                let v = self.index_value(d);
+                let bytes = self.alu(AluOp::Mul, v, VOp::Imm(stride.wrapping_mul(4)));
+                dynamic = Some(match dynamic {
+                    None => bytes,
+                    Some(sum) => self.alu(AluOp::Add, sum, bytes),
+                });
+            }
+        }
+        let mut offset = (offset as i64 + 4 * const_elems) as i32;
+        let base = match dynamic {
+            None => None,
+            Some(VOp::Imm(c)) => {
+                offset = offset.wrapping_add(c as i32);
+                None
+            }
+            Some(VOp::Reg(r)) => Some(r),
+        };
+        Place::Mem { space: Space::Shared, base, offset, ty: elem, readonly: false }
+    }
+
+    fn writable(&mut self, p: &Place, span: Span) -> bool {
+        match p {
+            Place::Var { name, is_const: true, .. } => {
+                self.diags.error(span, format!("cannot assign to `{name}`: it is declared `const`"));
+                false
+            }
+            Place::Mem { readonly: true, ty, .. } => {
+                self.diags.error(span, format!("cannot write through a pointer to `const {ty}`"));
+                false
+            }
+            Place::Error => false,
+            _ => true,
+        }
+    }
+
+    fn load_place(&mut self, p: &Place) -> Val {
+        match p {
+            Place::Var { reg, ty, .. } => Val { op: VOp::Reg(*reg), ty: *ty },
+            Place::Local { regs, ty, index: Ok(i) } => Val { op: VOp::Reg(regs[*i]), ty: *ty },
+            Place::Local { regs, ty, index: Err(idx) } => {
+                // A select per element: registers cannot be indexed.
+                let mut acc = VOp::Reg(regs[0]);
+                for (j, &r) in regs.iter().enumerate().skip(1) {
+                    let hit = self.cmp(CmpOp::Eq, CmpType::Int, VOp::Reg(*idx), VOp::Imm(j as u32));
+                    let cond = self.in_reg(hit);
+                    let dst = self.temp();
+                    self.emit(VInstr::Select { dst, cond, a: VOp::Reg(r), b: acc });
+                    acc = VOp::Reg(dst);
+                }
+                Val { op: acc, ty: *ty }
+            }
+            Place::Mem { space, base, offset, ty, .. } => {
+                let (addr, offset) = self.address_reg(*base, *offset);
+                let dst = self.temp();
+                self.emit(VInstr::Load { space: *space, dst, addr, offset });
+                Val { op: VOp::Reg(dst), ty: *ty }
+            }
+            Place::Error => Val::error(),
+        }
+    }
+
+    /// A base register and offset for a memory access (a constant address needs a register).
+    fn address_reg(&mut self, base: Option<VReg>, offset: i32) -> (VReg, i32) {
+        match base {
+            Some(r) => (r, offset),
+            None => (self.in_reg(VOp::Imm(offset as u32)), 0),
+        }
+    }
+
+    fn store_place(&mut self, p: &Place, v: Val) {
+        match p {
+            Place::Var { reg, .. } => self.move_into(*reg, v.op),
+            Place::Local { regs, index: Ok(i), .. } => self.move_into(regs[*i], v.op),
+            Place::Local { regs, index: Err(idx), .. } => {
+                for (j, &r) in regs.iter().enumerate() {
+                    let hit = self.cmp(CmpOp::Eq, CmpType::Int, VOp::Reg(*idx), VOp::Imm(j as u32));
+                    let cond = self.in_reg(hit);
+                    self.emit(VInstr::Select { dst: r, cond, a: v.op, b: VOp::Reg(r) });
+                }
+            }
+            Place::Mem { space, base, offset, .. } => {
+                let (addr, offset) = self.address_reg(*base, *offset);
+                self.emit(VInstr::Store { space: *space, addr, offset, src: v.op });
+            }
+            Place::Error => {}
+        }
+    }
+
+    fn assign(&mut self, op: Option<BinOp>, l: &Expr, r: &Expr, span: Span) -> Val {
+        let p = self.place(l);
+        if !self.writable(&p, l.span) {
+            self.expr(r);
+            return Val::error();
+        }
+        let ty = place_ty(&p);
+        let ctx = if matches!(p, Place::Mem { .. }) { Ctx::Store } else { Ctx::Assign };
+        let v = match op {
+            None => {
+                let v = self.expr(r);
+                self.convert_checked(v, ty, ctx, r)
+            }
+            Some(bop) => {
+                let current = self.load_place(&p);
+                let v = self.expr(r);
+                let result = self.binary_vals(bop, current, v, span, r);
+                if result.ty == Ty::Error {
+                    return result;
+                }
+                self.convert_checked(result, ty, ctx, l)
+            }
+        };
+        if v.ty == Ty::Error {
+            return v;
+        }
+        self.store_place(&p, v);
+        match p {
+            Place::Var { reg, ty, .. } => Val { op: VOp::Reg(reg), ty },
+            _ => v,
+        }
+    }
+
+    fn incdec(&mut self, pre: bool, increment: bool, target: &Expr, want_value: bool) -> Val {
+        let p = self.place(target);
+        if !self.writable(&p, target.span) {
+            return Val::error();
+        }
+        let ty = place_ty(&p);
+        if !(ty.is_arith() || ty.is_ptr()) || ty == Ty::Bool {
+            let symbol = if increment { "++" } else { "--" };
+            self.diags.error(target.span, format!("`{symbol}` needs a number or a pointer, found {}", a(ty)));
+            return Val::error();
+        }
+        let current = self.load_place(&p);
+        // The old value must survive the update when it is the result (`x++` in an expression).
+        let old = if want_value && !pre && matches!(p, Place::Var { .. } | Place::Local { .. }) {
+            let copy = self.temp();
+            self.emit(VInstr::Mov { dst: copy, src: current.op });
+            Val { op: VOp::Reg(copy), ty }
+        } else {
+            current
+        };
+        let (add, sub, step) = match ty {
+            Ty::Float => (AluOp::FAdd, AluOp::FSub, FLOAT_ONE),
+            Ty::Ptr { .. } => (AluOp::Add, AluOp::Sub, 4),
+            _ => (AluOp::Add, AluOp::Sub, 1),
+        };
+        let new = self.alu(if increment { add } else { sub }, current.op, VOp::Imm(step));
+        self.store_place(&p, Val { op: new, ty });
+        if !pre {
+            return old;
+        }
+        match p {
+            Place::Var { reg, .. } => Val { op: VOp::Reg(reg), ty },
+            _ => Val { op: new, ty },
+        }
+    }
+
+    // ---- calls --------------------------------------------------------------------------
+
+    fn call(&mut self, name: &str, nspan: Span, args: &[Expr], span: Span) -> Val {
+        if let Some(fi) = self.sigs.iter().position(|s| s.name == name) {
+            let sig = &self.sigs[fi];
+            if sig.global {
+                self.diags
+                    .error(span, format!("kernel `{name}` is launched with `{name}<<<grid, block>>>(…)`, not called"));
+                return Val::error();
+            }
+            let params = sig.params.clone();
+            if args.len() != params.len() {
+                self.diags.error(span, format!("`{name}` takes {} arguments, got {}", params.len(), args.len()));
+                for e in args {
+                    self.expr(e);
+                }
+                return Val::error();
+            }
+            let mut vals = Vec::with_capacity(args.len());
+            for (k, (e, &t)) in args.iter().zip(&params).enumerate() {
+                let v = self.expr(e);
+                vals.push(self.convert_checked(v, t, Ctx::Arg { func: name, index: k }, e));
+            }
+            return self.inline_call(fi, vals, span);
+        }
+        if ATOMICS.contains(&name) {
+            return self.atomic(name, args, span);
+        }
+        if name == "__syncthreads" {
+            if self.arity(name, args, 0, span) {
+                self.code.push(VInstr::Barrier);
+            }
+            return Val::imm(0, Ty::Void);
+        }
+        if MATH.contains(&name) {
+            return self.math(name, args, span);
+        }
+        if name == "dim3" {
+            self.diags.error(span, "`dim3(…)` can only be the grid or block of a launch");
+            return Val::error();
+        }
+        if HOST_ONLY.contains(&name) {
+            self.diags.error(nspan, format!("`{name}` is only available in the host block"));
+            return Val::error();
+        }
+        self.undefined("function", name, nspan, true);
+        for e in args {
+            self.expr(e);
+        }
+        Val::error()
+    }
+
+    /// Checks the argument count of a built-in (evaluating the arguments if it is wrong).
+    fn arity(&mut self, name: &str, args: &[Expr], n: usize, span: Span) -> bool {
+        if args.len() == n {
+            return true;
+        }
+        let plural = if n == 1 { "" } else { "s" };
+        self.diags.error(span, format!("`{name}` takes {n} argument{plural}, got {}", args.len()));
+        for e in args {
+            self.expr(e);
+        }
+        false
+    }
+
+    fn arith_arg(&mut self, name: &str, e: &Expr) -> Val {
+        let v = self.expr(e);
+        if !v.ty.is_arith() {
+            self.diags.error(e.span, format!("`{name}` needs a number, found {}", a(v.ty)));
+            return Val::error();
+        }
+        v
+    }
+
+    fn math(&mut self, name: &str, args: &[Expr], span: Span) -> Val {
+        let n = match name {
+            "min" | "max" | "fminf" | "fmaxf" | "__fdividef" => 2,
+            "fmaf" => 3,
+            _ => 1,
+        };
+        if !self.arity(name, args, n, span) {
+            return Val::error();
+        }
+        let vals: Vec<Val> = args.iter().map(|e| self.arith_arg(name, e)).collect();
+        if vals.iter().any(|v| v.ty == Ty::Error) {
+            return Val::error();
+        }
+        let float = |g: &mut Self, v: Val| g.convert(v, Ty::Float).op;
+        match name {
+            "min" | "max" => {
+                let t = common(vals[0].ty, vals[1].ty);
+                let (x, y) = (self.convert(vals[0], t), self.convert(vals[1], t));
+                let op = match (name, t) {
+                    ("min", Ty::Float) => AluOp::FMin,
+                    ("max", Ty::Float) => AluOp::FMax,
+                    ("min", Ty::Uint) => AluOp::MinU,
+                    ("max", Ty::Uint) => AluOp::MaxU,
+                    ("min", _) => AluOp::MinS,
+                    _ => AluOp::MaxS,
+                };
+                Val { op: self.alu(op, x.op, y.op), ty: t }
+            }
+            "abs" => {
+                let t = vals[0].ty.promote();
+                let v = self.convert(vals[0], t);
+                let op = if t == Ty::Float { UnaryOp::FAbs } else { UnaryOp::Abs };
+                Val { op: self.unary_op(op, v.op), ty: t }
+            }
+            "fabsf" => {
+                let x = float(self, vals[0]);
+                Val { op: self.unary_op(UnaryOp::FAbs, x), ty: Ty::Float }
+            }
+            "fminf" | "fmaxf" | "__fdividef" => {
+                let (x, y) = (float(self, vals[0]), float(self, vals[1]));
+                let op = match name {
+                    "fminf" => self.alu(AluOp::FMin, x, y),
+                    "fmaxf" => self.alu(AluOp::FMax, x, y),
+                    _ => self.sfu(SfuOp::FDiv, x, y),
+                };
+                Val { op, ty: Ty::Float }
+            }
+            "fmaf" => {
+                let (x, y, z) = (float(self, vals[0]), float(self, vals[1]), float(self, vals[2]));
+                if let (VOp::Imm(p), VOp::Imm(q), VOp::Imm(r)) = (x, y, z) {
+                    return Val::imm(alu::fma(p, q, r), Ty::Float);
+                }
+                let dst = self.temp();
+                self.emit(VInstr::Fma { dst, a: x, b: y, c: z });
+                Val { op: VOp::Reg(dst), ty: Ty::Float }
+            }
+            _ => {
+                let op = match name.trim_start_matches("__") {
+                    "sqrtf" => SfuOp::Sqrt,
+                    "rsqrtf" => SfuOp::Rsqrt,
+                    "expf" => SfuOp::Exp,
+                    "logf" => SfuOp::Log,
+                    "sinf" => SfuOp::Sin,
+                    _ => SfuOp::Cos,
+                };
+                let x = float(self, vals[0]);
+                Val { op: self.sfu(op, x, VOp::Imm(0)), ty: Ty::Float }
+            }
+        }
+    }
+
+    /// The address an atomic works on: `&place` in global or shared memory, or a pointer.
+    fn atomic_target(&mut self, name: &str, e: &Expr) -> Option<(Space, VReg, Ty)> {
+        if let ExprKind::Unary(UnOp::AddrOf, x) = &e.kind {
+            return match self.place(x) {
+                Place::Mem { space, base, offset, ty, readonly } => {
+                    if readonly {
+                        self.diags.error(e.span, format!("`{name}` cannot write through a pointer to `const {ty}`"));
+                        return None;
+                    }
+                    let addr = self.mem_address(base, offset);
+                    Some((space, self.in_reg(addr), ty))
+                }
+                Place::Var { .. } | Place::Local { .. } => {
+                    self.diags.error(
+                        e.span,
+                        format!("`{name}` needs an address in global or shared memory, such as `&a[i]`"),
+                    );
+                    None
+                }
+                Place::Error => None,
+            };
+        }
+        let v = self.expr(e);
+        match v.ty {
+            Ty::Ptr { readonly: true, elem } => {
+                self.diags.error(
+                    e.span,
+                    format!("`{name}` cannot write through a pointer to `const {}`", Ty::from_scalar(elem)),
+                );
+                None
+            }
+            Ty::Ptr { elem, .. } => Some((Space::Global, self.in_reg(v.op), Ty::from_scalar(elem))),
+            Ty::Error => None,
+            t => {
+                self.diags.error(
+                    e.span,
+                    format!("the first argument of `{name}` must be an address such as `&a[i]`, found {}", a(t)),
+                );
+                None
+            }
+        }
+    }
+
+    fn atomic(&mut self, name: &str, args: &[Expr], span: Span) -> Val {
+        let n = if name == "atomicCAS" { 3 } else { 2 };
+        if !self.arity(name, args, n, span) {
+            return Val::error();
+        }
+        let target = self.atomic_target(name, &args[0]);
+        let mut vals = Vec::new();
+        for (k, e) in args.iter().enumerate().skip(1) {
+            let v = self.expr(e);
+            let v = match target {
+                Some((_, _, elem)) => self.convert_checked(v, elem, Ctx::Arg { func: name, index: k }, e),
+                None => v,
+            };
+            vals.push(v);
+        }
+        let Some((space, addr, elem)) = target else { return Val::error() };
+        if vals.iter().any(|v| v.ty == Ty::Error) {
+            return Val::error();
+        }
+        let float = elem == Ty::Float;
+        let unsigned = elem == Ty::Uint;
+        let op = match name {
+            "atomicAdd" if float => AtomicOp::FAdd,
+            "atomicAdd" | "atomicSub" => AtomicOp::Add,
+            "atomicExch" => AtomicOp::Exch,
+            "atomicCAS" => AtomicOp::Cas,
+            _ if float => {
+                self.diags.error(span, format!("`{name}` does not support `float`"));
+                return Val::error();
+            }
+            "atomicMin" if unsigned => AtomicOp::MinU,
+            "atomicMin" => AtomicOp::MinS,
+            "atomicMax" if unsigned => AtomicOp::MaxU,
+            "atomicMax" => AtomicOp::MaxS,
+            "atomicAnd" => AtomicOp::And,
+            "atomicOr" => AtomicOp::Or,
+            _ => AtomicOp::Xor,
+        };
+        if name == "atomicSub" && float {
+            self.diags.error(span, "`atomicSub` does not support `float`; use `atomicAdd` with the negated value");
+            return Val::error();
+        }
+        let (src, compare) = match name {
+            "atomicCAS" => (vals[1].op, vals[0].op),
+            "atomicSub" => (self.unary_op(UnaryOp::Neg, vals[0].op), VOp::Imm(0)),
+            _ => (vals[0].op, VOp::Imm(0)),
+        };
+        let dst = self.temp();
+        self.emit(VInstr::Atomic { op, space, dst, addr, src, compare });
+        Val { op: VOp::Reg(dst), ty: elem }
+    }
+}
+
+/// The value of an expression made only of literals and operators, if it is one.
+pub(crate) fn const_value(e: &Expr) -> Option<(u32, Ty)> {
+    match &e.kind {
+        ExprKind::Int { value, unsigned } => Some((*value, if *unsigned { Ty::Uint } else { Ty::Int })),
+        ExprKind::Float(f) => Some((f.to_bits(), Ty::Float)),
+        ExprKind::Bool(b) => Some((u32::from(*b), Ty::Bool)),
+        ExprKind::Unary(op, x) => {
+            let (v, t) = const_value(x)?;
+            fold_unary(*op, v, t)
+        }
+        ExprKind::Binary(op, l, r) => {
+            let (x, tx) = const_value(l)?;
+            let (y, ty) = const_value(r)?;
+            fold_binary(*op, x, tx, y, ty).ok()
+        }
+        ExprKind::Cond(c, x, y) => {
+            let (cv, ct) = const_value(c)?;
+            let (xv, xt) = const_value(x)?;
+            let (yv, yt) = const_value(y)?;
+            let t = common(xt, yt);
+            let t = if xt == Ty::Bool && yt == Ty::Bool { Ty::Bool } else { t };
+            let pick = convert_const(cv, ct, Ty::Bool) != 0;
+            Some(if pick { (convert_const(xv, xt, t), t) } else { (convert_const(yv, yt, t), t) })
+        }
+        ExprKind::Cast(t, x) => {
+            let (v, from) = const_value(x)?;
+            let to = Ty::from_type_expr(t)?;
+            (to.is_arith() && to != Ty::Void).then(|| (convert_const(v, from, to), to))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,1221 @@
+//! The host block, evaluated at compile time: scalars, loops and `if`s run here and leave
+//! behind the buffers and the launch sequence the simulation replays.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::ast::*;
+use super::codegen::FnSig;
+use super::diag::{suggest, Diags, Span};
+use super::types::{a, convert_const, fold_binary, fold_unary, Ty};
+use crate::config::GpuConfig;
+use crate::exec::memory::MAX_GLOBAL_BYTES;
+use crate::isa::{Dim3, Kernel};
+use crate::rng::SplitMix64;
+use crate::workload::graph::{self, GraphKind, GraphSpec};
+use crate::workload::{Arg, BufferInit, BufferSpec, ElemType, LaunchSpec};
+
+/// Most kernels a host program may launch.
+pub(crate) const MAX_LAUNCHES: usize = 10_000;
+/// Most loop iterations the host program may run (an endless loop stops here).
+const MAX_HOST_STEPS: u64 = 1_000_000;
+/// Largest buffer whose contents are computed here word by word (`float` iota, negative
+/// random ranges); beyond 2^24 consecutive integers are not exact floats anyway.
+const MAX_COMPUTED_WORDS: u64 = 1 << 24;
+
+/// A value of the host program.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum HVal {
+    Num(u32, Ty),
+    Buffer(u32),
+    Graph(GraphInfo),
+    Stream(u32),
+    Dim3(Dim3),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct GraphInfo {
+    offsets: u32,
+    columns: u32,
+    weights: u32,
+    vertices: u32,
+    edges: u32,
+}
+
+struct HSym {
+    name: String,
+    val: HVal,
+    is_const: bool,
+}
+
+enum Flow {
+    Normal,
+    Break,
+    Continue,
+    /// Evaluation cannot go on (too many launches or steps, or too many errors).
+    Stop,
+}
+
+/// What the host program produced.
+pub(crate) struct HostOutput {
+    pub buffers: Vec<BufferSpec>,
+    pub launches: Vec<LaunchSpec>,
+}
+
+struct Host<'a, 'd> {
+    sigs: &'a [FnSig],
+    kernels: &'a [Option<Kernel>],
+    config: &'a GpuConfig,
+    diags: &'d mut Diags,
+    scopes: Vec<Vec<HSym>>,
+    buffers: Vec<BufferSpec>,
+    launches: Vec<LaunchSpec>,
+    streams: u32,
+    steps: u64,
+    loops: u32,
+}
+
+/// Runs the host block. `kernels` are the compiled kernels (`None` where compilation failed;
+/// their launches are still checked against the signatures).
+pub(crate) fn run(
+    host: &HostBlock,
+    sigs: &[FnSig],
+    kernels: &[Option<Kernel>],
+    config: &GpuConfig,
+    diags: &mut Diags,
+) -> HostOutput {
+    let mut h = Host {
+        sigs,
+        kernels,
+        config,
+        diags,
+        scopes: alloc::vec![Vec::new()],
+        buffers: Vec::new(),
+        launches: Vec::new(),
+        streams: 0,
+        steps: 0,
+        loops: 0,
+    };
+    for s in &host.body {
+        if matches!(h.exec(s, true), Flow::Stop) {
+            break;
+        }
+    }
+    if h.launches.is_empty() && !h.diags.has_errors() {
+        h.diags.error(host.span, "the host block launches no kernel");
+    }
+    HostOutput { buffers: h.buffers, launches: h.launches }
+}
+
+fn describe(v: &HVal) -> String {
+    match v {
+        HVal::Num(_, t) => a(*t),
+        HVal::Buffer(_) => "a buffer".into(),
+        HVal::Graph(_) => "a graph".into(),
+        HVal::Stream(_) => "a stream".into(),
+        HVal::Dim3(_) => "a `dim3`".into(),
+    }
+}
+
+impl Host<'_, '_> {
+    fn lookup(&self, name: &str) -> Option<&HSym> {
+        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|s| s.name == name)
+    }
+
+    fn lookup_mut(&mut self, name: &str) -> Option<&mut HSym> {
+        self.scopes.iter_mut().rev().flat_map(|s| s.iter_mut().rev()).find(|s| s.name == name)
+    }
+
+    fn declare(&mut self, name: &str, span: Span, val: HVal, is_const: bool) {
+        let scope = self.scopes.last_mut().expect("the host block has a scope");
+        if scope.iter().any(|s| s.name == name) {
+            self.diags.error(span, format!("`{name}` is already declared in this block"));
+            return;
+        }
+        scope.push(HSym { name: name.into(), val, is_const });
+    }
+
+    fn tick(&mut self, span: Span) -> bool {
+        self.steps += 1;
+        if self.steps > MAX_HOST_STEPS {
+            self.diags.error(
+                span,
+                format!("the host program runs more than {MAX_HOST_STEPS} loop iterations; is this loop endless?"),
+            );
+            return false;
+        }
+        !self.diags.full()
+    }
+
+    // ---- statements ---------------------------------------------------------------------
+
+    fn exec_block(&mut self, body: &[Stmt]) -> Flow {
+        self.scopes.push(Vec::new());
+        let mut flow = Flow::Normal;
+        for s in body {
+            flow = self.exec(s, false);
+            if !matches!(flow, Flow::Normal) {
+                break;
+            }
+        }
+        self.scopes.pop();
+        flow
+    }
+
+    fn exec_scoped(&mut self, s: &Stmt) -> Flow {
+        self.exec_block(core::slice::from_ref(s))
+    }
+
+    fn exec(&mut self, s: &Stmt, top: bool) -> Flow {
+        if self.diags.full() {
+            return Flow::Stop;
+        }
+        match &s.kind {
+            StmtKind::Empty => Flow::Normal,
+            StmtKind::Expr(e) => {
+                self.eval(e);
+                Flow::Normal
+            }
+            StmtKind::Decl(decls) => {
+                for d in decls {
+                    self.declaration(d, top);
+                }
+                Flow::Normal
+            }
+            StmtKind::Block(body) => self.exec_block(body),
+            StmtKind::If(c, then, els) => match self.truth(c) {
+                Some(true) => self.exec_scoped(then),
+                Some(false) => els.as_ref().map_or(Flow::Normal, |e| self.exec_scoped(e)),
+                None => Flow::Normal,
+            },
+            StmtKind::While(c, body) => self.run_loop(s.span, None, Some(c), None, body, false),
+            StmtKind::DoWhile(body, c) => self.run_loop(s.span, None, Some(c), None, body, true),
+            StmtKind::For { init, cond, step, body } => {
+                self.scopes.push(Vec::new());
+                let flow = self.run_loop(s.span, init.as_deref(), cond.as_ref(), step.as_ref(), body, false);
+                self.scopes.pop();
+                flow
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                if self.loops == 0 {
+                    let what = if matches!(s.kind, StmtKind::Break) { "break" } else { "continue" };
+                    self.diags.error(s.span, format!("`{what}` outside a loop"));
+                    return Flow::Normal;
+                }
+                if matches!(s.kind, StmtKind::Break) {
+                    Flow::Break
+                } else {
+                    Flow::Continue
+                }
+            }
+            StmtKind::Return(_) => {
+                self.diags.error(s.span, "`return` is not allowed in the host block");
+                Flow::Normal
+            }
+            StmtKind::Launch(l) => self.launch(l, s.span),
+        }
+    }
+
+    fn run_loop(
+        &mut self,
+        span: Span,
+        init: Option<&Stmt>,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
+        body: &Stmt,
+        body_first: bool,
+    ) -> Flow {
+        if let Some(init) = init {
+            self.exec(init, false);
+        }
+        self.loops += 1;
+        let mut first = true;
+        let flow = loop {
+            if !self.tick(span) {
+                break Flow::Stop;
+            }
+            if !(first && body_first) {
+                if let Some(c) = cond {
+                    match self.truth(c) {
+                        Some(true) => {}
+                        _ => break Flow::Normal,
+                    }
+                }
+            }
+            first = false;
+            match self.exec_scoped(body) {
+                Flow::Break => break Flow::Normal,
+                Flow::Stop => break Flow::Stop,
+                Flow::Normal | Flow::Continue => {}
+            }
+            if let Some(step) = step {
+                self.eval(step);
+            }
+        };
+        self.loops -= 1;
+        flow
+    }
+
+    // ---- declarations -------------------------------------------------------------------
+
+    fn declaration(&mut self, d: &VarDecl, top: bool) {
+        if d.ty.pointer {
+            self.diags.error_help(
+                d.ty.span,
+                "pointers are not supported in the host block",
+                format!("declare a buffer such as `int {}[N];`", d.name),
+            );
+            return;
+        }
+        let resource = !d.dims.is_empty() || matches!(d.ty.base, BaseType::Graph | BaseType::Stream);
+        if resource && !top {
+            self.diags
+                .error(d.name_span, "buffers, graphs and streams are declared at the top level of the host block");
+            return;
+        }
+        match d.ty.base {
+            BaseType::Stream => {
+                if let Some(init) = &d.init {
+                    self.diags.error(init_span(init), "a stream takes no initializer");
+                }
+                self.streams += 1;
+                let id = self.streams;
+                self.declare(&d.name, d.name_span, HVal::Stream(id), true);
+            }
+            BaseType::Graph => self.graph(d),
+            BaseType::Dim3 => {
+                let v = match &d.init {
+                    None => Some(HVal::Dim3(Dim3 { x: 1, y: 1, z: 1 })),
+                    Some(Init::Expr(e)) => self.dims(e).map(HVal::Dim3),
+                    Some(Init::List(_, s)) => {
+                        self.diags.error(*s, "write `dim3(x, y, z)`");
+                        None
+                    }
+                };
+                if let Some(v) = v {
+                    self.declare(&d.name, d.name_span, v, d.ty.is_const);
+                }
+            }
+            BaseType::Void => self.diags.error(d.ty.span, format!("variable `{}` cannot be `void`", d.name)),
+            BaseType::Scalar(s) if !d.dims.is_empty() => self.buffer(d, s),
+            BaseType::Scalar(s) => {
+                let ty = Ty::from_scalar(s);
+                let v = match &d.init {
+                    None => Some(0),
+                    Some(Init::Expr(e)) => self.number(e, ty, &format!("`{}`", d.name)),
+                    Some(Init::List(_, span)) => {
+                        self.diags.error(*span, format!("`{}` is not a buffer; initialize it with a value", d.name));
+                        None
+                    }
+                };
+                self.declare(&d.name, d.name_span, HVal::Num(v.unwrap_or(0), ty), d.ty.is_const);
+            }
+        }
+    }
+
+    /// An expression that must be a number, converted to `ty`.
+    fn number(&mut self, e: &Expr, ty: Ty, what: &str) -> Option<u32> {
+        match self.eval(e)? {
+            HVal::Num(v, t) if t.is_arith() && t != Ty::Void => Some(convert_const(v, t, ty)),
+            other => {
+                self.diags.error(e.span, format!("{what} needs {}, found {}", a(ty), describe(&other)));
+                None
+            }
+        }
+    }
+
+    fn total_bytes(&self) -> u64 {
+        self.buffers.iter().map(|b| b.words as u64 * 4).sum()
+    }
+
+    fn add_buffer(&mut self, span: Span, spec: BufferSpec) -> Option<u32> {
+        let total = self.total_bytes() + spec.words as u64 * 4;
+        if total > MAX_GLOBAL_BYTES / 2 {
+            self.diags
+                .error(span, format!("the buffers need {total} bytes in all; at most {} fit", MAX_GLOBAL_BYTES / 2));
+            return None;
+        }
+        self.buffers.push(spec);
+        Some(self.buffers.len() as u32 - 1)
+    }
+
+    fn buffer(&mut self, d: &VarDecl, scalar: Scalar) {
+        let (ty, elem) = match scalar {
+            Scalar::Int => (Ty::Int, ElemType::Int),
+            Scalar::Uint => (Ty::Uint, ElemType::Uint),
+            Scalar::Float => (Ty::Float, ElemType::Float),
+            Scalar::Bool => {
+                self.diags.error(d.ty.span, "a buffer holds `int`, `unsigned` or `float` elements");
+                return;
+            }
+        };
+        let list = match &d.init {
+            Some(Init::List(items, _)) => Some(items),
+            _ => None,
+        };
+        let mut words: u64 = 1;
+        for (k, dim) in d.dims.iter().enumerate() {
+            let n = match dim {
+                Some(e) => match self.eval(e) {
+                    Some(HVal::Num(v, t)) if t.is_integer() && t != Ty::Bool => {
+                        if (t == Ty::Int && (v as i32) < 1) || v == 0 {
+                            self.diags.error(
+                                e.span,
+                                format!("the size of `{}` must be at least 1, got {}", d.name, v as i32),
+                            );
+                            return;
+                        }
+                        v as u64
+                    }
+                    Some(other) => {
+                        self.diags.error(
+                            e.span,
+                            format!("the size of `{}` must be an integer, found {}", d.name, describe(&other)),
+                        );
+                        return;
+                    }
+                    None => return,
+                },
+                None if k == 0 && list.is_some() => list.map_or(1, |l| l.len().max(1) as u64),
+                None => {
+                    self.diags.error(d.name_span, format!("the size of `{}` must be given", d.name));
+                    return;
+                }
+            };
+            words = words.saturating_mul(n);
+        }
+        if words * 4 > MAX_GLOBAL_BYTES / 2 {
+            self.diags.error(
+                d.name_span,
+                format!("buffer `{}` of {words} elements is larger than the 512 MiB of buffers allowed", d.name),
+            );
+            return;
+        }
+        let init = match &d.init {
+            None => Some(BufferInit::Zeros),
+            Some(Init::List(items, span)) => {
+                if items.len() as u64 > words {
+                    self.diags
+                        .error(*span, format!("{} values for `{}`, which has {words} elements", items.len(), d.name));
+                    return;
+                }
+                let values: Option<Vec<u32>> = items.iter().map(|e| self.number(e, ty, "an element")).collect();
+                values.map(BufferInit::Words)
+            }
+            Some(Init::Expr(e)) => self.initializer(e, ty, words, &d.name),
+        };
+        let Some(init) = init else { return };
+        let spec = BufferSpec { name: d.name.clone(), words: words as u32, init, elem };
+        if let Some(idx) = self.add_buffer(d.name_span, spec) {
+            self.declare(&d.name, d.name_span, HVal::Buffer(idx), false);
+        }
+    }
+
+    /// `iota()`, `fill(v)` or `random(lo, hi, seed)` for a buffer of `words` elements.
+    fn initializer(&mut self, e: &Expr, ty: Ty, words: u64, name: &str) -> Option<BufferInit> {
+        let ExprKind::Call(f, fspan, args) = &e.kind else {
+            self.diags.error_help(
+                e.span,
+                format!("buffer `{name}` cannot be initialized with an expression"),
+                "use `iota()`, `fill(v)`, `random(lo, hi, seed)` or a list `{…}`",
+            );
+            return None;
+        };
+        let arity = match f.as_str() {
+            "iota" => 0,
+            "fill" => 1,
+            "random" => 3,
+            _ => {
+                self.diags.error_help(
+                    *fspan,
+                    format!("`{f}` cannot initialize a buffer"),
+                    "use `iota()`, `fill(v)`, `random(lo, hi, seed)` or a list `{…}`",
+                );
+                return None;
+            }
+        };
+        if args.len() != arity {
+            self.diags.error(
+                e.span,
+                format!("`{f}` takes {arity} argument{}, got {}", if arity == 1 { "" } else { "s" }, args.len()),
+            );
+            return None;
+        }
+        match f.as_str() {
+            "iota" if ty == Ty::Float => {
+                if words > MAX_COMPUTED_WORDS {
+                    self.diags.error(
+                        e.span,
+                        format!("`iota()` on a float buffer is limited to {MAX_COMPUTED_WORDS} elements"),
+                    );
+                    return None;
+                }
+                Some(BufferInit::Words((0..words as u32).map(|i| (i as f32).to_bits()).collect()))
+            }
+            "iota" => Some(BufferInit::Iota),
+            "fill" => Some(BufferInit::Constant(self.number(&args[0], ty, "`fill`")?)),
+            _ => {
+                let lo = self.number(&args[0], ty, "the low end of `random`")?;
+                let hi = self.number(&args[1], ty, "the high end of `random`")?;
+                let seed = self.number(&args[2], Ty::Uint, "the seed of `random`")?;
+                if ty == Ty::Float {
+                    return Some(BufferInit::RandomFloat { seed, min: lo, max: hi });
+                }
+                let (l, h) = if ty == Ty::Int { (lo as i32 as i64, hi as i32 as i64) } else { (lo as i64, hi as i64) };
+                if l > h {
+                    self.diags.error(e.span, format!("`random({l}, {h}, …)` is an empty range"));
+                    return None;
+                }
+                if l >= 0 {
+                    return Some(BufferInit::Random { seed, min: lo, max: hi });
+                }
+                // Negative ranges: computed here with the engine's generator, as it would.
+                if words > MAX_COMPUTED_WORDS {
+                    self.diags.error(
+                        e.span,
+                        format!("`random` with a negative range is limited to {MAX_COMPUTED_WORDS} elements"),
+                    );
+                    return None;
+                }
+                let mut rng = SplitMix64::new(seed as u64);
+                let span = (h - l) as u64 + 1;
+                Some(BufferInit::Words((0..words).map(|_| (l + rng.below(span) as i64) as i32 as u32).collect()))
+            }
+        }
+    }
+
+    fn graph(&mut self, d: &VarDecl) {
+        let Some(Init::Expr(e)) = &d.init else {
+            self.diags.error_help(
+                d.name_span,
+                format!("graph `{}` needs a generator", d.name),
+                "such as `powerlaw(4096, 32768, 1)`",
+            );
+            return;
+        };
+        let ExprKind::Call(f, fspan, args) = &e.kind else {
+            self.diags.error_help(
+                e.span,
+                "a graph comes from a generator",
+                "`powerlaw(v, e, seed)`, `uniform(v, e, seed)` or `mesh(w, h, seed)`",
+            );
+            return;
+        };
+        let kind = match f.as_str() {
+            "powerlaw" => GraphKind::PowerLaw,
+            "uniform" => GraphKind::Uniform,
+            "mesh" => GraphKind::Mesh,
+            _ => {
+                self.diags.error_help(
+                    *fspan,
+                    format!("`{f}` is not a graph generator"),
+                    "use `powerlaw`, `uniform` or `mesh`",
+                );
+                return;
+            }
+        };
+        if args.len() != 3 {
+            self.diags.error(e.span, format!("`{f}` takes 3 arguments, got {}", args.len()));
+            return;
+        }
+        let mut vals = [0u32; 3];
+        for (k, arg) in args.iter().enumerate() {
+            let Some(v) = self.number(arg, Ty::Int, &format!("argument {} of `{f}`", k + 1)) else { return };
+            if (v as i32) < 0 {
+                self.diags.error(arg.span, format!("argument {} of `{f}` must not be negative", k + 1));
+                return;
+            }
+            vals[k] = v;
+        }
+        let (vertices, edges_or_width, expected_edges) = if kind == GraphKind::Mesh {
+            let v = vals[0] as u64 * vals[1] as u64;
+            (v, vals[0] as u64, 4 * v)
+        } else {
+            (vals[0] as u64, vals[1] as u64, vals[1] as u64)
+        };
+        let bytes = (vertices + 1 + 2 * expected_edges) * 4;
+        if vertices > u32::MAX as u64 - 1 || self.total_bytes() + bytes > MAX_GLOBAL_BYTES / 2 {
+            self.diags.error(e.span, format!("graph `{}` is too large for the 512 MiB of buffers allowed", d.name));
+            return;
+        }
+        let spec = GraphSpec { kind, vertices: vertices as u32, edges_or_width: edges_or_width as u32, seed: vals[2] };
+        let csr = match graph::generate(&spec) {
+            Ok(csr) => csr,
+            Err(why) => {
+                self.diags.error(e.span, format!("cannot generate graph `{}`: {why}", d.name));
+                return;
+            }
+        };
+        let vertices = csr.offsets.len().saturating_sub(1) as u32;
+        let edges = csr.columns.len() as u32;
+        let mut ids = [0u32; 3];
+        for (k, (part, words)) in
+            [("offsets", csr.offsets), ("columns", csr.columns), ("weights", csr.weights)].into_iter().enumerate()
+        {
+            let spec = BufferSpec {
+                name: format!("{}.{part}", d.name),
+                words: words.len() as u32,
+                init: BufferInit::Words(words),
+                elem: ElemType::Int,
+            };
+            let Some(id) = self.add_buffer(e.span, spec) else { return };
+            ids[k] = id;
+        }
+        let info = GraphInfo { offsets: ids[0], columns: ids[1], weights: ids[2], vertices, edges };
+        self.declare(&d.name, d.name_span, HVal::Graph(info), true);
+    }
+
+    // ---- expressions --------------------------------------------------------------------
+
+    fn truth(&mut self, e: &Expr) -> Option<bool> {
+        match self.eval(e)? {
+            HVal::Num(v, t) if t.is_arith() && t != Ty::Void => Some(convert_const(v, t, Ty::Bool) != 0),
+            other => {
+                self.diags.error(e.span, format!("a condition must be a number, found {}", describe(&other)));
+                None
+            }
+        }
+    }
+
+    fn host_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.scopes.iter().flat_map(|s| s.iter().map(|h| h.name.as_str())).collect();
+        names.extend(self.sigs.iter().map(|s| s.name.as_str()));
+        names
+    }
+
+    fn eval(&mut self, e: &Expr) -> Option<HVal> {
+        match &e.kind {
+            ExprKind::Int { value, unsigned } => Some(HVal::Num(*value, if *unsigned { Ty::Uint } else { Ty::Int })),
+            ExprKind::Float(f) => Some(HVal::Num(f.to_bits(), Ty::Float)),
+            ExprKind::Bool(b) => Some(HVal::Num(u32::from(*b), Ty::Bool)),
+            ExprKind::Name(n) => match self.lookup(n) {
+                Some(s) => Some(s.val),
+                None => {
+                    self.undefined_name(n, e.span);
+                    None
+                }
+            },
+            ExprKind::Member(base, m, mspan) => {
+                let b = self.eval(base)?;
+                let v = match (b, m.as_str()) {
+                    (HVal::Graph(g), "offsets") => HVal::Buffer(g.offsets),
+                    (HVal::Graph(g), "columns") => HVal::Buffer(g.columns),
+                    (HVal::Graph(g), "weights") => HVal::Buffer(g.weights),
+                    (HVal::Graph(g), "vertices") => HVal::Num(g.vertices, Ty::Int),
+                    (HVal::Graph(g), "edges") => HVal::Num(g.edges, Ty::Int),
+                    (HVal::Dim3(d), "x") => HVal::Num(d.x, Ty::Uint),
+                    (HVal::Dim3(d), "y") => HVal::Num(d.y, Ty::Uint),
+                    (HVal::Dim3(d), "z") => HVal::Num(d.z, Ty::Uint),
+                    (HVal::Graph(_), _) => {
+                        self.diags.error_help(
+                            *mspan,
+                            format!("a graph has no member `{m}`"),
+                            "use `.offsets`, `.columns`, `.weights`, `.vertices` or `.edges`",
+                        );
+                        return None;
+                    }
+                    (other, _) => {
+                        self.diags.error(*mspan, format!("{} has no member `{m}`", describe(&other)));
+                        return None;
+                    }
+                };
+                Some(v)
+            }
+            ExprKind::Index(b, _) => {
+                self.eval(b)?;
+                self.diags.error(
+                    e.span,
+                    "the host block cannot read buffer elements: buffers are filled when the run starts",
+                );
+                None
+            }
+            ExprKind::Unary(op, x) => {
+                let v = self.eval(x)?;
+                let HVal::Num(n, t) = v else {
+                    self.diags.error(e.span, format!("this operator cannot be applied to {}", describe(&v)));
+                    return None;
+                };
+                match fold_unary(*op, n, t) {
+                    Some((r, rt)) => Some(HVal::Num(r, rt)),
+                    None => {
+                        self.diags.error(e.span, format!("this operator cannot be applied to {}", a(t)));
+                        None
+                    }
+                }
+            }
+            ExprKind::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), l, r) => {
+                let left = self.truth(l)?;
+                if left != (*op == BinOp::LogAnd) {
+                    return Some(HVal::Num(u32::from(left), Ty::Bool));
+                }
+                Some(HVal::Num(u32::from(self.truth(r)?), Ty::Bool))
+            }
+            ExprKind::Binary(op, l, r) => {
+                let x = self.eval(l)?;
+                let y = self.eval(r)?;
+                match (x, y) {
+                    (HVal::Num(xv, xt), HVal::Num(yv, yt)) => match fold_binary(*op, xv, xt, yv, yt) {
+                        Ok((v, t)) => Some(HVal::Num(v, t)),
+                        Err(message) => {
+                            self.diags.error(e.span, message);
+                            None
+                        }
+                    },
+                    (x, y) => {
+                        self.diags.error(
+                            e.span,
+                            format!(
+                                "operator `{}` cannot be applied to {} and {}",
+                                op.symbol(),
+                                describe(&x),
+                                describe(&y)
+                            ),
+                        );
+                        None
+                    }
+                }
+            }
+            ExprKind::Cond(c, x, y) => {
+                if self.truth(c)? {
+                    self.eval(x)
+                } else {
+                    self.eval(y)
+                }
+            }
+            ExprKind::Cast(t, x) => {
+                let v = self.eval(x)?;
+                match (v, Ty::from_type_expr(t)) {
+                    (HVal::Num(n, from), Some(to)) if to.is_arith() && from.is_arith() => {
+                        Some(HVal::Num(convert_const(n, from, to), to))
+                    }
+                    _ => {
+                        self.diags.error(e.span, format!("cannot cast {}", describe(&v)));
+                        None
+                    }
+                }
+            }
+            ExprKind::Comma(x, y) => {
+                self.eval(x)?;
+                self.eval(y)
+            }
+            ExprKind::Assign(op, l, r) => self.assign(*op, l, r, e.span),
+            ExprKind::IncDec { increment, pre, target } => {
+                let one = Expr::new(ExprKind::Int { value: 1, unsigned: false }, target.span);
+                let op = if *increment { BinOp::Add } else { BinOp::Sub };
+                let old = self.eval(target)?;
+                let new = self.assign(Some(op), target, &one, e.span)?;
+                Some(if *pre { new } else { old })
+            }
+            ExprKind::Call(name, nspan, args) => self.call(name, *nspan, args, e.span),
+        }
+    }
+
+    fn undefined_name(&mut self, name: &str, span: Span) {
+        let message = format!("undefined name `{name}`");
+        let names = self.host_names();
+        match suggest(name, names) {
+            Some(s) => {
+                let help = format!("did you mean `{s}`?");
+                self.diags.error_help(span, message, help)
+            }
+            None => self.diags.error(span, message),
+        }
+    }
+
+    fn assign(&mut self, op: Option<BinOp>, l: &Expr, r: &Expr, span: Span) -> Option<HVal> {
+        let ExprKind::Name(name) = &l.kind else {
+            self.diags.error(l.span, "only host variables can be assigned in the host block");
+            return None;
+        };
+        let Some(sym) = self.lookup(name) else {
+            self.undefined_name(name, l.span);
+            return None;
+        };
+        let (current, is_const) = (sym.val, sym.is_const);
+        let HVal::Num(cv, ct) = current else {
+            let help = if matches!(current, HVal::Buffer(_)) {
+                "exchange buffers with `swap(a, b)`"
+            } else {
+                "it is not a number"
+            };
+            self.diags.error_help(l.span, format!("`{name}` cannot be assigned"), help);
+            return None;
+        };
+        if is_const {
+            self.diags.error(l.span, format!("cannot assign to `{name}`: it is declared `const`"));
+            return None;
+        }
+        let value = self.eval(r)?;
+        let HVal::Num(v, t) = value else {
+            self.diags.error(r.span, format!("cannot assign {} to {} variable", describe(&value), a(ct)));
+            return None;
+        };
+        let (v, t) = match op {
+            None => (v, t),
+            Some(op) => match fold_binary(op, cv, ct, v, t) {
+                Ok(r) => r,
+                Err(message) => {
+                    self.diags.error(span, message);
+                    return None;
+                }
+            },
+        };
+        let new = HVal::Num(convert_const(v, t, ct), ct);
+        if let Some(sym) = self.lookup_mut(name) {
+            sym.val = new;
+        }
+        Some(new)
+    }
+
+    fn call(&mut self, name: &str, nspan: Span, args: &[Expr], span: Span) -> Option<HVal> {
+        match name {
+            "dim3" => self.dims(&Expr::new(ExprKind::Call(name.into(), nspan, args.to_vec()), span)).map(HVal::Dim3),
+            "swap" => {
+                if args.len() != 2 {
+                    self.diags.error(span, format!("`swap` takes 2 buffers, got {} arguments", args.len()));
+                    return None;
+                }
+                let names: Vec<&str> = args
+                    .iter()
+                    .filter_map(|e| match &e.kind {
+                        ExprKind::Name(n) => Some(n.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                if names.len() != 2 {
+                    self.diags.error(span, "`swap` exchanges two buffer names, such as `swap(a, b)`");
+                    return None;
+                }
+                let (x, y) = (self.eval(&args[0])?, self.eval(&args[1])?);
+                let (HVal::Buffer(bx), HVal::Buffer(by)) = (x, y) else {
+                    let bad = if matches!(x, HVal::Buffer(_)) { &args[1] } else { &args[0] };
+                    self.diags.error(bad.span, "`swap` exchanges two buffers");
+                    return None;
+                };
+                let (ex, ey) = (self.buffers[bx as usize].elem, self.buffers[by as usize].elem);
+                if ex != ey {
+                    self.diags.error(
+                        span,
+                        format!(
+                            "`swap` needs buffers of one element type: `{}` holds {ex:?}, `{}` holds {ey:?}",
+                            names[0], names[1]
+                        ),
+                    );
+                    return None;
+                }
+                if let Some(s) = self.lookup_mut(names[0]) {
+                    s.val = HVal::Buffer(by);
+                }
+                if let Some(s) = self.lookup_mut(names[1]) {
+                    s.val = HVal::Buffer(bx);
+                }
+                Some(HVal::Num(0, Ty::Void))
+            }
+            "min" | "max" if args.len() == 2 => {
+                let (x, y) = (self.eval(&args[0])?, self.eval(&args[1])?);
+                let (HVal::Num(xv, xt), HVal::Num(yv, yt)) = (x, y) else {
+                    self.diags.error(span, format!("`{name}` needs numbers"));
+                    return None;
+                };
+                let (less, _) = fold_binary(BinOp::Lt, xv, xt, yv, yt).ok()?;
+                let t = super::types::common(xt, yt);
+                let (xv, yv) = (convert_const(xv, xt, t), convert_const(yv, yt, t));
+                let pick_x = (less != 0) == (name == "min");
+                Some(HVal::Num(if pick_x { xv } else { yv }, t))
+            }
+            "iota" | "fill" | "random" | "powerlaw" | "uniform" | "mesh" => {
+                self.diags.error(nspan, format!("`{name}(…)` only initializes a buffer or graph declaration"));
+                None
+            }
+            _ => {
+                if self.sigs.iter().any(|s| s.name == name && s.global) {
+                    self.diags.error(span, format!("kernels are launched with `{name}<<<grid, block>>>(…)`"));
+                } else if self.sigs.iter().any(|s| s.name == name) {
+                    self.diags
+                        .error(span, format!("`{name}` is a `__device__` function; the host block cannot call it"));
+                } else {
+                    let mut candidates = alloc::vec!["swap", "dim3", "min", "max"];
+                    candidates.extend(self.sigs.iter().filter(|s| s.global).map(|s| s.name.as_str()));
+                    let message = format!("undefined function `{name}`");
+                    match suggest(name, candidates) {
+                        Some(s) => {
+                            let help = format!("did you mean `{s}`?");
+                            self.diags.error_help(nspan, message, help)
+                        }
+                        None => self.diags.error(nspan, message),
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    /// A grid or block: `dim3(x, y, z)`, a `dim3` variable or one integer.
+    fn dims(&mut self, e: &Expr) -> Option<Dim3> {
+        if let ExprKind::Call(name, _, args) = &e.kind {
+            if name == "dim3" {
+                if args.is_empty() || args.len() > 3 {
+                    self.diags.error(e.span, format!("`dim3` takes 1 to 3 values, got {}", args.len()));
+                    return None;
+                }
+                let mut d = [1u32; 3];
+                for (k, arg) in args.iter().enumerate() {
+                    d[k] = self.extent(arg)?;
+                }
+                return Some(Dim3 { x: d[0], y: d[1], z: d[2] });
+            }
+        }
+        match self.eval(e)? {
+            HVal::Dim3(d) => Some(d),
+            HVal::Num(..) => self.extent(e).map(Dim3::linear),
+            other => {
+                self.diags
+                    .error(e.span, format!("a grid or block is an integer or `dim3(…)`, found {}", describe(&other)));
+                None
+            }
+        }
+    }
+
+    fn extent(&mut self, e: &Expr) -> Option<u32> {
+        match self.eval(e)? {
+            HVal::Num(v, t) if t.is_integer() && t != Ty::Void => {
+                if v == 0 || (t == Ty::Int && (v as i32) < 0) {
+                    self.diags.error(e.span, format!("a launch dimension must be at least 1, got {}", v as i32));
+                    return None;
+                }
+                Some(v)
+            }
+            other => {
+                self.diags.error(e.span, format!("a launch dimension must be an integer, found {}", describe(&other)));
+                None
+            }
+        }
+    }
+
+    // ---- launches -----------------------------------------------------------------------
+
+    fn launch(&mut self, l: &Launch, span: Span) -> Flow {
+        let Some(ki) = self.sigs.iter().position(|s| s.name == l.kernel && s.global) else {
+            if self.sigs.iter().any(|s| s.name == l.kernel) {
+                self.diags.error(
+                    l.kernel_span,
+                    format!("`{}` is a `__device__` function; only `__global__` kernels can be launched", l.kernel),
+                );
+            } else {
+                let kernels = self.sigs.iter().filter(|s| s.global).map(|s| s.name.as_str());
+                match suggest(&l.kernel, kernels) {
+                    Some(s) => self.diags.error_help(
+                        l.kernel_span,
+                        format!("undefined kernel `{}`", l.kernel),
+                        format!("did you mean `{s}`?"),
+                    ),
+                    None => self.diags.error(l.kernel_span, format!("undefined kernel `{}`", l.kernel)),
+                }
+            }
+            return Flow::Normal;
+        };
+        let sig = &self.sigs[ki];
+        let kernel_index = sig.kernel_index.unwrap_or(0);
+        if !(2..=4).contains(&l.config.len()) {
+            self.diags.error(span, "a launch takes `<<<grid, block>>>` or `<<<grid, block, 0, stream>>>`");
+            return Flow::Normal;
+        }
+        let grid = self.dims(&l.config[0]);
+        let block = self.dims(&l.config[1]);
+        if let Some(e) = l.config.get(2) {
+            match self.eval(e) {
+                Some(HVal::Num(0, t)) if t.is_integer() => {}
+                Some(_) => {
+                    self.diags.error(e.span, "dynamic shared memory is not supported: the third launch value must be 0")
+                }
+                None => {}
+            }
+        }
+        let stream = match l.config.get(3) {
+            None => Some(0),
+            Some(e) => match self.eval(e) {
+                Some(HVal::Stream(id)) => Some(id),
+                Some(HVal::Num(0, t)) if t.is_integer() => Some(0),
+                Some(other) => {
+                    self.diags
+                        .error(e.span, format!("the fourth launch value must be a stream, found {}", describe(&other)));
+                    None
+                }
+                None => None,
+            },
+        };
+        let args = self.launch_args(l, ki, span);
+        let (Some(grid), Some(block), Some(stream), Some(args)) = (grid, block, stream, args) else {
+            return Flow::Normal;
+        };
+        if !self.check_shape(ki, grid, block, &l.config) {
+            return Flow::Normal;
+        }
+        if self.launches.len() >= MAX_LAUNCHES {
+            self.diags.error(span, format!("the host program launches more than {MAX_LAUNCHES} kernels"));
+            return Flow::Stop;
+        }
+        self.launches.push(LaunchSpec { kernel: kernel_index, grid, block, args, stream });
+        Flow::Normal
+    }
+
+    fn check_shape(&mut self, ki: usize, grid: Dim3, block: Dim3, config: &[Expr]) -> bool {
+        let core = &self.config.core;
+        let blocks = grid.count();
+        if blocks > i32::MAX as u64 {
+            self.diags.error(config[0].span, format!("a grid of {blocks} blocks is too large; at most {}", i32::MAX));
+            return false;
+        }
+        let threads = block.count();
+        let at = config[1].span;
+        if threads > core.max_threads_per_sm as u64 {
+            self.diags.error(
+                at,
+                format!(
+                    "a block of {threads} threads does not fit: an SM of this machine holds {} threads",
+                    core.max_threads_per_sm
+                ),
+            );
+            return false;
+        }
+        let warps = threads.div_ceil(core.warp_size.max(1) as u64);
+        if warps > core.max_warps_per_sm as u64 {
+            self.diags.error(
+                at,
+                format!(
+                    "a block of {warps} warps does not fit: an SM of this machine holds {} warps",
+                    core.max_warps_per_sm
+                ),
+            );
+            return false;
+        }
+        let kernel_index = self.sigs[ki].kernel_index.unwrap_or(0) as usize;
+        if let Some(Some(k)) = self.kernels.get(kernel_index) {
+            let regs = warps * core.warp_size as u64 * k.regs_per_thread as u64;
+            if regs > core.registers_per_sm as u64 {
+                self.diags.error(
+                    at,
+                    format!(
+                        "a block of {threads} threads needs {regs} registers ({} per thread); an SM of this machine has {}",
+                        k.regs_per_thread, core.registers_per_sm
+                    ),
+                );
+                return false;
+            }
+        }
+        true
+    }
+
+    fn launch_args(&mut self, l: &Launch, ki: usize, span: Span) -> Option<Vec<Arg>> {
+        let sig = &self.sigs[ki];
+        let (name, params) = (sig.name.clone(), sig.params.clone());
+        if l.args.len() != params.len() {
+            self.diags.error(span, format!("kernel `{name}` takes {} arguments, got {}", params.len(), l.args.len()));
+            return None;
+        }
+        let mut out = Vec::with_capacity(params.len());
+        let mut ok = true;
+        for (k, (e, &p)) in l.args.iter().zip(&params).enumerate() {
+            let Some(v) = self.eval(e) else {
+                ok = false;
+                continue;
+            };
+            let arg = match (p, v) {
+                (Ty::Error, _) => Some(Arg::Value(0)),
+                (Ty::Ptr { elem, .. }, HVal::Buffer(b)) => {
+                    let held = self.buffers[b as usize].elem;
+                    let fits = matches!(
+                        (elem, held),
+                        (Scalar::Int | Scalar::Uint, ElemType::Int | ElemType::Uint) | (Scalar::Float, ElemType::Float)
+                    );
+                    if fits {
+                        Some(Arg::Buffer(b))
+                    } else {
+                        let held = match held {
+                            ElemType::Int => "int",
+                            ElemType::Uint => "unsigned",
+                            ElemType::Float => "float",
+                        };
+                        let buffer = self.buffers[b as usize].name.clone();
+                        self.diags.error(
+                            e.span,
+                            format!(
+                                "argument {} of `{name}` is {}, but buffer `{buffer}` holds `{held}` elements",
+                                k + 1,
+                                a(p)
+                            ),
+                        );
+                        None
+                    }
+                }
+                (Ty::Ptr { .. }, HVal::Num(0, t)) if t.is_integer() => Some(Arg::Value(0)),
+                (p, HVal::Num(v, t)) if p.is_arith() && t.is_arith() && t != Ty::Void => {
+                    Some(Arg::Value(convert_const(v, t, p)))
+                }
+                (p, other) => {
+                    let want = if p.is_ptr() { format!("a buffer ({})", a(p)) } else { a(p) };
+                    self.diags.error(
+                        e.span,
+                        format!("argument {} of `{name}` must be {want}, found {}", k + 1, describe(&other)),
+                    );
+                    None
+                }
+            };
+            match arg {
+                Some(arg) => out.push(arg),
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+}
+
+fn init_span(init: &Init) -> Span {
+    match init {
+        Init::Expr(e) => e.span,
+        Init::List(_, s) => *s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::presets;
+    use crate::kernel::{compile, CompileOptions, Diagnostic, Severity};
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    const KERNELS: &str = "__global__ void k(int* a, float x) {}\n__device__ void d() {}\n";
+
+    fn errors(host: &str) -> Vec<Diagnostic> {
+        let src = String::from(KERNELS) + host;
+        let config = presets::fermi_gtx480();
+        match compile(&src, &CompileOptions { config: &config, defines: &[] }) {
+            Ok(_) => panic!("expected an error:\n{src}"),
+            Err(d) => d.into_iter().filter(|d| d.severity == Severity::Error).collect(),
+        }
+    }
+
+    /// `host` is line 3 of the file.
+    fn check(host: &str, column: u32, message: &str) {
+        let d = errors(host);
+        assert_eq!(d.len(), 1, "{host}\n{d:#?}");
+        assert_eq!((d[0].span.line, d[0].span.column, d[0].message.as_str()), (3, column, message), "{host}");
+    }
+
+    #[test]
+    fn launches_are_checked_against_the_kernel_and_the_machine() {
+        check("host { int a[4]; k<<<1, 32>>>(a); }", 18, "kernel `k` takes 2 arguments, got 1");
+        check(
+            "host { float b[4]; k<<<1, 32>>>(b, 1); }",
+            33,
+            "argument 1 of `k` is an `int*`, but buffer `b` holds `float` elements",
+        );
+        check("host { k<<<1, 32>>>(3, 1); }", 21, "argument 1 of `k` must be a buffer (an `int*`), found an `int`");
+        check("host { int a[4]; k<<<1, 32>>>(a, a); }", 34, "argument 2 of `k` must be a `float`, found a buffer");
+        check(
+            "host { int a[4]; k<<<1, 2048>>>(a, 1); }",
+            25,
+            "a block of 2048 threads does not fit: an SM of this machine holds 1536 threads",
+        );
+        check("host { int a[4]; k<<<0, 32>>>(a, 1); }", 22, "a launch dimension must be at least 1, got 0");
+        check(
+            "host { int a[4]; k<<<1, 32, 64>>>(a, 1); }",
+            29,
+            "dynamic shared memory is not supported: the third launch value must be 0",
+        );
+        check(
+            "host { int a[4]; k<<<1, 32, 0, 1>>>(a, 1); }",
+            32,
+            "the fourth launch value must be a stream, found an `int`",
+        );
+        check(
+            "host { int a[4]; k<<<1>>>(a, 1); }",
+            18,
+            "a launch takes `<<<grid, block>>>` or `<<<grid, block, 0, stream>>>`",
+        );
+        check(
+            "host { int a[4]; d<<<1, 1>>>(); }",
+            18,
+            "`d` is a `__device__` function; only `__global__` kernels can be launched",
+        );
+        check("host { int a[4]; k(a, 1); }", 18, "kernels are launched with `k<<<grid, block>>>(…)`");
+        let d = errors("host { int a[4]; kk<<<1, 1>>>(a, 1); }");
+        assert_eq!(
+            (d[0].span.column, d[0].message.as_str(), d[0].help.as_deref()),
+            (18, "undefined kernel `kk`", Some("did you mean `k`?"))
+        );
+    }
+
+    #[test]
+    fn register_hungry_blocks_do_not_fit() {
+        let src = "__global__ void big(int* o) {\n  int a[24];\n  for (int i = 0; i < 24; i++) a[i] = o[i];\n  o[threadIdx.x] = a[threadIdx.x % 24];\n}\nhost { int o[2048]; big<<<1, 1536>>>(o); }";
+        let config = presets::fermi_gtx480();
+        let d = compile(src, &CompileOptions { config: &config, defines: &[] }).unwrap_err();
+        assert_eq!((d[0].span.line, d[0].span.column), (6, 30));
+        assert!(d[0].message.starts_with("a block of 1536 threads needs "), "{}", d[0].message);
+        assert!(d[0].message.ends_with("; an SM of this machine has 32768"), "{}", d[0].message);
+    }
+
+    #[test]
+    fn buffer_declarations_are_checked() {
+        check(
+            "host { for (int i = 0; i < 2; i++) { int a[4]; } }",
+            42,
+            "buffers, graphs and streams are declared at the top level of the host block",
+        );
+        check("host { int a[4] = random(9, 1, 1); }", 19, "`random(9, 1, …)` is an empty range");
+        check("host { int a[2] = {1, 2, 3}; }", 19, "3 values for `a`, which has 2 elements");
+        check("host { int a[0]; }", 14, "the size of `a` must be at least 1, got 0");
+        check("host { int a[4] = 7; }", 19, "buffer `a` cannot be initialized with an expression");
+        check("host { int a[4] = ones(); }", 19, "`ones` cannot initialize a buffer");
+        check(
+            "host { int a[200000000]; }",
+            12,
+            "buffer `a` of 200000000 elements is larger than the 512 MiB of buffers allowed",
+        );
+        check("host { bool a[4]; }", 8, "a buffer holds `int`, `unsigned` or `float` elements");
+        check("host { int* p; }", 8, "pointers are not supported in the host block");
+        check(
+            "host { int a[4]; float b[4]; swap(a, b); }",
+            30,
+            "`swap` needs buffers of one element type: `a` holds Int, `b` holds Float",
+        );
+        check("host { graph g = tree(4, 4, 1); }", 18, "`tree` is not a graph generator");
+        check("host { graph g = mesh(4, 4); }", 18, "`mesh` takes 3 arguments, got 2");
+    }
+
+    #[test]
+    fn host_statements_are_checked() {
+        check("host { int a[4]; int n = 2; k<<<1, m>>>(a, 1); }", 36, "undefined name `m`");
+        let d = errors("host { int steps = 2; int a[4]; for (int t = 0; t < step; t++) k<<<1, 1>>>(a, 1); }");
+        assert_eq!((d[0].span.column, d[0].help.as_deref()), (53, Some("did you mean `steps`?")));
+        check("host { return; }", 8, "`return` is not allowed in the host block");
+        check("host { break; }", 8, "`break` outside a loop");
+        check("host { const int n = 1; n = 2; }", 25, "cannot assign to `n`: it is declared `const`");
+        check(
+            "host { int a[4]; int x = a[0]; }",
+            26,
+            "the host block cannot read buffer elements: buffers are filled when the run starts",
+        );
+        check("host { int a[4]; a = 3; }", 18, "`a` cannot be assigned");
+        check(
+            "host { int x = 1.0 % 2; }",
+            16,
+            "operator `%` needs integer operands, found a `float` and an `int` (there is no `fmodf`)",
+        );
+        check("host { int x = iota(); }", 16, "`iota(…)` only initializes a buffer or graph declaration");
+        check("host { d(); }", 8, "`d` is a `__device__` function; the host block cannot call it");
+        check("host { int x = 1; }", 1, "the host block launches no kernel");
+    }
+
+    #[test]
+    fn a_file_without_a_host_block_is_an_error() {
+        let config = presets::fermi_gtx480();
+        let d = compile("__global__ void k() {}\n", &CompileOptions { config: &config, defines: &[] }).unwrap_err();
+        assert_eq!(
+            (d[0].span.line, d[0].span.column, d[0].message.as_str()),
+            (2, 1, "the file has no `host { … }` block")
+        );
+    }
+}

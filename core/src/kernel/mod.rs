@@ -1,0 +1,110 @@
+//! The kernel language: a CUDA-flavoured source file (kernels, device functions and a
+//! `host { … }` block) compiled into a [`Workload`]. The language is described in
+//! `docs/language.md`.
+//!
+//! The pipeline, one file per step:
+//! - `lexer.rs`: text to tokens, with spans (line, column, byte offset).
+//! - `preprocess.rs`: `#define` (object-like), with overrides from [`CompileOptions::defines`].
+//! - `parser.rs`: recursive descent into the syntax tree of `ast.rs`, recovering at `;` and
+//!   `}` so several errors are reported at once; nesting is bounded.
+//! - `types.rs`: value types, C's conversions and constant folding.
+//! - `codegen.rs` + `expr.rs`: type checking and code generation into virtual registers
+//!   (`vcode.rs`), inlining `__device__` functions.
+//! - `cfg.rs`: dead code, reconvergence points (immediate post-dominators).
+//! - `regalloc.rs`: liveness-based register allocation; the count sets occupancy.
+//! - `host.rs`: runs the host block into buffers and the launch sequence.
+//!
+//! Nothing here panics on any input: errors come back as [`Diagnostic`]s that name the line
+//! and column.
+
+mod ast;
+mod cfg;
+mod codegen;
+mod diag;
+mod expr;
+mod host;
+mod lexer;
+mod parser;
+mod preprocess;
+mod regalloc;
+mod types;
+mod vcode;
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use crate::config::GpuConfig;
+use crate::workload::Workload;
+pub use diag::{Diagnostic, Severity, Span};
+
+/// What to compile for.
+#[derive(Clone, Copy, Debug)]
+pub struct CompileOptions<'a> {
+    /// The machine: launch shapes and shared memory are checked against it.
+    pub config: &'a GpuConfig,
+    /// Values that replace those of `#define`s of the same name (like `-D`), as source text.
+    pub defines: &'a [(String, String)],
+}
+
+/// One `#define` of the source, for the app's knob panel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Define {
+    /// The macro's name.
+    pub name: String,
+    /// The value in effect: the override if one was given, else the source text.
+    pub value: String,
+    /// Where the value is in the source (an empty span just after the name if it has none).
+    pub span: Span,
+}
+
+/// A compiled source file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Program {
+    /// Kernels (every `__global__` function, in definition order), buffers and launches.
+    pub workload: Workload,
+    /// Every `#define`, in source order.
+    pub defines: Vec<Define>,
+    /// Things that compiled but look wrong.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Compiles `source`. On failure, every diagnostic found (errors and warnings, in source
+/// order, at most about 50 errors).
+pub fn compile(source: &str, options: &CompileOptions<'_>) -> Result<Program, Vec<Diagnostic>> {
+    let mut diags = diag::Diags::default();
+    let tokens = lexer::lex(source, &mut diags);
+    let (tokens, defines) = preprocess::preprocess(source, tokens, options.defines, &mut diags);
+    let unit = parser::parse(&tokens, &mut diags);
+    if diags.has_errors() {
+        return Err(diags.finish());
+    }
+    let sigs = codegen::signatures(&unit, &mut diags);
+    let kernels = codegen::compile_kernels(&unit, &sigs, options.config, &mut diags);
+    let output = match &unit.host {
+        Some(host) => host::run(host, &sigs, &kernels, options.config, &mut diags),
+        None => {
+            diags.error_help(
+                unit.end,
+                "the file has no `host { … }` block",
+                "add one after the kernels: it declares the buffers and launches the kernels",
+            );
+            host::HostOutput { buffers: Vec::new(), launches: Vec::new() }
+        }
+    };
+    if diags.has_errors() {
+        return Err(diags.finish());
+    }
+    let workload = Workload {
+        kernels: kernels.into_iter().flatten().collect(),
+        buffers: output.buffers,
+        launches: output.launches,
+    };
+    if let Err(e) = workload.validate(options.config) {
+        // The checks above should have caught it; say what the engine objects to.
+        diags.error(unit.end, format!("the compiled workload is not valid for this machine: {e}"));
+        return Err(diags.finish());
+    }
+    Ok(Program { workload, defines, warnings: diags.finish() })
+}

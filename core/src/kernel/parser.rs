@@ -1,0 +1,1114 @@
+//! Recursive-descent parser. After a syntax error it skips to the next `;` or `}` and goes on,
+//! so one compile reports several mistakes. Nesting is bounded (statements and expressions
+//! alike) so that no input can exhaust the stack.
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::ast::*;
+use super::diag::{Diags, Span};
+use super::lexer::{Tok, Token};
+
+/// Most statements or parentheses nested inside one another.
+pub(crate) const MAX_NESTING: u32 = 200;
+/// Tallest expression tree (a long chain `a + b + c + …` counts one level per operator).
+pub(crate) const MAX_EXPR_HEIGHT: u32 = 400;
+
+/// The error was reported; the caller recovers.
+struct Reported;
+type PResult<T> = Result<T, Reported>;
+
+/// Words that can start a declaration (some only to explain that they are not supported).
+const TYPE_WORDS: &[&str] = &[
+    "const",
+    "unsigned",
+    "signed",
+    "int",
+    "float",
+    "bool",
+    "void",
+    "volatile",
+    "__restrict__",
+    "double",
+    "char",
+    "short",
+    "long",
+    "size_t",
+    "half",
+    "uint32_t",
+    "int32_t",
+    "uint",
+    "auto",
+    "register",
+];
+/// Words that cannot be used as a value.
+const KEYWORDS: &[&str] = &[
+    "if",
+    "else",
+    "for",
+    "while",
+    "do",
+    "break",
+    "continue",
+    "return",
+    "switch",
+    "case",
+    "default",
+    "goto",
+    "__shared__",
+    "__global__",
+    "__device__",
+    "struct",
+    "sizeof",
+    "typedef",
+];
+
+struct Parser<'a> {
+    toks: &'a [Token],
+    pos: usize,
+    diags: &'a mut Diags,
+    depth: u32,
+    /// Nesting went too deep: everything after is skipped.
+    fatal: bool,
+    in_host: bool,
+}
+
+/// Parses a preprocessed token stream (ending in `Eof`).
+pub(crate) fn parse(toks: &[Token], diags: &mut Diags) -> Unit {
+    if toks.is_empty() {
+        return Unit::default();
+    }
+    let mut p = Parser { toks, pos: 0, diags, depth: 0, fatal: false, in_host: false };
+    p.unit()
+}
+
+impl<'a> Parser<'a> {
+    // ---- token access -------------------------------------------------------------------
+
+    fn peek(&self) -> &'a Token {
+        if self.fatal {
+            return &self.toks[self.toks.len() - 1];
+        }
+        &self.toks[self.pos.min(self.toks.len() - 1)]
+    }
+
+    fn peek_at(&self, ahead: usize) -> &'a Token {
+        &self.toks[(self.pos + ahead).min(self.toks.len() - 1)]
+    }
+
+    fn at_eof(&self) -> bool {
+        self.peek().tok == Tok::Eof
+    }
+
+    fn bump(&mut self) -> &'a Token {
+        let t = self.peek();
+        if t.tok != Tok::Eof {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn prev_span(&self) -> Span {
+        self.toks[self.pos.saturating_sub(1)].span
+    }
+
+    fn at(&self, p: &str) -> bool {
+        self.peek().is_punct(p)
+    }
+
+    fn at_word(&self, w: &str) -> bool {
+        self.peek().is_ident(w)
+    }
+
+    fn eat(&mut self, p: &str) -> bool {
+        if self.at(p) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn eat_word(&mut self, w: &str) -> bool {
+        if self.at_word(w) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn error(&mut self, span: Span, message: impl Into<String>) -> Reported {
+        if !self.fatal {
+            self.diags.error(span, message);
+        }
+        Reported
+    }
+
+    fn error_help(&mut self, span: Span, message: impl Into<String>, help: impl Into<String>) -> Reported {
+        if !self.fatal {
+            self.diags.error_help(span, message, help);
+        }
+        Reported
+    }
+
+    /// Consumes `p` or reports "expected `p` {context}, found …".
+    fn expect(&mut self, p: &str, context: &str) -> PResult<Span> {
+        if self.at(p) {
+            return Ok(self.bump().span);
+        }
+        let found = self.peek();
+        Err(self.error(found.span, format!("expected `{p}` {context}, found {}", found.describe())))
+    }
+
+    /// A statement's `;`. When it is missing at the end of a line, the statement still counts
+    /// (no tokens are skipped), which keeps the next line's errors meaningful.
+    fn expect_semicolon(&mut self, context: &str) -> PResult<()> {
+        if self.eat(";") {
+            return Ok(());
+        }
+        let found = self.peek();
+        let message = format!("expected `;` {context}, found {}", found.describe());
+        let r = self.error(found.span, message);
+        if found.span.line > self.prev_span().line || found.is_punct("}") {
+            Ok(())
+        } else {
+            Err(r)
+        }
+    }
+
+    fn ident(&mut self, what: &str) -> PResult<(String, Span)> {
+        let t = self.peek();
+        if let Tok::Ident(name) = &t.tok {
+            if KEYWORDS.contains(&name.as_str()) || TYPE_WORDS.contains(&name.as_str()) {
+                return Err(self.error(t.span, format!("expected {what}, found the keyword `{name}`")));
+            }
+            self.bump();
+            return Ok((name.clone(), t.span));
+        }
+        Err(self.error(t.span, format!("expected {what}, found {}", t.describe())))
+    }
+
+    /// Runs `f` one nesting level deeper, failing (for good) past [`MAX_NESTING`].
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.depth >= MAX_NESTING {
+            let span = self.peek().span;
+            let r = self.error(span, format!("code nests more than {MAX_NESTING} levels deep"));
+            self.fatal = true;
+            return Err(r);
+        }
+        self.depth += 1;
+        let result = f(self);
+        self.depth -= 1;
+        result
+    }
+
+    fn mk(&mut self, kind: ExprKind, span: Span) -> PResult<Expr> {
+        let e = Expr::new(kind, span);
+        if e.height > MAX_EXPR_HEIGHT {
+            let r = self.error(span, format!("expression is too deeply nested (more than {MAX_EXPR_HEIGHT} levels)"));
+            self.fatal = true;
+            return Err(r);
+        }
+        Ok(e)
+    }
+
+    // ---- recovery -----------------------------------------------------------------------
+
+    /// Skips to just after the next `;`, or to the next `}` that closes the current block.
+    fn recover_statement(&mut self) {
+        let mut depth = 0u32;
+        while !self.at_eof() {
+            if self.at("{") {
+                depth += 1;
+            } else if self.at("}") {
+                if depth == 0 {
+                    return;
+                }
+                depth -= 1;
+                if depth == 0 {
+                    self.bump();
+                    return;
+                }
+            } else if self.at(";") && depth == 0 {
+                self.bump();
+                return;
+            }
+            self.bump();
+        }
+    }
+
+    /// Skips to something that can start a top-level item.
+    fn recover_top(&mut self) {
+        let mut depth = 0u32;
+        let start = self.pos;
+        while !self.at_eof() {
+            if depth == 0 && self.pos > start {
+                let t = self.peek();
+                if t.is_ident("__global__")
+                    || t.is_ident("__device__")
+                    || (t.is_ident("host") && self.peek_at(1).is_punct("{"))
+                {
+                    return;
+                }
+            }
+            if self.at("{") {
+                depth += 1;
+            } else if self.at("}") {
+                depth = depth.saturating_sub(1);
+            }
+            self.bump();
+        }
+    }
+
+    // ---- items --------------------------------------------------------------------------
+
+    fn unit(&mut self) -> Unit {
+        let mut unit = Unit::default();
+        while !self.at_eof() {
+            let before = self.pos;
+            if self.at_word("host") && self.peek_at(1).is_punct("{") {
+                let span = self.bump().span;
+                self.in_host = true;
+                let body = self.block_body();
+                self.in_host = false;
+                if unit.host.is_some() {
+                    self.error(span, "a file has one `host` block");
+                } else {
+                    unit.host = Some(HostBlock { body, span });
+                }
+            } else if self.eat(";") {
+            } else if self.function(&mut unit).is_err() {
+                self.recover_top();
+            }
+            if self.pos == before && !self.at_eof() {
+                self.bump();
+            }
+        }
+        unit.end = self.peek().span;
+        unit
+    }
+
+    fn function(&mut self, unit: &mut Unit) -> PResult<()> {
+        let start = self.peek().span;
+        let (mut global, mut device) = (false, false);
+        loop {
+            let t = self.peek();
+            match &t.tok {
+                Tok::Ident(w) if w == "__global__" => global = true,
+                Tok::Ident(w) if w == "__device__" => device = true,
+                Tok::Ident(w) if matches!(w.as_str(), "__forceinline__" | "__noinline__" | "inline" | "static") => {}
+                Tok::Ident(w) if w == "__host__" => {
+                    return Err(self.error_help(
+                        t.span,
+                        "`__host__` functions are not supported",
+                        "host code goes in the `host { … }` block",
+                    ))
+                }
+                Tok::Ident(w) if w == "__constant__" => {
+                    return Err(self.error_help(
+                        t.span,
+                        "`__constant__` memory is not supported",
+                        "pass a buffer to the kernel",
+                    ))
+                }
+                Tok::Ident(w)
+                    if matches!(
+                        w.as_str(),
+                        "struct" | "class" | "typedef" | "template" | "union" | "enum" | "namespace" | "using"
+                    ) =>
+                {
+                    return Err(self.error(t.span, format!("`{w}` is not supported")))
+                }
+                _ => break,
+            }
+            self.bump();
+        }
+        if global && device {
+            return Err(self.error(start, "a function is either `__global__` (a kernel) or `__device__`, not both"));
+        }
+        if !self.starts_type() {
+            let t = self.peek();
+            return Err(self.error(
+                t.span,
+                format!(
+                    "expected a `__global__` kernel, a `__device__` function or the `host` block, found {}",
+                    t.describe()
+                ),
+            ));
+        }
+        let mut ret = self.base_type()?;
+        self.pointer_suffix(&mut ret)?;
+        let (name, name_span) = self.ident("a function name")?;
+        if !self.at("(") {
+            return Err(self.error_help(
+                name_span,
+                "variables outside functions are not supported",
+                "pass a buffer or a value to the kernel instead",
+            ));
+        }
+        if !global && !device {
+            self.error_help(
+                start,
+                format!("function `{name}` must be marked `__global__` (a kernel) or `__device__`"),
+                "host code goes in the `host { … }` block",
+            );
+        }
+        self.bump();
+        let mut params = Vec::new();
+        if !(self.at_word("void") && self.peek_at(1).is_punct(")")) {
+            while !self.at(")") {
+                let mut ty = self.base_type()?;
+                self.pointer_suffix(&mut ty)?;
+                let (pname, pspan) = self.ident("a parameter name")?;
+                if self.eat("[") {
+                    // `float x[]` is a pointer parameter, as in C.
+                    self.expect("]", "in the array parameter (its size cannot be given)")?;
+                    if ty.pointer {
+                        return Err(self.error(pspan, "pointers to pointers are not supported"));
+                    }
+                    ty.pointer = true;
+                    ty.pointee_const = ty.is_const;
+                    ty.is_const = false;
+                }
+                params.push(Param { ty, name: pname, span: pspan });
+                if !self.eat(",") {
+                    break;
+                }
+            }
+        } else {
+            self.bump();
+        }
+        self.expect(")", "to close the parameter list")?;
+        if self.eat(";") {
+            // A prototype: every function is visible everywhere, so it adds nothing.
+            return Ok(());
+        }
+        if !self.at("{") {
+            let t = self.peek();
+            return Err(
+                self.error(t.span, format!("expected `{{` to start the body of `{name}`, found {}", t.describe()))
+            );
+        }
+        let body = self.block_body();
+        let end = self.prev_span();
+        unit.functions.push(Function { global, ret, name, name_span, params, body, end });
+        Ok(())
+    }
+
+    // ---- types --------------------------------------------------------------------------
+
+    fn starts_type(&self) -> bool {
+        let t = self.peek();
+        match &t.tok {
+            Tok::Ident(w) => {
+                TYPE_WORDS.contains(&w.as_str())
+                    || (self.in_host && matches!(w.as_str(), "graph" | "stream" | "dim3"))
+                    || (!self.in_host && w == "dim3" && matches!(self.peek_at(1).tok, Tok::Ident(_)))
+            }
+            _ => false,
+        }
+    }
+
+    /// `const unsigned int`, `float`, … (no `*`).
+    fn base_type(&mut self) -> PResult<TypeExpr> {
+        let start = self.peek().span;
+        let mut is_const = false;
+        let mut base = None;
+        let mut unsigned = None;
+        loop {
+            let t = self.peek();
+            let Tok::Ident(w) = &t.tok else { break };
+            match w.as_str() {
+                "const" => is_const = true,
+                "__restrict__" | "register" => {}
+                "volatile" => {
+                    self.diags.warning(t.span, "`volatile` is ignored");
+                }
+                "unsigned" | "signed" if base.is_none() && unsigned.is_none() => unsigned = Some(w == "unsigned"),
+                "int" if base.is_none() => base = Some(BaseType::Scalar(Scalar::Int)),
+                "float" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Scalar(Scalar::Float)),
+                "bool" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Scalar(Scalar::Bool)),
+                "void" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Void),
+                "graph" | "stream" | "dim3" if base.is_none() && unsigned.is_none() => {
+                    if !self.in_host {
+                        let why = if w == "dim3" {
+                            "`dim3` variables are not supported in kernels; write `dim3(x, y)` in the launch"
+                        } else {
+                            "only exists in the host block"
+                        };
+                        let message = if w == "dim3" { why.to_string() } else { format!("`{w}` {why}") };
+                        return Err(self.error(t.span, message));
+                    }
+                    base = Some(match w.as_str() {
+                        "graph" => BaseType::Graph,
+                        "stream" => BaseType::Stream,
+                        _ => BaseType::Dim3,
+                    });
+                }
+                "double" => {
+                    self.error_help(t.span, "`double` is not supported", "use `float`");
+                    base = Some(BaseType::Scalar(Scalar::Float));
+                }
+                "char" | "short" | "long" | "half" | "auto" => {
+                    self.error_help(
+                        t.span,
+                        format!("`{w}` is not supported"),
+                        "every value is 32 bits: use `int`, `unsigned`, `float` or `bool`",
+                    );
+                    base = Some(BaseType::Scalar(Scalar::Int));
+                }
+                "size_t" | "uint32_t" | "uint" => {
+                    self.error_help(t.span, format!("`{w}` is not supported"), "use `unsigned`");
+                    base = Some(BaseType::Scalar(Scalar::Uint));
+                }
+                "int32_t" => {
+                    self.error_help(t.span, "`int32_t` is not supported", "use `int`");
+                    base = Some(BaseType::Scalar(Scalar::Int));
+                }
+                _ => break,
+            }
+            self.bump();
+        }
+        let base = match (base, unsigned) {
+            (Some(b), None) => b,
+            (Some(_), Some(true)) | (None, Some(true)) => BaseType::Scalar(Scalar::Uint),
+            (Some(_), Some(false)) | (None, Some(false)) => BaseType::Scalar(Scalar::Int),
+            (None, None) => {
+                let t = self.peek();
+                return Err(self.error(t.span, format!("expected a type, found {}", t.describe())));
+            }
+        };
+        Ok(TypeExpr { base, pointer: false, pointee_const: false, is_const, span: start.to(self.prev_span()) })
+    }
+
+    /// `* const __restrict__` after a base type.
+    fn pointer_suffix(&mut self, ty: &mut TypeExpr) -> PResult<()> {
+        if !self.at("*") {
+            return Ok(());
+        }
+        self.bump();
+        ty.pointer = true;
+        ty.pointee_const = ty.is_const;
+        ty.is_const = false;
+        loop {
+            if self.eat_word("const") {
+                ty.is_const = true;
+            } else if self.eat_word("__restrict__") {
+            } else {
+                break;
+            }
+        }
+        if self.at("*") {
+            return Err(self.error(self.peek().span, "pointers to pointers are not supported"));
+        }
+        if self.at("&") {
+            return Err(self.error(self.peek().span, "references are not supported"));
+        }
+        ty.span = ty.span.to(self.prev_span());
+        Ok(())
+    }
+
+    // ---- statements ---------------------------------------------------------------------
+
+    /// `{ statements }`, the opening brace being next. Always returns (errors recovered).
+    fn block_body(&mut self) -> Vec<Stmt> {
+        let mut body = Vec::new();
+        if self.expect("{", "to start a block").is_err() {
+            return body;
+        }
+        while !self.at("}") && !self.at_eof() {
+            let before = self.pos;
+            body.push(self.statement());
+            if self.pos == before {
+                self.bump();
+            }
+        }
+        if self.at_eof() && !self.fatal {
+            let t = self.peek();
+            self.error(t.span, "expected `}` to close the block, found the end of the file");
+        }
+        self.eat("}");
+        body
+    }
+
+    fn statement(&mut self) -> Stmt {
+        let start = self.peek().span;
+        match self.nested(|p| p.statement_inner()) {
+            Ok(s) => s,
+            Err(Reported) => {
+                self.recover_statement();
+                Stmt { kind: StmtKind::Empty, span: start }
+            }
+        }
+    }
+
+    fn statement_inner(&mut self) -> PResult<Stmt> {
+        let t = self.peek();
+        let start = t.span;
+        let kind = match &t.tok {
+            Tok::Punct("{") => StmtKind::Block(self.block_body()),
+            Tok::Punct(";") => {
+                self.bump();
+                StmtKind::Empty
+            }
+            Tok::Ident(w) => match w.as_str() {
+                "if" => {
+                    self.bump();
+                    self.expect("(", "after `if`")?;
+                    let cond = self.expr()?;
+                    self.expect(")", "to close the `if` condition")?;
+                    let then = Box::new(self.statement());
+                    let els = if self.eat_word("else") { Some(Box::new(self.statement())) } else { None };
+                    StmtKind::If(cond, then, els)
+                }
+                "while" => {
+                    self.bump();
+                    self.expect("(", "after `while`")?;
+                    let cond = self.expr()?;
+                    self.expect(")", "to close the `while` condition")?;
+                    StmtKind::While(cond, Box::new(self.statement()))
+                }
+                "do" => {
+                    self.bump();
+                    let body = Box::new(self.statement());
+                    if !self.eat_word("while") {
+                        let t = self.peek();
+                        return Err(self.error(
+                            t.span,
+                            format!("expected `while` after the body of `do`, found {}", t.describe()),
+                        ));
+                    }
+                    self.expect("(", "after `while`")?;
+                    let cond = self.expr()?;
+                    self.expect(")", "to close the `while` condition")?;
+                    self.expect_semicolon("after `do … while (…)`")?;
+                    StmtKind::DoWhile(body, cond)
+                }
+                "for" => {
+                    self.bump();
+                    self.expect("(", "after `for`")?;
+                    let init = if self.eat(";") {
+                        None
+                    } else if self.starts_type() {
+                        let d = self.declaration()?;
+                        self.expect(";", "after the loop's declaration")?;
+                        Some(Box::new(d))
+                    } else {
+                        let e = self.expr()?;
+                        let span = e.span;
+                        self.expect(";", "after the loop's first clause")?;
+                        Some(Box::new(Stmt { kind: StmtKind::Expr(e), span }))
+                    };
+                    let cond = if self.at(";") { None } else { Some(self.expr()?) };
+                    self.expect(";", "after the loop condition")?;
+                    let step = if self.at(")") { None } else { Some(self.expr()?) };
+                    self.expect(")", "to close the `for` clauses")?;
+                    StmtKind::For { init, cond, step, body: Box::new(self.statement()) }
+                }
+                "break" | "continue" => {
+                    let is_break = w == "break";
+                    self.bump();
+                    self.expect_semicolon(if is_break { "after `break`" } else { "after `continue`" })?;
+                    if is_break {
+                        StmtKind::Break
+                    } else {
+                        StmtKind::Continue
+                    }
+                }
+                "return" => {
+                    self.bump();
+                    let value = if self.at(";") { None } else { Some(self.expr()?) };
+                    self.expect_semicolon("after the return value")?;
+                    StmtKind::Return(value)
+                }
+                "else" => return Err(self.error(start, "`else` without a matching `if`")),
+                "switch" | "case" | "default" => {
+                    return Err(self.error_help(start, format!("`{w}` is not supported"), "use `if` / `else if`"))
+                }
+                "goto" => return Err(self.error(start, "`goto` is not supported")),
+                "__shared__" | "static" => {
+                    let d = self.declaration()?;
+                    self.expect_semicolon("after the declaration")?;
+                    return Ok(d);
+                }
+                _ if self.starts_type() => {
+                    let d = self.declaration()?;
+                    self.expect_semicolon("after the declaration")?;
+                    return Ok(d);
+                }
+                _ if self.peek_at(1).is_punct("<<<") => {
+                    let launch = self.launch()?;
+                    self.expect_semicolon("after the launch")?;
+                    StmtKind::Launch(launch)
+                }
+                _ => self.expression_statement()?,
+            },
+            _ => self.expression_statement()?,
+        };
+        Ok(Stmt { kind, span: start.to(self.prev_span()) })
+    }
+
+    fn expression_statement(&mut self) -> PResult<StmtKind> {
+        let e = self.expr()?;
+        self.expect_semicolon("after the expression")?;
+        Ok(StmtKind::Expr(e))
+    }
+
+    fn declaration(&mut self) -> PResult<Stmt> {
+        let start = self.peek().span;
+        self.eat_word("static");
+        let shared = self.eat_word("__shared__");
+        if shared && self.in_host {
+            return Err(self.error(start, "`__shared__` variables belong in kernels, not in the host block"));
+        }
+        let base = self.base_type()?;
+        let mut decls = Vec::new();
+        loop {
+            let mut ty = base;
+            self.pointer_suffix(&mut ty)?;
+            let (name, name_span) = self.ident("a variable name")?;
+            let mut dims = Vec::new();
+            while self.eat("[") {
+                if self.eat("]") {
+                    dims.push(None);
+                } else {
+                    dims.push(Some(self.assign()?));
+                    self.expect("]", "to close the array size")?;
+                }
+            }
+            let init = if self.eat("=") {
+                if self.at("{") {
+                    let open = self.bump().span;
+                    let mut items = Vec::new();
+                    while !self.at("}") {
+                        if self.at("{") {
+                            self.error_help(
+                                self.peek().span,
+                                "nested initializer lists are not supported",
+                                "list the elements flat, row after row",
+                            );
+                            // Skip to the end of the outer list so the statement still parses.
+                            let mut depth = 1u32;
+                            while !self.at_eof() {
+                                if self.at("{") {
+                                    depth += 1;
+                                } else if self.at("}") {
+                                    depth -= 1;
+                                    if depth == 0 {
+                                        break;
+                                    }
+                                }
+                                self.bump();
+                            }
+                            break;
+                        }
+                        items.push(self.assign()?);
+                        if !self.eat(",") {
+                            break;
+                        }
+                    }
+                    let close = self.expect("}", "to close the initializer list")?;
+                    Some(Init::List(items, open.to(close)))
+                } else {
+                    Some(Init::Expr(self.assign()?))
+                }
+            } else if ty.base == BaseType::Dim3 && self.at("(") {
+                // `dim3 grid(16, 16);`
+                let args_start = self.peek().span;
+                let args = self.call_args()?;
+                let span = args_start.to(self.prev_span());
+                Some(Init::Expr(self.mk(ExprKind::Call("dim3".into(), name_span, args), span)?))
+            } else {
+                None
+            };
+            decls.push(VarDecl { shared, ty, name, name_span, dims, init });
+            if !self.eat(",") {
+                break;
+            }
+        }
+        Ok(Stmt { kind: StmtKind::Decl(decls), span: start.to(self.prev_span()) })
+    }
+
+    fn launch(&mut self) -> PResult<Launch> {
+        let (kernel, kernel_span) = self.ident("a kernel name")?;
+        self.expect("<<<", "to start the launch configuration")?;
+        let mut config = Vec::new();
+        loop {
+            config.push(self.assign()?);
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect(">>>", "to close the launch configuration")?;
+        if !self.at("(") {
+            let t = self.peek();
+            return Err(self.error(t.span, format!("expected `(` and the kernel's arguments, found {}", t.describe())));
+        }
+        let args = self.call_args()?;
+        Ok(Launch { kernel, kernel_span, config, args })
+    }
+
+    /// `( a, b, c )`, the `(` being next.
+    fn call_args(&mut self) -> PResult<Vec<Expr>> {
+        self.expect("(", "to start the arguments")?;
+        let mut args = Vec::new();
+        while !self.at(")") {
+            args.push(self.assign()?);
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect(")", "to close the arguments")?;
+        Ok(args)
+    }
+
+    // ---- expressions --------------------------------------------------------------------
+
+    /// A full expression, comma operator included.
+    fn expr(&mut self) -> PResult<Expr> {
+        let mut e = self.assign()?;
+        while self.at(",") {
+            self.bump();
+            let rhs = self.assign()?;
+            let span = e.span.to(rhs.span);
+            e = self.mk(ExprKind::Comma(Box::new(e), Box::new(rhs)), span)?;
+        }
+        Ok(e)
+    }
+
+    fn assign(&mut self) -> PResult<Expr> {
+        let lhs = self.conditional()?;
+        let op = match &self.peek().tok {
+            Tok::Punct("=") => None,
+            Tok::Punct("+=") => Some(BinOp::Add),
+            Tok::Punct("-=") => Some(BinOp::Sub),
+            Tok::Punct("*=") => Some(BinOp::Mul),
+            Tok::Punct("/=") => Some(BinOp::Div),
+            Tok::Punct("%=") => Some(BinOp::Rem),
+            Tok::Punct("&=") => Some(BinOp::BitAnd),
+            Tok::Punct("|=") => Some(BinOp::BitOr),
+            Tok::Punct("^=") => Some(BinOp::BitXor),
+            Tok::Punct("<<=") => Some(BinOp::Shl),
+            Tok::Punct(">>=") => Some(BinOp::Shr),
+            _ => return Ok(lhs),
+        };
+        self.bump();
+        let rhs = self.nested(|p| p.assign())?;
+        let span = lhs.span.to(rhs.span);
+        self.mk(ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span)
+    }
+
+    fn conditional(&mut self) -> PResult<Expr> {
+        let cond = self.binary(1)?;
+        if !self.eat("?") {
+            return Ok(cond);
+        }
+        let yes = self.nested(|p| p.expr())?;
+        self.expect(":", "in the conditional expression")?;
+        let no = self.nested(|p| p.conditional())?;
+        let span = cond.span.to(no.span);
+        self.mk(ExprKind::Cond(Box::new(cond), Box::new(yes), Box::new(no)), span)
+    }
+
+    fn binary_op(&self) -> Option<(u8, BinOp)> {
+        let Tok::Punct(p) = self.peek().tok else { return None };
+        Some(match p {
+            "||" => (1, BinOp::LogOr),
+            "&&" => (2, BinOp::LogAnd),
+            "|" => (3, BinOp::BitOr),
+            "^" => (4, BinOp::BitXor),
+            "&" => (5, BinOp::BitAnd),
+            "==" => (6, BinOp::Eq),
+            "!=" => (6, BinOp::Ne),
+            "<" => (7, BinOp::Lt),
+            "<=" => (7, BinOp::Le),
+            ">" => (7, BinOp::Gt),
+            ">=" => (7, BinOp::Ge),
+            "<<" => (8, BinOp::Shl),
+            ">>" => (8, BinOp::Shr),
+            "+" => (9, BinOp::Add),
+            "-" => (9, BinOp::Sub),
+            "*" => (10, BinOp::Mul),
+            "/" => (10, BinOp::Div),
+            "%" => (10, BinOp::Rem),
+            _ => return None,
+        })
+    }
+
+    /// Precedence climbing over the binary operators of at least `min` precedence.
+    fn binary(&mut self, min: u8) -> PResult<Expr> {
+        let mut lhs = self.unary()?;
+        while let Some((prec, op)) = self.binary_op() {
+            if prec < min {
+                break;
+            }
+            self.bump();
+            let rhs = if prec < 10 { self.binary(prec + 1)? } else { self.unary()? };
+            let span = lhs.span.to(rhs.span);
+            lhs = self.mk(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span)?;
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self) -> PResult<Expr> {
+        let t = self.peek();
+        let op = match &t.tok {
+            Tok::Punct("-") => Some(UnOp::Neg),
+            Tok::Punct("+") => Some(UnOp::Plus),
+            Tok::Punct("!") => Some(UnOp::Not),
+            Tok::Punct("~") => Some(UnOp::BitNot),
+            Tok::Punct("*") => Some(UnOp::Deref),
+            Tok::Punct("&") => Some(UnOp::AddrOf),
+            _ => None,
+        };
+        if let Some(op) = op {
+            self.bump();
+            let operand = self.nested(|p| p.unary())?;
+            let span = t.span.to(operand.span);
+            return self.mk(ExprKind::Unary(op, Box::new(operand)), span);
+        }
+        if t.is_punct("++") || t.is_punct("--") {
+            self.bump();
+            let operand = self.nested(|p| p.unary())?;
+            let span = t.span.to(operand.span);
+            return self
+                .mk(ExprKind::IncDec { pre: true, increment: t.is_punct("++"), target: Box::new(operand) }, span);
+        }
+        if t.is_ident("sizeof") {
+            return Err(self.error_help(t.span, "`sizeof` is not supported", "every value is 4 bytes"));
+        }
+        if t.is_punct("(") && self.is_cast() {
+            self.bump();
+            let mut ty = self.base_type()?;
+            self.pointer_suffix(&mut ty)?;
+            self.expect(")", "to close the cast")?;
+            let operand = self.nested(|p| p.unary())?;
+            let span = t.span.to(operand.span);
+            return self.mk(ExprKind::Cast(ty, Box::new(operand)), span);
+        }
+        self.postfix()
+    }
+
+    fn is_cast(&self) -> bool {
+        match &self.peek_at(1).tok {
+            Tok::Ident(w) => TYPE_WORDS.contains(&w.as_str()),
+            _ => false,
+        }
+    }
+
+    fn postfix(&mut self) -> PResult<Expr> {
+        let mut e = self.primary()?;
+        loop {
+            let t = self.peek();
+            match &t.tok {
+                Tok::Punct("[") => {
+                    self.bump();
+                    let index = self.nested(|p| p.expr())?;
+                    let close = self.expect("]", "to close the index")?;
+                    let span = e.span.to(close);
+                    e = self.mk(ExprKind::Index(Box::new(e), Box::new(index)), span)?;
+                }
+                Tok::Punct("(") => {
+                    let ExprKind::Name(name) = &e.kind else {
+                        return Err(self.error(t.span, "only functions can be called, by name"));
+                    };
+                    let name = name.clone();
+                    let args = self.nested(|p| p.call_args())?;
+                    let span = e.span.to(self.prev_span());
+                    e = self.mk(ExprKind::Call(name, e.span, args), span)?;
+                }
+                Tok::Punct(".") => {
+                    self.bump();
+                    let (member, mspan) = self.ident("a member name after `.`")?;
+                    let span = e.span.to(mspan);
+                    e = self.mk(ExprKind::Member(Box::new(e), member, mspan), span)?;
+                }
+                Tok::Punct("->") => return Err(self.error(t.span, "`->` is not supported (there are no structs)")),
+                Tok::Punct("++") | Tok::Punct("--") => {
+                    self.bump();
+                    let span = e.span.to(t.span);
+                    e = self
+                        .mk(ExprKind::IncDec { pre: false, increment: t.is_punct("++"), target: Box::new(e) }, span)?;
+                }
+                _ => return Ok(e),
+            }
+        }
+    }
+
+    fn primary(&mut self) -> PResult<Expr> {
+        let t = self.peek();
+        let kind = match &t.tok {
+            Tok::Int { value, unsigned } => ExprKind::Int { value: *value, unsigned: *unsigned },
+            Tok::Float(f) => ExprKind::Float(*f),
+            Tok::Ident(w) => match w.as_str() {
+                "true" => ExprKind::Bool(true),
+                "false" => ExprKind::Bool(false),
+                "nullptr" | "NULL" => ExprKind::Int { value: 0, unsigned: false },
+                w if KEYWORDS.contains(&w) || TYPE_WORDS.contains(&w) => {
+                    return Err(self.error(t.span, format!("expected an expression, found the keyword `{w}`")))
+                }
+                _ => ExprKind::Name(w.to_string()),
+            },
+            Tok::Punct("(") => {
+                self.bump();
+                let inner = self.nested(|p| p.expr())?;
+                let close = self.expect(")", "to close the parenthesis")?;
+                return self.mk(inner.kind, t.span.to(close));
+            }
+            _ => return Err(self.error(t.span, format!("expected an expression, found {}", t.describe()))),
+        };
+        self.bump();
+        self.mk(kind, t.span)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::lexer::lex;
+    use alloc::vec;
+
+    fn parse_src(src: &str) -> (Unit, Vec<crate::kernel::Diagnostic>) {
+        let mut d = Diags::default();
+        let toks = lex(src, &mut d);
+        let unit = parse(&toks, &mut d);
+        (unit, d.finish())
+    }
+
+    fn body_of(src: &str) -> Vec<Stmt> {
+        let (unit, d) = parse_src(src);
+        assert!(d.is_empty(), "{d:?}");
+        unit.functions[0].body.clone()
+    }
+
+    #[test]
+    fn precedence_follows_c() {
+        let body = body_of("__device__ int f(int a, int b) { return a + b * 2 << 1 == 4 && !a || b; }");
+        let StmtKind::Return(Some(e)) = &body[0].kind else { panic!() };
+        // ((((a + (b*2)) << 1) == 4) && !a) || b
+        let ExprKind::Binary(BinOp::LogOr, l, _) = &e.kind else { panic!("{e:?}") };
+        let ExprKind::Binary(BinOp::LogAnd, l, _) = &l.kind else { panic!() };
+        let ExprKind::Binary(BinOp::Eq, l, _) = &l.kind else { panic!() };
+        let ExprKind::Binary(BinOp::Shl, l, _) = &l.kind else { panic!() };
+        let ExprKind::Binary(BinOp::Add, _, r) = &l.kind else { panic!() };
+        assert!(matches!(r.kind, ExprKind::Binary(BinOp::Mul, _, _)));
+    }
+
+    #[test]
+    fn statements_declarations_and_launches_parse() {
+        let src = "__global__ void k(const float* __restrict__ x, unsigned int n) {\n\
+                   __shared__ float tile[16][17];\n\
+                   int a = 1, *p = 0, c[4] = {1, 2};\n\
+                   for (int i = 0; i < n; i++) { if (i) continue; else break; }\n\
+                   do { a += (int)x[0]; } while (a < 10);\n\
+                   k<<<dim3(2, 2), 64>>>(x, n);\n\
+                   a = a > 1 ? 2 : 3, a++;\n}\n\
+                   host { stream s1, s2; graph g = mesh(4, 4, 1); dim3 b(8, 8); float v[] = {1.0, 2.5}; k<<<1, b, 0, s1>>>(v, 2); }";
+        let (unit, d) = parse_src(src);
+        assert!(d.is_empty(), "{d:?}");
+        let k = &unit.functions[0];
+        assert!(k.global);
+        assert!(k.params[0].ty.pointer && k.params[0].ty.pointee_const);
+        assert_eq!(k.params[1].ty.base, BaseType::Scalar(Scalar::Uint));
+        assert_eq!(k.body.len(), 6);
+        let StmtKind::Decl(d) = &k.body[1].kind else { panic!() };
+        assert_eq!(d.len(), 3);
+        assert!(d[1].ty.pointer && !d[2].ty.pointer);
+        assert!(matches!(k.body[4].kind, StmtKind::Launch(_)));
+        let host = unit.host.unwrap();
+        assert_eq!(host.body.len(), 5);
+    }
+
+    /// Each case: source, the expected errors as (line, column, message).
+    fn assert_errors(src: &str, expected: &[(u32, u32, &str)]) {
+        let (_, d) = parse_src(src);
+        let got: Vec<(u32, u32, &str)> = d.iter().map(|d| (d.span.line, d.span.column, d.message.as_str())).collect();
+        assert_eq!(got, expected, "{src}");
+    }
+
+    #[test]
+    fn syntax_errors_have_positions() {
+        assert_errors(
+            "__global__ void k(int* y) {\n    int i = 0;\n    y[i] = 1\n}\nhost {}",
+            &[(4, 1, "expected `;` after the expression, found `}`")],
+        );
+        assert_errors(
+            "__global__ void k() {\n    int x = (1 + 2;\n}",
+            &[(2, 19, "expected `)` to close the parenthesis, found `;`")],
+        );
+        assert_errors("__global__ void k() { x = ; }", &[(1, 27, "expected an expression, found `;`")]);
+        assert_errors("__global__ void k() { double d = 1.0; }", &[(1, 23, "`double` is not supported")]);
+        assert_errors("__global__ void k() { long d = 1; }", &[(1, 23, "`long` is not supported")]);
+        assert_errors("__global__ void k() { switch (x) {} }", &[(1, 23, "`switch` is not supported")]);
+        assert_errors("__global__ void k() { goto end; }", &[(1, 23, "`goto` is not supported")]);
+        assert_errors("__global__ void k() { int** p; }", &[(1, 27, "pointers to pointers are not supported")]);
+        assert_errors("__global__ void k() { int n = sizeof(int); }", &[(1, 31, "`sizeof` is not supported")]);
+        assert_errors("__global__ void k() { else x = 1; }", &[(1, 23, "`else` without a matching `if`")]);
+        assert_errors("__global__ void k() { a->b = 1; }", &[(1, 24, "`->` is not supported (there are no structs)")]);
+        assert_errors("int g;\n", &[(1, 5, "variables outside functions are not supported")]);
+        assert_errors(
+            "void f() {}\n",
+            &[(1, 1, "function `f` must be marked `__global__` (a kernel) or `__device__`")],
+        );
+        assert_errors("__host__ void f() {}", &[(1, 1, "`__host__` functions are not supported")]);
+        assert_errors("struct S { int a; };", &[(1, 1, "`struct` is not supported")]);
+        assert_errors("__global__ void k() { int x = 1 }", &[(1, 33, "expected `;` after the declaration, found `}`")]);
+        assert_errors(
+            "__global__ void k() { k<<<1, 2>>>; }",
+            &[(1, 34, "expected `(` and the kernel's arguments, found `;`")],
+        );
+        assert_errors(
+            "__global__ void k() {\n  int x = 1;",
+            &[(2, 13, "expected `}` to close the block, found the end of the file")],
+        );
+        assert_errors(
+            "__global__ void k() { dim3 d; }",
+            &[(1, 23, "`dim3` variables are not supported in kernels; write `dim3(x, y)` in the launch")],
+        );
+        assert_errors(
+            "host { __shared__ int x; }",
+            &[(1, 8, "`__shared__` variables belong in kernels, not in the host block")],
+        );
+        assert_errors("host { } host { }", &[(1, 10, "a file has one `host` block")]);
+        assert_errors(
+            "__global__ void k() { int m[2][2] = {{1, 2}, {3}}; int x = 1; }",
+            &[(1, 38, "nested initializer lists are not supported")],
+        );
+        assert_errors(
+            "__global__ void k() { int if = 2; }",
+            &[(1, 27, "expected a variable name, found the keyword `if`")],
+        );
+    }
+
+    #[test]
+    fn several_errors_are_reported_at_once() {
+        let src = "__global__ void k() {\n  int a = ;\n  int b = 2 +;\n  a = (b;\n}\n__global__ void j() { x = }\n";
+        let (_, d) = parse_src(src);
+        let lines: Vec<u32> = d.iter().map(|d| d.span.line).collect();
+        assert_eq!(lines, vec![2, 3, 4, 6], "{d:?}");
+    }
+
+    #[test]
+    fn nesting_is_bounded_without_overflowing_the_stack() {
+        let deep = format!("__global__ void k() {{ int x = {}1{}; }}", "(".repeat(5000), ")".repeat(5000));
+        let (_, d) = parse_src(&deep);
+        assert_eq!(d.len(), 1);
+        assert!(d[0].message.contains("nests more than 200 levels"), "{d:?}");
+
+        let blocks = format!("__global__ void k() {{ {} }}", "{".repeat(1000));
+        let (_, d) = parse_src(&blocks);
+        assert!(d[0].message.contains("nests more than 200 levels"), "{d:?}");
+
+        let chain = format!("__global__ void k() {{ int x = 1{}; }}", " + 1".repeat(5000));
+        let (_, d) = parse_src(&chain);
+        assert_eq!(d.len(), 1);
+        assert!(d[0].message.contains("too deeply nested"), "{d:?}");
+
+        let unary = format!("__global__ void k() {{ int x = {}1; }}", "-".repeat(5000));
+        let (_, d) = parse_src(&unary);
+        assert_eq!(d.len(), 1, "{d:?}");
+    }
+}

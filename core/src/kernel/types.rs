@@ -1,0 +1,339 @@
+//! Value types and C's conversion rules, shared by the code generator and the host
+//! evaluator, and the evaluation of operators on constants (with the same results as the ALU).
+
+use alloc::format;
+use alloc::string::String;
+use core::fmt;
+
+use super::ast::{BaseType, BinOp, Scalar, TypeExpr, UnOp};
+use crate::exec::alu;
+use crate::isa::{AluOp, CmpOp, CmpType, SfuOp, UnaryOp};
+
+/// The type of a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ty {
+    Int,
+    Uint,
+    Float,
+    Bool,
+    Void,
+    /// A byte address in global memory.
+    Ptr {
+        elem: Scalar,
+        readonly: bool,
+    },
+    /// The result of an expression that had an error (already reported): accepted anywhere,
+    /// so one mistake gives one message.
+    Error,
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::Int => f.write_str("int"),
+            Ty::Uint => f.write_str("unsigned"),
+            Ty::Float => f.write_str("float"),
+            Ty::Bool => f.write_str("bool"),
+            Ty::Void => f.write_str("void"),
+            Ty::Ptr { elem, readonly } => {
+                write!(f, "{}{}*", if *readonly { "const " } else { "" }, Ty::from_scalar(*elem))
+            }
+            Ty::Error => f.write_str("<error>"),
+        }
+    }
+}
+
+/// "an `int`", "a `float*`": the article for messages.
+pub(crate) fn a(ty: Ty) -> String {
+    let text = format!("{ty}");
+    let vowel = matches!(text.as_bytes().first(), Some(b'i' | b'u' | b'e'));
+    format!("{} `{text}`", if vowel { "an" } else { "a" })
+}
+
+impl Ty {
+    pub fn from_scalar(s: Scalar) -> Ty {
+        match s {
+            Scalar::Int => Ty::Int,
+            Scalar::Uint => Ty::Uint,
+            Scalar::Float => Ty::Float,
+            Scalar::Bool => Ty::Bool,
+        }
+    }
+
+    /// The value type a written type denotes (`None` for host-only types).
+    pub fn from_type_expr(t: &TypeExpr) -> Option<Ty> {
+        let scalar = match t.base {
+            BaseType::Void if !t.pointer => return Some(Ty::Void),
+            BaseType::Scalar(s) => s,
+            _ => return None,
+        };
+        Some(if t.pointer { Ty::Ptr { elem: scalar, readonly: t.pointee_const } } else { Ty::from_scalar(scalar) })
+    }
+
+    pub fn is_arith(self) -> bool {
+        matches!(self, Ty::Int | Ty::Uint | Ty::Float | Ty::Bool | Ty::Error)
+    }
+
+    pub fn is_integer(self) -> bool {
+        matches!(self, Ty::Int | Ty::Uint | Ty::Bool | Ty::Error)
+    }
+
+    pub fn is_ptr(self) -> bool {
+        matches!(self, Ty::Ptr { .. })
+    }
+
+    /// Integer promotion: `bool` computes as `int`.
+    pub fn promote(self) -> Ty {
+        if self == Ty::Bool {
+            Ty::Int
+        } else {
+            self
+        }
+    }
+}
+
+/// C's usual arithmetic conversions for two arithmetic operands.
+pub(crate) fn common(a: Ty, b: Ty) -> Ty {
+    let (a, b) = (a.promote(), b.promote());
+    if a == Ty::Error || b == Ty::Error {
+        Ty::Error
+    } else if a == Ty::Float || b == Ty::Float {
+        Ty::Float
+    } else if a == Ty::Uint || b == Ty::Uint {
+        Ty::Uint
+    } else {
+        Ty::Int
+    }
+}
+
+/// How a binary operator on non-pointer operands is carried out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lowered {
+    Alu(AluOp),
+    Sfu(SfuOp),
+    Cmp(CmpOp, CmpType),
+    /// `&&` / `||` on booleans (both sides already evaluated).
+    Logical(bool),
+}
+
+/// A binary operator's typing: operands are converted to `operand` (for shifts, only the
+/// left one; the right stays an integer), and the result has type `result`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BinaryTyping {
+    pub operand: Ty,
+    pub result: Ty,
+    pub lowered: Lowered,
+}
+
+/// Types `a op b` for arithmetic operands, or says why it is not allowed.
+pub(crate) fn binary_typing(op: BinOp, a: Ty, b: Ty) -> Result<BinaryTyping, String> {
+    if !a.is_arith() || !b.is_arith() {
+        return Err(format!("operator `{}` cannot be applied to {} and {}", op.symbol(), self::a(a), self::a(b)));
+    }
+    if matches!(op, BinOp::LogAnd | BinOp::LogOr) {
+        return Ok(BinaryTyping {
+            operand: Ty::Bool,
+            result: Ty::Bool,
+            lowered: Lowered::Logical(op == BinOp::LogAnd),
+        });
+    }
+    if matches!(op, BinOp::Shl | BinOp::Shr) {
+        let left = a.promote();
+        if left == Ty::Float || b == Ty::Float {
+            return Err(format!(
+                "operator `{}` needs integer operands, found {} and {}",
+                op.symbol(),
+                self::a(a),
+                self::a(b)
+            ));
+        }
+        let alu = match (op, left) {
+            (BinOp::Shl, _) => AluOp::Shl,
+            (_, Ty::Uint) => AluOp::ShrU,
+            _ => AluOp::ShrS,
+        };
+        return Ok(BinaryTyping { operand: left, result: left, lowered: Lowered::Alu(alu) });
+    }
+    let t = common(a, b);
+    let float = t == Ty::Float;
+    let unsigned = t == Ty::Uint;
+    if op.is_comparison() {
+        let cmp = match op {
+            BinOp::Lt => CmpOp::Lt,
+            BinOp::Le => CmpOp::Le,
+            BinOp::Gt => CmpOp::Gt,
+            BinOp::Ge => CmpOp::Ge,
+            BinOp::Eq => CmpOp::Eq,
+            _ => CmpOp::Ne,
+        };
+        let ty = if float {
+            CmpType::Float
+        } else if unsigned {
+            CmpType::Uint
+        } else {
+            CmpType::Int
+        };
+        return Ok(BinaryTyping { operand: t, result: Ty::Bool, lowered: Lowered::Cmp(cmp, ty) });
+    }
+    let lowered = match op {
+        BinOp::Add => Lowered::Alu(if float { AluOp::FAdd } else { AluOp::Add }),
+        BinOp::Sub => Lowered::Alu(if float { AluOp::FSub } else { AluOp::Sub }),
+        BinOp::Mul => Lowered::Alu(if float { AluOp::FMul } else { AluOp::Mul }),
+        BinOp::Div if float => Lowered::Sfu(SfuOp::FDiv),
+        BinOp::Div => Lowered::Alu(if unsigned { AluOp::DivU } else { AluOp::DivS }),
+        _ if float => {
+            let help = if op == BinOp::Rem { " (there is no `fmodf`)" } else { "" };
+            return Err(format!(
+                "operator `{}` needs integer operands, found {} and {}{help}",
+                op.symbol(),
+                self::a(a),
+                self::a(b)
+            ));
+        }
+        BinOp::Rem => Lowered::Alu(if unsigned { AluOp::RemU } else { AluOp::RemS }),
+        BinOp::BitAnd => Lowered::Alu(AluOp::And),
+        BinOp::BitOr => Lowered::Alu(AluOp::Or),
+        _ => Lowered::Alu(AluOp::Xor),
+    };
+    Ok(BinaryTyping { operand: t, result: t, lowered })
+}
+
+/// `a op b` on constants, exactly as the machine computes it.
+pub(crate) fn eval_lowered(l: Lowered, a: u32, b: u32) -> u32 {
+    match l {
+        Lowered::Alu(op) => alu::alu(op, a, b),
+        Lowered::Sfu(op) => alu::sfu(op, a, b),
+        Lowered::Cmp(op, ty) => alu::compare(op, ty, a, b),
+        Lowered::Logical(true) => u32::from(a != 0 && b != 0),
+        Lowered::Logical(false) => u32::from(a != 0 || b != 0),
+    }
+}
+
+/// `x op y` on typed constants: the result and its type, or why the operator does not apply.
+pub(crate) fn fold_binary(op: BinOp, x: u32, tx: Ty, y: u32, ty: Ty) -> Result<(u32, Ty), String> {
+    let typing = binary_typing(op, tx, ty)?;
+    let (x_to, y_to) = match typing.lowered {
+        Lowered::Logical(_) => (Ty::Bool, Ty::Bool),
+        _ if matches!(op, BinOp::Shl | BinOp::Shr) => (typing.operand, ty.promote()),
+        _ => (typing.operand, typing.operand),
+    };
+    let (x, y) = (convert_const(x, tx, x_to), convert_const(y, ty, y_to));
+    Ok((eval_lowered(typing.lowered, x, y), typing.result))
+}
+
+/// `op x` on a typed constant (`None` where the operator does not apply).
+pub(crate) fn fold_unary(op: UnOp, x: u32, t: Ty) -> Option<(u32, Ty)> {
+    if !t.is_arith() || t == Ty::Error {
+        return None;
+    }
+    let p = t.promote();
+    let v = convert_const(x, t, p);
+    match op {
+        UnOp::Plus => Some((v, p)),
+        UnOp::Neg if p == Ty::Float => Some((alu::unary(UnaryOp::FNeg, v), p)),
+        UnOp::Neg => Some((v.wrapping_neg(), p)),
+        UnOp::BitNot if p != Ty::Float => Some((!v, p)),
+        UnOp::Not => Some((convert_const(v, p, Ty::Bool) ^ 1, Ty::Bool)),
+        _ => None,
+    }
+}
+
+/// What converting a value between arithmetic types takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Conversion {
+    /// Same bits (`int` ↔ `unsigned`, `bool` → integer).
+    Free,
+    /// One ALU operation.
+    Unary(UnaryOp),
+    /// `!= 0` under this comparison type (to `bool`).
+    NonZero(CmpType),
+}
+
+/// How an arithmetic value of type `from` becomes `to` (both arithmetic).
+pub(crate) fn conversion(from: Ty, to: Ty) -> Conversion {
+    match (from, to) {
+        (f, t) if f == t => Conversion::Free,
+        (Ty::Float, Ty::Bool) => Conversion::NonZero(CmpType::Float),
+        (_, Ty::Bool) => Conversion::NonZero(CmpType::Int),
+        (Ty::Uint, Ty::Float) => Conversion::Unary(UnaryOp::UintToFloat),
+        (_, Ty::Float) => Conversion::Unary(UnaryOp::IntToFloat),
+        (Ty::Float, Ty::Uint) => Conversion::Unary(UnaryOp::FloatToUint),
+        (Ty::Float, _) => Conversion::Unary(UnaryOp::FloatToInt),
+        _ => Conversion::Free,
+    }
+}
+
+/// Converts a constant.
+pub(crate) fn convert_const(bits: u32, from: Ty, to: Ty) -> u32 {
+    match conversion(from, to) {
+        Conversion::Free => bits,
+        Conversion::Unary(op) => alu::unary(op, bits),
+        Conversion::NonZero(ty) => alu::compare(CmpOp::Ne, ty, bits, 0),
+    }
+}
+
+/// Whether a value of type `from` may be assigned (or passed) to `to`, and if not, why.
+/// Arithmetic types convert into each other as in C; pointers need the same element type
+/// and may not lose `const`; the constant 0 is a null pointer.
+pub(crate) fn assignable(from: Ty, to: Ty, is_zero_const: bool) -> Result<(), AssignError> {
+    match (from, to) {
+        (Ty::Error, _) | (_, Ty::Error) => Ok(()),
+        (f, t) if f.is_arith() && t.is_arith() => Ok(()),
+        (Ty::Ptr { elem: a, readonly: ra }, Ty::Ptr { elem: b, readonly: rb }) => {
+            if a != b {
+                Err(AssignError::Mismatch)
+            } else if ra && !rb {
+                Err(AssignError::DropsConst)
+            } else {
+                Ok(())
+            }
+        }
+        (f, Ty::Ptr { .. }) if f.is_integer() && is_zero_const => Ok(()),
+        (Ty::Ptr { .. }, Ty::Bool) => Ok(()),
+        _ => Err(AssignError::Mismatch),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AssignError {
+    Mismatch,
+    DropsConst,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usual_arithmetic_conversions() {
+        assert_eq!(common(Ty::Int, Ty::Float), Ty::Float);
+        assert_eq!(common(Ty::Int, Ty::Uint), Ty::Uint);
+        assert_eq!(common(Ty::Bool, Ty::Bool), Ty::Int);
+        let t = binary_typing(BinOp::Lt, Ty::Int, Ty::Uint).unwrap();
+        assert_eq!(t.lowered, Lowered::Cmp(CmpOp::Lt, CmpType::Uint));
+        let t = binary_typing(BinOp::Shr, Ty::Uint, Ty::Int).unwrap();
+        assert_eq!((t.lowered, t.result), (Lowered::Alu(AluOp::ShrU), Ty::Uint));
+        let t = binary_typing(BinOp::Div, Ty::Float, Ty::Int).unwrap();
+        assert_eq!(t.lowered, Lowered::Sfu(SfuOp::FDiv));
+        assert!(binary_typing(BinOp::Rem, Ty::Float, Ty::Int).is_err());
+    }
+
+    #[test]
+    fn constants_evaluate_like_the_alu() {
+        // -1 < 0u is false in C: -1 converts to 0xFFFFFFFF.
+        let t = binary_typing(BinOp::Lt, Ty::Int, Ty::Uint).unwrap();
+        assert_eq!(eval_lowered(t.lowered, u32::MAX, 0), 0);
+        assert_eq!(eval_lowered(Lowered::Alu(AluOp::DivS), 7, 0), u32::MAX);
+        assert_eq!(eval_lowered(Lowered::Alu(AluOp::Add), i32::MAX as u32, 1), i32::MIN as u32);
+        assert_eq!(convert_const((-2.7f32).to_bits(), Ty::Float, Ty::Int), (-2i32) as u32);
+        assert_eq!(convert_const(3, Ty::Uint, Ty::Float), 3.0f32.to_bits());
+        assert_eq!(convert_const((-0.0f32).to_bits(), Ty::Float, Ty::Bool), 0);
+    }
+
+    #[test]
+    fn messages_use_the_right_article() {
+        assert_eq!(a(Ty::Int), "an `int`");
+        assert_eq!(a(Ty::Ptr { elem: Scalar::Float, readonly: false }), "a `float*`");
+        assert_eq!(a(Ty::Uint), "an `unsigned`");
+    }
+}

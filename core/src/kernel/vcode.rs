@@ -1,0 +1,237 @@
+//! The code generator's output before register allocation: the instruction set of
+//! [`crate::isa`] over unlimited virtual registers. Branch targets are label numbers while
+//! code is generated and instruction indices afterwards.
+
+use crate::isa::{AluOp, AtomicOp, CmpOp, CmpType, Instr, Operand, Reg, SfuOp, Space, Special, UnaryOp};
+
+/// A virtual register.
+pub(crate) type VReg = u32;
+
+/// An instruction input: a virtual register or a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum VOp {
+    Reg(VReg),
+    Imm(u32),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum VInstr {
+    Mov {
+        dst: VReg,
+        src: VOp,
+    },
+    Special {
+        dst: VReg,
+        which: Special,
+    },
+    Alu {
+        op: AluOp,
+        dst: VReg,
+        a: VOp,
+        b: VOp,
+    },
+    Unary {
+        op: UnaryOp,
+        dst: VReg,
+        a: VOp,
+    },
+    Fma {
+        dst: VReg,
+        a: VOp,
+        b: VOp,
+        c: VOp,
+    },
+    Sfu {
+        op: SfuOp,
+        dst: VReg,
+        a: VOp,
+        b: VOp,
+    },
+    Cmp {
+        op: CmpOp,
+        ty: CmpType,
+        dst: VReg,
+        a: VOp,
+        b: VOp,
+    },
+    Select {
+        dst: VReg,
+        cond: VReg,
+        a: VOp,
+        b: VOp,
+    },
+    Load {
+        space: Space,
+        dst: VReg,
+        addr: VReg,
+        offset: i32,
+    },
+    Store {
+        space: Space,
+        addr: VReg,
+        offset: i32,
+        src: VOp,
+    },
+    Atomic {
+        op: AtomicOp,
+        space: Space,
+        dst: VReg,
+        addr: VReg,
+        src: VOp,
+        compare: VOp,
+    },
+    Branch {
+        cond: Option<VReg>,
+        negate: bool,
+        target: u32,
+        reconverge: u32,
+    },
+    Barrier,
+    Exit,
+    /// `dims..dims+6` and `args..args+nargs` are groups of consecutive virtual registers that
+    /// the allocator keeps consecutive.
+    Launch {
+        kernel: u32,
+        dims: VReg,
+        args: VReg,
+        nargs: u32,
+    },
+}
+
+impl VInstr {
+    /// The register written, if any.
+    pub fn def(&self) -> Option<VReg> {
+        match *self {
+            VInstr::Mov { dst, .. }
+            | VInstr::Special { dst, .. }
+            | VInstr::Alu { dst, .. }
+            | VInstr::Unary { dst, .. }
+            | VInstr::Fma { dst, .. }
+            | VInstr::Sfu { dst, .. }
+            | VInstr::Cmp { dst, .. }
+            | VInstr::Select { dst, .. }
+            | VInstr::Load { dst, .. }
+            | VInstr::Atomic { dst, .. } => Some(dst),
+            VInstr::Store { .. } | VInstr::Branch { .. } | VInstr::Barrier | VInstr::Exit | VInstr::Launch { .. } => {
+                None
+            }
+        }
+    }
+
+    /// Redirects the write to `to` (the instruction must write a register).
+    pub fn set_def(&mut self, to: VReg) {
+        match self {
+            VInstr::Mov { dst, .. }
+            | VInstr::Special { dst, .. }
+            | VInstr::Alu { dst, .. }
+            | VInstr::Unary { dst, .. }
+            | VInstr::Fma { dst, .. }
+            | VInstr::Sfu { dst, .. }
+            | VInstr::Cmp { dst, .. }
+            | VInstr::Select { dst, .. }
+            | VInstr::Load { dst, .. }
+            | VInstr::Atomic { dst, .. } => *dst = to,
+            _ => {}
+        }
+    }
+
+    /// Calls `f` on every register read.
+    pub fn for_each_use(&self, mut f: impl FnMut(VReg)) {
+        let mut op = |o: VOp| {
+            if let VOp::Reg(r) = o {
+                f(r)
+            }
+        };
+        match *self {
+            VInstr::Mov { src, .. } => op(src),
+            VInstr::Special { .. } | VInstr::Barrier | VInstr::Exit => {}
+            VInstr::Alu { a, b, .. } | VInstr::Sfu { a, b, .. } | VInstr::Cmp { a, b, .. } => {
+                op(a);
+                op(b)
+            }
+            VInstr::Unary { a, .. } => op(a),
+            VInstr::Fma { a, b, c, .. } => {
+                op(a);
+                op(b);
+                op(c)
+            }
+            VInstr::Select { cond, a, b, .. } => {
+                op(VOp::Reg(cond));
+                op(a);
+                op(b)
+            }
+            VInstr::Load { addr, .. } => op(VOp::Reg(addr)),
+            VInstr::Store { addr, src, .. } => {
+                op(VOp::Reg(addr));
+                op(src)
+            }
+            VInstr::Atomic { addr, src, compare, .. } => {
+                op(VOp::Reg(addr));
+                op(src);
+                op(compare)
+            }
+            VInstr::Branch { cond, .. } => {
+                if let Some(c) = cond {
+                    op(VOp::Reg(c))
+                }
+            }
+            VInstr::Launch { dims, args, nargs, .. } => {
+                for r in dims..dims + 6 {
+                    op(VOp::Reg(r));
+                }
+                for r in args..args + nargs {
+                    op(VOp::Reg(r));
+                }
+            }
+        }
+    }
+
+    /// Where control may go next from instruction `at` of `len` (none past the end).
+    pub fn successors(&self, at: u32, len: u32) -> ([u32; 2], usize) {
+        let next = at + 1;
+        match *self {
+            VInstr::Branch { cond: None, target, .. } => ([target, 0], 1),
+            VInstr::Branch { cond: Some(_), target, .. } => {
+                if next < len {
+                    ([target, next], 2)
+                } else {
+                    ([target, 0], 1)
+                }
+            }
+            VInstr::Exit => ([0, 0], 0),
+            _ if next < len => ([next, 0], 1),
+            _ => ([0, 0], 0),
+        }
+    }
+
+    /// The machine instruction, with each virtual register replaced by its physical one.
+    pub fn to_instr(self, reg: impl Fn(VReg) -> Reg) -> Instr {
+        let op = |o: VOp| match o {
+            VOp::Reg(r) => Operand::Reg(reg(r)),
+            VOp::Imm(v) => Operand::Imm(v),
+        };
+        match self {
+            VInstr::Mov { dst, src } => Instr::Mov { dst: reg(dst), src: op(src) },
+            VInstr::Special { dst, which } => Instr::Special { dst: reg(dst), which },
+            VInstr::Alu { op: o, dst, a, b } => Instr::Alu { op: o, dst: reg(dst), a: op(a), b: op(b) },
+            VInstr::Unary { op: o, dst, a } => Instr::Unary { op: o, dst: reg(dst), a: op(a) },
+            VInstr::Fma { dst, a, b, c } => Instr::Fma { dst: reg(dst), a: op(a), b: op(b), c: op(c) },
+            VInstr::Sfu { op: o, dst, a, b } => Instr::Sfu { op: o, dst: reg(dst), a: op(a), b: op(b) },
+            VInstr::Cmp { op: o, ty, dst, a, b } => Instr::Cmp { op: o, ty, dst: reg(dst), a: op(a), b: op(b) },
+            VInstr::Select { dst, cond, a, b } => Instr::Select { dst: reg(dst), cond: reg(cond), a: op(a), b: op(b) },
+            VInstr::Load { space, dst, addr, offset } => Instr::Load { space, dst: reg(dst), addr: reg(addr), offset },
+            VInstr::Store { space, addr, offset, src } => Instr::Store { space, addr: reg(addr), offset, src: op(src) },
+            VInstr::Atomic { op: o, space, dst, addr, src, compare } => {
+                Instr::Atomic { op: o, space, dst: reg(dst), addr: reg(addr), src: op(src), compare: op(compare) }
+            }
+            VInstr::Branch { cond, negate, target, reconverge } => {
+                Instr::Branch { cond: cond.map(&reg), negate, target, reconverge }
+            }
+            VInstr::Barrier => Instr::Barrier,
+            VInstr::Exit => Instr::Exit,
+            VInstr::Launch { kernel, dims, args, nargs } => {
+                Instr::Launch { kernel, dims: reg(dims), args: if nargs == 0 { Reg(0) } else { reg(args) } }
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! The workload library: small versions of what the five papers run, written in the kernel
+//! language (`docs/language.md`), one `.cu` file per workload.
+//!
+//! Every workload has one size knob: a `#define` whose value the app and the CLI may override
+//! (within `min..=max`) to trade fidelity for simulation time. Each file's header comment says
+//! what it mimics and which paper uses it.
+//!
+//! # Adding a workload
+//! 1. Write `library/<id>.cu`: a header comment (what it mimics, which paper, what the knob
+//!    scales), the kernels, and the host block.
+//! 2. Add a row to its category's file (`reuse.rs`, `dynamic.rs`, `sensitivity.rs`,
+//!    `concurrent.rs`, `interference.rs`).
+//! 3. Add its reference computation to `core/tests/library_<category>.rs`, which checks every
+//!    workload's results at its smallest size against plain Rust.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::Serialize;
+
+/// Which papers' experiments a workload stands in for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Category {
+    /// Iterated kernels whose blocks re-read what the same block index touched last time
+    /// (inter-kernel reuse-aware TB scheduling).
+    InterKernelReuse,
+    /// Kernels that launch child grids from the device (LaPerm).
+    DynamicParallelism,
+    /// Kernels whose speed depends on how many warps share the L1 (CCWS).
+    CacheSensitivity,
+    /// Compute- and memory-intensive kernels to run side by side (concurrent kernel execution).
+    ConcurrentKernels,
+    /// Kernels whose warps evict each other's lines (CIAO).
+    CacheInterference,
+}
+
+impl Category {
+    /// A heading for menus.
+    pub fn label(self) -> &'static str {
+        match self {
+            Category::InterKernelReuse => "Inter-kernel reuse",
+            Category::DynamicParallelism => "Dynamic parallelism",
+            Category::CacheSensitivity => "Cache sensitivity",
+            Category::ConcurrentKernels => "Concurrent kernels",
+            Category::CacheInterference => "Cache interference",
+        }
+    }
+}
+
+/// The knob that scales a workload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct SizeKnob {
+    /// The `#define` it sets.
+    pub define: &'static str,
+    /// Its value in the file.
+    pub default: u32,
+    /// Smallest value that makes sense (also what the tests use).
+    pub min: u32,
+    /// Largest value allowed.
+    pub max: u32,
+    /// What it counts, for a person ("vertices", "rows").
+    pub unit: &'static str,
+}
+
+/// One workload of the library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LibraryWorkload {
+    /// Stable id (used in share links and on the command line).
+    pub id: &'static str,
+    /// Name shown in menus.
+    pub title: &'static str,
+    /// Where it belongs.
+    pub category: Category,
+    /// One sentence: what it mimics.
+    pub summary: &'static str,
+    /// Its size knob.
+    pub size: SizeKnob,
+    /// The kernel-language source.
+    pub source: &'static str,
+}
+
+impl LibraryWorkload {
+    /// The `#define` override that sets the size knob to `value`.
+    pub fn size_define(&self, value: u32) -> (String, String) {
+        (self.size.define.into(), alloc::format!("{value}"))
+    }
+}
+
+/// Declares a category's workloads: `id, title, Category, "DEFINE" = default in min..=max "unit",
+/// "summary";` per row; the source is `<id>.cu` beside the file.
+macro_rules! workloads {
+    ($( $id:literal, $title:literal, $category:ident, $define:literal = $default:literal in $min:literal..=$max:literal $unit:literal, $summary:literal; )*) => {
+        &[
+            $( $crate::library::LibraryWorkload {
+                id: $id,
+                title: $title,
+                category: $crate::library::Category::$category,
+                summary: $summary,
+                size: $crate::library::SizeKnob { define: $define, default: $default, min: $min, max: $max, unit: $unit },
+                source: include_str!(concat!($id, ".cu")),
+            }, )*
+        ]
+    };
+}
+
+mod concurrent;
+mod dynamic;
+mod interference;
+mod reuse;
+mod sensitivity;
+
+/// Every workload, by category in menu order.
+pub const GROUPS: &[&[LibraryWorkload]] =
+    &[reuse::WORKLOADS, dynamic::WORKLOADS, sensitivity::WORKLOADS, concurrent::WORKLOADS, interference::WORKLOADS];
+
+/// Every workload in menu order.
+pub fn all() -> impl Iterator<Item = &'static LibraryWorkload> {
+    GROUPS.iter().flat_map(|g| g.iter())
+}
+
+/// The workload with `id`.
+pub fn by_id(id: &str) -> Option<&'static LibraryWorkload> {
+    all().find(|w| w.id == id)
+}
+
+/// The ids, for error messages.
+pub fn ids() -> Vec<&'static str> {
+    all().map(|w| w.id).collect()
+}

@@ -1,0 +1,21 @@
+//! Cache sensitivity: kernels whose speed depends on how many warps share the L1 (CCWS), from
+//! highly sensitive (graph traversal, hash lookups: many lines live per warp, re-read by the same
+//! thread) through moderately sensitive (tiled linear algebra) to compute-bound controls.
+
+use super::LibraryWorkload;
+
+/// This category's workloads.
+pub const WORKLOADS: &[LibraryWorkload] = workloads! {
+    "bfs", "BFS (Rodinia)", CacheSensitivity, "N" = 32768 in 1024..=262144 "vertices",
+        "Rodinia's level-synchronous BFS over a power-law graph: each thread walks its own edge list and gathers random neighbours (highly cache-sensitive).";
+    "memcached", "Memcached GET", CacheSensitivity, "N" = 16384 in 1024..=131072 "requests",
+        "Hash-table lookups: each thread hashes its 64-byte key and walks a bucket chain comparing 128-byte items with it (highly cache-sensitive).";
+    "coloring", "Graph colouring", CacheSensitivity, "N" = 32768 in 1024..=262144 "vertices",
+        "Jones-Plassmann colouring rounds over a uniform random graph: every uncoloured vertex scans its neighbours' priorities (highly cache-sensitive).";
+    "backprop", "Back propagation (Rodinia)", CacheSensitivity, "IN" = 16384 in 256..=131072 "input units",
+        "Rodinia's backprop step: a shared-memory layer forward pass and a weight update over a 17-column weight matrix (moderately sensitive).";
+    "lud", "LU decomposition (Rodinia)", CacheSensitivity, "N" = 256 in 32..=1024 "matrix side",
+        "Rodinia's blocked LU decomposition: diagonal, perimeter and internal tile kernels per 16-wide block column (moderately sensitive).";
+    "nbody", "N-body", CacheSensitivity, "N" = 2048 in 256..=16384 "bodies",
+        "All-pairs gravitational forces with shared-memory tiles: compute-bound, the cache-insensitive control.";
+};

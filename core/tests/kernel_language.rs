@@ -1,0 +1,840 @@
+//! The kernel language end to end: sources compile, and the kernels compute what the same
+//! program computes in plain Rust when run by the functional reference runner. Also the host
+//! block's launch sequences, and a bounded fuzz test that no input makes `compile` panic.
+
+use warpscope_core::config::{presets, GpuConfig};
+use warpscope_core::exec::memory::{GlobalMemory, Region};
+use warpscope_core::exec::reference::{self, Launch};
+use warpscope_core::isa::{Dim3, Instr};
+use warpscope_core::kernel::{compile, CompileOptions, Diagnostic, Program, Severity};
+use warpscope_core::rng::SplitMix64;
+use warpscope_core::workload::{Arg, BufferInit, ElemType, Workload};
+
+fn config() -> GpuConfig {
+    presets::fermi_gtx480()
+}
+
+fn try_compile(src: &str) -> Result<Program, Vec<Diagnostic>> {
+    let config = config();
+    compile(src, &CompileOptions { config: &config, defines: &[] })
+}
+
+fn compiled(src: &str) -> Program {
+    match try_compile(src) {
+        Ok(p) => p,
+        Err(d) => panic!("compile failed:\n{}", d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n")),
+    }
+}
+
+fn errors(src: &str) -> Vec<(u32, u32, String)> {
+    match try_compile(src) {
+        Ok(_) => panic!("expected errors:\n{src}"),
+        Err(d) => d
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| (d.span.line, d.span.column, d.message))
+            .collect(),
+    }
+}
+
+/// Runs every host launch in order with the reference runner.
+struct Run {
+    program: Program,
+    memory: GlobalMemory,
+    regions: Vec<Region>,
+    executed: u64,
+}
+
+impl Run {
+    fn new(src: &str) -> Run {
+        let program = compiled(src);
+        let (mut memory, regions) = program.workload.materialize();
+        let mut executed = 0;
+        let warp_size = config().core.warp_size;
+        for launch in &program.workload.launches {
+            let kernel = &program.workload.kernels[launch.kernel as usize];
+            let args = Workload::arg_words(launch, &regions);
+            let l = Launch { kernel, grid: launch.grid, block: launch.block, args: &args, warp_size };
+            executed += reference::run(l, &mut memory, 50_000_000).unwrap_or_else(|e| panic!("{e:?}"));
+        }
+        Run { program, memory, regions, executed }
+    }
+
+    fn words(&self, name: &str) -> Vec<u32> {
+        let b = self.program.workload.buffers.iter().position(|b| b.name == name).expect("buffer");
+        self.memory.words(self.regions[b]).to_vec()
+    }
+
+    fn ints(&self, name: &str) -> Vec<i32> {
+        self.words(name).into_iter().map(|w| w as i32).collect()
+    }
+
+    fn floats(&self, name: &str) -> Vec<f32> {
+        self.words(name).into_iter().map(f32::from_bits).collect()
+    }
+}
+
+#[test]
+fn the_documented_saxpy_example_runs() {
+    let src = r#"
+#define N 4096          // a knob
+__global__ void saxpy(float a, const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
+host {
+    float x[N] = random(0.0, 1.0, 7);
+    float y[N] = iota();
+    saxpy<<<N / 256, 256>>>(2.0, x, y, N);
+}
+"#;
+    let run = Run::new(src);
+    let (memory, regions) = run.program.workload.materialize();
+    let x: Vec<f32> = memory.words(regions[0]).iter().map(|&w| f32::from_bits(w)).collect();
+    let y = run.floats("y");
+    for i in 0..4096 {
+        assert_eq!(y[i], 2.0 * x[i] + i as f32, "y[{i}]");
+    }
+    assert_eq!(run.program.defines.len(), 1);
+    let k = &run.program.workload.kernels[0];
+    assert!(k.regs_per_thread <= 8, "saxpy needs few registers, got {}", k.regs_per_thread);
+}
+
+#[test]
+fn integer_unsigned_and_float_arithmetic_follow_c() {
+    let src = r#"
+__global__ void arith(int* out, unsigned* uout, float* fout, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int s = i - 50;
+    unsigned u = (unsigned)s;
+    unsigned one = 1;
+    out[i * 6 + 0] = s / 7 + s % 7;
+    out[i * 6 + 1] = s >> 2;
+    out[i * 6 + 2] = s < one;              // s converts to unsigned: only 0 is below 1
+    out[i * 6 + 3] = (int)((float)s * 1.5f);
+    out[i * 6 + 4] = s / 0 + (s % 0) * 3;  // defined: -1 and s
+    out[i * 6 + 5] = ~s ^ (s << 3) | 5 & s;
+    uout[i * 2 + 0] = u >> 2;
+    uout[i * 2 + 1] = u / 7u + u % 16u;
+    fout[i * 3 + 0] = s / 4.0f;
+    fout[i * 3 + 1] = u;
+    fout[i * 3 + 2] = -s * 0.25 + (s > 0 ? 1.0 : 2);
+}
+host {
+    int out[600]; unsigned uout[200]; float fout[300];
+    arith<<<2, 64>>>(out, uout, fout, 100);
+}
+"#;
+    let run = Run::new(src);
+    let (out, uout, fout) = (run.ints("out"), run.words("uout"), run.floats("fout"));
+    for i in 0..100usize {
+        let s = i as i32 - 50;
+        let u = s as u32;
+        assert_eq!(out[i * 6], s / 7 + s % 7);
+        assert_eq!(out[i * 6 + 1], s >> 2);
+        assert_eq!(out[i * 6 + 2], (u < 1) as i32);
+        assert_eq!(out[i * 6 + 3], (s as f32 * 1.5) as i32);
+        assert_eq!(out[i * 6 + 4], -1 + s * 3);
+        assert_eq!(out[i * 6 + 5], !s ^ (s << 3) | 5 & s);
+        assert_eq!(uout[i * 2], u >> 2);
+        assert_eq!(uout[i * 2 + 1], u / 7 + u % 16);
+        assert_eq!(fout[i * 3], s as f32 / 4.0);
+        assert_eq!(fout[i * 3 + 1], u as f32);
+        assert_eq!(fout[i * 3 + 2], -(s as f32) * 0.25 + if s > 0 { 1.0 } else { 2.0 });
+    }
+}
+
+#[test]
+fn divergent_branches_and_nested_loops_with_break_and_continue() {
+    let src = r#"
+__global__ void loops(int* out) {
+    int t = threadIdx.x;
+    int acc = 0;
+    for (int a = 0; a < 8; a++) {
+        if (a == t % 5) continue;
+        for (int b = 0; b < 10; b++) {
+            if (b > t % 7) break;
+            if ((a + b) % 2 == 0) acc += a * b; else acc -= 1;
+        }
+        if (acc > 40 + t) break;
+    }
+    int w = 0;
+    while (w < t) { w += 3; if (w == 9) break; }
+    do { acc++; } while (acc % 4 != 0);
+    out[t] = acc * 1000 + w;
+}
+host { int out[64]; loops<<<1, 64>>>(out); }
+"#;
+    let run = Run::new(src);
+    let out = run.ints("out");
+    for t in 0..64i32 {
+        let mut acc = 0;
+        for a in 0..8 {
+            if a == t % 5 {
+                continue;
+            }
+            for b in 0..10 {
+                if b > t % 7 {
+                    break;
+                }
+                if (a + b) % 2 == 0 {
+                    acc += a * b
+                } else {
+                    acc -= 1
+                }
+            }
+            if acc > 40 + t {
+                break;
+            }
+        }
+        let mut w = 0;
+        while w < t {
+            w += 3;
+            if w == 9 {
+                break;
+            }
+        }
+        loop {
+            acc += 1;
+            if acc % 4 == 0 {
+                break;
+            }
+        }
+        assert_eq!(out[t as usize], acc * 1000 + w, "thread {t}");
+    }
+}
+
+#[test]
+fn early_return_and_short_circuit_never_read_out_of_bounds() {
+    let src = r#"
+#define N 100
+__global__ void guard(const int* a, int* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= 2 * n) return;
+    int v = -1;
+    if (i < n && a[i] > 10) v = a[i];
+    if (i >= n || a[i] % 2 == 0) out[i] += 1;
+    bool inside = i < n && a[i] > 50;
+    out[i] += v * 2 + inside * 1000;
+}
+host {
+    int a[N] = random(0, 99, 3);
+    int out[2 * N];
+    guard<<<5, 64>>>(a, out, N);
+}
+"#;
+    let run = Run::new(src);
+    let (memory, regions) = run.program.workload.materialize();
+    let a: Vec<i32> = memory.words(regions[0]).iter().map(|&w| w as i32).collect();
+    let out = run.ints("out");
+    for i in 0..200usize {
+        let v = if i < 100 && a[i] > 10 { a[i] } else { -1 };
+        let bump = (i >= 100 || a[i] % 2 == 0) as i32;
+        let inside = (i < 100 && a[i] > 50) as i32;
+        assert_eq!(out[i], bump + v * 2 + inside * 1000, "out[{i}]");
+    }
+}
+
+#[test]
+fn shared_memory_reduction_with_barriers() {
+    let src = r#"
+#define BLOCK 128
+__global__ void reduce(const int* in, int* out, int n) {
+    __shared__ int partial[BLOCK];
+    int t = threadIdx.x;
+    int i = blockIdx.x * BLOCK + t;
+    partial[t] = i < n ? in[i] : 0;
+    __syncthreads();
+    for (int stride = BLOCK / 2; stride > 0; stride >>= 1) {
+        if (t < stride) partial[t] += partial[t + stride];
+        __syncthreads();
+    }
+    if (t == 0) out[blockIdx.x] = partial[0];
+}
+host {
+    int in[1000] = random(0, 1000, 11);
+    int out[8];
+    reduce<<<8, BLOCK>>>(in, out, 1000);
+}
+"#;
+    let run = Run::new(src);
+    let (memory, regions) = run.program.workload.materialize();
+    let input: Vec<i32> = memory.words(regions[0]).iter().map(|&w| w as i32).collect();
+    let out = run.ints("out");
+    for (b, &sum) in out.iter().enumerate() {
+        let expected: i32 = input.iter().skip(b * 128).take(128).sum();
+        assert_eq!(sum, expected, "block {b}");
+    }
+    assert_eq!(run.program.workload.kernels[0].shared_bytes, 128 * 4);
+}
+
+#[test]
+fn a_two_dimensional_tiled_transpose() {
+    let src = r#"
+#define W 50
+#define H 37
+__global__ void transpose(const int* in, int* out, int w, int h) {
+    __shared__ int tile[16][17];
+    unsigned x = blockIdx.x * 16 + threadIdx.x;
+    unsigned y = blockIdx.y * 16 + threadIdx.y;
+    if (x < w && y < h) tile[threadIdx.y][threadIdx.x] = in[y * w + x];
+    __syncthreads();
+    int tx = blockIdx.y * 16 + threadIdx.x;
+    int ty = blockIdx.x * 16 + threadIdx.y;
+    if (tx < h && ty < w) out[ty * h + tx] = tile[threadIdx.x][threadIdx.y];
+}
+host {
+    int in[W * H] = iota();
+    int out[W * H];
+    transpose<<<dim3((W + 15) / 16, (H + 15) / 16), dim3(16, 16)>>>(in, out, W, H);
+}
+"#;
+    let run = Run::new(src);
+    let out = run.ints("out");
+    for y in 0..37 {
+        for x in 0..50 {
+            assert_eq!(out[x * 37 + y], (y * 50 + x) as i32);
+        }
+    }
+    let l = &run.program.workload.launches[0];
+    assert_eq!((l.grid, l.block), (Dim3 { x: 4, y: 3, z: 1 }, Dim3 { x: 16, y: 16, z: 1 }));
+    assert_eq!(run.program.workload.kernels[0].shared_bytes, 16 * 17 * 4);
+}
+
+#[test]
+fn atomics_on_global_and_shared_memory() {
+    let src = r#"
+__global__ void hist(const int* data, int* bins, int* stats, float* fsum, unsigned* umax, int n) {
+    __shared__ int local[8];
+    __shared__ int count;
+    int t = threadIdx.x;
+    if (t < 8) local[t] = 0;
+    if (t == 0) count = 0;
+    __syncthreads();
+    int i = blockIdx.x * blockDim.x + t;
+    if (i < n) {
+        int v = data[i];
+        int old = atomicAdd(&local[v % 8], 1);
+        atomicAdd(&count, old >= 0);
+        atomicMax(&stats[0], v);
+        atomicMin(stats + 1, v);
+        atomicSub(&stats[2], 2);
+        atomicAdd(fsum, 0.5f);
+        atomicOr(&stats[3], 1 << (v % 31));
+        atomicCAS(&stats[4], 0, 7);
+        atomicXor(&stats[5], v);
+        atomicMax(umax, (unsigned)v * 3000000u);
+    }
+    __syncthreads();
+    if (t < 8) atomicAdd(&bins[t], local[t]);
+    if (t == 0) atomicAdd(&stats[6], count);
+}
+host {
+    int data[1000] = random(0, 999, 5);
+    int bins[8];
+    int stats[7] = {0, 1000000};
+    float fsum[1];
+    unsigned umax[1];
+    hist<<<4, 256>>>(data, bins, stats, fsum, umax, 1000);
+}
+"#;
+    let run = Run::new(src);
+    let (memory, regions) = run.program.workload.materialize();
+    let data: Vec<i32> = memory.words(regions[0]).iter().map(|&w| w as i32).collect();
+    let mut bins = [0i32; 8];
+    for &v in &data {
+        bins[(v % 8) as usize] += 1;
+    }
+    assert_eq!(run.ints("bins"), bins);
+    let stats = run.ints("stats");
+    assert_eq!(stats[0], *data.iter().max().unwrap());
+    assert_eq!(stats[1], *data.iter().min().unwrap());
+    assert_eq!(stats[2], -2000);
+    assert_eq!(stats[3], data.iter().fold(0, |acc, v| acc | 1 << (v % 31)));
+    assert_eq!(stats[4], 7);
+    assert_eq!(stats[5], data.iter().fold(0, |acc, v| acc ^ v));
+    assert_eq!(stats[6], 1000);
+    assert_eq!(run.floats("fsum"), [500.0]);
+    assert_eq!(run.words("umax"), [data.iter().map(|&v| (v as u32).wrapping_mul(3_000_000)).max().unwrap()]);
+}
+
+#[test]
+fn device_functions_and_local_arrays_with_computed_indices() {
+    let src = r#"
+__device__ int square(int x) { return x * x; }
+__device__ float lerp(float a, float b, float t) { return a + (b - a) * t; }
+__device__ int clampi(int v, int lo, int hi) {
+    if (v < lo) return lo;
+    if (v > hi) return hi;
+    return v;
+}
+__device__ void bump(int* p, int by) { *p += by; }
+__global__ void dev(int* out, float* fout) {
+    int t = threadIdx.x;
+    int acc[5] = {1, 2, 3};
+    for (int k = 0; k < 5; k++) acc[k] += square(k + t);
+    acc[t % 5] *= 2;
+    out[t] = acc[(t + 1) % 5] + clampi(t - 10, 0, 20) + acc[t % 5];
+    bump(out + t, square(2));
+    fout[t] = lerp(1.0, 3.0, t / 64.0f) + sqrtf(t) + fmaxf(t, 10) + min(t, 7) + abs(-t);
+}
+host { int out[64]; float fout[64]; dev<<<1, 64>>>(out, fout); }
+"#;
+    let run = Run::new(src);
+    let (out, fout) = (run.ints("out"), run.floats("fout"));
+    for t in 0..64i32 {
+        let mut acc = [1, 2, 3, 0, 0];
+        for (k, a) in acc.iter_mut().enumerate() {
+            *a += (k as i32 + t) * (k as i32 + t);
+        }
+        acc[(t % 5) as usize] *= 2;
+        let expected = acc[((t + 1) % 5) as usize] + (t - 10).clamp(0, 20) + acc[(t % 5) as usize] + 4;
+        assert_eq!(out[t as usize], expected, "out[{t}]");
+        let tf = t as f32;
+        let f = (1.0 + (3.0 - 1.0) * (tf / 64.0)) + tf.sqrt() + tf.max(10.0) + t.min(7) as f32 + t as f32;
+        assert_eq!(fout[t as usize], f, "fout[{t}]");
+    }
+}
+
+#[test]
+fn many_short_lived_temporaries_use_few_registers() {
+    let src = r#"
+__global__ void chain(int* out) {
+    int i = threadIdx.x;
+    int s = (i + 1) * (i + 2) + (i + 3) * (i + 4) + (i + 5) * (i + 6) + (i + 7) * (i + 8);
+    s += (i ^ 1) * (i ^ 2) + (i ^ 3) * (i ^ 4) + (i ^ 5) * (i ^ 6) + (i ^ 7) * (i ^ 8);
+    s += (i | 1) * (i | 2) + (i | 3) * (i | 4) + (i | 5) * (i | 6) + (i | 7) * (i | 8);
+    out[i] = s;
+}
+host { int out[32]; chain<<<1, 32>>>(out); }
+"#;
+    let run = Run::new(src);
+    let k = &run.program.workload.kernels[0];
+    assert!(k.regs_per_thread <= 6, "{} registers for {} instructions", k.regs_per_thread, k.code.len());
+    let out = run.ints("out");
+    for i in 0..32i32 {
+        let s = (i + 1) * (i + 2) + (i + 3) * (i + 4) + (i + 5) * (i + 6) + (i + 7) * (i + 8);
+        let s = s + (i ^ 1) * (i ^ 2) + (i ^ 3) * (i ^ 4) + (i ^ 5) * (i ^ 6) + (i ^ 7) * (i ^ 8);
+        let s = s + (i | 1) * (i | 2) + (i | 3) * (i | 4) + (i | 5) * (i | 6) + (i | 7) * (i | 8);
+        assert_eq!(out[i as usize], s);
+    }
+}
+
+#[test]
+fn device_side_launches_pass_dimensions_and_arguments_in_consecutive_registers() {
+    let src = r#"
+__global__ void child(int* level, int v, float w) { level[v] = (int)w; }
+__global__ void parent(int* level, int n) {
+    int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n) return;
+    if (v % 4 == 0) child<<<dim3((v + 63) / 64, 2), 64>>>(level, v, 2.5);
+}
+host { int level[256]; parent<<<4, 64>>>(level, 256); }
+"#;
+    let program = compiled(src);
+    let parent = &program.workload.kernels[1];
+    assert_eq!(program.workload.launches[0].kernel, 1);
+    let (at, dims, args) = parent
+        .code
+        .iter()
+        .enumerate()
+        .find_map(|(i, ins)| match *ins {
+            Instr::Launch { kernel: 0, dims, args } => Some((i, dims, args)),
+            _ => None,
+        })
+        .expect("a launch instruction");
+    // Whatever instructions set the group, each of the six dimension registers and three
+    // argument registers is written before the launch and is distinct.
+    let written: Vec<u8> = parent.code[..at].iter().filter_map(|i| i.dst()).map(|r| r.0).collect();
+    for r in (dims.0..dims.0 + 6).chain(args.0..args.0 + 3) {
+        assert!(written.contains(&r) || (r as u32) < parent.params, "r{r} is never written");
+    }
+    assert!(args.0 + 3 <= dims.0 || dims.0 + 6 <= args.0, "the groups overlap");
+}
+
+#[test]
+fn warp_divergent_exit_inside_loops_still_finishes() {
+    // Lanes leave through `return` inside a loop inside an `if`: the SIMT stack must keep
+    // the others going and everything must end.
+    let src = r#"
+__global__ void k(int* out) {
+    int t = threadIdx.x;
+    for (int i = 0; i < 10; i++) {
+        if (i == t % 6) {
+            if (t % 2 == 0) { out[t] = i; return; }
+            continue;
+        }
+        out[t] += 100;
+    }
+}
+host { int out[64]; k<<<1, 64>>>(out); }
+"#;
+    let run = Run::new(src);
+    let out = run.ints("out");
+    for t in 0..64i32 {
+        let expected = if t % 2 == 0 { (t % 6) * 100 + t % 6 } else { 900 };
+        // Even lanes add 100 for each i before t % 6, then store i (overwriting).
+        let expected = if t % 2 == 0 { t % 6 } else { expected };
+        assert_eq!(out[t as usize], expected, "out[{t}]");
+    }
+    assert!(run.executed > 0);
+}
+
+#[test]
+fn assorted_expressions_pointers_and_compound_assignments() {
+    let src = r#"
+__device__ int first_multiple(int from, int of) {
+    for (int v = from; ; v++) {
+        if (v % of == 0) return v;
+    }
+}
+__global__ void misc(int* o, const int* in, float* f, unsigned* u) {
+    __shared__ int total;
+    int t = threadIdx.x + blockIdx.y * blockDim.x;
+    if (t == 0) total = 0;
+    __syncthreads();
+    int* p = o + t * 8;
+    const int* q = in + t;
+    *p = t > 5 ? *q * 2 : in[63 - t];       // impure arms: branches
+    p[1] = (int)(p + 3 - p) + (q - in);
+    int k = 2;
+    p[k++] = k;                               // the index uses the old k
+    p[k] = 40; p[k] <<= 1; p[k] %= 7; p[k] ^= t;
+    int m[2][3] = {0};
+    for (int i = 0, j = 5; i < 3; i++, j--) m[t % 2][i] = i * j;
+    p[4] = m[t % 2][t % 3] + m[1 - t % 2][2];
+    p[5] = first_multiple(t + 1, 7);
+    int c = 0;
+    do { c += 2; } while (c < t);
+    p[6] = c;
+    atomicAdd(&total, 1);
+    __syncthreads();
+    p[7] = total + gridDim.y * 100 + blockIdx.y;
+    f[t * 2] = fmaf(t, 0.5f, 1.0f) + expf(0.0f) + rsqrtf(4.0f);
+    f[t * 2 + 1] = (float)(t - 30) / 8 > -1.0f ? 1.5f : -1.5f;
+    u[t * 2] = (unsigned)(float)(t - 30);
+    unsigned w = t;
+    u[t * 2 + 1] = w-- > 10u ? w : 99u;
+}
+host {
+    int o[64 * 8]; int in[64] = iota(); float f[128]; unsigned u[128];
+    misc<<<dim3(1, 2), 32>>>(o, in, f, u);
+}
+"#;
+    let run = Run::new(src);
+    let (o, f, u) = (run.ints("o"), run.floats("f"), run.words("u"));
+    for t in 0..64i32 {
+        let p = &o[t as usize * 8..t as usize * 8 + 8];
+        let first = if t > 5 { t * 2 } else { 63 - t };
+        let mut m = [[0i32; 3]; 2];
+        for (i, slot) in m[(t % 2) as usize].iter_mut().enumerate() {
+            *slot = i as i32 * (5 - i as i32);
+        }
+        let mut c = 0;
+        loop {
+            c += 2;
+            if c >= t {
+                break;
+            }
+        }
+        let multiple = ((t + 1)..).find(|v| v % 7 == 0).unwrap();
+        let expected = [
+            first,
+            3 + t,
+            3,
+            ((40 << 1) % 7) ^ t,
+            m[(t % 2) as usize][(t % 3) as usize] + m[(1 - t % 2) as usize][2],
+            multiple,
+            c,
+            32 + 200 + t / 32,
+        ];
+        assert_eq!(p, expected, "thread {t}");
+        assert_eq!(f[t as usize * 2], t as f32 * 0.5 + 1.0 + 1.0 + 0.5);
+        assert_eq!(f[t as usize * 2 + 1], if (t - 30) as f32 / 8.0 > -1.0 { 1.5 } else { -1.5 });
+        assert_eq!(u[t as usize * 2], ((t - 30) as f32) as u32);
+        assert_eq!(u[t as usize * 2 + 1], if t as u32 > 10 { t as u32 - 1 } else { 99 });
+    }
+}
+
+// ---- the host block -------------------------------------------------------------------
+
+#[test]
+fn buffers_and_their_initializers() {
+    let src = r#"
+#define N 10
+__global__ void k(int* a) {}
+host {
+    int   a[N];
+    int   idx[N] = iota();
+    float w[N] = fill(0.5);
+    int   r[N] = random(0, 99, 3);
+    float x[N] = random(-1.0, 1.0, 3);
+    int   v[] = {3, 1, 4, 1, 5};
+    int   p[8] = {1, 2};
+    unsigned u[4] = fill(-1);
+    float fi[4] = iota();
+    int neg[6] = random(-5, 5, 2);
+    k<<<1, 32>>>(a);
+}
+"#;
+    let program = compiled(src);
+    let b = &program.workload.buffers;
+    let names: Vec<&str> = b.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["a", "idx", "w", "r", "x", "v", "p", "u", "fi", "neg"]);
+    assert_eq!((b[0].words, &b[0].init), (10, &BufferInit::Zeros));
+    assert_eq!(b[1].init, BufferInit::Iota);
+    assert_eq!((b[2].init.clone(), b[2].elem), (BufferInit::Constant(0.5f32.to_bits()), ElemType::Float));
+    assert_eq!(b[3].init, BufferInit::Random { seed: 3, min: 0, max: 99 });
+    assert_eq!(b[4].init, BufferInit::RandomFloat { seed: 3, min: (-1.0f32).to_bits(), max: 1.0f32.to_bits() });
+    assert_eq!((b[5].words, b[5].init.clone()), (5, BufferInit::Words(vec![3, 1, 4, 1, 5])));
+    assert_eq!((b[6].words, b[6].init.clone()), (8, BufferInit::Words(vec![1, 2])));
+    assert_eq!((b[7].init.clone(), b[7].elem), (BufferInit::Constant(u32::MAX), ElemType::Uint));
+    assert_eq!(b[8].init, BufferInit::Words([0.0f32, 1.0, 2.0, 3.0].iter().map(|f| f.to_bits()).collect()));
+    let BufferInit::Words(neg) = &b[9].init else { panic!() };
+    assert!(neg.iter().all(|&w| (-5..=5).contains(&(w as i32))));
+}
+
+#[test]
+fn host_loops_and_swap_unroll_into_a_launch_sequence() {
+    let src = r#"
+__global__ void step(const float* a, float* b, int t) {}
+__global__ void copy(const float* a, float* out) {}
+host {
+    float x[64]; float y[64]; float result[64];
+    int steps = 5;
+    for (int t = 0; t < steps; t++) {
+        step<<<1, 64>>>(x, y, t * 2);
+        swap(x, y);
+    }
+    if (steps % 2 == 1) copy<<<1, 64>>>(x, result);
+    else copy<<<2, 32>>>(y, result);
+    int k = 0;
+    while (true) { k += 1; if (k > 2) break; }
+    do { copy<<<k, 1>>>(x, y); k--; } while (k > 1);
+}
+"#;
+    let program = compiled(src);
+    let l = &program.workload.launches;
+    assert_eq!(l.len(), 5 + 1 + 2);
+    for (t, launch) in l.iter().take(5).enumerate() {
+        let (a, b) = if t % 2 == 0 { (0, 1) } else { (1, 0) };
+        assert_eq!(launch.args, [Arg::Buffer(a), Arg::Buffer(b), Arg::Value(2 * t as u32)]);
+    }
+    assert_eq!((l[5].kernel, l[5].args.clone()), (1, vec![Arg::Buffer(1), Arg::Buffer(2)]));
+    assert_eq!((l[6].grid.x, l[7].grid.x), (3, 2));
+}
+
+#[test]
+fn streams_are_numbered_in_declaration_order() {
+    let src = r#"
+__global__ void k(int* a, float f, bool b) {}
+host {
+    stream s1, s2;
+    int a[32];
+    k<<<1, 32>>>(a, 1, true);
+    k<<<1, 32, 0, s2>>>(a, 2.5, 0);
+    k<<<1, 32, 0, s1>>>(a, 3, 7);
+    k<<<1, 32, 0, 0>>>(a, -1, false);
+}
+"#;
+    let program = compiled(src);
+    let streams: Vec<u32> = program.workload.launches.iter().map(|l| l.stream).collect();
+    assert_eq!(streams, [0, 2, 1, 0]);
+    let args: Vec<Arg> = program.workload.launches.iter().map(|l| l.args[1]).collect();
+    assert_eq!(args, [1.0f32, 2.5, 3.0, -1.0].map(|f| Arg::Value(f.to_bits())));
+    assert_eq!(program.workload.launches[2].args[2], Arg::Value(1));
+}
+
+#[test]
+fn the_launch_count_is_bounded() {
+    let ok = "__global__ void k() {}\nhost { for (int i = 0; i < 10000; i++) k<<<1, 1>>>(); }";
+    assert_eq!(compiled(ok).workload.launches.len(), 10_000);
+    let too_many = "__global__ void k() {}\nhost {\n  for (int i = 0; i < 10001; i++) k<<<1, 1>>>();\n}";
+    assert_eq!(errors(too_many), [(3, 35, "the host program launches more than 10000 kernels".to_string())]);
+    let endless = "__global__ void k() {}\nhost { k<<<1,1>>>(); while (1) {} }";
+    let e = errors(endless);
+    assert_eq!((e[0].0, e[0].1), (2, 22));
+    assert!(e[0].2.contains("more than 1000000 loop iterations"), "{e:?}");
+}
+
+#[test]
+fn graphs_become_three_buffers() {
+    let src = r#"
+__global__ void bfs(const int* offsets, const int* columns, const int* weights, int* level, int v, int e) {}
+host {
+    graph g = uniform(64, 256, 1);
+    graph m = mesh(8, 4, 2);
+    int level[g.vertices];
+    bfs<<<1, 64>>>(g.offsets, g.columns, g.weights, level, g.vertices, g.edges);
+    bfs<<<1, 64>>>(m.offsets, m.columns, m.weights, level, m.vertices, m.edges);
+}
+"#;
+    let program = match try_compile(src) {
+        Ok(p) => p,
+        Err(d) if d.iter().any(|d| d.message.contains("not written yet")) => return, // generator pending
+        Err(d) => panic!("{d:?}"),
+    };
+    let b = &program.workload.buffers;
+    let names: Vec<&str> = b.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["g.offsets", "g.columns", "g.weights", "m.offsets", "m.columns", "m.weights", "level"]);
+    assert_eq!(b[0].words, 65);
+    assert_eq!(b[1].words, b[2].words);
+    assert_eq!(b[3].words, 33);
+    assert_eq!(b[6].words, 64);
+    let l = &program.workload.launches[0];
+    assert_eq!(l.args[4], Arg::Value(64));
+    assert_eq!(l.args[5], Arg::Value(b[1].words));
+}
+
+#[test]
+fn define_overrides_change_sizes_and_are_reported() {
+    let src =
+        "#define N 64\n#define BLOCK 32\n__global__ void k(int* a) {}\nhost { int a[N]; k<<<N / BLOCK, BLOCK>>>(a); }";
+    let config = config();
+    let defines = [("N".to_string(), "256".to_string())];
+    let program = compile(src, &CompileOptions { config: &config, defines: &defines }).unwrap();
+    assert_eq!(program.workload.buffers[0].words, 256);
+    assert_eq!(program.workload.launches[0].grid.x, 8);
+    let names: Vec<(&str, &str)> = program.defines.iter().map(|d| (d.name.as_str(), d.value.as_str())).collect();
+    assert_eq!(names, [("N", "256"), ("BLOCK", "32")]);
+    assert_eq!((program.defines[1].span.line, program.defines[1].span.column), (2, 15));
+}
+
+// ---- errors through the whole pipeline -------------------------------------------------
+
+#[test]
+fn the_documented_error_messages() {
+    let src = "__global__ void k(int* out) {\n    __shared__ float tile[128][128];\n    int i = 0;\n    out[i] = threadIdy.x;\n}\nhost { int o[4]; k<<<1, 32>>>(o); }";
+    let e = errors(src);
+    assert_eq!(
+        e,
+        [
+            (2, 5, "__shared__ array `tile` needs 65536 bytes; an SM of this machine has 49152".to_string()),
+            (4, 14, "undefined name `threadIdy`".to_string()),
+        ]
+    );
+    let d = try_compile(src).unwrap_err();
+    assert_eq!(d[1].to_string(), "error at 4:14: undefined name `threadIdy`; did you mean `threadIdx`?");
+
+    let src = "__global__ void k(int* y) {\n    int i = 0;\n    y[i] = 1\n}\nhost {}";
+    assert_eq!(errors(src), [(4, 1, "expected `;` after the expression, found `}`".to_string())]);
+}
+
+// ---- robustness ----------------------------------------------------------------------
+
+const SAMPLES: &[&str] = &[
+    r#"#define N 256
+__device__ float sq(float x) { return x * x; }
+__global__ void k(const float* x, float* y, int n) {
+    __shared__ float s[64];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float acc[4] = {0};
+    for (int j = 0; j < 4 && i < n; j++) { acc[j % 4] += sq(x[i]); if (j == 2) break; }
+    s[threadIdx.x % 64] = acc[i % 4];
+    __syncthreads();
+    if (i < n || i == 0) y[i] = s[(threadIdx.x + 1) % 64] > 0.5 ? 1.0f : -1.0f;
+    while (i > 0) { i >>= 1; if (i == 3) continue; }
+    atomicAdd(&y[0], 1.0f);
+}
+host { float x[N] = random(0.0, 1.0, 1); float y[N]; stream s; for (int t = 0; t < 3; t++) { k<<<N / 64, 64, 0, s>>>(x, y, N); swap(x, y); } }
+"#,
+    r#"__global__ void c(int* l, int v) { l[v] = 1; }
+__global__ void p(const int* o, int* l, int n) {
+    int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n || l[v] != 0) return;
+    int d = o[v + 1] - o[v];
+    if (d > 4) c<<<(d + 63) / 64, 64>>>(l, v); else for (int e = o[v]; e < o[v + 1]; e++) { l[e % n] += (int)(unsigned)e; }
+    do { d--; } while (d > 0 && !(d & 1));
+}
+host { graph g = mesh(4, 4, 1); int l[16]; int o[17] = iota(); dim3 b(16); if (g.vertices > 3) p<<<1, b>>>(o, l, 16); else p<<<2, 8>>>(o, l, 16); }
+"#,
+];
+
+fn tokens_of(src: &str) -> Vec<String> {
+    // Words between spaces, and line ends (a `#define` ends at its line's end).
+    let mut out = Vec::new();
+    for line in src.lines() {
+        out.extend(line.split_whitespace().map(str::to_string));
+        out.push("\n".to_string());
+    }
+    out
+}
+
+#[test]
+fn random_token_streams_and_mutations_never_panic() {
+    let config = config();
+    let options = CompileOptions { config: &config, defines: &[] };
+    for s in SAMPLES {
+        compile(s, &options).unwrap_or_else(|d| panic!("sample does not compile: {d:?}"));
+    }
+    let pools: Vec<Vec<String>> = SAMPLES.iter().map(|s| tokens_of(s)).collect();
+    let all: Vec<String> = pools
+        .iter()
+        .flatten()
+        .cloned()
+        .chain(
+            [
+                "#",
+                "define",
+                "{",
+                "}",
+                "(",
+                ")",
+                "<<<",
+                ">>>",
+                ";",
+                "0x",
+                "1e9",
+                "4294967296",
+                "-",
+                "*",
+                "&",
+                "[",
+                "]",
+                "\\",
+                "/*",
+                "\n",
+                "host",
+            ]
+            .iter()
+            .map(|s| s.to_string()),
+        )
+        .collect();
+    let mut rng = SplitMix64::new(0x5eed);
+    let pick = |rng: &mut SplitMix64, v: &[String]| v[rng.below(v.len() as u64) as usize].clone();
+    let start = std::time::Instant::now();
+    let mut compiled_ok = 0;
+    for round in 0..3000 {
+        let src = if round % 3 == 0 {
+            // A random token stream.
+            let n = 1 + rng.below(80) as usize;
+            (0..n).map(|_| pick(&mut rng, &all)).collect::<Vec<_>>().join(" ")
+        } else {
+            // A valid program with a few mutations.
+            let mut toks = pools[round % pools.len()].clone();
+            for _ in 0..1 + rng.below(4) {
+                let i = rng.below(toks.len() as u64) as usize;
+                match rng.below(3) {
+                    0 => {
+                        toks.remove(i);
+                    }
+                    1 => toks.insert(i, pick(&mut rng, &all)),
+                    _ => {
+                        let j = rng.below(toks.len() as u64) as usize;
+                        toks.swap(i, j);
+                    }
+                }
+                if toks.is_empty() {
+                    toks.push("x".into());
+                }
+            }
+            toks.join(" ")
+        };
+        if compile(&src, &options).is_ok() {
+            compiled_ok += 1;
+        }
+    }
+    assert!(compiled_ok > 0, "some mutations should still compile");
+    assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
+}

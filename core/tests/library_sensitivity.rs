@@ -1,0 +1,356 @@
+//! The cache-sensitivity workloads compute what plain Rust computes on the same inputs.
+
+mod library_common;
+
+use library_common::*;
+use warpscope_core::workload::Workload;
+
+/// A graph's CSR buffers, read from the initial memory.
+struct Csr {
+    offsets: Vec<usize>,
+    columns: Vec<usize>,
+}
+
+impl Csr {
+    fn read(w: &Workload, start: &[Vec<u32>], name: &str) -> Csr {
+        let words = |part: &str| start[index(w, &format!("{name}.{part}"))].clone();
+        Csr {
+            offsets: words("offsets").iter().map(|&x| x as usize).collect(),
+            columns: words("columns").iter().map(|&x| x as usize).collect(),
+        }
+    }
+
+    fn vertices(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    fn neighbours(&self, v: usize) -> impl Iterator<Item = usize> + '_ {
+        self.columns[self.offsets[v]..self.offsets[v + 1]].iter().copied()
+    }
+}
+
+#[test]
+fn bfs_finds_the_bfs_levels() {
+    let levels = 8;
+    let w = compile_at("bfs", 1024);
+    assert_eq!(w.launches.len(), 1 + 2 * levels);
+    let start = initial(&w);
+    let g = Csr::read(&w, &start, "g");
+    let n = g.vertices();
+    let mut cost = vec![-1i32; n];
+    cost[0] = 0;
+    let mut frontier = vec![0];
+    for depth in 0..levels as i32 {
+        let mut next = Vec::new();
+        for &v in &frontier {
+            for u in g.neighbours(v) {
+                if cost[u] < 0 {
+                    cost[u] = depth + 1;
+                    next.push(u);
+                }
+            }
+        }
+        frontier = next;
+    }
+    assert!(cost.iter().filter(|&&c| c >= 0).count() > n / 2, "the search reaches most vertices");
+    let end = run_reference(&w);
+    assert_eq!(ints(&end[index(&w, "cost")]), cost);
+    let visited: Vec<i32> = cost.iter().map(|&c| (c >= 0) as i32).collect();
+    assert_eq!(ints(&end[index(&w, "visited")]), visited);
+    let mask: Vec<i32> = cost.iter().map(|&c| (c == levels as i32) as i32).collect();
+    assert_eq!(ints(&end[index(&w, "mask")]), mask);
+    assert!(ints(&end[index(&w, "updating")]).iter().all(|&u| u == 0));
+    assert_eq!(run_engine(&w, machine()), end, "the timing engine computes the same");
+}
+
+/// Wellons' lowbias32, as the kernels' `mix`.
+fn mix(mut x: u32) -> u32 {
+    x ^= x >> 16;
+    x = x.wrapping_mul(0x7feb352d);
+    x ^= x >> 15;
+    x = x.wrapping_mul(0x846ca68b);
+    x ^= x >> 16;
+    x
+}
+
+#[test]
+fn memcached_gets_the_value_of_every_stored_key() {
+    let n = 1024usize;
+    let w = compile_at("memcached", n as u32);
+    let start = initial(&w);
+    let target = ints(&start[index(&w, "target")]);
+    let end = run_reference(&w);
+    let items = &end[index(&w, "items")];
+    let buckets = (n * 2 / 5) as u32;
+
+    // Every stored key hashes to its item's bucket, and the keys are distinct.
+    let key = |words: &[u32]| words.iter().fold(0u32, |h, &k| (h * 31 + k) % buckets);
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..n {
+        let stored = &items[i * 32..i * 32 + 16];
+        assert_eq!(key(stored), i as u32 % buckets, "item {i}");
+        assert!(seen.insert(stored.to_vec()), "item {i}'s key is unique");
+    }
+
+    // A request for a stored item gets its value, any other request -1.
+    let mut hits = 0;
+    let expected: Vec<i32> = target
+        .iter()
+        .map(|&t| {
+            let t = t as usize;
+            if t < n {
+                hits += 1;
+                (mix(t as u32 ^ 0x5bd1e995) & 0x7fff_ffff) as i32
+            } else {
+                -1
+            }
+        })
+        .collect();
+    assert!(hits > n / 2 && hits < n);
+    assert_eq!(ints(&end[index(&w, "out")]), expected);
+    assert_eq!(run_engine(&w, machine()), end);
+}
+
+#[test]
+fn coloring_colours_the_graph_by_jones_plassmann_rounds() {
+    let w = compile_at("coloring", 1024);
+    let start = initial(&w);
+    let g = Csr::read(&w, &start, "g");
+    let n = g.vertices();
+    let prio: Vec<u32> = (0..n as u32).map(mix).collect();
+    let mut color = vec![-1i32; n];
+    for round in 0..32 {
+        let mut nmax = vec![0u32; n];
+        for v in (0..n).filter(|&v| color[v] < 0) {
+            for u in g.neighbours(v).filter(|&u| color[u] < 0) {
+                nmax[v] = nmax[v].max(prio[u]);
+                nmax[u] = nmax[u].max(prio[v]);
+            }
+        }
+        for v in 0..n {
+            if color[v] < 0 && prio[v] >= nmax[v] {
+                color[v] = round;
+            }
+        }
+    }
+    assert!(color.iter().all(|&c| c >= 0), "32 rounds colour every vertex at this size");
+    for v in 0..n {
+        for u in g.neighbours(v) {
+            assert_ne!(color[v], color[u], "edge {v} -> {u}");
+        }
+    }
+    let end = run_reference(&w);
+    assert_eq!(ints(&end[index(&w, "color")]), color);
+    assert_eq!(end[index(&w, "prio")], prio);
+    assert_eq!(run_engine(&w, machine()), end);
+}
+
+#[test]
+fn backprop_matches_rodinia_in_rust() {
+    let (input_units, hid) = (256usize, 16usize);
+    let w = compile_at("backprop", input_units as u32);
+    let start = initial(&w);
+    let input = floats(&start[index(&w, "input")]);
+    let mut weights = floats(&start[index(&w, "weights")]);
+    let mut oldw = floats(&start[index(&w, "oldw")]);
+    let delta = floats(&start[index(&w, "delta")]);
+    let cols = hid + 1;
+    let blocks = input_units / 16;
+
+    // Layer forward: per block of 16 inputs, a tree reduction over the 16 rows.
+    let mut partial = vec![0.0f32; blocks * hid];
+    for by in 0..blocks {
+        for tx in 0..16 {
+            let mut m: Vec<f32> =
+                (0..16).map(|ty| weights[(16 * by + ty + 1) * cols + tx + 1] * input[16 * by + ty + 1]).collect();
+            for i in 1..=4 {
+                let p = 1 << i;
+                for ty in (0..16).step_by(p) {
+                    m[ty] += m[ty + p / 2];
+                }
+            }
+            partial[by * hid + tx] = m[0];
+        }
+    }
+    let mut hidden = vec![0.0f32; hid + 1];
+    for j in 0..hid {
+        let mut sum = 0.0f32;
+        for k in 0..blocks {
+            sum += partial[k * hid + j];
+        }
+        sum += weights[j + 1];
+        hidden[j + 1] = 1.0 / (1.0 + (-sum).exp());
+    }
+    // Weight adjustment.
+    let (eta, momentum) = (0.3f32, 0.3f32);
+    for row in 1..=input_units {
+        for x in 1..cols {
+            let i = row * cols + x;
+            let change = eta * delta[x] * input[row] + momentum * oldw[i];
+            weights[i] += change;
+            oldw[i] = change;
+        }
+    }
+    for x in 1..cols {
+        let change = eta * delta[x] + momentum * oldw[x];
+        weights[x] += change;
+        oldw[x] = change;
+    }
+
+    let end = run_reference(&w);
+    assert_eq!(floats(&end[index(&w, "partial")]), partial);
+    assert_close("hidden", &floats(&end[index(&w, "hidden")]), &hidden, 1e-6);
+    assert_eq!(floats(&end[index(&w, "weights")]), weights);
+    assert_eq!(floats(&end[index(&w, "oldw")]), oldw);
+    assert_eq!(run_engine(&w, machine()), end);
+}
+
+/// Rodinia's blocked LU decomposition on an `n` x `n` row-major matrix, kernel by kernel in the
+/// kernels' order of float operations.
+fn lud_blocked(m: &mut [f32], n: usize) {
+    const B: usize = 16;
+    let diagonal = |m: &mut [f32], off: usize| {
+        let mut s = [[0.0f32; B]; B];
+        for i in 0..B {
+            for j in 0..B {
+                s[i][j] = m[(off + i) * n + off + j];
+            }
+        }
+        for i in 0..B - 1 {
+            for t in i + 1..B {
+                for j in 0..i {
+                    s[t][i] -= s[t][j] * s[j][i];
+                }
+                s[t][i] /= s[i][i];
+            }
+            for t in i + 1..B {
+                for j in 0..=i {
+                    s[i + 1][t] -= s[i + 1][j] * s[j][t];
+                }
+            }
+        }
+        for i in 1..B {
+            for j in 0..B {
+                m[(off + i) * n + off + j] = s[i][j];
+            }
+        }
+    };
+    let mut off = 0;
+    while off < n - B {
+        diagonal(m, off);
+        let tiles = (n - off) / B - 1;
+        let mut dia = [[0.0f32; B]; B];
+        for i in 0..B {
+            for j in 0..B {
+                dia[i][j] = m[(off + i) * n + off + j];
+            }
+        }
+        for t in 0..tiles {
+            // The row strip right of the diagonal tile, then the column strip below it.
+            let col0 = off + (t + 1) * B;
+            for idx in 0..B {
+                for i in 1..B {
+                    for j in 0..i {
+                        m[(off + i) * n + col0 + idx] -= dia[i][j] * m[(off + j) * n + col0 + idx];
+                    }
+                }
+            }
+            let row0 = off + (t + 1) * B;
+            for idx in 0..B {
+                for i in 0..B {
+                    for j in 0..i {
+                        m[(row0 + idx) * n + off + i] -= m[(row0 + idx) * n + off + j] * dia[j][i];
+                    }
+                    m[(row0 + idx) * n + off + i] /= dia[i][i];
+                }
+            }
+        }
+        for ty in 0..tiles {
+            for tx in 0..tiles {
+                let (r0, c0) = (off + (ty + 1) * B, off + (tx + 1) * B);
+                for y in 0..B {
+                    for x in 0..B {
+                        let mut sum = 0.0f32;
+                        for i in 0..B {
+                            sum += m[(r0 + y) * n + off + i] * m[(off + i) * n + c0 + x];
+                        }
+                        m[(r0 + y) * n + c0 + x] -= sum;
+                    }
+                }
+            }
+        }
+        off += B;
+    }
+    diagonal(m, n - B);
+}
+
+#[test]
+fn lud_factors_the_matrix_as_rodinia_does() {
+    let n = 32;
+    let w = compile_at("lud", n as u32);
+    assert_eq!(w.launches.len(), 1 + 3 + 1);
+    let start = initial(&w);
+    let mut a = floats(&start[index(&w, "m")]);
+    for i in 0..n {
+        a[i * n + i] += n as f32;
+    }
+    let mut lu = a.clone();
+    lud_blocked(&mut lu, n);
+    let end = run_reference(&w);
+    let got = floats(&end[index(&w, "m")]);
+    assert_eq!(got, lu);
+
+    // And it is an LU decomposition: L (unit lower) times U gives the matrix back.
+    let mut product = vec![0.0f32; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            let mut sum = 0.0f32;
+            for k in 0..=i.min(j) {
+                let l = if k == i { 1.0 } else { got[i * n + k] };
+                sum += l * got[k * n + j];
+            }
+            product[i * n + j] = sum;
+        }
+    }
+    assert_close("L * U", &product, &a, 1e-5);
+    assert_eq!(run_engine(&w, machine()), end);
+}
+
+#[test]
+fn nbody_integrates_two_steps() {
+    let n = 256;
+    let w = compile_at("nbody", n as u32);
+    assert_eq!(w.launches.len(), 2);
+    let start = initial(&w);
+    let mut p: Vec<Vec<f32>> = ["px", "py", "pz"].iter().map(|b| floats(&start[index(&w, b)])).collect();
+    let mass = floats(&start[index(&w, "mass")]);
+    let mut v = vec![vec![0.0f32; n]; 3];
+    for _ in 0..2 {
+        let mut q = vec![vec![0.0f32; n]; 3];
+        for i in 0..n {
+            let mut a = [0.0f32; 3];
+            for k in 0..n {
+                let d = [p[0][k] - p[0][i], p[1][k] - p[1][i], p[2][k] - p[2][i]];
+                let d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + 0.01;
+                let inv = 1.0 / d2.sqrt();
+                let s = mass[k] * inv * inv * inv;
+                for c in 0..3 {
+                    a[c] += d[c] * s;
+                }
+            }
+            for c in 0..3 {
+                v[c][i] += a[c] * 0.01;
+                q[c][i] = p[c][i] + v[c][i] * 0.01;
+            }
+        }
+        p = q;
+    }
+    let end = run_reference(&w);
+    // Two swaps: the latest positions are in the buffers declared as px, py, pz.
+    for (c, name) in ["px", "py", "pz"].iter().enumerate() {
+        assert_eq!(floats(&end[index(&w, name)]), p[c], "{name}");
+    }
+    for (c, name) in ["vx", "vy", "vz"].iter().enumerate() {
+        assert_eq!(floats(&end[index(&w, name)]), v[c], "{name}");
+    }
+}
