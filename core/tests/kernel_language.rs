@@ -422,6 +422,31 @@ host { int out[32]; chain<<<1, 32>>>(out); }
 }
 
 #[test]
+fn variables_that_hold_constants_become_immediates() {
+    let src = r#"
+__global__ void scale(const float* x, float* y) {
+    int i = threadIdx.x;
+    float c1 = 0.25;
+    const float c2 = 2;
+    int stride = 4;
+    float keep = 1.0;
+    keep += 1.0;                      // assigned: stays a variable
+    y[i] = c1 * x[i] * c2 + x[i + stride] + keep;
+}
+host { float x[64] = iota(); float y[32]; scale<<<1, 32>>>(x, y); }
+"#;
+    let run = Run::new(src);
+    let k = &run.program.workload.kernels[0];
+    assert!(k.regs_per_thread <= 5, "{} registers: {:?}", k.regs_per_thread, k.code);
+    let movs = k.code.iter().filter(|i| matches!(i, Instr::Mov { .. })).count();
+    assert_eq!(movs, 1, "only `keep` is a variable: {:?}", k.code);
+    let y = run.floats("y");
+    for (i, &v) in y.iter().enumerate() {
+        assert_eq!(v, 0.25 * i as f32 * 2.0 + (i + 4) as f32 + 2.0);
+    }
+}
+
+#[test]
 fn device_side_launches_pass_dimensions_and_arguments_in_consecutive_registers() {
     let src = r#"
 __global__ void child(int* level, int v, float w) { level[v] = (int)w; }
@@ -805,7 +830,7 @@ fn random_token_streams_and_mutations_never_panic() {
     let pick = |rng: &mut SplitMix64, v: &[String]| v[rng.below(v.len() as u64) as usize].clone();
     let start = std::time::Instant::now();
     let mut compiled_ok = 0;
-    for round in 0..3000 {
+    for round in 0..6000 {
         let src = if round % 3 == 0 {
             // A random token stream.
             let n = 1 + rng.below(80) as usize;
@@ -837,4 +862,43 @@ fn random_token_streams_and_mutations_never_panic() {
     }
     assert!(compiled_ok > 0, "some mutations should still compile");
     assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
+}
+
+#[test]
+fn code_just_inside_the_nesting_limits_compiles_without_exhausting_the_stack() {
+    let mut src = String::new();
+    for f in 0..30 {
+        src += &format!(
+            "__device__ int f{f}(int x) {{ return {}; }}\n",
+            if f == 0 { "x + 1".to_string() } else { format!("f{}(x) * 2", f - 1) }
+        );
+    }
+    src += "__global__ void k(int* o) {\n  int x = threadIdx.x;\n";
+    for _ in 0..60 {
+        src += "if (x >= 0) { ";
+    }
+    src += &format!("o[x] = f29(x) + {};", vec!["(x"; 70].join(" + ") + &")".repeat(70));
+    src += &"}".repeat(60);
+    src += "\n}\nhost { int o[32]; k<<<1, 32>>>(o); }";
+    // The worst case the limits allow: the tallest expression at the deepest statement.
+    let worst = format!(
+        "__global__ void k(int* o) {{ int x = 1; {} o[x] = x{}; {} }}\nhost {{ int o[32]; int y = 1{}; k<<<1, 32>>>(o); }}",
+        "{ ".repeat(195),
+        " + x".repeat(390),
+        "} ".repeat(195),
+        " + 1".repeat(390)
+    );
+    let run = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            compiled(&worst);
+            Run::new(&src).ints("o")
+        })
+        .unwrap()
+        .join()
+        .expect("no stack overflow");
+    for (x, &v) in run.iter().enumerate() {
+        let x = x as i32;
+        assert_eq!(v, (x + 1).wrapping_mul(1 << 29) + 70 * x);
+    }
 }

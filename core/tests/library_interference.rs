@@ -1,5 +1,7 @@
 //! The cache-interference workloads compute what plain Rust computes on the same inputs, with
 //! the same order of float operations, so the comparisons are exact.
+// The references index arrays by loop counters on purpose: they mirror the kernels' loops.
+#![allow(clippy::needless_range_loop)]
 
 mod library_common;
 

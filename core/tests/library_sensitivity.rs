@@ -1,4 +1,6 @@
 //! The cache-sensitivity workloads compute what plain Rust computes on the same inputs.
+// The references index arrays by loop counters on purpose: they mirror the kernels' loops.
+#![allow(clippy::needless_range_loop)]
 
 mod library_common;
 

@@ -128,6 +128,8 @@ pub(crate) fn compile_kernels(
 pub(super) enum Sym {
     /// A scalar or pointer variable (parameters included).
     Var { reg: VReg, ty: Ty, is_const: bool },
+    /// A variable initialized with a constant and never assigned: the constant itself.
+    Const { bits: u32, ty: Ty },
     /// A local array in registers, row-major.
     Local { regs: Vec<VReg>, elem: Ty, dims: Vec<u32> },
     /// A `__shared__` array at a byte offset in the block's shared memory (no dims: a scalar).
@@ -170,6 +172,9 @@ pub(super) struct Gen<'a, 'd> {
     /// Pure computations already done in the current straight-line stretch of code, so that
     /// `y[i] = a * x[i] + y[i]` computes `i * 4` and `y + i * 4` once (local value numbering).
     pub available: Vec<(Pure, VReg)>,
+    /// Names assigned (or incremented) anywhere in the function being generated: a variable
+    /// with a constant initializer whose name is not here is a constant.
+    pub assigned: Vec<String>,
 }
 
 /// A computation without effects, as a key of [`Gen::available`].
@@ -212,6 +217,7 @@ impl<'a, 'd> Gen<'a, 'd> {
             shared_bytes: 0,
             shared_reported: false,
             available: Vec::new(),
+            assigned: Vec::new(),
         }
     }
 
@@ -336,6 +342,7 @@ impl<'a, 'd> Gen<'a, 'd> {
         let unit = self.unit;
         let f = &unit.functions[fi];
         let sig = &self.sigs[fi];
+        self.assigned = assigned_names(&f.body);
         self.scopes.push(Vec::new());
         for (p, &ty) in f.params.iter().zip(&sig.params) {
             let reg = self.var();
@@ -374,6 +381,7 @@ impl<'a, 'd> Gen<'a, 'd> {
         }
         let saved_scopes = core::mem::take(&mut self.scopes);
         let saved_loops = core::mem::take(&mut self.loops);
+        let saved_assigned = core::mem::replace(&mut self.assigned, assigned_names(&f.body));
         self.scopes.push(Vec::new());
         for ((p, &ty), v) in f.params.iter().zip(&sig.params).zip(args) {
             let reg = self.var();
@@ -388,6 +396,7 @@ impl<'a, 'd> Gen<'a, 'd> {
         self.place_label(ret_label);
         self.scopes = saved_scopes;
         self.loops = saved_loops;
+        self.assigned = saved_assigned;
         match ret_reg {
             Some(r) => Val { op: VOp::Reg(r), ty: sig.ret },
             None => Val { op: VOp::Imm(0), ty: Ty::Void },
@@ -616,6 +625,16 @@ impl<'a, 'd> Gen<'a, 'd> {
         } else if !d.dims.is_empty() {
             self.local_array(d, ty);
         } else {
+            if let Some(Init::Expr(e)) = &d.init {
+                if self.const_value(e).is_some() && !self.assigned.contains(&d.name) {
+                    let v = self.expr(e);
+                    let v = self.convert_checked(v, ty, super::expr::Ctx::Init, e);
+                    if let VOp::Imm(bits) = v.op {
+                        self.declare(&d.name, d.name_span, Sym::Const { bits, ty: v.ty });
+                        return;
+                    }
+                }
+            }
             let reg = self.var();
             match &d.init {
                 Some(Init::Expr(e)) => {
@@ -772,7 +791,7 @@ impl<'a, 'd> Gen<'a, 'd> {
             let max = self.config.core.max_threads_per_sm;
             if threads == 0 || threads > max as u64 {
                 self.diags.error(
-                    l.config[1.min(l.config.len() - 1)].span,
+                    l.config.last().map_or(span, |e| e.span),
                     format!("a block of {threads} threads does not fit: an SM holds 1 to {max}"),
                 );
             }
@@ -861,6 +880,83 @@ impl<'a, 'd> Gen<'a, 'd> {
         }
         out
     }
+}
+
+/// Every name written by an assignment, `++`/`--` or `&` in `body` (by name, whatever it
+/// refers to: over-approximating only costs a register).
+fn assigned_names(body: &[Stmt]) -> Vec<String> {
+    fn expr(e: &Expr, out: &mut Vec<String>) {
+        let target = |t: &Expr, out: &mut Vec<String>| {
+            if let ExprKind::Name(n) = &t.kind {
+                out.push(n.clone());
+            }
+        };
+        match &e.kind {
+            ExprKind::Assign(_, t, v) => {
+                target(t, out);
+                expr(t, out);
+                expr(v, out);
+            }
+            ExprKind::IncDec { target: t, .. } | ExprKind::Unary(UnOp::AddrOf, t) => {
+                target(t, out);
+                expr(t, out);
+            }
+            ExprKind::Int { .. } | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+            ExprKind::Member(x, _, _) | ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => expr(x, out),
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) => {
+                expr(a, out);
+                expr(b, out);
+            }
+            ExprKind::Cond(a, b, c) => {
+                expr(a, out);
+                expr(b, out);
+                expr(c, out);
+            }
+            ExprKind::Call(_, _, args) => args.iter().for_each(|a| expr(a, out)),
+        }
+    }
+    fn stmt(s: &Stmt, out: &mut Vec<String>) {
+        match &s.kind {
+            StmtKind::Expr(e) => expr(e, out),
+            StmtKind::Decl(ds) => {
+                for d in ds {
+                    d.dims.iter().flatten().for_each(|e| expr(e, out));
+                    match &d.init {
+                        Some(Init::Expr(e)) => expr(e, out),
+                        Some(Init::List(items, _)) => items.iter().for_each(|e| expr(e, out)),
+                        None => {}
+                    }
+                }
+            }
+            StmtKind::If(c, t, e) => {
+                expr(c, out);
+                stmt(t, out);
+                if let Some(e) = e {
+                    stmt(e, out);
+                }
+            }
+            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+                expr(c, out);
+                stmt(b, out);
+            }
+            StmtKind::For { init, cond, step, body } => {
+                if let Some(i) = init {
+                    stmt(i, out);
+                }
+                cond.iter().chain(step).for_each(|e| expr(e, out));
+                stmt(body, out);
+            }
+            StmtKind::Return(Some(e)) => expr(e, out),
+            StmtKind::Block(b) => b.iter().for_each(|s| stmt(s, out)),
+            StmtKind::Launch(l) => l.config.iter().chain(&l.args).for_each(|e| expr(e, out)),
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) | StmtKind::Empty => {}
+        }
+    }
+    let mut out = Vec::new();
+    body.iter().for_each(|s| stmt(s, &mut out));
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// Whether every path through `body` ends in `return` (for the missing-return warning).

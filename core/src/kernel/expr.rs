@@ -367,6 +367,7 @@ impl Gen<'_, '_> {
     fn name_value(&mut self, name: &str, span: Span) -> Val {
         match self.lookup(name).cloned() {
             Some(Sym::Var { reg, ty, .. }) => Val { op: VOp::Reg(reg), ty },
+            Some(Sym::Const { bits, ty }) => Val::imm(bits, ty),
             Some(Sym::Shared { offset, elem, dims }) if dims.is_empty() => {
                 let p =
                     Place::Mem { space: Space::Shared, base: None, offset: offset as i32, ty: elem, readonly: false };
@@ -788,6 +789,11 @@ impl Gen<'_, '_> {
         match &e.kind {
             ExprKind::Name(n) => match self.lookup(n).cloned() {
                 Some(Sym::Var { reg, ty, is_const }) => Place::Var { reg, ty, name: n.clone(), is_const },
+                Some(Sym::Const { .. }) => {
+                    // Only `&x` gets here: a constant is never assigned.
+                    self.diags.error(e.span, "taking the address of a local variable is not supported");
+                    Place::Error
+                }
                 Some(Sym::Shared { offset, elem, dims }) if dims.is_empty() => {
                     Place::Mem { space: Space::Shared, base: None, offset: offset as i32, ty: elem, readonly: false }
                 }
