@@ -9,6 +9,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -34,15 +35,20 @@ fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
+/// Encodes a reply as a plain JS object; `None` becomes `null`, as in the CLI's JSON.
+fn encode(reply: &Reply) -> Result<JsValue, serde_wasm_bindgen::Error> {
+    reply.serialize(&serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true))
+}
+
 /// Posts `reply` to the page.
 fn post(reply: &Reply) {
-    let value = serde_wasm_bindgen::to_value(reply).unwrap_or_else(|err| {
+    let value = encode(reply).unwrap_or_else(|err| {
         // Only a number beyond 2^53 can fail here; say so rather than go quiet.
         let fallback = Reply::Failed {
             id: None,
             error: Failure::BadRequest { message: format!("a reply could not be encoded: {err}") },
         };
-        serde_wasm_bindgen::to_value(&fallback).unwrap_or(JsValue::NULL)
+        encode(&fallback).unwrap_or(JsValue::NULL)
     });
     // Posting to our own page cannot fail for plain objects.
     let _ = scope().post_message(&value);
