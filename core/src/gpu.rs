@@ -6,12 +6,11 @@
 //! latency — the clock jumps there, and the skipped cycles are charged to the stall reason
 //! each scheduler had; so the cost of a run grows with its work, not with memory latency.
 
-use alloc::collections::{BinaryHeap, VecDeque};
+use alloc::collections::VecDeque;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
-use core::cmp::Reverse;
 use serde::{Deserialize, Serialize};
 
 use crate::config::{Coherence, GpuConfig, TbDispatchRate};
@@ -21,6 +20,7 @@ use crate::exec::{Fault, FaultKind, LaunchProblem};
 use crate::isa::Dim3;
 use crate::launch::{DeviceLaunch, HostQueue, Origin, Run};
 use crate::mem::dram::Dram;
+use crate::mem::events::EventQueue;
 use crate::mem::l1::{L1Stats, RequestKind};
 use crate::mem::l2::{L2Bank, L2Output, L2Request};
 use crate::mem::network::{Endpoint, Network};
@@ -156,12 +156,8 @@ pub struct Simulation {
     banks: Vec<L2Bank>,
     dram: Dram,
     network: Network,
-    /// Pending memory-side events, ordered by (cycle, sequence number); payloads live in
-    /// `event_slab` so that heap moves stay small.
-    events: BinaryHeap<Reverse<(u64, u32, u32)>>,
-    event_slab: Vec<MemEvent>,
-    free_events: Vec<u32>,
-    sequence: u32,
+    /// Pending memory-side events, ordered by (cycle, order of scheduling).
+    events: EventQueue<MemEvent>,
     /// Resources were freed or blocks became available since the last dispatch that placed
     /// nothing: only then can a (deterministic) TB policy decide differently.
     dispatch_pending: bool,
@@ -223,10 +219,7 @@ impl Simulation {
             banks,
             memory,
             regions,
-            events: BinaryHeap::new(),
-            event_slab: Vec::new(),
-            free_events: Vec::new(),
-            sequence: 0,
+            events: EventQueue::new(),
             dispatch_pending: false,
             tb_policy,
             now: 0,
@@ -542,30 +535,11 @@ impl Simulation {
     }
 
     fn push_event(&mut self, at: u64, event: MemEvent) {
-        // The sequence number keeps same-cycle events in the order they were created; it
-        // wraps after 2^32 events, which only weakens that order, never determinism.
-        self.sequence = self.sequence.wrapping_add(1);
-        let slot = match self.free_events.pop() {
-            Some(slot) => {
-                self.event_slab[slot as usize] = event;
-                slot
-            }
-            None => {
-                self.event_slab.push(event);
-                self.event_slab.len() as u32 - 1
-            }
-        };
-        self.events.push(Reverse((at, self.sequence, slot)));
+        self.events.push(at, event);
     }
 
     fn memory_events(&mut self, now: u64) {
-        while let Some(Reverse((at, _, slot))) = self.events.peek().copied() {
-            if at > now {
-                break;
-            }
-            self.events.pop();
-            let event = self.event_slab[slot as usize];
-            self.free_events.push(slot);
+        while let Some((at, event)) = self.events.pop_due(now) {
             self.l2_out.clear();
             let mut out = core::mem::take(&mut self.l2_out);
             match event {
@@ -815,8 +789,8 @@ impl Simulation {
                 return next;
             }
         }
-        if let Some(Reverse((at, _, _))) = self.events.peek() {
-            next = next.min((*at).max(now + 1));
+        if let Some(at) = self.events.next_due() {
+            next = next.min(at.max(now + 1));
         }
         next
     }

@@ -270,10 +270,13 @@ impl L1Cache {
         );
         let outcome = match kind {
             RequestKind::Load if self.sets == 0 => self.load_uncached(line, sectors, token),
-            RequestKind::Load => match self.find(line) {
-                Some(i) => self.load_present(i, line, sectors, token),
-                None => self.load_absent(line, sectors, owner, token),
-            },
+            RequestKind::Load => {
+                let base = self.set_base(line);
+                match self.find_in(base, line) {
+                    Some(i) => self.load_present(i, line, sectors, token),
+                    None => self.load_absent(base, line, sectors, owner, token),
+                }
+            }
             RequestKind::Store | RequestKind::Atomic => self.forward(line, sectors, kind),
         };
         if !matches!(outcome, L1Outcome::ReservationFail(_)) {
@@ -381,8 +384,18 @@ impl L1Cache {
 
     /// The way holding `line` (valid or reserved). Requires an L1.
     fn find(&self, line: u64) -> Option<usize> {
-        let base = self.set_of(line) as usize * self.ways as usize;
-        (base..base + self.ways as usize).find(|&i| self.lines[i].present() && self.lines[i].line == line)
+        self.find_in(self.set_base(line), line)
+    }
+
+    /// Index of the first way of `line`'s set. Requires an L1.
+    fn set_base(&self, line: u64) -> usize {
+        self.set_of(line) as usize * self.ways as usize
+    }
+
+    /// The way holding `line` in the set starting at `base`.
+    fn find_in(&self, base: usize, line: u64) -> Option<usize> {
+        let ways = &self.lines[base..base + self.ways as usize];
+        ways.iter().position(|w| w.line == line && w.present()).map(|i| base + i)
     }
 
     /// The MSHR fetching `line`, searched directly (used when there is no tag array to point to it).
@@ -474,12 +487,18 @@ impl L1Cache {
         L1Outcome::SectorMiss
     }
 
-    fn load_absent(&mut self, line: u64, sectors: u32, owner: u32, token: u32) -> L1Outcome {
-        let base = self.set_of(line) as usize * self.ways as usize;
-        // Among ways with no fetch in flight: an empty one first, else the oldest stamp.
-        let victim = (base..base + self.ways as usize)
-            .filter(|&i| !self.lines[i].reserved())
-            .min_by_key(|&i| (self.lines[i].valid != 0, self.lines[i].stamp));
+    /// A load of a line absent from its set, whose first way is `base`.
+    fn load_absent(&mut self, base: usize, line: u64, sectors: u32, owner: u32, token: u32) -> L1Outcome {
+        // Among ways with no fetch in flight: an empty one first, else the oldest stamp (the
+        // first of equals).
+        let mut victim = None;
+        let mut best = (true, u64::MAX);
+        for (i, w) in self.lines[base..base + self.ways as usize].iter().enumerate() {
+            let key = (w.valid != 0, w.stamp);
+            if !w.reserved() && (victim.is_none() || key < best) {
+                (victim, best) = (Some(base + i), key);
+            }
+        }
         let Some(victim) = victim else { return self.fail(FailReason::LineAlloc) };
         if self.free_mshrs.is_empty() {
             return self.fail(FailReason::MshrEntry);

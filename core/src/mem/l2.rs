@@ -49,14 +49,19 @@ pub enum L2Output {
 
 #[derive(Clone, Debug)]
 struct Mshr {
-    line: u64,
-    in_use: bool,
     /// A store or atomic touched the line while it was being fetched.
     dirty_on_fill: bool,
     waiters: Vec<L2Request>,
 }
 
 const INVALID: u64 = u64::MAX;
+
+const BUCKETS: usize = 128;
+
+/// The bucket of `line` in [`L2Bank::in_flight`] (a multiplicative hash to 7 bits).
+fn bucket(line: u64) -> usize {
+    (line.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 57) as usize
+}
 
 /// One bank.
 #[derive(Clone, Debug)]
@@ -74,9 +79,17 @@ pub struct L2Bank {
     stamps: Vec<u64>,
     dirty: Vec<bool>,
     clock: u64,
+    /// Line each MSHR is fetching, `INVALID` when free: a flat array, because every request
+    /// that misses the tags searches it.
+    mshr_lines: Vec<u64>,
+    /// How many of `mshr_lines` fall in each bucket of [`bucket`]: most searches for a line
+    /// with no fetch in flight end at an empty bucket.
+    in_flight: [u32; BUCKETS],
+    free_mshrs: usize,
     mshrs: Vec<Mshr>,
-    /// Requests that found no MSHR (or no merge slot), retried when one frees.
-    waiting: VecDeque<L2Request>,
+    /// Requests that found no MSHR (or no merge slot), retried when one frees, with the first
+    /// tag entry of their set (each is retried many times).
+    waiting: VecDeque<(L2Request, usize)>,
     pipeline_free: u64,
     stats: L2Stats,
 }
@@ -102,9 +115,10 @@ impl L2Bank {
             stamps: vec![0; entries],
             dirty: vec![false; entries],
             clock: 0,
-            mshrs: (0..l2.mshr_entries)
-                .map(|_| Mshr { line: INVALID, in_use: false, dirty_on_fill: false, waiters: Vec::new() })
-                .collect(),
+            mshr_lines: vec![INVALID; l2.mshr_entries as usize],
+            in_flight: [0; BUCKETS],
+            free_mshrs: l2.mshr_entries as usize,
+            mshrs: (0..l2.mshr_entries).map(|_| Mshr { dirty_on_fill: false, waiters: Vec::new() }).collect(),
             waiting: VecDeque::new(),
             pipeline_free: 0,
             stats: L2Stats::default(),
@@ -121,9 +135,14 @@ impl L2Bank {
         }
     }
 
-    fn find(&self, line: u64) -> Option<usize> {
-        let base = (self.set_of(line) * self.ways) as usize;
-        (base..base + self.ways as usize).find(|&i| self.lines[i] == line)
+    /// First tag entry of `line`'s set.
+    fn set_base(&self, line: u64) -> usize {
+        (self.set_of(line) * self.ways) as usize
+    }
+
+    /// The tag entry holding `line`, searched in the set starting at `base`.
+    fn find_in(&self, base: usize, line: u64) -> Option<usize> {
+        self.lines[base..base + self.ways as usize].iter().position(|&l| l == line).map(|i| base + i)
     }
 
     fn touch(&mut self, i: usize) {
@@ -134,8 +153,7 @@ impl L2Bank {
     }
 
     /// Installs `line`, writing back a dirty victim through `dram`.
-    fn install(&mut self, now: u64, line: u64, dirty: bool, dram: &mut Dram) {
-        let base = (self.set_of(line) * self.ways) as usize;
+    fn install(&mut self, now: u64, base: usize, line: u64, dirty: bool, dram: &mut Dram) {
         let ways = base..base + self.ways as usize;
         let victim = ways
             .clone()
@@ -151,6 +169,32 @@ impl L2Bank {
         self.dirty[victim] = dirty;
     }
 
+    /// The MSHR fetching `line`, if any.
+    fn mshr_of(&self, line: u64) -> Option<usize> {
+        if self.in_flight[bucket(line)] == 0 {
+            return None;
+        }
+        self.mshr_lines.iter().position(|&l| l == line)
+    }
+
+    /// Takes the first free MSHR, if any, for `line`.
+    fn take_mshr(&mut self, line: u64) -> Option<usize> {
+        if self.free_mshrs == 0 {
+            return None;
+        }
+        let m = self.mshr_lines.iter().position(|&l| l == INVALID)?;
+        self.mshr_lines[m] = line;
+        self.free_mshrs -= 1;
+        self.in_flight[bucket(line)] += 1;
+        Some(m)
+    }
+
+    fn free_mshr(&mut self, m: usize) {
+        self.in_flight[bucket(self.mshr_lines[m])] -= 1;
+        self.mshr_lines[m] = INVALID;
+        self.free_mshrs += 1;
+    }
+
     fn channel(&self, dram: &Dram) -> u32 {
         self.id % dram.channels()
     }
@@ -164,23 +208,25 @@ impl L2Bank {
             RequestKind::Store => self.stats.writes += 1,
             _ => self.stats.accesses += 1,
         }
-        self.handle(start, request, dram, out);
+        let base = self.set_base(request.line);
+        self.handle(start, request, base, dram, out);
     }
 
-    fn handle(&mut self, start: u64, request: L2Request, dram: &mut Dram, out: &mut Vec<L2Output>) {
+    /// Serves `request` at `start`; `base` is the first tag entry of its set.
+    fn handle(&mut self, start: u64, request: L2Request, base: usize, dram: &mut Dram, out: &mut Vec<L2Output>) {
         let line = request.line;
         if request.kind == RequestKind::Store {
-            if let Some(i) = self.find(line) {
+            if let Some(i) = self.find_in(base, line) {
                 self.touch(i);
                 self.dirty[i] = true;
-            } else if let Some(m) = self.mshrs.iter_mut().find(|m| m.in_use && m.line == line) {
-                m.dirty_on_fill = true;
+            } else if let Some(m) = self.mshr_of(line) {
+                self.mshrs[m].dirty_on_fill = true;
             } else {
-                self.install(start, line, true, dram);
+                self.install(start, base, line, true, dram);
             }
             return;
         }
-        if let Some(i) = self.find(line) {
+        if let Some(i) = self.find_in(base, line) {
             self.stats.hits += 1;
             self.touch(i);
             if request.kind == RequestKind::Atomic {
@@ -190,47 +236,48 @@ impl L2Bank {
             return;
         }
         let max_merge = self.max_merge;
-        if let Some(m) = self.mshrs.iter_mut().find(|m| m.in_use && m.line == line) {
+        if let Some(m) = self.mshr_of(line) {
+            let m = &mut self.mshrs[m];
             if m.waiters.len() < max_merge {
                 self.stats.mshr_merges += 1;
                 m.dirty_on_fill |= request.kind == RequestKind::Atomic;
                 m.waiters.push(request);
             } else {
-                self.waiting.push_back(request);
+                self.waiting.push_back((request, base));
             }
             return;
         }
         let channel = self.channel(dram);
-        match self.mshrs.iter_mut().find(|m| !m.in_use) {
+        match self.take_mshr(line) {
             Some(m) => {
                 self.stats.misses += 1;
-                m.in_use = true;
-                m.line = line;
+                let m = &mut self.mshrs[m];
                 m.dirty_on_fill = request.kind == RequestKind::Atomic;
                 m.waiters.clear();
                 m.waiters.push(request);
                 let at = dram.read(start + self.hit_latency, channel);
                 out.push(L2Output::DramDone { at, line });
             }
-            None => self.waiting.push_back(request),
+            None => self.waiting.push_back((request, base)),
         }
     }
 
     /// The DRAM read of `line` completed at `now`: fill, answer every waiter, retry waiters
     /// that found no MSHR.
     pub fn dram_done(&mut self, now: u64, line: u64, dram: &mut Dram, out: &mut Vec<L2Output>) {
-        let Some(index) = self.mshrs.iter().position(|m| m.in_use && m.line == line) else { return };
+        let Some(index) = self.mshr_of(line) else { return };
         let dirty = self.mshrs[index].dirty_on_fill;
-        self.install(now, line, dirty, dram);
+        let base = self.set_base(line);
+        self.install(now, base, line, dirty, dram);
         let mshr = &mut self.mshrs[index];
         for &request in &mshr.waiters {
             out.push(L2Output::Reply { at: now, request });
         }
-        mshr.in_use = false;
         mshr.waiters.clear();
+        self.free_mshr(index);
         for _ in 0..self.waiting.len() {
-            if let Some(request) = self.waiting.pop_front() {
-                self.handle(now, request, dram, out);
+            if let Some((request, base)) = self.waiting.pop_front() {
+                self.handle(now, request, base, dram, out);
             }
         }
     }

@@ -463,28 +463,27 @@ impl Sm {
     /// Fills `self.ready` with scheduler `s`'s warps that can issue at `now`, oldest first;
     /// when there are none, returns why.
     fn collect_ready(&mut self, s: usize, now: u64, kernels: &[Kernel]) -> Option<StallReason> {
-        self.ready.clear();
-        let any_live = !self.schedulers[s].members.is_empty();
+        let Sm { schedulers, hot, warps, blocks, lsu, ready, .. } = self;
+        let scheduler = &schedulers[s];
+        ready.clear();
         let mut all_barrier = true;
         let mut blocked_by_lsu = false;
-        let lsu_busy = self.lsu.busy();
-        for i in 0..self.schedulers[s].members.len() {
-            let w = self.schedulers[s].members[i] as usize;
-            let mut h = self.hot[w];
+        let lsu_busy = lsu.busy();
+        for &w in &scheduler.members {
+            let h = &mut hot[w as usize];
             if h.at_barrier {
                 continue;
             }
             all_barrier = false;
             if h.stale {
-                let warp = &self.warps[w];
-                let code = &kernels[self.blocks[warp.block_slot as usize].code_index as usize].code;
+                let warp = &warps[w as usize];
+                let code = &kernels[blocks[warp.block_slot as usize].code_index as usize].code;
                 (h.wait_until, h.next_unit) = match warp.exec.stack.pc().and_then(|pc| code.get(pc as usize)) {
                     Some(instr) => (operands_ready_at(warp, instr), instr.unit()),
                     // Running off the end faults when it issues: let it issue.
                     None => (0, Unit::Control),
                 };
                 h.stale = false;
-                self.hot[w] = h;
             }
             if h.wait_until > now {
                 continue;
@@ -494,15 +493,15 @@ impl Sm {
                     blocked_by_lsu = true;
                     continue;
                 }
-            } else if self.schedulers[s].unit_free[unit_index(h.next_unit)] > now {
+            } else if scheduler.unit_free[unit_index(h.next_unit)] > now {
                 continue;
             }
-            self.ready.push(w as WarpSlot);
+            ready.push(w);
         }
-        if !self.ready.is_empty() {
+        if !ready.is_empty() {
             return None;
         }
-        Some(match (any_live, all_barrier, blocked_by_lsu) {
+        Some(match (!scheduler.members.is_empty(), all_barrier, blocked_by_lsu) {
             (false, _, _) => StallReason::NoWarp,
             (true, true, _) => StallReason::Barrier,
             (true, false, true) => StallReason::MemoryPipeline,
