@@ -798,8 +798,11 @@ impl Host<'_, '_> {
                     self.diags.error(
                         span,
                         format!(
-                            "`swap` needs buffers of one element type: `{}` holds {ex:?}, `{}` holds {ey:?}",
-                            names[0], names[1]
+                            "`swap` needs buffers of one element type: `{}` holds `{}`, `{}` holds `{}`",
+                            names[0],
+                            elem_name(ex),
+                            names[1],
+                            elem_name(ey)
                         ),
                     );
                     return None;
@@ -1032,11 +1035,7 @@ impl Host<'_, '_> {
                     if fits {
                         Some(Arg::Buffer(b))
                     } else {
-                        let held = match held {
-                            ElemType::Int => "int",
-                            ElemType::Uint => "unsigned",
-                            ElemType::Float => "float",
-                        };
+                        let held = elem_name(held);
                         let buffer = self.buffers[b as usize].name.clone();
                         self.diags.error(
                             e.span,
@@ -1075,6 +1074,15 @@ fn init_span(init: &Init) -> Span {
     match init {
         Init::Expr(e) => e.span,
         Init::List(_, s) => *s,
+    }
+}
+
+/// An element type as the source spells it.
+fn elem_name(elem: ElemType) -> &'static str {
+    match elem {
+        ElemType::Int => "int",
+        ElemType::Uint => "unsigned",
+        ElemType::Float => "float",
     }
 }
 
@@ -1179,7 +1187,7 @@ mod tests {
         check(
             "host { int a[4]; float b[4]; swap(a, b); }",
             30,
-            "`swap` needs buffers of one element type: `a` holds Int, `b` holds Float",
+            "`swap` needs buffers of one element type: `a` holds `int`, `b` holds `float`",
         );
         check("host { graph g = tree(4, 4, 1); }", 18, "`tree` is not a graph generator");
         check("host { graph g = mesh(4, 4); }", 18, "`mesh` takes 3 arguments, got 2");
