@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::{Coherence, GpuConfig, TbDispatchRate};
 use crate::error::ConfigError;
 use crate::exec::memory::{GlobalMemory, Region};
-use crate::exec::{Fault, FaultKind, LaunchProblem};
+use crate::exec::{Fault, FaultKind, LaunchProblem, MAX_DEVICE_GRIDS};
 use crate::isa::Dim3;
 use crate::launch::{DeviceLaunch, HostQueue, Origin, Run};
 use crate::mem::dram::Dram;
@@ -133,9 +133,6 @@ fn kind_of(code: u8) -> RequestKind {
         _ => RequestKind::Atomic,
     }
 }
-
-/// Most kernel runs (host and device launches together) one simulation may create.
-const MAX_RUNS: usize = 1_000_000;
 
 /// Runs with blocks left to place, oldest first, as parallel lists the dispatcher borrows.
 #[derive(Default)]
@@ -380,31 +377,24 @@ impl Simulation {
             }
             let args = Workload::arg_words(launch, &self.regions);
             let origin = Origin::Host { launch: index, stream: launch.stream };
-            let run = self.start_run(now, launch.kernel, launch.grid, launch.block, args, origin, 0);
+            let run = self.start_run(now, launch.kernel, launch.grid, launch.block, args, origin);
             self.host_runs[index as usize] = Some(run);
         }
         self.ready_launches = ready;
     }
 
     fn start_device_launch(&mut self, now: u64, launch: DeviceLaunch) {
-        let depth = self.runs[launch.parent as usize].depth + 1;
         let origin = Origin::Device { run: launch.parent, block: launch.parent_block, sm: launch.sm };
-        self.start_run(now, launch.code, launch.grid, launch.block, launch.args, origin, depth);
+        self.start_run(now, launch.code, launch.grid, launch.block, launch.args, origin);
     }
 
     /// Creates a run and hands it to the TB scheduler; returns its id.
-    #[allow(clippy::too_many_arguments)]
-    fn start_run(
-        &mut self,
-        now: u64,
-        code: u32,
-        grid: Dim3,
-        block: Dim3,
-        args: Vec<u32>,
-        origin: Origin,
-        depth: u32,
-    ) -> u32 {
+    fn start_run(&mut self, now: u64, code: u32, grid: Dim3, block: Dim3, args: Vec<u32>, origin: Origin) -> u32 {
         let id = self.runs.len() as u32;
+        let depth = match origin {
+            Origin::Host { .. } => 0,
+            Origin::Device { run, .. } => self.runs[run as usize].depth + 1,
+        };
         let needs = self.block_needs(code, block);
         let blocks = grid.count() as u32;
         let kernel = &self.workload.kernels[code as usize];
@@ -492,23 +482,15 @@ impl Simulation {
 
     fn launch_problem(&self, launch: &DeviceLaunch) -> Option<LaunchProblem> {
         let (grid, block) = (launch.grid, launch.block);
-        let zero = |d: Dim3| d.x == 0 || d.y == 0 || d.z == 0;
-        if zero(grid) || zero(block) || grid.count() > i32::MAX as u64 {
-            return Some(LaunchProblem::BadDimensions);
+        if let Some(problem) = LaunchProblem::of_dimensions(grid, block) {
+            return Some(problem);
         }
         let core = &self.config.core;
         let needs = self.block_needs(launch.code, block);
-        let sm = SmFree {
-            tbs: core.max_tbs_per_sm,
-            warps: core.max_warps_per_sm,
-            threads: core.max_threads_per_sm,
-            registers: core.registers_per_sm,
-            shared_bytes: core.shared_memory_per_sm,
-        };
-        if block.count() > core.max_threads_per_sm as u64 || !sm.fits(&needs) {
+        if block.count() > core.max_threads_per_sm as u64 || !SmFree::whole_sm(core).fits(&needs) {
             return Some(LaunchProblem::BlockTooLarge);
         }
-        if self.runs.len() + self.device_queue.len() >= MAX_RUNS {
+        if self.runs.len() + self.device_queue.len() >= MAX_DEVICE_GRIDS {
             return Some(LaunchProblem::TooManyGrids);
         }
         None

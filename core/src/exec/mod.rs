@@ -9,6 +9,7 @@ pub mod memory;
 pub mod reference;
 pub mod simt;
 
+use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use crate::isa::{Axis, Dim3, Instr, Operand, Reg, Space, Special};
@@ -172,7 +173,38 @@ impl core::fmt::Display for Fault {
     }
 }
 
+/// Most grids one simulation may launch from the device: a bound on runaway recursion. (The
+/// engine counts its host launches, at most 10,000, against it too.)
+pub const MAX_DEVICE_GRIDS: usize = 1_000_000;
+
+/// Calls `f(lane, grid, block, args)` for each lane of `mask` that executed an
+/// [`Instr::Launch`](crate::isa::Instr::Launch), lanes in ascending order: the six dimension
+/// registers from `dims` and `params` argument registers from `args`, read from the warp's
+/// register rows `regs`.
+pub fn for_each_launch(
+    regs: &[u32],
+    dims: Reg,
+    args: Reg,
+    params: usize,
+    mask: u32,
+    mut f: impl FnMut(u32, Dim3, Dim3, Vec<u32>),
+) {
+    let read = |r: usize, lane: usize| regs.get(r * LANES + lane).copied().unwrap_or(0);
+    for_lanes(mask, |lane| {
+        let d = |i: usize| read(dims.0 as usize + i, lane);
+        let grid = Dim3 { x: d(0), y: d(1), z: d(2) };
+        let block = Dim3 { x: d(3), y: d(4), z: d(5) };
+        f(lane as u32, grid, block, (0..params).map(|i| read(args.0 as usize + i, lane)).collect());
+    });
+}
+
 impl LaunchProblem {
+    /// Whether a launch's grid and block can exist at all (whatever the machine).
+    pub fn of_dimensions(grid: Dim3, block: Dim3) -> Option<LaunchProblem> {
+        let empty = |d: Dim3| d.x == 0 || d.y == 0 || d.z == 0;
+        (empty(grid) || empty(block) || grid.count() > i32::MAX as u64).then_some(LaunchProblem::BadDimensions)
+    }
+
     /// A sentence for a person.
     pub fn describe(&self) -> &'static str {
         match self {

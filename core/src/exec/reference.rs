@@ -8,7 +8,9 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::memory::{GlobalMemory, Region, SharedMemory};
-use super::{step, ExecEnv, Executed, Fault, LaunchProblem, WarpExec, WarpPlace, LANES};
+use super::{
+    for_each_launch, step, ExecEnv, Executed, Fault, LaunchProblem, WarpExec, WarpPlace, LANES, MAX_DEVICE_GRIDS,
+};
 use crate::isa::{Dim3, Kernel};
 use crate::workload::Workload;
 
@@ -97,14 +99,8 @@ pub fn run_workload(workload: &Workload, warp_size: u32, limit: u64) -> Result<W
         while let Some(next) = queue.pop_front() {
             if !host {
                 device_launches += 1;
-                let zero = |d: Dim3| d.x == 0 || d.y == 0 || d.z == 0;
-                let problem = if zero(next.grid) || zero(next.block) || next.grid.count() > i32::MAX as u64 {
-                    Some(LaunchProblem::BadDimensions)
-                } else if device_launches > 1_000_000 {
-                    Some(LaunchProblem::TooManyGrids)
-                } else {
-                    None
-                };
+                let problem = LaunchProblem::of_dimensions(next.grid, next.block)
+                    .or((device_launches > MAX_DEVICE_GRIDS as u64).then_some(LaunchProblem::TooManyGrids));
                 if let Some(problem) = problem {
                     return Err(RunError::BadLaunch { kernel: next.code, problem });
                 }
@@ -186,19 +182,9 @@ pub fn run_launching(
                     Ok(Executed::Barrier) => at_barrier[w] = true,
                     Ok(Executed::Launch { kernel, dims, args, mask }) => {
                         let params = params.get(kernel as usize).copied().unwrap_or(0) as usize;
-                        let read = |r: usize, lane: usize| warp_regs.get(r * LANES + lane).copied().unwrap_or(0);
-                        let mut m = mask;
-                        while m != 0 {
-                            let lane = m.trailing_zeros() as usize;
-                            m &= m - 1;
-                            let d = |i: usize| read(dims.0 as usize + i, lane);
-                            children.push(ChildLaunch {
-                                code: kernel,
-                                grid: Dim3 { x: d(0), y: d(1), z: d(2) },
-                                block: Dim3 { x: d(3), y: d(4), z: d(5) },
-                                args: (0..params).map(|i| read(args.0 as usize + i, lane)).collect(),
-                            });
-                        }
+                        for_each_launch(warp_regs, dims, args, params, mask, |_, grid, block, args| {
+                            children.push(ChildLaunch { code: kernel, grid, block, args });
+                        });
                     }
                     Ok(_) => {}
                     Err(fault) => return Err(RunError::Fault { block, warp: w as u32, fault }),

@@ -229,13 +229,7 @@ impl Sm {
                     start: 0,
                 })
                 .collect(),
-            free: SmFree {
-                tbs: core.max_tbs_per_sm,
-                warps: core.max_warps_per_sm,
-                threads: core.max_threads_per_sm,
-                registers: core.registers_per_sm,
-                shared_bytes: core.shared_memory_per_sm,
-            },
+            free: SmFree::whole_sm(core),
             next_age: 0,
             latency: [p.alu.latency as u64, p.sfu.latency as u64, p.control.latency as u64],
             interval: [p.alu.interval as u64, p.sfu.interval as u64, p.control.interval as u64],
@@ -592,25 +586,21 @@ impl Sm {
                 self.schedulers[s].unit_free[u] = now + self.interval[u];
                 let params = io.kernels.get(code as usize).map_or(0, |k| k.params as usize);
                 let (block, parent) = (self.blocks[block_slot].block, self.blocks[block_slot].kernel);
-                let regs = &self.warps[wi].regs;
-                let read = |r: usize, lane: usize| regs.get(r * LANES + lane).copied().unwrap_or(0);
-                let mut m = mask;
-                while m != 0 {
-                    let lane = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    let d = |i: usize| read(dims.0 as usize + i, lane);
+                let sm = self.id;
+                exec::for_each_launch(&self.warps[wi].regs, dims, args, params, mask, |lane, grid, child, args| {
+                    let parent_block = block;
                     io.launches.push(DeviceLaunch {
-                        sm: self.id,
+                        sm,
                         parent,
-                        parent_block: block,
+                        parent_block,
                         pc,
-                        lane: lane as u32,
+                        lane,
                         code,
-                        grid: Dim3 { x: d(0), y: d(1), z: d(2) },
-                        block: Dim3 { x: d(3), y: d(4), z: d(5) },
-                        args: (0..params).map(|i| read(args.0 as usize + i, lane)).collect(),
+                        grid,
+                        block: child,
+                        args,
                     });
-                }
+                });
             }
             Executed::Compute | Executed::Finished | Executed::Barrier => {
                 let u = unit_index(unit);

@@ -78,6 +78,17 @@ pub struct BlockNeeds {
 }
 
 impl SmFree {
+    /// Everything an empty SM of `core` offers.
+    pub fn whole_sm(core: &crate::config::CoreConfig) -> Self {
+        SmFree {
+            tbs: core.max_tbs_per_sm,
+            warps: core.max_warps_per_sm,
+            threads: core.max_threads_per_sm,
+            registers: core.registers_per_sm,
+            shared_bytes: core.shared_memory_per_sm,
+        }
+    }
+
     /// Whether a block with `needs` fits.
     pub fn fits(&self, needs: &BlockNeeds) -> bool {
         self.tbs >= 1
