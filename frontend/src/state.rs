@@ -211,6 +211,10 @@ impl AppState {
                     Failure::Stopped { message } => {
                         RunView::Failed { message: format!("The simulation stopped: {message}."), field: None }
                     }
+                    Failure::Compile { diagnostics } => RunView::Failed {
+                        message: format!("The kernel file does not compile ({} problems).", diagnostics.len()),
+                        field: None,
+                    },
                     Failure::Crashed { .. } => unreachable!("handled above"),
                 };
             }

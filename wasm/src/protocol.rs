@@ -7,11 +7,13 @@
 //! handler would be lost).
 
 use serde::{Deserialize, Serialize};
-use warpscope_core::stats::Report;
-use warpscope_core::{CacheSweepReport, CacheSweepSpec, ConfigError};
+use warpscope_core::config::GpuConfig;
+use warpscope_core::kernel::{Define, Diagnostic};
+use warpscope_core::stats::{Report, Snapshot};
+use warpscope_core::{CacheSweepReport, CacheSweepSpec, ConfigError, Policies};
 
 /// Bumped whenever a message changes shape, so that a stale cached worker is detected.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// Identifies one job for the lifetime of the page.
 pub type JobId = u32;
@@ -34,6 +36,20 @@ pub enum Request {
         /// The job to stop.
         id: JobId,
     },
+    /// Send the [`Catalog`]: library workloads, machine presets, policies.
+    Catalog,
+    /// Compile `source` (for the editor's markers); answered by [`Reply::Compiled`] at once,
+    /// even while a job runs (compiling is quick and happens between slices).
+    Compile {
+        /// Chosen by the page; the newest answer wins.
+        id: JobId,
+        /// The kernel file.
+        source: String,
+        /// `-D NAME=VALUE` overrides, in order.
+        defines: Vec<(String, String)>,
+        /// The machine it will run on (shared memory, thread and register limits are checked).
+        config: GpuConfig,
+    },
     /// Diagnostic: make the worker panic, so that tests can check that a crash reaches the
     /// person as a message and the page recovers. The page only sends it in debug mode.
     Crash,
@@ -55,6 +71,95 @@ pub enum Job {
         /// The small size used by tests instead of the standard one.
         tiny: bool,
     },
+    /// A kernel file compiled and run on the timing engine.
+    Simulate(SimulateJob),
+}
+
+/// A kernel-language source run on a machine under chosen policies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimulateJob {
+    /// The kernel file.
+    pub source: String,
+    /// `-D NAME=VALUE` overrides, in order.
+    pub defines: Vec<(String, String)>,
+    /// The machine.
+    pub config: GpuConfig,
+    /// Thread-block and warp schedulers.
+    pub policies: Policies,
+    /// The run stops (and says so) after this many cycles.
+    pub max_cycles: u64,
+    /// A [`Reply::Snapshot`] is taken every this many cycles at first; the interval doubles
+    /// whenever [`MAX_SNAPSHOTS`] have been kept, so long runs stay bounded.
+    pub snapshot_every: u64,
+    /// The SM whose L1 the snapshots picture.
+    pub heat_sm: u32,
+}
+
+/// Most snapshots kept at one time; beyond it every other one is dropped and the interval
+/// doubles (the page applies the same rule to what it holds: it keeps a snapshot only when its
+/// cycle is a multiple of the latest `every`).
+pub const MAX_SNAPSHOTS: usize = 400;
+
+/// What the page can offer without knowing the engine's internals.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Catalog {
+    /// Every library workload, grouped by category in menu order.
+    pub workloads: Vec<CatalogWorkload>,
+    /// Every machine preset, in menu order.
+    pub machines: Vec<CatalogMachine>,
+    /// Thread-block schedulers, in menu order.
+    pub tb_policies: Vec<CatalogPolicy>,
+    /// Warp schedulers, in menu order.
+    pub warp_policies: Vec<CatalogPolicy>,
+}
+
+/// A library workload as the page shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CatalogWorkload {
+    /// Stable id.
+    pub id: String,
+    /// Menu name.
+    pub title: String,
+    /// Category heading.
+    pub category: String,
+    /// One sentence.
+    pub summary: String,
+    /// The size knob's `#define`.
+    pub size_define: String,
+    /// Its value in the file.
+    pub size_default: u32,
+    /// Smallest allowed value.
+    pub size_min: u32,
+    /// Largest allowed value.
+    pub size_max: u32,
+    /// What the knob counts.
+    pub size_unit: String,
+    /// The kernel file.
+    pub source: String,
+}
+
+/// A machine preset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CatalogMachine {
+    /// Stable id.
+    pub id: String,
+    /// Menu name.
+    pub label: String,
+    /// Where its numbers come from.
+    pub source: String,
+    /// The configuration.
+    pub config: GpuConfig,
+}
+
+/// A scheduling policy from the engine's registry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CatalogPolicy {
+    /// Stable id.
+    pub id: String,
+    /// Menu name.
+    pub label: String,
+    /// One sentence.
+    pub description: String,
 }
 
 /// The final result of a job.
@@ -102,6 +207,32 @@ pub enum Reply {
         /// Misses within the window.
         misses: u64,
     },
+    /// The machine at `snapshot.cycle` for job `id` (a [`Job::Simulate`]). The page drops
+    /// every snapshot it holds whose cycle is not a multiple of `every`.
+    Snapshot {
+        /// The job.
+        id: JobId,
+        /// Current snapshot interval.
+        every: u64,
+        /// The picture.
+        snapshot: Box<Snapshot>,
+    },
+    /// The answer to [`Request::Catalog`].
+    Catalog {
+        /// Everything the menus list.
+        catalog: Box<Catalog>,
+    },
+    /// The answer to [`Request::Compile`].
+    Compiled {
+        /// The request's id.
+        id: JobId,
+        /// Errors and warnings, in source order (empty: it compiles cleanly).
+        diagnostics: Vec<Diagnostic>,
+        /// Every `#define` with its value in effect (empty when the source did not parse).
+        defines: Vec<Define>,
+        /// What would run, when it compiled.
+        summary: Option<CompileSummary>,
+    },
     /// Job `id` finished.
     Done {
         /// The job.
@@ -127,6 +258,30 @@ pub enum Reply {
     },
 }
 
+/// What a compiled file would run, for the editor's status line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompileSummary {
+    /// Host launches.
+    pub launches: u32,
+    /// Kernels with their resource use.
+    pub kernels: Vec<KernelSummary>,
+    /// Bytes of device memory the buffers take.
+    pub buffer_bytes: u64,
+}
+
+/// One kernel's footprint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KernelSummary {
+    /// Its name.
+    pub name: String,
+    /// Registers per thread after allocation.
+    pub registers: u32,
+    /// Shared memory per block in bytes.
+    pub shared_bytes: u32,
+    /// Instructions.
+    pub instructions: u32,
+}
+
 /// Why a job or the worker failed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind")]
@@ -142,6 +297,11 @@ pub enum Failure {
     Stopped {
         /// What happened, for a person.
         message: String,
+    },
+    /// The kernel file does not compile; the run never started.
+    Compile {
+        /// Errors and warnings, in source order.
+        diagnostics: Vec<Diagnostic>,
     },
     /// The worker panicked. It is dead and the page must start a new one.
     Crashed {

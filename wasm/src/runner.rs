@@ -54,6 +54,9 @@ impl JobRunner {
     pub fn new(id: JobId, job: Job, frame_every: u64) -> Result<Self, Failure> {
         let spec = match job {
             Job::CacheSweep(spec) => spec,
+            Job::Simulate(_) => {
+                return Err(Failure::BadRequest { message: "this worker cannot run kernel files yet".into() })
+            }
             Job::Bench { workload, preset, tiny } => {
                 let sim = bench_simulation(&workload, &preset, tiny)?;
                 let work = Work::Simulation(Box::new(sim));

@@ -96,6 +96,10 @@ fn handle(request: Request) {
                 current.cancel.set(true);
             }
         }),
+        Request::Catalog | Request::Compile { .. } => post(&Reply::Failed {
+            id: None,
+            error: Failure::BadRequest { message: "this worker cannot answer catalog or compile requests yet".into() },
+        }),
         Request::Crash => panic!("the page asked the worker to crash (diagnostic request)"),
     }
 }

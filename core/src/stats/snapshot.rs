@@ -1,0 +1,120 @@
+//! A picture of the machine at one cycle, for animated playback: what every warp slot is
+//! doing, which thread blocks are resident, and the L1 of one SM line by line.
+//!
+//! Arrays are flat and SM-major so that a frame is a handful of numeric arrays rather than
+//! thousands of small objects when it crosses to the page.
+
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+/// What a warp slot is doing at the snapshot's cycle, most specific reason first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[repr(u8)]
+pub enum WarpState {
+    /// No warp in this slot.
+    Empty = 0,
+    /// Issued an instruction in the last cycle simulated.
+    Issued = 1,
+    /// Could issue but its scheduler chose another warp (or the unit was busy).
+    Ready = 2,
+    /// Waiting for a load (or atomic) to come back from memory.
+    Memory = 3,
+    /// Waiting for an ALU/SFU result (scoreboard) or its pipeline.
+    Dependency = 4,
+    /// Waiting at a barrier for the rest of its block.
+    Barrier = 5,
+    /// Held back by the warp scheduler's load gate (throttling policies).
+    Throttled = 6,
+    /// Finished; its slot frees when its block does.
+    Done = 7,
+}
+
+impl WarpState {
+    /// Every state, in code order (`state as u8` indexes this list).
+    pub const ALL: [WarpState; 8] = [
+        WarpState::Empty,
+        WarpState::Issued,
+        WarpState::Ready,
+        WarpState::Memory,
+        WarpState::Dependency,
+        WarpState::Barrier,
+        WarpState::Throttled,
+        WarpState::Done,
+    ];
+
+    /// The state with code `code`, if any.
+    pub fn from_code(code: u8) -> Option<WarpState> {
+        WarpState::ALL.get(code as usize).copied()
+    }
+
+    /// A word for legends.
+    pub fn label(self) -> &'static str {
+        match self {
+            WarpState::Empty => "empty",
+            WarpState::Issued => "issuing",
+            WarpState::Ready => "ready",
+            WarpState::Memory => "waiting on memory",
+            WarpState::Dependency => "waiting on a result",
+            WarpState::Barrier => "at a barrier",
+            WarpState::Throttled => "throttled",
+            WarpState::Done => "done",
+        }
+    }
+}
+
+/// Marks "no block" in [`Snapshot::warp_run`] / [`Snapshot::warp_block`] and "no data" in
+/// [`Snapshot::l1_owner`].
+pub const NONE: u32 = u32::MAX;
+
+/// The machine at one cycle.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// The cycle.
+    pub cycle: u64,
+    /// Warp slots per SM (`config.core.max_warps_per_sm`): the stride of the warp arrays.
+    pub warps_per_sm: u32,
+    /// Per warp slot, SM-major (`sm * warps_per_sm + slot`): a [`WarpState`] code.
+    pub warp_state: Vec<u8>,
+    /// Per warp slot: the kernel run id of its block ([`NONE`] for an empty slot).
+    pub warp_run: Vec<u32>,
+    /// Per warp slot: the linear index of its block in its grid ([`NONE`] for an empty slot).
+    pub warp_block: Vec<u32>,
+    /// Totals so far, for live charts while the run goes on.
+    pub warp_instructions: u64,
+    /// L1 hits so far, all SMs.
+    pub l1_hits: u64,
+    /// L1 misses so far, all SMs.
+    pub l1_misses: u64,
+    /// L2 hits so far.
+    pub l2_hits: u64,
+    /// L2 misses so far.
+    pub l2_misses: u64,
+    /// Thread blocks finished so far.
+    pub blocks_finished: u64,
+    /// The SM whose L1 is pictured.
+    pub l1_sm: u32,
+    /// Its sets.
+    pub l1_sets: u32,
+    /// Its ways (stride of the line arrays).
+    pub l1_ways: u32,
+    /// Per line, set-major (`set * ways + way`): the warp slot that filled it, or [`NONE`]
+    /// where the way holds no data.
+    pub l1_owner: Vec<u32>,
+    /// Per line: hits since the previous snapshot.
+    pub l1_hits_since: Vec<u32>,
+    /// Per line: fills (new data arriving, the old line evicted) since the previous snapshot.
+    pub l1_fills_since: Vec<u32>,
+}
+
+impl Snapshot {
+    /// The state of warp slot `slot` of SM `sm`.
+    pub fn warp(&self, sm: usize, slot: usize) -> WarpState {
+        let index = sm * self.warps_per_sm as usize + slot;
+        self.warp_state.get(index).and_then(|&c| WarpState::from_code(c)).unwrap_or(WarpState::Empty)
+    }
+
+    /// Number of SMs pictured.
+    pub fn sm_count(&self) -> usize {
+        self.warp_state.len().checked_div(self.warps_per_sm as usize).unwrap_or(0)
+    }
+}
