@@ -1,41 +1,142 @@
-//! The app: the sweep form, Run and Cancel, and the run panel, wired to the worker.
+//! The app: three views (Simulate, Compare, Gallery) and the embed view, wired to the worker.
+//!
+//! The set-up being edited lives here; everything the worker says goes through the reducer in
+//! [`crate::state`]. The page's address always holds the set-up (see [`crate::share`]), so a
+//! reload or a copied address restores it.
 
-use warpscope_wasm::protocol::{Job, Request};
+use std::rc::Rc;
+
+use gloo_timers::callback::Timeout;
+use warpscope_core::config::GpuConfig;
+use warpscope_core::{ConfigError, Policies};
+use warpscope_wasm::protocol::{Catalog, Job, Request};
 use yew::prelude::*;
 
-use crate::components::run_panel::RunPanel;
-use crate::components::sweep_form::SweepFormView;
-use crate::form::{Field, FieldError, SweepForm};
-use crate::state::{Action, AppState, RunView, WorkerStatus};
+use crate::components::compare::{CompareView, Variant, MAX_VARIANTS};
+use crate::components::editor::Editor;
+use crate::components::gallery_view::GalleryView;
+use crate::components::hardware_panel::HardwarePanel;
+use crate::components::run_view::RunPanel;
+use crate::components::setup_bar::{SetupBar, SetupChange};
+use crate::gallery::CARDS;
+use crate::setup::{Setup, SNAPSHOT_EVERY};
+use crate::share;
+use crate::state::{Action, AppState, QueuedJob, RunView, Target, WorkerStatus};
 use crate::worker::WorkerClient;
 
-/// Frames recorded per run: enough for a smooth chart, few enough to redraw every progress.
-const FRAMES_PER_RUN: u64 = 200;
+/// Milliseconds of quiet typing before the file is compiled for the editor's markers.
+const COMPILE_DELAY_MS: u32 = 250;
 
 /// Page time in milliseconds.
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
 }
 
-/// Whether the page was opened with `?debug=1`, which shows diagnostics such as "Crash the worker".
-fn debug_mode() -> bool {
-    web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .and_then(|search| web_sys::UrlSearchParams::new_with_str(&search).ok())
-        .and_then(|params| params.get("debug"))
-        .is_some_and(|v| v == "1")
+/// The page address's query string (with `?`), or "".
+fn location_search() -> String {
+    web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
+}
+
+/// One query parameter of the page's address.
+fn query_param(name: &str) -> Option<String> {
+    web_sys::UrlSearchParams::new_with_str(&location_search()).ok().and_then(|p| p.get(name))
+}
+
+/// The page's address without its query, for building share links.
+fn page_base() -> String {
+    let Some(location) = web_sys::window().map(|w| w.location()) else { return String::new() };
+    format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())
+}
+
+/// Puts `query` in the address bar without reloading or adding a history entry.
+fn replace_query(query: &str) {
+    let Some(window) = web_sys::window() else { return };
+    let Ok(history) = window.history() else { return };
+    let url = format!("{}?{query}", window.location().pathname().unwrap_or_default());
+    let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+}
+
+/// Copies `text` to the clipboard (best effort: the field stays selectable either way).
+fn copy_to_clipboard(text: &str) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.navigator().clipboard().write_text(text);
+    }
+}
+
+/// The views.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    /// Edit, run, watch.
+    Simulate,
+    /// Several policies side by side.
+    Compare,
+    /// The papers' results.
+    Gallery,
+}
+
+impl Tab {
+    fn id(self) -> &'static str {
+        match self {
+            Tab::Simulate => "simulate",
+            Tab::Compare => "compare",
+            Tab::Gallery => "gallery",
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Tab::Simulate => "Simulate",
+            Tab::Compare => "Compare",
+            Tab::Gallery => "Paper gallery",
+        }
+    }
+}
+
+/// The two variants a new compare view starts with: the set-up's thread-block scheduler
+/// under each of the first two warp schedulers.
+fn default_variants(setup: &Setup, catalog: &Catalog) -> Vec<Variant> {
+    let warps: Vec<String> = catalog.warp_policies.iter().map(|p| p.id.clone()).collect();
+    let pick = |i: usize| warps.get(i).cloned().unwrap_or_else(|| setup.policies.warp.clone());
+    vec![
+        Variant { tb: setup.policies.tb.clone(), warp: pick(0), coherence: None },
+        Variant { tb: setup.policies.tb.clone(), warp: pick(1), coherence: None },
+    ]
+}
+
+/// The job running `setup` under `variant`.
+fn variant_job(setup: &Setup, variant: &Variant) -> Job {
+    let mut config: GpuConfig = setup.config.clone();
+    if let Some(coherence) = variant.coherence {
+        config.coherence = coherence;
+    }
+    Job::Simulate(setup.job_with(Policies { tb: variant.tb.clone(), warp: variant.warp.clone() }, config))
 }
 
 /// The whole page below the header.
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(AppState::default);
-    let form = use_state(SweepForm::default);
+    let setup = use_state(|| None::<Rc<Setup>>);
+    let tab = use_state(|| Tab::Simulate);
+    let variants = use_state(Vec::<Variant>::new);
+    let hw_error = use_state(|| None::<ConfigError>);
+    let link_notes = use_state(Vec::<String>::new);
+    let share_open = use_state(|| false);
     let client = use_mut_ref(|| None::<WorkerClient>);
     let next_id = use_mut_ref(|| 1u32);
-    let debug = use_memo((), |_| debug_mode());
+    let compile_timer = use_mut_ref(|| None::<Timeout>);
+    let embed = use_memo((), |_| query_param("embed").is_some_and(|v| v == "1"));
+    let debug = use_memo((), |_| query_param("debug").is_some_and(|v| v == "1"));
+    let fresh_id = {
+        let next_id = next_id.clone();
+        move || {
+            let mut next = next_id.borrow_mut();
+            *next += 1;
+            *next - 1
+        }
+    };
 
-    // Start a worker, and a fresh one whenever the last one crashed.
+    // Start a worker, and a fresh one whenever the last one crashed; ask it for the menus.
     {
         let dispatcher = state.dispatcher();
         let client = client.clone();
@@ -48,10 +149,11 @@ pub fn app() -> Html {
                 let dispatcher = dispatcher.clone();
                 Callback::from(move |message| dispatcher.dispatch(Action::WorkerDied { generation, message }))
             };
-            let spawned = WorkerClient::spawn(on_reply, on_died);
-            // Replacing the old client terminates the dead worker.
-            *client.borrow_mut() = match spawned {
-                Ok(worker) => Some(worker),
+            *client.borrow_mut() = match WorkerClient::spawn(on_reply, on_died) {
+                Ok(worker) => {
+                    worker.send(Request::Catalog);
+                    Some(worker)
+                }
                 Err(message) => {
                     dispatcher.dispatch(Action::WorkerUnavailable { message });
                     None
@@ -60,49 +162,443 @@ pub fn app() -> Html {
         });
     }
 
-    let parsed = form.parse();
-    let running = state.running_id();
-    let field_error = match (&parsed, &state.run) {
-        (Err(err), _) => Some(err.clone()),
-        (Ok(_), RunView::Failed { field: Some(path), message }) => {
-            Field::for_config_path(path).map(|field| FieldError { field, reason: message.clone() })
+    // Once the menus are known: restore the set-up from the address, or start the default one.
+    {
+        let (setup, link_notes, variants, dispatcher) =
+            (setup.clone(), link_notes.clone(), variants.clone(), state.dispatcher());
+        use_effect_with(state.catalog.clone(), move |catalog| {
+            if let (Some(catalog), None) = (catalog, &*setup) {
+                let restored = match share::decode(&location_search()) {
+                    Ok(Some(shared)) => {
+                        let (restored, notes) = Setup::from_shared(catalog, &shared);
+                        link_notes.set(notes);
+                        restored
+                    }
+                    Ok(None) => Setup::initial(catalog),
+                    Err(reason) => {
+                        link_notes.set(vec![reason]);
+                        Setup::initial(catalog)
+                    }
+                };
+                variants.set(default_variants(&restored, catalog));
+                dispatcher.dispatch(Action::ShapeGallery(CARDS.iter().map(|c| c.variants.len()).collect()));
+                setup.set(Some(Rc::new(restored)));
+            }
+        });
+    }
+
+    // Keep the address in step with the set-up.
+    {
+        let catalog = state.catalog.clone();
+        let embed = *embed;
+        use_effect_with((*setup).clone(), move |setup| {
+            if let (Some(setup), Some(catalog)) = (setup, catalog) {
+                replace_query(&share::encode(&setup.to_shared(&catalog, embed)));
+            }
+        });
+    }
+
+    // Compile as the person types (debounced) for the editor's markers.
+    {
+        let (client, dispatcher, compile_timer) = (client.clone(), state.dispatcher(), compile_timer.clone());
+        let key = (*setup).as_ref().map(|s| (s.source.clone(), s.defines.clone(), s.config.clone()));
+        let ready = state.worker == WorkerStatus::Ready;
+        let embed = *embed;
+        let fresh_id = fresh_id.clone();
+        use_effect_with((key, ready), move |(key, ready)| {
+            if let (Some((source, defines, config)), true, false) = (key.clone(), *ready, embed) {
+                let timer = Timeout::new(COMPILE_DELAY_MS, move || {
+                    if let Some(worker) = client.borrow().as_ref() {
+                        let id = fresh_id();
+                        dispatcher.dispatch(Action::Compiling { id });
+                        worker.send(Request::Compile { id, source, defines, config });
+                    }
+                });
+                // Replacing the pending timer cancels it.
+                *compile_timer.borrow_mut() = Some(timer);
+            }
+        });
+    }
+
+    // Send the job that now holds the worker.
+    {
+        let client = client.clone();
+        let current = state.current.clone();
+        use_effect_with(current.as_ref().map(|c| c.id), move |_| {
+            if let (Some(job), Some(worker)) = (current, client.borrow().as_ref()) {
+                worker.send(Request::Run { id: job.id, job: job.job, frame_every: job.frame_every });
+            }
+        });
+    }
+
+    let cancel = {
+        let (client, dispatcher, current) = (client.clone(), state.dispatcher(), state.current.clone());
+        move |which: fn(Target) -> bool| {
+            if let (Some(job), Some(worker)) = (current.as_ref(), client.borrow().as_ref()) {
+                if which(job.target) {
+                    worker.send(Request::Cancel { id: job.id });
+                }
+            }
+            dispatcher.dispatch(Action::Cancel(which));
         }
-        _ => None,
     };
 
-    let on_change = {
-        let form = form.clone();
-        Callback::from(move |(field, value): (Field, String)| {
-            let mut next = (*form).clone();
-            next.set(field, value);
-            form.set(next);
+    let (Some(current_setup), Some(catalog)) = ((*setup).clone(), state.catalog.clone()) else {
+        return html! {
+            <main class="app">
+                if let Some(notice) = &state.notice {
+                    <p class="notice error" role="alert">{ notice.clone() }</p>
+                }
+                <p class="loading" id="engine-status">{ "Engine: starting…" }</p>
+            </main>
+        };
+    };
+
+    let update_setup = {
+        let setup = setup.clone();
+        move |change: &mut dyn FnMut(&mut Setup)| {
+            if let Some(current) = &*setup {
+                let mut next = (**current).clone();
+                change(&mut next);
+                setup.set(Some(Rc::new(next)));
+            }
+        }
+    };
+    let on_setup_change = {
+        let (update, catalog, hw_error) = (update_setup.clone(), catalog.clone(), hw_error.clone());
+        Callback::from(move |change: SetupChange| {
+            if matches!(change, SetupChange::Machine(_)) {
+                hw_error.set(None);
+            }
+            update(&mut |s: &mut Setup| match &change {
+                SetupChange::Workload(id) => {
+                    s.load_workload(&catalog, id);
+                }
+                SetupChange::Size(size) => s.set_size(&catalog, *size),
+                SetupChange::Machine(id) => {
+                    s.load_machine(&catalog, id);
+                }
+                SetupChange::Tb(id) => s.policies.tb = id.clone(),
+                SetupChange::Warp(id) => s.policies.warp = id.clone(),
+                SetupChange::MaxCycles(n) => s.max_cycles = *n,
+                SetupChange::HeatSm(sm) => s.heat_sm = *sm,
+            })
+        })
+    };
+    let on_source = {
+        let update = update_setup.clone();
+        Callback::from(move |text: String| {
+            update(&mut |s: &mut Setup| {
+                if s.source != text {
+                    s.source = text.clone();
+                    s.edited = true;
+                }
+            })
+        })
+    };
+    let on_hardware = {
+        let (update, hw_error) = (update_setup.clone(), hw_error.clone());
+        Callback::from(move |(path, text): (&'static str, String)| {
+            let mut error = None;
+            update(&mut |s: &mut Setup| {
+                let mut config = s.config.clone();
+                match config.set_field(path, &text) {
+                    Ok(()) => {
+                        error = config.validate().err();
+                        s.config = config;
+                    }
+                    Err(e) => error = Some(e),
+                }
+            });
+            hw_error.set(error);
         })
     };
     let on_run = {
-        let (client, dispatcher, next_id, spec) =
-            (client.clone(), state.dispatcher(), next_id.clone(), parsed.clone().ok());
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            let client = client.borrow();
-            let (Some(spec), Some(worker)) = (spec, client.as_ref()) else { return };
-            let id = {
-                let mut next = next_id.borrow_mut();
-                *next += 1;
-                *next - 1
+        let (dispatcher, setup, fresh_id) = (state.dispatcher(), current_setup.clone(), fresh_id.clone());
+        Callback::from(move |_: ()| {
+            let job = QueuedJob {
+                id: fresh_id(),
+                target: Target::Main,
+                job: Job::Simulate(setup.job()),
+                frame_every: SNAPSHOT_EVERY,
             };
-            let frame_every = spec.total_accesses().div_ceil(FRAMES_PER_RUN).max(1);
-            dispatcher.dispatch(Action::Started { id, spec, at_ms: now_ms() });
-            worker.send(Request::Run { id, job: Job::CacheSweep(spec), frame_every });
+            dispatcher.dispatch(Action::Enqueue(vec![job]));
         })
     };
-    let on_cancel = {
-        let client = client.clone();
-        Callback::from(move |_: MouseEvent| {
-            if let (Some(id), Some(worker)) = (running, client.borrow().as_ref()) {
-                worker.send(Request::Cancel { id });
+    let on_cancel_main = {
+        let cancel = cancel.clone();
+        Callback::from(move |_: MouseEvent| cancel(|t| t == Target::Main))
+    };
+
+    let field_error: Option<ConfigError> = (*hw_error).clone().or_else(|| match &state.main {
+        RunView::Failed { field: Some(field), message } => Some(ConfigError::new(field, message)),
+        _ => None,
+    });
+    let compile_errors = state.compile.has_errors();
+    let main_busy = state.main.busy();
+    let can_run = !compile_errors && hw_error.is_none() && state.worker == WorkerStatus::Ready;
+    let preset = Rc::new(current_setup.preset(&catalog).cloned().unwrap_or_else(|| current_setup.config.clone()));
+    let workload_name = current_setup
+        .library_entry(&catalog)
+        .map(|w| if current_setup.edited { format!("{} (edited)", w.id) } else { w.id.clone() })
+        .unwrap_or_else(|| "your kernel".into());
+    let machine_name = catalog
+        .machines
+        .iter()
+        .find(|m| m.id == current_setup.machine)
+        .map_or(current_setup.machine.clone(), |m| m.label.clone());
+    let share_query = share::encode(&current_setup.to_shared(&catalog, false));
+    let share_url = format!("{}?{share_query}", page_base());
+    let embed_url = format!("{}?{}", page_base(), share::encode(&current_setup.to_shared(&catalog, true)));
+    let notices = html! {
+        <>
+            if let Some(notice) = &state.notice {
+                <p class="notice error" role="alert">{ notice.clone() }</p>
             }
-        })
+            if !link_notes.is_empty() {
+                <div class="notice" role="status" id="link-notes">
+                    { "Parts of this link could not be restored: " }
+                    { link_notes.join("; ") }{ "." }
+                </div>
+            }
+        </>
     };
+
+    if *embed {
+        // No page chrome in an iframe: the masthead belongs to the full app.
+        if let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) {
+            body.set_class_name("embedded");
+        }
+        let run = on_run.clone();
+        return html! {
+            <main class="app embed">
+                { notices }
+                <section class="card" aria-labelledby="embed-title">
+                    <div class="embed-head">
+                        <h2 id="embed-title">{ format!("{workload_name} on {machine_name}") }</h2>
+                        <span class="summary">{ format!("{} · {}", current_setup.policies.tb, current_setup.policies.warp) }</span>
+                        <button id="run" type="button" class="primary" disabled={!can_run || main_busy} onclick={run.reform(|_| ())}>{ "Run" }</button>
+                        <button id="cancel" type="button" disabled={!main_busy} onclick={on_cancel_main}>{ "Cancel" }</button>
+                        <a class="open-full" href={share_url} target="_blank" rel="noopener">{ "Open in warpscope ↗" }</a>
+                    </div>
+                    <details class="embed-source">
+                        <summary>{ "Kernel file" }</summary>
+                        <Editor source={AttrValue::from(current_setup.source.clone())} diagnostics={Vec::new()}
+                            on_change={Callback::noop()} readonly=true id={Some(AttrValue::Static("source"))} />
+                    </details>
+                    <RunPanel view={state.main.clone()} sm_count={current_setup.config.core.sm_count} compact=true
+                        idle_text={AttrValue::Static("Press Run to simulate; the run happens in your browser.")} />
+                </section>
+                <footer class="footer"><span id="engine-status">{ engine_status(&state.worker) }</span></footer>
+            </main>
+        };
+    }
+
+    let tabs = [Tab::Simulate, Tab::Compare, Tab::Gallery];
+    let tab_bar = html! {
+        <nav class="tabs" role="tablist" aria-label="Views">
+            { for tabs.iter().map(|&t| {
+                let tab_handle = tab.clone();
+                html! {
+                    <button type="button" role="tab" id={format!("tab-{}", t.id())} aria-selected={(*tab == t).to_string()}
+                        aria-controls={format!("view-{}", t.id())} class={classes!("tab", (*tab == t).then_some("active"))}
+                        onclick={Callback::from(move |_| tab_handle.set(t))}>{ t.label() }</button>
+                }
+            }) }
+        </nav>
+    };
+
+    let setup_card = html! {
+        <section class="card" aria-label="Set-up">
+            <SetupBar catalog={catalog.clone()} setup={current_setup.clone()} on_change={on_setup_change.clone()} busy={state.busy()} />
+        </section>
+    };
+
+    let body = match *tab {
+        Tab::Simulate => {
+            let summary = state.compile.summary.as_ref().map(|s| {
+                let kernels: Vec<String> = s
+                    .kernels
+                    .iter()
+                    .map(|k| format!("{} ({} regs, {} B shared)", k.name, k.registers, k.shared_bytes))
+                    .collect();
+                format!(
+                    "{} launch{} · {} · {} KiB of buffers",
+                    s.launches,
+                    if s.launches == 1 { "" } else { "es" },
+                    kernels.join(", "),
+                    s.buffer_bytes / 1024
+                )
+            });
+            let share_toggle = {
+                let share_open = share_open.clone();
+                Callback::from(move |_: MouseEvent| share_open.set(!*share_open))
+            };
+            html! {
+                <div id="view-simulate" role="tabpanel" aria-labelledby="tab-simulate">
+                    { setup_card }
+                    <div class="workbench">
+                        <div class="column">
+                            <section class="card" aria-labelledby="editor-title">
+                                <h2 id="editor-title">{ "Kernel file" }</h2>
+                                <Editor source={AttrValue::from(current_setup.source.clone())}
+                                    diagnostics={(*state.compile.diagnostics).clone()} on_change={on_source}
+                                    id={Some(AttrValue::Static("source"))} label={Some(AttrValue::Static("Kernel file"))}
+                                    on_run={Some(on_run.clone())} />
+                                <p class="compile-status" id="compile-status" aria-live="polite">
+                                    { if state.compile.pending { "Checking…".to_string() }
+                                      else if compile_errors { "Fix the errors marked above to run.".to_string() }
+                                      else { summary.unwrap_or_default() } }
+                                </p>
+                                <p class="note">{ "Language reference: " }<a href="language.html" target="_blank">{ "kernel language" }</a>
+                                    { " · Ctrl+Enter runs." }</p>
+                            </section>
+                            <section class="card" aria-labelledby="hardware-title">
+                                <h2 id="hardware-title">{ "Hardware" }</h2>
+                                <p class="lede">{ format!("Starting from the {machine_name} preset; changed values are marked.") }</p>
+                                <HardwarePanel config={Rc::new(current_setup.config.clone())} preset={preset.clone()}
+                                    error={field_error.clone()} on_change={on_hardware} disabled={state.busy()} />
+                            </section>
+                        </div>
+                        <div class="column">
+                            <section class="card" aria-labelledby="run-title">
+                                <div class="run-head">
+                                    <h2 id="run-title">{ "Run" }</h2>
+                                    <div class="actions">
+                                        <button id="run" type="button" class="primary" disabled={!can_run || main_busy}
+                                            onclick={on_run.reform(|_| ())}
+                                            title={if compile_errors { "the kernel file has errors" } else { "simulate this set-up" }}>
+                                            { "Run" }
+                                        </button>
+                                        <button id="cancel" type="button" disabled={!main_busy} onclick={on_cancel_main}>{ "Cancel" }</button>
+                                        <button id="share" type="button" aria-expanded={(*share_open).to_string()} onclick={share_toggle}>{ "Share" }</button>
+                                    </div>
+                                </div>
+                                if *share_open {
+                                    <ShareBox url={share_url.clone()} embed_url={embed_url.clone()} />
+                                }
+                                <RunPanel view={state.main.clone()} sm_count={current_setup.config.core.sm_count} />
+                            </section>
+                        </div>
+                    </div>
+                </div>
+            }
+        }
+        Tab::Compare => {
+            let on_change = {
+                let variants = variants.clone();
+                let dispatcher = state.dispatcher();
+                Callback::from(move |(index, change): (usize, Option<Variant>)| {
+                    let mut next = (*variants).clone();
+                    match change {
+                        Some(v) if index < next.len() => next[index] = v,
+                        None if index < next.len() => {
+                            next.remove(index);
+                        }
+                        _ => {}
+                    }
+                    dispatcher.dispatch(Action::ResizeCompare(0));
+                    variants.set(next);
+                })
+            };
+            let on_add = {
+                let (variants, setup) = (variants.clone(), current_setup.clone());
+                Callback::from(move |_| {
+                    let mut next = (*variants).clone();
+                    if next.len() < MAX_VARIANTS {
+                        next.push(Variant {
+                            tb: setup.policies.tb.clone(),
+                            warp: setup.policies.warp.clone(),
+                            coherence: None,
+                        });
+                        variants.set(next);
+                    }
+                })
+            };
+            let on_run_all = {
+                let (variants, setup, dispatcher, fresh_id) =
+                    (variants.clone(), current_setup.clone(), state.dispatcher(), fresh_id.clone());
+                Callback::from(move |_| {
+                    dispatcher.dispatch(Action::ResizeCompare(variants.len()));
+                    let jobs = variants
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| QueuedJob {
+                            id: fresh_id(),
+                            target: Target::Compare(i),
+                            job: variant_job(&setup, v),
+                            frame_every: SNAPSHOT_EVERY,
+                        })
+                        .collect();
+                    dispatcher.dispatch(Action::Enqueue(jobs));
+                })
+            };
+            let on_cancel = {
+                let cancel = cancel.clone();
+                Callback::from(move |_| cancel(|t| matches!(t, Target::Compare(_))))
+            };
+            html! {
+                <div id="view-compare" role="tabpanel" aria-labelledby="tab-compare">
+                    { setup_card }
+                    <section class="card" aria-labelledby="compare-title">
+                        <h2 id="compare-title">{ "Compare policies" }</h2>
+                        <CompareView variants={(*variants).clone()} runs={state.compare.clone()}
+                            tb_policies={Rc::new(catalog.tb_policies.clone())} warp_policies={Rc::new(catalog.warp_policies.clone())}
+                            subject={AttrValue::from(format!("{workload_name} on {machine_name}"))}
+                            {on_change} {on_add} on_run={on_run_all} {on_cancel}
+                            busy={state.compare.iter().any(|r| r.busy())} />
+                    </section>
+                </div>
+            }
+        }
+        Tab::Gallery => {
+            let on_run_card = {
+                let (dispatcher, catalog, fresh_id, setup) =
+                    (state.dispatcher(), catalog.clone(), fresh_id.clone(), current_setup.clone());
+                Callback::from(move |index: usize| {
+                    let Some(card) = CARDS.get(index) else { return };
+                    let card_setup = card_setup(&setup, &catalog, card);
+                    let jobs = card
+                        .variants
+                        .iter()
+                        .enumerate()
+                        .map(|(variant, v)| QueuedJob {
+                            id: fresh_id(),
+                            target: Target::Gallery { card: index, variant },
+                            job: variant_job(
+                                &card_setup,
+                                &Variant { tb: v.tb.into(), warp: v.warp.into(), coherence: v.coherence },
+                            ),
+                            frame_every: SNAPSHOT_EVERY,
+                        })
+                        .collect();
+                    dispatcher.dispatch(Action::Enqueue(jobs));
+                })
+            };
+            let on_open = {
+                let (setup, variants, tab, catalog, dispatcher) =
+                    (setup.clone(), variants.clone(), tab.clone(), catalog.clone(), state.dispatcher());
+                Callback::from(move |index: usize| {
+                    let (Some(card), Some(current)) = (CARDS.get(index), &*setup) else { return };
+                    setup.set(Some(Rc::new(card_setup(current, &catalog, card))));
+                    variants.set(
+                        card.variants
+                            .iter()
+                            .map(|v| Variant { tb: v.tb.into(), warp: v.warp.into(), coherence: v.coherence })
+                            .collect(),
+                    );
+                    dispatcher.dispatch(Action::ResizeCompare(0));
+                    tab.set(Tab::Compare);
+                })
+            };
+            html! {
+                <div id="view-gallery" role="tabpanel" aria-labelledby="tab-gallery">
+                    <GalleryView runs={state.gallery.clone()} on_run={on_run_card} {on_open} busy={state.busy()} />
+                </div>
+            }
+        }
+    };
+
     let on_crash = {
         let client = client.clone();
         Callback::from(move |_: MouseEvent| {
@@ -111,54 +607,77 @@ pub fn app() -> Html {
             }
         })
     };
-
     html! {
         <main class="app">
-            <section class="card" aria-labelledby="sweep-title">
-                <h2 id="sweep-title">{ "Cache sweep" }</h2>
-                <p class="lede">
-                    { "Drive one set-associative cache with a synthetic address stream and count its hits and misses. \
-                       The engine runs in a Web Worker in slices of a few milliseconds, so the page stays responsive \
-                       and Cancel takes effect at once." }
-                </p>
-                <form onsubmit={on_run} novalidate=true>
-                    <SweepFormView form={(*form).clone()} error={field_error} {on_change} disabled={running.is_some()} />
-                    <div class="actions">
-                        <button id="run" type="submit" class="primary" disabled={parsed.is_err() || running.is_some()}>
-                            { "Run" }
-                        </button>
-                        <button id="cancel" type="button" onclick={on_cancel} disabled={running.is_none()}>{ "Cancel" }</button>
-                        if let Ok(spec) = &parsed {
-                            <span class="summary">
-                                { format!("{} accesses", crate::format::grouped(spec.total_accesses())) }
-                            </span>
-                        }
-                    </div>
-                </form>
-            </section>
-            <section class="card" aria-labelledby="run-title">
-                <h2 id="run-title">{ "Run" }</h2>
-                <RunPanel run={state.run.clone()} />
-            </section>
+            { notices }
+            { tab_bar }
+            { body }
             <footer class="footer">
-                <span id="engine-status">
-                    { match state.worker {
-                        WorkerStatus::Starting => "Engine: starting…",
-                        WorkerStatus::Ready => "Engine: ready",
-                    } }
-                </span>
+                <span id="engine-status">{ engine_status(&state.worker) }</span>
                 if *debug {
                     <span class="diagnostics">
-                        <button id="crash-worker" type="button" class="link" onclick={on_crash}>
-                            { "Crash the worker" }
-                        </button>
+                        <button id="crash-worker" type="button" class="link" onclick={on_crash}>{ "Crash the worker" }</button>
                         <button id="crash-page" type="button" class="link"
-                            onclick={|_| panic!("the page was asked to crash (diagnostic)")}>
-                            { "Crash the page" }
-                        </button>
+                            onclick={|_| panic!("the page was asked to crash (diagnostic)")}>{ "Crash the page" }</button>
                     </span>
                 }
             </footer>
         </main>
     }
+}
+
+/// The set-up a gallery card runs: its workload, size and machine, the rest as it was.
+fn card_setup(base: &Setup, catalog: &Catalog, card: &crate::gallery::Card) -> Setup {
+    let mut s = base.clone();
+    s.load_workload(catalog, card.workload);
+    s.set_size(catalog, card.size);
+    s.load_machine(catalog, card.machine);
+    s
+}
+
+fn engine_status(worker: &WorkerStatus) -> &'static str {
+    match worker {
+        WorkerStatus::Starting => "Engine: starting…",
+        WorkerStatus::Ready => "Engine: ready",
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ShareBoxProps {
+    url: String,
+    embed_url: String,
+}
+
+/// The share link and the embed snippet, each with a Copy button.
+#[function_component(ShareBox)]
+fn share_box(props: &ShareBoxProps) -> Html {
+    let snippet = format!(
+        "<iframe src=\"{}\" width=\"100%\" height=\"720\" style=\"border:0\" title=\"warpscope simulation\" loading=\"lazy\"></iframe>",
+        props.embed_url
+    );
+    let copy = |text: String| Callback::from(move |_: MouseEvent| copy_to_clipboard(&text));
+    html! {
+        <div class="share-box" id="share-box">
+            <label for="share-url">{ "Link to this set-up" }</label>
+            <div class="copy-row">
+                <input id="share-url" type="text" readonly=true value={props.url.clone()} onfocus={select_all()} />
+                <button type="button" onclick={copy(props.url.clone())}>{ "Copy" }</button>
+            </div>
+            <label for="embed-snippet">{ "Embed in a page (read-only run-and-watch view)" }</label>
+            <div class="copy-row">
+                <textarea id="embed-snippet" readonly=true rows="3" value={snippet.clone()} onfocus={select_all()} />
+                <button type="button" onclick={copy(snippet)}>{ "Copy" }</button>
+            </div>
+        </div>
+    }
+}
+
+fn select_all() -> Callback<FocusEvent> {
+    Callback::from(|e: FocusEvent| {
+        if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+            input.select();
+        } else if let Some(area) = e.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
+            area.select();
+        }
+    })
 }

@@ -2,12 +2,16 @@
 //!
 //! The app never steps a simulation itself: it sends requests to the engine's Web Worker
 //! ([`worker`]) and folds the replies into one state ([`state`]) that the components draw.
-//! Pure helpers ([`form`], [`format`]) are tested natively.
+//! The set-up being edited ([`setup`]) travels in the page's address ([`share`]). Pure
+//! helpers ([`format`], [`export`], [`gallery`]) are tested natively.
 
 pub mod app;
 pub mod components;
-pub mod form;
+pub mod export;
 pub mod format;
+pub mod gallery;
+pub mod setup;
+pub mod share;
 pub mod state;
 pub mod worker;
 

@@ -1,11 +1,26 @@
 //! The app's state and the one place it changes: worker replies and user actions become
 //! [`Action`]s folded by [`AppState::reduce`] (a Yew reducer). Pure, tested natively.
+//!
+//! Jobs go to one worker, one at a time: the Simulate view's run, the compare view's variants
+//! and the gallery's reproductions are queued as [`QueuedJob`]s, each with the [`Target`] its
+//! result belongs to. The app sends the job in [`AppState::current`] whenever it changes.
 
+use std::collections::VecDeque;
 use std::rc::Rc;
 
-use warpscope_core::{CacheSweepReport, CacheSweepSpec};
-use warpscope_wasm::protocol::{Failure, JobId, JobReport, Reply, PROTOCOL_VERSION};
+use warpscope_core::kernel::{Define, Diagnostic};
+use warpscope_core::stats::{Report, Snapshot};
+use warpscope_wasm::protocol::{
+    self, Catalog, CompileSummary, Failure, Job, JobId, JobReport, Reply, PROTOCOL_VERSION,
+};
 use yew::Reducible;
+
+/// The machine a first visit starts on.
+pub const DEFAULT_MACHINE: &str = "fermi-gtx480";
+/// The workload a first visit starts with.
+pub const DEFAULT_WORKLOAD: &str = "hotspot";
+/// Cycle budget of a run unless the person sets another.
+pub const DEFAULT_MAX_CYCLES: u64 = 20_000_000;
 
 /// Whether the engine's worker can take a job.
 #[derive(Clone, Debug, PartialEq)]
@@ -16,67 +31,124 @@ pub enum WorkerStatus {
     Ready,
 }
 
-/// Hit and miss counts of one frame window, for the hit-rate chart.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FrameSample {
-    /// First cycle of the window.
-    pub start: u64,
-    /// One past its last cycle.
-    pub end: u64,
-    /// Hits in the window.
-    pub hits: u64,
-    /// Misses in the window.
-    pub misses: u64,
+/// Where a job's result goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The Simulate view.
+    Main,
+    /// Variant `n` of the compare view.
+    Compare(usize),
+    /// Card `card`, variant `variant` of the gallery.
+    Gallery {
+        /// Card index.
+        card: usize,
+        /// Variant index within the card.
+        variant: usize,
+    },
 }
 
-/// What the run area shows.
+/// A job waiting for (or holding) the worker.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueuedJob {
+    /// Its id.
+    pub id: JobId,
+    /// Where its result goes.
+    pub target: Target,
+    /// What to run.
+    pub job: Job,
+    /// Cycles between snapshots.
+    pub frame_every: u64,
+}
+
+/// A finished run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunResult {
+    /// Everything the engine measured.
+    pub report: Rc<Report>,
+    /// Pictures of the machine over time, oldest first.
+    pub snapshots: Rc<Vec<Rc<Snapshot>>>,
+    /// Wall time in the worker, ms.
+    pub elapsed_ms: f64,
+    /// Why the run ended before the workload did (the cycle budget), if it did.
+    pub stopped_early: Option<String>,
+}
+
+/// One run's place on the page.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RunView {
-    /// Nothing run yet.
+    /// Not run.
     Idle,
-    /// A job is running.
+    /// Waiting for the worker.
+    Queued,
+    /// Running.
     Running {
-        /// Its id.
+        /// Job id.
         id: JobId,
-        /// Cycles done.
+        /// Cycles simulated so far.
         cycle: u64,
-        /// Cycles in all.
-        total: u64,
-        /// Page time (ms) when it was started, and of the latest progress.
+        /// Share of the launch sequence done, 0..=1.
+        fraction: f64,
+        /// Page time (ms) when it started, and of the latest progress.
         started_ms: f64,
         /// Page time (ms) of the latest progress.
         latest_ms: f64,
-        /// Frames so far.
-        frames: Vec<FrameSample>,
+        /// Snapshots so far.
+        snapshots: Rc<Vec<Rc<Snapshot>>>,
     },
-    /// The latest job finished.
-    Finished {
-        /// The spec it ran.
-        spec: CacheSweepSpec,
-        /// Its result.
-        report: CacheSweepReport,
-        /// All its frames.
-        frames: Vec<FrameSample>,
-        /// Wall time from Run to Done, ms.
-        elapsed_ms: f64,
-    },
-    /// The latest job was cancelled.
+    /// Finished (or stopped at its cycle budget).
+    Finished(Rc<RunResult>),
+    /// Cancelled at `cycle`.
     Cancelled {
-        /// Cycles done when it stopped.
+        /// Cycles done.
         cycle: u64,
-        /// Cycles it would have taken.
-        total: u64,
     },
-    /// The latest job failed; the message is for the person.
+    /// Failed; the message is for the person.
     Failed {
         /// What went wrong and what to do.
         message: String,
-        /// The configuration field at fault, if any (a [`warpscope_core::ConfigError`] path).
+        /// The configuration field at fault (a [`warpscope_core::ConfigError`] path).
         field: Option<String>,
     },
 }
 
-/// Everything the app shows that is not the form.
+impl RunView {
+    /// The result, when finished.
+    pub fn result(&self) -> Option<&Rc<RunResult>> {
+        match self {
+            RunView::Finished(result) => Some(result),
+            _ => None,
+        }
+    }
+
+    /// Waiting or running.
+    pub fn busy(&self) -> bool {
+        matches!(self, RunView::Queued | RunView::Running { .. })
+    }
+}
+
+/// The editor's view of the latest compile.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CompileView {
+    /// Id of the newest compile request sent; older answers are dropped.
+    pub latest: JobId,
+    /// Whether its answer is still out.
+    pub pending: bool,
+    /// Errors and warnings of the newest answer.
+    pub diagnostics: Rc<Vec<Diagnostic>>,
+    /// Its `#define`s.
+    pub defines: Rc<Vec<Define>>,
+    /// What would run.
+    pub summary: Option<CompileSummary>,
+}
+
+impl CompileView {
+    /// Whether the newest answer has errors (not just warnings).
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.severity == warpscope_core::kernel::Severity::Error)
+    }
+}
+
+/// Everything the app shows that is not the set-up being edited.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AppState {
     /// Increases each time a new worker must be spawned (after a crash); replies carry the
@@ -84,30 +156,58 @@ pub struct AppState {
     pub worker_generation: u32,
     /// The current worker's status.
     pub worker: WorkerStatus,
-    /// Spec of the running job (kept for the Finished view).
-    pub running_spec: Option<CacheSweepSpec>,
-    /// The run area.
-    pub run: RunView,
+    /// Menus' contents, once the worker sent them.
+    pub catalog: Option<Rc<Catalog>>,
+    /// A message about the worker itself (version mismatch, crash), for the person.
+    pub notice: Option<String>,
+    /// The latest compile.
+    pub compile: CompileView,
+    /// The Simulate view's run.
+    pub main: RunView,
+    /// The compare view's runs, one per variant.
+    pub compare: Vec<RunView>,
+    /// The gallery's runs: per card, per variant.
+    pub gallery: Vec<Vec<RunView>>,
+    /// The job holding the worker.
+    pub current: Option<QueuedJob>,
+    /// Jobs waiting, in order.
+    pub queue: VecDeque<QueuedJob>,
 }
 
 impl Default for AppState {
     fn default() -> Self {
-        AppState { worker_generation: 0, worker: WorkerStatus::Starting, running_spec: None, run: RunView::Idle }
+        AppState {
+            worker_generation: 0,
+            worker: WorkerStatus::Starting,
+            catalog: None,
+            notice: None,
+            compile: CompileView::default(),
+            main: RunView::Idle,
+            compare: Vec::new(),
+            gallery: Vec::new(),
+            current: None,
+            queue: VecDeque::new(),
+        }
     }
 }
 
 /// Something that happened.
 #[derive(Clone, Debug)]
 pub enum Action {
-    /// The person pressed Run and job `id` was sent.
-    Started {
-        /// The job's id.
+    /// Jobs to run, in order; a job for a target that already has one queued or running
+    /// replaces it.
+    Enqueue(Vec<QueuedJob>),
+    /// Stop every job whose target matches `which`.
+    Cancel(fn(Target) -> bool),
+    /// A compile request `id` was sent.
+    Compiling {
+        /// Its id.
         id: JobId,
-        /// What it runs.
-        spec: CacheSweepSpec,
-        /// Page time, ms.
-        at_ms: f64,
     },
+    /// The compare view now has `n` variants (results beyond are dropped).
+    ResizeCompare(usize),
+    /// The gallery has these many variants per card.
+    ShapeGallery(Vec<usize>),
     /// The worker of `generation` replied.
     Reply {
         /// Which worker.
@@ -131,179 +231,259 @@ pub enum Action {
     },
 }
 
-impl AppState {
-    /// The id of the running job, if any.
-    pub fn running_id(&self) -> Option<JobId> {
-        match self.run {
-            RunView::Running { id, .. } => Some(id),
-            _ => None,
-        }
-    }
-
-    /// Applies `action`; pure.
-    pub fn apply(mut self, action: Action) -> AppState {
-        match action {
-            Action::Started { id, spec, at_ms } => {
-                self.running_spec = Some(spec);
-                self.run = RunView::Running {
-                    id,
-                    cycle: 0,
-                    total: spec.total_accesses(),
-                    started_ms: at_ms,
-                    latest_ms: at_ms,
-                    frames: Vec::new(),
-                };
-            }
-            Action::Reply { generation, .. } | Action::WorkerDied { generation, .. }
-                if generation != self.worker_generation => {}
-            Action::WorkerUnavailable { message } => self.run = RunView::Failed { message, field: None },
-            Action::WorkerDied { message, .. } => self.worker_crashed(format!("it stopped with: {message}")),
-            Action::Reply { reply, at_ms, .. } => self.apply_reply(reply, at_ms),
-        }
-        self
-    }
-
-    fn apply_reply(&mut self, reply: Reply, at_ms: f64) {
-        let running = self.running_id();
-        match reply {
-            Reply::Ready { protocol } if protocol == PROTOCOL_VERSION => self.worker = WorkerStatus::Ready,
-            Reply::Ready { protocol } => {
-                self.run = RunView::Failed {
-                    message: format!(
-                        "The page and the simulation worker are from different versions (protocol {PROTOCOL_VERSION} \
-                         vs {protocol}). Reload the page, bypassing the cache."
-                    ),
-                    field: None,
-                };
-            }
-            Reply::Progress { id, cycle: c, total: t, .. } if Some(id) == running => {
-                if let RunView::Running { cycle, total, latest_ms, .. } = &mut self.run {
-                    (*cycle, *total, *latest_ms) = (c, t, at_ms);
-                }
-            }
-            Reply::Frame { id, start, end, hits, misses } if Some(id) == running => {
-                if let RunView::Running { frames, .. } = &mut self.run {
-                    frames.push(FrameSample { start, end, hits, misses });
-                }
-            }
-            Reply::Done { id, report: JobReport::CacheSweep(report), .. } if Some(id) == running => {
-                if let (RunView::Running { started_ms, frames, .. }, Some(spec)) = (&mut self.run, self.running_spec) {
-                    let (elapsed_ms, frames) = (at_ms - *started_ms, std::mem::take(frames));
-                    self.run = RunView::Finished { spec, report, frames, elapsed_ms };
-                }
-            }
-            Reply::Cancelled { id, cycle } if Some(id) == running => {
-                if let RunView::Running { total, .. } = self.run {
-                    self.run = RunView::Cancelled { cycle, total };
-                }
-            }
-            Reply::Failed { error: Failure::Crashed { message }, .. } => self.worker_crashed(message),
-            Reply::Failed { id, error } if id.is_none() || id == running => {
-                self.run = match error {
-                    Failure::InvalidConfig(err) => RunView::Failed {
-                        message: format!("The engine rejected the settings: {}", err.reason),
-                        field: Some(err.field),
-                    },
-                    Failure::BadRequest { message } => RunView::Failed {
-                        message: format!("The simulation worker did not understand the page: {message}"),
-                        field: None,
-                    },
-                    Failure::Stopped { message } => {
-                        RunView::Failed { message: format!("The simulation stopped: {message}."), field: None }
-                    }
-                    Failure::Compile { diagnostics } => RunView::Failed {
-                        message: format!("The kernel file does not compile ({} problems).", diagnostics.len()),
-                        field: None,
-                    },
-                    Failure::Crashed { .. } => unreachable!("handled above"),
-                };
-            }
-            // Replies about a job that is no longer current.
-            _ => {}
-        }
-    }
-
-    /// The worker is dead: say so and ask for a new one.
-    fn worker_crashed(&mut self, message: String) {
-        self.worker_generation += 1;
-        self.worker = WorkerStatus::Starting;
-        self.run = RunView::Failed {
-            message: format!(
-                "The simulation worker crashed ({message}). A fresh worker has been started; press Run to try again."
-            ),
-            field: None,
-        };
-    }
-}
-
 impl Reducible for AppState {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        Rc::new((*self).clone().apply(action))
+        let mut next = (*self).clone();
+        next.apply(action);
+        Rc::new(next)
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn running(id: JobId) -> AppState {
-        let state = AppState::default().apply(Action::Reply {
-            generation: 0,
-            reply: Reply::Ready { protocol: PROTOCOL_VERSION },
-            at_ms: 0.0,
-        });
-        assert_eq!(state.worker, WorkerStatus::Ready);
-        state.apply(Action::Started { id, spec: CacheSweepSpec::default(), at_ms: 100.0 })
+impl AppState {
+    /// The run view of `target` (created idle when the compare or gallery list is short).
+    pub fn view_mut(&mut self, target: Target) -> &mut RunView {
+        match target {
+            Target::Main => &mut self.main,
+            Target::Compare(i) => {
+                if self.compare.len() <= i {
+                    self.compare.resize(i + 1, RunView::Idle);
+                }
+                &mut self.compare[i]
+            }
+            Target::Gallery { card, variant } => {
+                if self.gallery.len() <= card {
+                    self.gallery.resize(card + 1, Vec::new());
+                }
+                let card = &mut self.gallery[card];
+                if card.len() <= variant {
+                    card.resize(variant + 1, RunView::Idle);
+                }
+                &mut card[variant]
+            }
+        }
     }
 
-    fn reply(state: AppState, reply: Reply, at_ms: f64) -> AppState {
-        let generation = state.worker_generation;
-        state.apply(Action::Reply { generation, reply, at_ms })
+    /// The run view of `target`, if it exists.
+    pub fn view(&self, target: Target) -> Option<&RunView> {
+        match target {
+            Target::Main => Some(&self.main),
+            Target::Compare(i) => self.compare.get(i),
+            Target::Gallery { card, variant } => self.gallery.get(card).and_then(|c| c.get(variant)),
+        }
     }
 
-    #[test]
-    fn a_run_goes_from_progress_to_finished() {
-        let state = running(7);
-        let state = reply(state, Reply::Progress { id: 7, cycle: 10, total: 20, fraction: 0.5 }, 150.0);
-        let state = reply(state, Reply::Frame { id: 7, start: 0, end: 10, hits: 4, misses: 6 }, 150.0);
-        let report = CacheSweepReport { accesses: 20, hits: 8, misses: 12, evictions: 3 };
-        let state =
-            reply(state, Reply::Done { id: 7, report: JobReport::CacheSweep(report), elapsed_ms: 190.0 }, 300.0);
-        let RunView::Finished { report: got, frames, elapsed_ms, .. } = state.run else { panic!("{:?}", state.run) };
-        assert_eq!(got, report);
-        assert_eq!(frames, [FrameSample { start: 0, end: 10, hits: 4, misses: 6 }]);
-        assert_eq!(elapsed_ms, 200.0);
+    /// Whether any job is queued or running.
+    pub fn busy(&self) -> bool {
+        self.current.is_some() || !self.queue.is_empty()
     }
 
-    #[test]
-    fn replies_of_an_older_job_are_ignored() {
-        let state = running(8);
-        let before = state.clone();
-        let state = reply(state, Reply::Progress { id: 7, cycle: 10, total: 20, fraction: 0.5 }, 150.0);
-        let state = reply(state, Reply::Cancelled { id: 7, cycle: 10 }, 150.0);
-        assert_eq!(state, before);
+    /// Applies one action.
+    pub fn apply(&mut self, action: Action) {
+        match action {
+            Action::Enqueue(jobs) => {
+                for job in jobs {
+                    self.queue.retain(|q| q.target != job.target);
+                    *self.view_mut(job.target) = RunView::Queued;
+                    self.queue.push_back(job);
+                }
+                self.start_next();
+            }
+            Action::Cancel(which) => {
+                let dropped: Vec<Target> = self.queue.iter().map(|q| q.target).filter(|t| which(*t)).collect();
+                self.queue.retain(|q| !which(q.target));
+                for target in dropped {
+                    *self.view_mut(target) = RunView::Idle;
+                }
+                // The running job ends when the worker says `Cancelled`; the app sends the
+                // request when it sees `cancel_requested`.
+            }
+            Action::Compiling { id } => {
+                self.compile.latest = id;
+                self.compile.pending = true;
+            }
+            Action::ResizeCompare(n) => self.compare.resize(n, RunView::Idle),
+            Action::ShapeGallery(shape) => {
+                self.gallery = shape.into_iter().map(|n| vec![RunView::Idle; n]).collect();
+            }
+            Action::Reply { generation, .. } if generation != self.worker_generation => {}
+            Action::Reply { reply, at_ms, .. } => self.on_reply(reply, at_ms),
+            Action::WorkerUnavailable { message } => {
+                self.notice = Some(format!("The simulator cannot start in this browser: {message}"));
+                self.fail_all("The simulation worker is not available.");
+            }
+            Action::WorkerDied { generation, message } if generation == self.worker_generation => {
+                self.worker_crashed(message);
+            }
+            Action::WorkerDied { .. } => {}
+        }
     }
 
-    #[test]
-    fn a_crash_restarts_the_worker_and_ignores_the_dead_one() {
-        let state = running(1);
-        let state =
-            reply(state, Reply::Failed { id: Some(1), error: Failure::Crashed { message: "boom".into() } }, 1.0);
-        assert_eq!(state.worker_generation, 1);
-        assert_eq!(state.worker, WorkerStatus::Starting);
-        assert!(matches!(&state.run, RunView::Failed { message, .. } if message.contains("boom")));
-        // The dead worker's error event arrives afterwards: it must not restart the worker again.
-        let state = state.apply(Action::WorkerDied { generation: 0, message: "unreachable".into() });
-        assert_eq!(state.worker_generation, 1);
+    /// Moves the next queued job to `current` when the worker is free.
+    fn start_next(&mut self) {
+        if self.current.is_none() && self.worker == WorkerStatus::Ready {
+            self.current = self.queue.pop_front();
+        }
     }
 
-    #[test]
-    fn a_config_failure_names_the_field() {
-        let state = running(2);
-        let error = Failure::InvalidConfig(warpscope_core::ConfigError::new("cache.ways", "must be between 1 and 64"));
-        let state = reply(state, Reply::Failed { id: Some(2), error }, 1.0);
-        assert!(matches!(&state.run, RunView::Failed { field: Some(f), .. } if f == "cache.ways"));
+    /// The running job ended (either way): free the worker for the next one.
+    fn finish_current(&mut self) {
+        self.current = None;
+        self.start_next();
+    }
+
+    fn on_reply(&mut self, reply: Reply, at_ms: f64) {
+        let running = self.current.as_ref().map(|c| (c.id, c.target));
+        match reply {
+            Reply::Ready { protocol } if protocol != PROTOCOL_VERSION => {
+                self.notice = Some(format!(
+                    "The simulation worker is a different version (protocol {protocol}, page {PROTOCOL_VERSION}). \
+                     Reload the page to load matching files."
+                ));
+            }
+            Reply::Ready { .. } => {
+                self.worker = WorkerStatus::Ready;
+                self.start_next();
+            }
+            Reply::Catalog { catalog } => self.catalog = Some(Rc::new(*catalog)),
+            Reply::Compiled { id, diagnostics, defines, summary } if id == self.compile.latest => {
+                self.compile = CompileView {
+                    latest: id,
+                    pending: false,
+                    diagnostics: Rc::new(diagnostics),
+                    defines: Rc::new(defines),
+                    summary,
+                };
+            }
+            Reply::Compiled { .. } => {}
+            Reply::Progress { id, cycle, fraction, .. } => {
+                let Some((running, target)) = running.filter(|(r, _)| *r == id) else { return };
+                let view = self.view_mut(target);
+                match view {
+                    RunView::Running { cycle: c, fraction: f, latest_ms, .. } => {
+                        (*c, *f, *latest_ms) = (cycle, fraction, at_ms);
+                    }
+                    _ => {
+                        *view = RunView::Running {
+                            id: running,
+                            cycle,
+                            fraction,
+                            started_ms: at_ms,
+                            latest_ms: at_ms,
+                            snapshots: Rc::default(),
+                        }
+                    }
+                }
+            }
+            Reply::Snapshot { id, every, snapshot } => {
+                let Some((running, target)) = running.filter(|(r, _)| *r == id) else { return };
+                let view = self.view_mut(target);
+                if !matches!(view, RunView::Running { .. }) {
+                    *view = RunView::Running {
+                        id: running,
+                        cycle: snapshot.cycle,
+                        fraction: 0.0,
+                        started_ms: at_ms,
+                        latest_ms: at_ms,
+                        snapshots: Rc::default(),
+                    };
+                }
+                if let RunView::Running { snapshots, .. } = view {
+                    let list = Rc::make_mut(snapshots);
+                    list.retain(|s| protocol::keeps_snapshot(s.cycle, every));
+                    list.push(Rc::new(*snapshot));
+                }
+            }
+            Reply::Done { id, report, elapsed_ms, stopped_early } => {
+                let Some((_, target)) = running.filter(|(r, _)| *r == id) else { return };
+                let view = self.view_mut(target);
+                let snapshots = match view {
+                    RunView::Running { snapshots, .. } => std::mem::take(snapshots),
+                    _ => Rc::default(),
+                };
+                *view = match report {
+                    JobReport::Simulation(report) => RunView::Finished(Rc::new(RunResult {
+                        report: Rc::new(*report),
+                        snapshots,
+                        elapsed_ms,
+                        stopped_early,
+                    })),
+                    JobReport::CacheSweep(_) => {
+                        RunView::Failed { message: "The worker answered with a cache sweep.".into(), field: None }
+                    }
+                };
+                self.finish_current();
+            }
+            Reply::Cancelled { id, cycle } => {
+                let Some((_, target)) = running.filter(|(r, _)| *r == id) else { return };
+                *self.view_mut(target) = RunView::Cancelled { cycle };
+                self.finish_current();
+            }
+            Reply::Failed { error: Failure::Crashed { message }, .. } => self.worker_crashed(message),
+            Reply::Failed { id: None, error } => {
+                self.notice = Some(format!("The simulation worker reported a problem: {}", describe(&error)));
+            }
+            Reply::Failed { id: Some(id), error } => {
+                let Some((_, target)) = running.filter(|(r, _)| *r == id) else { return };
+                let field = match &error {
+                    Failure::InvalidConfig(err) => Some(err.field.clone()),
+                    _ => None,
+                };
+                *self.view_mut(target) = RunView::Failed { message: describe(&error), field };
+                self.finish_current();
+            }
+            Reply::Frame { .. } => {}
+        }
+    }
+
+    /// Every queued and running job fails with `message`.
+    fn fail_all(&mut self, message: &str) {
+        let targets: Vec<Target> =
+            self.current.take().into_iter().chain(self.queue.drain(..)).map(|job| job.target).collect();
+        for target in targets {
+            *self.view_mut(target) = RunView::Failed { message: message.into(), field: None };
+        }
+    }
+
+    /// The worker is dead: say so and ask for a new one. Queued jobs wait for it.
+    fn worker_crashed(&mut self, message: String) {
+        self.worker_generation += 1;
+        self.worker = WorkerStatus::Starting;
+        self.notice = Some(format!("The simulation worker crashed and has been restarted ({message})."));
+        if let Some(job) = self.current.take() {
+            *self.view_mut(job.target) = RunView::Failed {
+                message: format!(
+                    "The simulation worker crashed, so this run was lost; a fresh worker has been started. \
+                     Please report this with the set-up (use Share) and this message: {message}"
+                ),
+                field: None,
+            };
+        }
+        self.compile.pending = false;
+    }
+}
+
+/// A person's account of a failure.
+pub fn describe(error: &Failure) -> String {
+    match error {
+        Failure::InvalidConfig(err) => format!("The engine rejected the settings: {} ({}).", err.reason, err.field),
+        Failure::BadRequest { message } => format!("The simulation worker did not understand the page: {message}"),
+        Failure::Stopped { message } => format!("The simulation stopped: {message}."),
+        Failure::Compile { diagnostics } => {
+            let errors = diagnostics.iter().filter(|d| d.severity == warpscope_core::kernel::Severity::Error);
+            match errors.clone().next() {
+                Some(first) => format!(
+                    "The kernel file does not compile ({} error{}); the first is at {}:{}: {}",
+                    errors.count(),
+                    if diagnostics.len() == 1 { "" } else { "s" },
+                    first.span.line,
+                    first.span.column,
+                    first.message
+                ),
+                None => "The kernel file does not compile.".into(),
+            }
+        }
+        Failure::Crashed { message } => format!("The simulation worker crashed: {message}"),
     }
 }

@@ -1,7 +1,10 @@
-// End-to-end: the page, its Web Worker and the engine, in headless Chromium.
+// End-to-end: the page, its Web Worker and the engine, in headless Chromium. Numbers the page
+// shows are checked against the native CLI on the same set-up.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fillForm, launchBrowser, nativeSweep, openPage, screenshot, serveDist, shownInteger } from './harness.mjs';
+import {
+  choose, launchBrowser, nativeRun, openPage, runAndWait, screenshot, serveDist, shownInteger, waitForApp,
+} from './harness.mjs';
 
 let server;
 let browser;
@@ -16,80 +19,158 @@ after(async () => {
   server?.stop();
 });
 
-test('a sweep run in the worker shows what the native engine computes', async () => {
+/** Opens the app on library workload `id` at its smallest size. Resolves to that size. */
+async function openSmallest(page, id) {
+  await waitForApp(page);
+  await choose(page, 'workload', id);
+  const min = await page.locator('#size').getAttribute('min');
+  await page.fill('#size', min);
+  return Number(min);
+}
+
+test('an error in the kernel file is marked at its line and column, and Run waits for a fix', async () => {
   const page = await openPage(browser, server.url);
-  await fillForm(page, {
-    'pattern': 'random', 'cache-kib': 8, 'line-bytes': 128, 'ways': 2, 'replacement': 'fifo',
-    'footprint-kib': 48, 'accesses-per-pass': 700000, 'seed': 1234, 'passes': 3,
+  await waitForApp(page);
+  const source = await page.inputValue('#source');
+  const line = source.split('\n').length + 1;
+  await page.fill('#source', `${source}\n__global__ void broken(int *a) { a[0] = undefined_name; }\n`);
+  const marker = page.locator(`.diag-error[data-line="${line}"]`);
+  await marker.waitFor({ timeout: 10000 });
+  assert.equal(await marker.getAttribute('data-column'), '41');
+  await page.locator(`.gutter-marker[data-line="${line}"]`).waitFor();
+  assert.match(await page.locator('#problems').textContent(), new RegExp(`${line}:41.*undefined name undefined_name`));
+  assert.ok(await page.locator('#run').isDisabled(), 'Run is disabled while the file has errors');
+  await screenshot(page, 'editor-error');
+
+  // Fixing it clears the marker and enables Run again.
+  await page.fill('#source', source);
+  await page.locator('.diag-error').first().waitFor({ state: 'detached', timeout: 10000 });
+  await page.waitForFunction(() => !document.querySelector('#run')?.disabled, null, { timeout: 10000 });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a library workload runs in the worker and the page shows the native engine\'s numbers', async () => {
+  const page = await openPage(browser, server.url);
+  const size = await openSmallest(page, 'vecadd');
+  const cycles = await runAndWait(page);
+  const expected = nativeRun(['--workload', 'vecadd', '--size', String(size), '--gpu', 'fermi-gtx480']);
+  assert.equal(cycles, expected.cycles);
+  assert.equal(await shownInteger(page, 'stat-instructions'), expected.warp_instructions);
+  assert.equal(await shownInteger(page, 'stat-blocks'), expected.blocks.length);
+  // The timeline has drawn something, the charts have lines, playback has frames.
+  const inked = await page.evaluate(() => {
+    const canvas = document.querySelector('#timeline canvas, canvas#timeline');
+    if (!canvas) return 0;
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let coloured = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && (data[i] < 240 || data[i + 1] < 240)) coloured++;
+    return coloured;
   });
-  await page.click('#run');
-  await page.locator('#report').waitFor({ timeout: 30000 });
-
-  const expected = nativeSweep(['--pattern', 'random', '--cache-bytes', '8192', '--line-bytes', '128', '--ways', '2',
-    '--replacement', 'fifo', '--footprint-bytes', String(48 * 1024), '--accesses-per-pass', '700000',
-    '--seed', '1234', '--passes', '3']);
-  assert.equal(expected.accesses, 2100000);
-  assert.equal(await shownInteger(page, 'result-accesses'), expected.accesses);
-  assert.equal(await shownInteger(page, 'result-hits'), expected.hits);
-  assert.equal(await shownInteger(page, 'result-misses'), expected.misses);
-  assert.equal(await shownInteger(page, 'result-evictions'), expected.evictions);
-  assert.equal(await page.locator('#progress').getAttribute('aria-valuenow'), '100');
-  // The chart has one point per frame window that the worker streamed (200 per run).
-  const points = await page.locator('.chart .series').getAttribute('points');
-  assert.equal(points.trim().split(/\s+/).length, 200);
-  await screenshot(page, 'sweep-done');
+  assert.ok(inked > 500, `the timeline is drawn (${inked} coloured pixels)`);
+  assert.ok(await page.locator('#chart-ipc path').count() > 0, 'the IPC chart has a line');
+  assert.ok(Number(await page.locator('#scrubber').getAttribute('max')) >= 1, 'playback has several frames');
+  await page.locator('#scrubber').focus();
+  await page.keyboard.press('Home');
+  assert.match(await page.locator('#playback-cycle').textContent(), /cycle 0$/);
+  await screenshot(page, 'simulate');
   assert.deepEqual(page.errors, []);
   await page.close();
 });
 
-test('Cancel stops a long run and the worker takes the next one', async () => {
+test('Cancel stops a long run and the next run goes ahead', async () => {
   const page = await openPage(browser, server.url);
-  // Ten billion accesses: minutes of work, so only Cancel can end it within the test.
-  await fillForm(page, { 'pattern': 'random', 'accesses-per-pass': 1000000000, 'passes': 10 });
+  await waitForApp(page);
+  await choose(page, 'workload', 'coloring');
   await page.click('#run');
-  const bar = page.locator('#progress');
-  await page.waitForFunction(() => Number(document.querySelector('#progress')?.getAttribute('aria-valuenow')) >= 0
-    && /Running: [1-9]/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 15000 });
-  assert.ok(await bar.isVisible());
-  await screenshot(page, 'sweep-running');
+  await page.waitForFunction(() => /Running: cycle [1-9]/.test(document.querySelector('#status')?.textContent ?? ''),
+    null, { timeout: 20000 });
   await page.click('#cancel');
-  await page.locator('#status', { hasText: 'Cancelled after' }).waitFor({ timeout: 5000 });
-  assert.ok(await page.locator('#run').isEnabled());
-
-  await fillForm(page, { 'accesses-per-pass': 10000, 'passes': 1 });
-  await page.click('#run');
-  await page.locator('#report').waitFor({ timeout: 10000 });
-  assert.equal(await shownInteger(page, 'result-accesses'), 10000);
+  await page.locator('#status', { hasText: 'Cancelled at cycle' }).waitFor({ timeout: 5000 });
+  await screenshot(page, 'cancelled');
+  await openSmallest(page, 'vecadd');
+  await runAndWait(page);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
 
-test('an invalid value is marked at its field and Run is disabled', async () => {
+test('the compare view runs two warp schedulers and shows their speedup', async () => {
   const page = await openPage(browser, server.url);
-  await fillForm(page, { 'ways': '3' });
-  const field = page.locator('.field.invalid');
-  await field.waitFor();
-  assert.equal(await field.locator('input').getAttribute('id'), 'cache-kib');
-  assert.match(await field.locator('.hint').textContent(), /multiple of line size x ways = 128 x 3 = 384 bytes/);
-  assert.ok(await page.locator('#run').isDisabled());
-  await screenshot(page, 'invalid-field');
+  const size = await openSmallest(page, 'vecadd');
+  await page.click('#tab-compare');
+  await choose(page, 'cmp-warp-0', 'lrr');
+  await choose(page, 'cmp-warp-1', 'gto');
+  await page.click('#compare-run');
+  await page.locator('#cmp-cycles-1').waitFor({ timeout: 60000 });
+  const lrr = nativeRun(['--workload', 'vecadd', '--size', String(size), '--warp', 'lrr']).cycles;
+  const gto = nativeRun(['--workload', 'vecadd', '--size', String(size), '--warp', 'gto']).cycles;
+  assert.equal(await shownInteger(page, 'cmp-cycles-0'), lrr);
+  assert.equal(await shownInteger(page, 'cmp-cycles-1'), gto);
+  assert.equal(await page.locator('#cmp-speedup-1').textContent(), `${(lrr / gto).toFixed(2)}×`);
+  await page.locator('#chart-ipc').waitFor();
+  await screenshot(page, 'compare');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a share link restores the whole set-up, and its embed view runs', async () => {
+  const page = await openPage(browser, server.url);
+  await waitForApp(page);
+  await choose(page, 'machine', 'ccws-fermi');
+  const size = await openSmallest(page, 'hotspot');
+  await choose(page, 'warp-policy', 'lrr');
+  await page.fill('#hw-l1-ways', '8');
+  await page.click('#share');
+  const url = await page.inputValue('#share-url');
+  assert.match(url, /w=hotspot/);
+  assert.match(url, /hw=[^&]*l1\.ways:8/);
+  await page.close();
+
+  const restored = await openPage(browser, url);
+  await waitForApp(restored);
+  assert.equal(await restored.inputValue('#workload'), 'hotspot');
+  assert.equal(await restored.inputValue('#size'), String(size));
+  assert.equal(await restored.inputValue('#machine'), 'ccws-fermi');
+  assert.equal(await restored.inputValue('#warp-policy'), 'lrr');
+  assert.equal(await restored.inputValue('#hw-l1-ways'), '8');
+  assert.deepEqual(restored.errors, []);
+  await restored.close();
+
+  const embed = await openPage(browser, `${url}&embed=1`);
+  await embed.locator('#run').waitFor({ timeout: 20000 });
+  assert.equal(await embed.locator('.masthead').isVisible(), false, 'no page chrome in an iframe');
+  assert.equal(await embed.locator('#tab-compare').count(), 0, 'embed mode is run-and-watch only');
+  await runAndWait(embed).catch(() => {});
+  await embed.locator('#status', { hasText: 'Finished' }).waitFor({ timeout: 60000 });
+  await embed.locator('#scrubber').waitFor();
+  await screenshot(embed, 'embed');
+  assert.deepEqual(embed.errors, []);
+  await embed.close();
+});
+
+test('the gallery reproduces a paper card beside the paper\'s number', async () => {
+  const page = await openPage(browser, server.url);
+  await waitForApp(page);
+  await page.click('#tab-gallery');
+  const card = page.locator('#card-ccws-gto-vs-lrr');
+  await card.locator('button', { hasText: 'Reproduce' }).click();
+  await card.locator('.simulated .ok').waitFor({ timeout: 120000 });
+  const text = await card.locator('.simulated').textContent();
+  const speedup = Number(text.match(/([0-9.]+)× as fast/)[1]);
+  assert.ok(speedup > 1.5, `GTO beats LRR on a cache-sensitive kernel, as the paper found (${text})`);
+  await screenshot(page, 'gallery');
   assert.deepEqual(page.errors, []);
   await page.close();
 });
 
 test('a worker panic becomes a message and a fresh worker takes over', async () => {
   const page = await openPage(browser, `${server.url}?debug=1`);
+  await waitForApp(page);
   await page.click('#crash-worker');
-  const status = page.locator('#status');
-  await status.filter({ hasText: 'The simulation worker crashed' }).waitFor({ timeout: 5000 });
-  assert.match(await status.textContent(), /asked the worker to crash/);
+  await page.locator('.notice.error, #status.error').first().waitFor({ timeout: 5000 });
   await page.locator('#engine-status', { hasText: 'Engine: ready' }).waitFor({ timeout: 10000 });
-  await screenshot(page, 'worker-crashed');
-
-  await fillForm(page, { 'accesses-per-pass': 5000, 'passes': 2 });
-  await page.click('#run');
-  await page.locator('#report').waitFor({ timeout: 10000 });
-  assert.equal(await shownInteger(page, 'result-accesses'), 10000);
+  await openSmallest(page, 'vecadd');
+  await runAndWait(page);
   // The only errors allowed are the crashed worker's own.
   assert.deepEqual(page.errors.filter((e) => !/unreachable|asked the worker to crash/.test(e)), []);
   await page.close();
@@ -97,10 +178,10 @@ test('a worker panic becomes a message and a fresh worker takes over', async () 
 
 test('a panic on the page shows a banner instead of leaving it dead', async () => {
   const page = await openPage(browser, `${server.url}?debug=1`);
+  await waitForApp(page);
   await page.click('#crash-page');
   const banner = page.locator('#fatal');
   await banner.waitFor({ state: 'visible', timeout: 5000 });
   assert.match(await banner.textContent(), /internal error\. Reload the page.*the page was asked to crash/s);
-  await screenshot(page, 'page-crashed');
   await page.close();
 });

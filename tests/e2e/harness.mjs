@@ -108,3 +108,26 @@ export function nativeBenchReport(workload) {
   const cli = process.env.WARPSCOPE_CLI ?? join(root, 'target', 'debug', 'warpscope');
   return JSON.parse(execFileSync(cli, ['bench', '--only', workload, '--report'], { encoding: 'utf8' }));
 }
+
+/** The native CLI's JSON report for `warpscope run ARGS`. */
+export function nativeRun(args) {
+  const cli = process.env.WARPSCOPE_CLI ?? join(root, 'target', 'debug', 'warpscope');
+  return JSON.parse(execFileSync(cli, ['run', ...args, '--json'], { encoding: 'utf8' }));
+}
+
+/** Waits until the app has its menus and the editor (the catalog has arrived). */
+export async function waitForApp(page) {
+  await page.locator('#source').waitFor({ timeout: 20000 });
+}
+
+/** Picks option `value` of the select `#id` and waits for the page to settle. */
+export async function choose(page, id, value) {
+  await page.selectOption(`#${id}`, String(value));
+}
+
+/** Presses Run and waits for the run's statistics; returns the shown cycle count. */
+export async function runAndWait(page, timeout = 60000) {
+  await page.click('#run');
+  await page.locator('#stat-cycles').waitFor({ timeout });
+  return shownInteger(page, 'stat-cycles');
+}

@@ -1,5 +1,8 @@
 //! The app's pieces, one per file.
 
-pub mod hit_rate_chart;
-pub mod run_panel;
-pub mod sweep_form;
+pub mod compare;
+pub mod gallery_view;
+pub mod playback;
+pub mod run_view;
+pub mod setup_bar;
+pub mod stats_table;

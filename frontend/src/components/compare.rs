@@ -1,0 +1,196 @@
+//! The compare view: the current workload and machine under two to six policy/coherence
+//! choices, run one after another, with a summary table (speedup against the first) and the
+//! same charts overlaid.
+
+use std::rc::Rc;
+
+use warpscope_core::config::Coherence;
+use warpscope_wasm::protocol::CatalogPolicy;
+use yew::prelude::*;
+
+use crate::components::charts::Charts;
+use crate::components::run_view::ProgressBar;
+use crate::format::{grouped, percent};
+use crate::state::RunView;
+
+/// Fewest and most variants.
+pub const MIN_VARIANTS: usize = 2;
+/// Most variants side by side.
+pub const MAX_VARIANTS: usize = 6;
+
+/// One column of the comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    /// Thread-block scheduler id.
+    pub tb: String,
+    /// Warp scheduler id.
+    pub warp: String,
+    /// L1 at kernel boundaries; `None`: as the machine is configured.
+    pub coherence: Option<Coherence>,
+}
+
+impl Variant {
+    /// A short name: "RR · GTO · L1 kept".
+    pub fn label(&self, tb: &[CatalogPolicy], warp: &[CatalogPolicy]) -> String {
+        let name = |list: &[CatalogPolicy], id: &str| {
+            list.iter().find(|p| p.id == id).map_or_else(|| id.to_string(), |p| p.label.clone())
+        };
+        let mut label = format!("{} · {}", name(tb, &self.tb), name(warp, &self.warp));
+        match self.coherence {
+            Some(Coherence::KeepL1) => label.push_str(" · L1 kept"),
+            Some(Coherence::InvalidateL1) => label.push_str(" · L1 invalidated"),
+            None => {}
+        }
+        label
+    }
+}
+
+/// Props of [`CompareView`].
+#[derive(Properties, PartialEq)]
+pub struct CompareProps {
+    /// The variants.
+    pub variants: Vec<Variant>,
+    /// Their runs, index for index.
+    pub runs: Vec<RunView>,
+    /// Menus.
+    pub tb_policies: Rc<Vec<CatalogPolicy>>,
+    /// Menus.
+    pub warp_policies: Rc<Vec<CatalogPolicy>>,
+    /// What is being compared ("hotspot on Fermi GTX 480").
+    pub subject: AttrValue,
+    /// A variant changed: (index, new value), or removed (None).
+    pub on_change: Callback<(usize, Option<Variant>)>,
+    /// Add a variant.
+    pub on_add: Callback<()>,
+    /// Run every variant.
+    pub on_run: Callback<()>,
+    /// Stop.
+    pub on_cancel: Callback<()>,
+    /// Whether a job runs (menus are locked).
+    pub busy: bool,
+}
+
+/// Variant editor, summary table and overlaid charts.
+#[function_component(CompareView)]
+pub fn compare_view(props: &CompareProps) -> Html {
+    let select = |index: usize, kind: &'static str, options: Vec<(String, String)>, value: String| {
+        let (variants, on_change) = (props.variants.clone(), props.on_change.clone());
+        let onchange = Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let mut v = variants[index].clone();
+            let value = select.value();
+            match kind {
+                "tb" => v.tb = value,
+                "warp" => v.warp = value,
+                _ => {
+                    v.coherence = match value.as_str() {
+                        "keep" => Some(Coherence::KeepL1),
+                        "invalidate" => Some(Coherence::InvalidateL1),
+                        _ => None,
+                    }
+                }
+            }
+            on_change.emit((index, Some(v)));
+        });
+        html! {
+            <select id={format!("cmp-{kind}-{index}")} aria-label={format!("{kind} of variant {}", index + 1)}
+                disabled={props.busy} {onchange}>
+                { for options.into_iter().map(|(id, label)| html! {
+                    <option value={id.clone()} selected={id == value}>{ label }</option>
+                }) }
+            </select>
+        }
+    };
+    let policy_options =
+        |list: &[CatalogPolicy]| list.iter().map(|p| (p.id.clone(), p.label.clone())).collect::<Vec<_>>();
+    let coherence_options = vec![
+        ("machine".to_string(), "as the machine is set".to_string()),
+        ("invalidate".to_string(), "invalidated at kernel boundaries".to_string()),
+        ("keep".to_string(), "kept across kernels".to_string()),
+    ];
+    let baseline = props.runs.first().and_then(|r| r.result()).map(|r| r.report.cycles);
+    let labels: Vec<String> =
+        props.variants.iter().map(|v| v.label(&props.tb_policies, &props.warp_policies)).collect();
+    let overlay: Vec<(AttrValue, Rc<warpscope_core::stats::TimeSeries>)> = props
+        .runs
+        .iter()
+        .zip(&labels)
+        .filter_map(|(run, label)| {
+            run.result().map(|r| (AttrValue::from(label.clone()), Rc::new(r.report.series.clone())))
+        })
+        .collect();
+    let done = props.runs.iter().filter(|r| r.result().is_some()).count();
+    html! {
+        <div class="compare">
+            <p class="lede">{ format!("The same set-up — {} — under different choices, run one after another. \
+                Speedups are against the first variant.", props.subject) }</p>
+            <table class="report compare-table" id="compare-table">
+                <thead><tr>
+                    <th scope="col">{ "Variant" }</th><th scope="col">{ "Thread blocks" }</th><th scope="col">{ "Warps" }</th>
+                    <th scope="col">{ "L1 across kernels" }</th><th scope="col">{ "Cycles" }</th><th scope="col">{ "Speedup" }</th>
+                    <th scope="col">{ "IPC" }</th><th scope="col">{ "L1 hits" }</th><th scope="col">{ "L2 hits" }</th>
+                    <th scope="col">{ "DRAM lines" }</th><th scope="col"></th>
+                </tr></thead>
+                <tbody>
+                    { for props.variants.iter().enumerate().map(|(i, v)| {
+                        let run = props.runs.get(i).cloned().unwrap_or(RunView::Idle);
+                        let coherence = match v.coherence { Some(Coherence::KeepL1) => "keep", Some(Coherence::InvalidateL1) => "invalidate", None => "machine" };
+                        let cells = match &run {
+                            RunView::Finished(r) => {
+                                let rep = &r.report;
+                                let speedup = baseline.filter(|_| rep.cycles > 0).map(|b| b as f64 / rep.cycles as f64);
+                                html! { <>
+                                    <td class="num" id={format!("cmp-cycles-{i}")}>{ grouped(rep.cycles) }
+                                        if r.stopped_early.is_some() { <span class="badge warning" title="stopped at the cycle budget">{ " budget" }</span> }</td>
+                                    <td class="num" id={format!("cmp-speedup-{i}")}>{ speedup.map_or("–".into(), |s| format!("{s:.2}×")) }</td>
+                                    <td class="num">{ format!("{:.2}", rep.ipc) }</td>
+                                    <td class="num">{ percent(rep.l1.hits, rep.l1.accesses) }</td>
+                                    <td class="num">{ percent(rep.l2.hits, rep.l2.hits + rep.l2.misses) }</td>
+                                    <td class="num">{ grouped(rep.dram.reads + rep.dram.writes) }</td>
+                                </> }
+                            }
+                            RunView::Running { fraction, .. } => html! { <td colspan="6"><ProgressBar fraction={*fraction} /></td> },
+                            RunView::Queued => html! { <td colspan="6" class="note">{ "waiting…" }</td> },
+                            RunView::Failed { message, .. } => html! { <td colspan="6" class="error">{ message.clone() }</td> },
+                            RunView::Cancelled { .. } => html! { <td colspan="6" class="note">{ "cancelled" }</td> },
+                            RunView::Idle => html! { <td colspan="6" class="note">{ "not run" }</td> },
+                        };
+                        let remove = {
+                            let on_change = props.on_change.clone();
+                            Callback::from(move |_: MouseEvent| on_change.emit((i, None)))
+                        };
+                        html! {
+                            <tr>
+                                <th scope="row">{ labels[i].clone() }</th>
+                                <td>{ select(i, "tb", policy_options(&props.tb_policies), v.tb.clone()) }</td>
+                                <td>{ select(i, "warp", policy_options(&props.warp_policies), v.warp.clone()) }</td>
+                                <td>{ select(i, "coherence", coherence_options.clone(), coherence.to_string()) }</td>
+                                { cells }
+                                <td>
+                                    if props.variants.len() > MIN_VARIANTS {
+                                        <button type="button" class="link" onclick={remove} disabled={props.busy}
+                                            aria-label={format!("Remove variant {}", i + 1)}>{ "Remove" }</button>
+                                    }
+                                </td>
+                            </tr>
+                        }
+                    }) }
+                </tbody>
+            </table>
+            <div class="actions">
+                <button type="button" id="compare-run" class="primary" disabled={props.busy}
+                    onclick={props.on_run.reform(|_| ())}>{ "Run all" }</button>
+                <button type="button" id="compare-cancel" disabled={!props.busy} onclick={props.on_cancel.reform(|_| ())}>{ "Cancel" }</button>
+                <button type="button" id="compare-add" disabled={props.busy || props.variants.len() >= MAX_VARIANTS}
+                    onclick={props.on_add.reform(|_| ())}>{ "Add a variant" }</button>
+                <span class="summary">{ format!("{done} of {} finished", props.variants.len()) }</span>
+            </div>
+            if !overlay.is_empty() {
+                <section class="panel" aria-labelledby="compare-charts-title">
+                    <h3 id="compare-charts-title">{ "Over time" }</h3>
+                    <Charts series={overlay[0].1.clone()} overlay={overlay.clone()} />
+                </section>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,165 @@
+//! One run on the page: its progress while it runs, then everything it measured — statistics,
+//! the thread-block timeline, animated playback of the machine, and charts over time.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::components::charts::Charts;
+use crate::components::playback::Playback;
+use crate::components::sm_view::SmOccupancy;
+use crate::components::stats_table::StatsTable;
+use crate::components::timeline::Timeline;
+use crate::export;
+use crate::format::{grouped, short};
+use crate::state::{RunResult, RunView};
+
+/// Props of [`RunPanel`].
+#[derive(Properties, PartialEq)]
+pub struct RunPanelProps {
+    /// What to show.
+    pub view: RunView,
+    /// SMs of the machine it runs on.
+    pub sm_count: u32,
+    /// Text when nothing has run yet.
+    #[prop_or(AttrValue::Static("Press Run to simulate this set-up."))]
+    pub idle_text: AttrValue,
+    /// Show only the timeline, playback and key numbers (the embed view).
+    #[prop_or_default]
+    pub compact: bool,
+}
+
+/// Progress, then results.
+#[function_component(RunPanel)]
+pub fn run_panel(props: &RunPanelProps) -> Html {
+    match &props.view {
+        RunView::Idle => html! { <p id="status" class="status">{ props.idle_text.clone() }</p> },
+        RunView::Queued => {
+            html! { <p id="status" class="status" aria-live="polite">{ "Waiting for the simulator…" }</p> }
+        }
+        RunView::Running { cycle, fraction, started_ms, latest_ms, snapshots, .. } => {
+            let seconds = (latest_ms - started_ms) / 1000.0;
+            let rate =
+                if seconds > 0.05 { format!(" · {} cycles/s", short(*cycle as f64 / seconds)) } else { String::new() };
+            html! {
+                <>
+                    <ProgressBar fraction={*fraction} />
+                    <p id="status" class="status" aria-live="polite">
+                        { format!("Running: cycle {}{rate} · {:.0} % of the launches done", grouped(*cycle), fraction * 100.0) }
+                    </p>
+                    if let Some(latest) = snapshots.last() {
+                        <SmOccupancy snapshot={latest.clone()} />
+                    }
+                </>
+            }
+        }
+        RunView::Finished(result) => {
+            html! { <Finished result={result.clone()} sm_count={props.sm_count} compact={props.compact} /> }
+        }
+        RunView::Cancelled { cycle } => html! {
+            <p id="status" class="status" aria-live="polite">{ format!("Cancelled at cycle {}.", grouped(*cycle)) }</p>
+        },
+        RunView::Failed { message, .. } => html! {
+            <p id="status" class="status error" role="alert">{ message.clone() }</p>
+        },
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct FinishedProps {
+    result: Rc<RunResult>,
+    sm_count: u32,
+    compact: bool,
+}
+
+#[function_component(Finished)]
+fn finished(props: &FinishedProps) -> Html {
+    let result = &props.result;
+    let report = &result.report;
+    // The playback position, shared by the timeline's cursor, the charts and the scrubber.
+    let cursor = use_state(|| None::<u64>);
+    let series = use_memo(report.clone(), |report| Rc::new(report.series.clone()));
+    let on_seek = {
+        let cursor = cursor.clone();
+        Callback::from(move |cycle: u64| cursor.set(Some(cycle)))
+    };
+    let status = html! {
+        <p id="status" class={classes!("status", "done", result.stopped_early.is_some().then_some("warning"))} aria-live="polite">
+            { match &result.stopped_early {
+                Some(why) => format!("Stopped early: {why}. The numbers below cover the {} cycles simulated.", grouped(report.cycles)),
+                None => format!("Finished: {} cycles, IPC {:.2}, simulated in {:.2} s ({} cycles/s).",
+                    grouped(report.cycles), report.ipc, result.elapsed_ms / 1000.0,
+                    short(report.cycles as f64 / (result.elapsed_ms / 1000.0).max(1e-3))),
+            } }
+        </p>
+    };
+    let timeline = html! {
+        <section class="panel" aria-labelledby="timeline-title">
+            <h3 id="timeline-title">{ "Thread blocks over time" }</h3>
+            <Timeline report={report.clone()} sm_count={props.sm_count} cursor={*cursor} on_seek={Some(on_seek.clone())} />
+        </section>
+    };
+    let playback = html! {
+        <section class="panel" aria-labelledby="playback-title">
+            <h3 id="playback-title">{ "Playback" }</h3>
+            <Playback snapshots={result.snapshots.clone()} cursor={*cursor} on_seek={on_seek.clone()} />
+        </section>
+    };
+    if props.compact {
+        return html! { <>{ status }{ timeline }{ playback }</> };
+    }
+    let (json, blocks_csv, summary_csv) = {
+        let (a, b, c) = (report.clone(), report.clone(), report.clone());
+        (
+            Callback::from(move |_: MouseEvent| {
+                export::download("warpscope-report.json", "application/json", &export::report_json(&a))
+            }),
+            Callback::from(move |_: MouseEvent| {
+                export::download("warpscope-blocks.csv", "text/csv", &export::blocks_csv(&b))
+            }),
+            Callback::from(move |_: MouseEvent| {
+                export::download("warpscope-summary.csv", "text/csv", &export::summary_csv(&c))
+            }),
+        )
+    };
+    html! {
+        <>
+            { status }
+            <div class="exports" role="group" aria-label="Export">
+                <span>{ "Export:" }</span>
+                <button type="button" class="link" id="export-json" onclick={json}>{ "report (JSON)" }</button>
+                <button type="button" class="link" id="export-summary" onclick={summary_csv}>{ "statistics (CSV)" }</button>
+                <button type="button" class="link" id="export-blocks" onclick={blocks_csv}>{ "thread blocks (CSV)" }</button>
+            </div>
+            { timeline }
+            { playback }
+            <section class="panel" aria-labelledby="charts-title">
+                <h3 id="charts-title">{ "Over time" }</h3>
+                <Charts series={(*series).clone()} cursor={*cursor} />
+            </section>
+            <section class="panel" aria-labelledby="stats-title">
+                <h3 id="stats-title">{ "Statistics" }</h3>
+                <StatsTable report={report.clone()} />
+            </section>
+        </>
+    }
+}
+
+/// Props of [`ProgressBar`].
+#[derive(Properties, PartialEq)]
+pub struct ProgressBarProps {
+    /// Done share, 0..=1.
+    pub fraction: f64,
+}
+
+/// An accessible progress bar.
+#[function_component(ProgressBar)]
+pub fn progress_bar(props: &ProgressBarProps) -> Html {
+    let percent = (props.fraction.clamp(0.0, 1.0) * 100.0).round();
+    html! {
+        <div class="progress" role="progressbar" aria-label="Simulation progress" aria-valuemin="0" aria-valuemax="100"
+            aria-valuenow={percent.to_string()}>
+            <div class="progress-fill" style={format!("width: {percent}%")}></div>
+        </div>
+    }
+}

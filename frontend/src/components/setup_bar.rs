@@ -1,0 +1,225 @@
+//! The set-up's menus: library workload and its size, machine preset, schedulers, cycle
+//! budget and the SM whose L1 is pictured. Everything listed comes from the worker's catalog,
+//! so a new workload, machine or policy appears here without UI work.
+
+use std::rc::Rc;
+
+use warpscope_wasm::protocol::Catalog;
+use yew::prelude::*;
+
+use crate::setup::Setup;
+
+/// A change the person made.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SetupChange {
+    /// Load a library workload.
+    Workload(String),
+    /// Size knob (`None`: the file's value).
+    Size(Option<u32>),
+    /// Machine preset.
+    Machine(String),
+    /// Thread-block scheduler.
+    Tb(String),
+    /// Warp scheduler.
+    Warp(String),
+    /// Cycle budget.
+    MaxCycles(u64),
+    /// SM of the heat map.
+    HeatSm(u32),
+}
+
+/// Props of [`SetupBar`].
+#[derive(Properties, PartialEq)]
+pub struct SetupBarProps {
+    /// Menus.
+    pub catalog: Rc<Catalog>,
+    /// Current set-up.
+    pub setup: Rc<Setup>,
+    /// A change.
+    pub on_change: Callback<SetupChange>,
+    /// Locks the menus while a run goes on.
+    pub busy: bool,
+}
+
+/// Checks a whole-number field against its range; the reason is for the person.
+pub fn parse_in_range(text: &str, min: u64, max: u64, what: &str) -> Result<u64, String> {
+    let value: u64 = text
+        .trim()
+        .replace(['_', ' ', '\u{202F}'], "")
+        .parse()
+        .map_err(|_| format!("{what} must be a whole number"))?;
+    if value < min || value > max {
+        return Err(format!("{what} must be between {min} and {max}"));
+    }
+    Ok(value)
+}
+
+/// The menus.
+#[function_component(SetupBar)]
+pub fn setup_bar(props: &SetupBarProps) -> Html {
+    let catalog = &props.catalog;
+    let setup = &props.setup;
+    let size_text = use_state(|| None::<String>);
+    let budget_text = use_state(|| None::<String>);
+    let entry = setup.library_entry(catalog).cloned();
+
+    let select_change = |make: fn(String) -> SetupChange| {
+        let on_change = props.on_change.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            on_change.emit(make(select.value()));
+        })
+    };
+
+    // The size knob: checked against the workload's range as typed, applied when valid.
+    let (size_error, size_input) = match &entry {
+        Some(entry) => {
+            let shown =
+                (*size_text).clone().unwrap_or_else(|| setup.size(catalog).map(|s| s.to_string()).unwrap_or_default());
+            let error = parse_in_range(&shown, entry.size_min as u64, entry.size_max as u64, "the size").err();
+            let oninput = {
+                let (size_text, on_change, entry) = (size_text.clone(), props.on_change.clone(), entry.clone());
+                Callback::from(move |e: InputEvent| {
+                    let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+                    let text = input.value();
+                    if let Ok(v) = parse_in_range(&text, entry.size_min as u64, entry.size_max as u64, "the size") {
+                        on_change.emit(SetupChange::Size((v as u32 != entry.size_default).then_some(v as u32)));
+                    }
+                    size_text.set(Some(text));
+                })
+            };
+            let input = html! {
+                <div class="field">
+                    <label for="size">{ format!("Size ({})", entry.size_define) }</label>
+                    <div class="input-with-unit">
+                        <input id="size" type="number" min={entry.size_min.to_string()} max={entry.size_max.to_string()}
+                            value={shown} {oninput} disabled={props.busy} aria-invalid={error.is_some().to_string()}
+                            aria-describedby="size-hint" />
+                        <span class="unit">{ entry.size_unit.clone() }</span>
+                    </div>
+                    <span id="size-hint" class={classes!("hint", error.is_some().then_some("error"))}>
+                        { error.clone().unwrap_or_else(|| format!("{}–{}, file default {}", entry.size_min, entry.size_max, entry.size_default)) }
+                    </span>
+                </div>
+            };
+            (error, input)
+        }
+        None => (None, html! {}),
+    };
+    let _ = size_error;
+    {
+        // A new workload starts from its own default size.
+        let size_text = size_text.clone();
+        use_effect_with(setup.workload.clone(), move |_| size_text.set(None));
+    }
+
+    let budget_shown = (*budget_text).clone().unwrap_or_else(|| setup.max_cycles.to_string());
+    let budget_error = parse_in_range(&budget_shown, 1_000, 10_000_000_000, "the cycle budget").err();
+    let on_budget = {
+        let (budget_text, on_change) = (budget_text.clone(), props.on_change.clone());
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            if let Ok(v) = parse_in_range(&input.value(), 1_000, 10_000_000_000, "the cycle budget") {
+                on_change.emit(SetupChange::MaxCycles(v));
+            }
+            budget_text.set(Some(input.value()));
+        })
+    };
+    let on_heat = {
+        let on_change = props.on_change.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            if let Ok(sm) = select.value().parse() {
+                on_change.emit(SetupChange::HeatSm(sm));
+            }
+        })
+    };
+
+    let mut categories: Vec<&str> = Vec::new();
+    for w in &catalog.workloads {
+        if !categories.contains(&w.category.as_str()) {
+            categories.push(&w.category);
+        }
+    }
+    let current_workload = setup.workload.clone().unwrap_or_default();
+    html! {
+        <div class="setup-bar">
+            <div class="field wide">
+                <label for="workload">{ "Workload" }</label>
+                <select id="workload" onchange={select_change(SetupChange::Workload)} disabled={props.busy}>
+                    if setup.workload.is_none() || setup.edited {
+                        <option value="" selected=true disabled=true>
+                            { if setup.edited { "(edited file)" } else { "(your file)" } }
+                        </option>
+                    }
+                    { for categories.iter().map(|category| html! {
+                        <optgroup label={category.to_string()}>
+                            { for catalog.workloads.iter().filter(|w| w.category == *category).map(|w| html! {
+                                <option value={w.id.clone()} selected={!setup.edited && w.id == current_workload}
+                                    title={w.summary.clone()}>{ format!("{} — {}", w.id, w.title) }</option>
+                            }) }
+                        </optgroup>
+                    }) }
+                </select>
+                if let Some(entry) = &entry {
+                    <span class="hint">{ entry.summary.clone() }</span>
+                }
+            </div>
+            { size_input }
+            <div class="field">
+                <label for="machine">{ "Machine" }</label>
+                <select id="machine" onchange={select_change(SetupChange::Machine)} disabled={props.busy}>
+                    { for catalog.machines.iter().map(|m| html! {
+                        <option value={m.id.clone()} selected={m.id == setup.machine} title={m.source.clone()}>{ m.label.clone() }</option>
+                    }) }
+                </select>
+                <span class="hint">{ format!("{} SMs", setup.config.core.sm_count) }</span>
+            </div>
+            <div class="field">
+                <label for="tb-policy">{ "Thread-block scheduler" }</label>
+                <select id="tb-policy" onchange={select_change(SetupChange::Tb)} disabled={props.busy}>
+                    { for catalog.tb_policies.iter().map(|p| html! {
+                        <option value={p.id.clone()} selected={p.id == setup.policies.tb} title={p.description.clone()}>{ p.label.clone() }</option>
+                    }) }
+                </select>
+            </div>
+            <div class="field">
+                <label for="warp-policy">{ "Warp scheduler" }</label>
+                <select id="warp-policy" onchange={select_change(SetupChange::Warp)} disabled={props.busy}>
+                    { for catalog.warp_policies.iter().map(|p| html! {
+                        <option value={p.id.clone()} selected={p.id == setup.policies.warp} title={p.description.clone()}>{ p.label.clone() }</option>
+                    }) }
+                </select>
+            </div>
+            <div class="field">
+                <label for="max-cycles">{ "Cycle budget" }</label>
+                <input id="max-cycles" type="text" inputmode="numeric" value={budget_shown} oninput={on_budget}
+                    disabled={props.busy} aria-invalid={budget_error.is_some().to_string()} aria-describedby="max-cycles-hint" />
+                <span id="max-cycles-hint" class={classes!("hint", budget_error.is_some().then_some("error"))}>
+                    { budget_error.unwrap_or_else(|| "the run stops here and says so".into()) }
+                </span>
+            </div>
+            <div class="field">
+                <label for="heat-sm">{ "L1 pictured" }</label>
+                <select id="heat-sm" onchange={on_heat} disabled={props.busy}>
+                    { for (0..setup.config.core.sm_count.min(1024)).map(|sm| html! {
+                        <option value={sm.to_string()} selected={sm == setup.heat_sm}>{ format!("SM {sm}") }</option>
+                    }) }
+                </select>
+            </div>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_checked_with_reasons() {
+        assert_eq!(parse_in_range("64", 16, 256, "the size"), Ok(64));
+        assert_eq!(parse_in_range(" 1 000 ", 1, 5000, "x"), Ok(1000));
+        assert_eq!(parse_in_range("8", 16, 256, "the size"), Err("the size must be between 16 and 256".into()));
+        assert_eq!(parse_in_range("lots", 16, 256, "the size"), Err("the size must be a whole number".into()));
+    }
+}

@@ -1,0 +1,201 @@
+//! The set-up being edited: kernel file, `#define` overrides, machine, policies and budget;
+//! how it becomes a job for the worker and a share link, and back. Pure, tested natively.
+
+use warpscope_core::config::GpuConfig;
+use warpscope_core::Policies;
+use warpscope_wasm::protocol::{Catalog, CatalogWorkload, SimulateJob};
+
+use crate::share::{SharedSetup, SharedSource};
+use crate::state::{DEFAULT_MACHINE, DEFAULT_MAX_CYCLES, DEFAULT_WORKLOAD};
+
+/// Cycles between the first snapshots of a run (the worker doubles it for long runs).
+pub const SNAPSHOT_EVERY: u64 = 500;
+
+/// What Run runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    /// The kernel file.
+    pub source: String,
+    /// The library workload it was loaded from, if any.
+    pub workload: Option<String>,
+    /// Whether the text changed since it was loaded from the library.
+    pub edited: bool,
+    /// `#define` overrides, in order: (name, value).
+    pub defines: Vec<(String, String)>,
+    /// Machine preset id.
+    pub machine: String,
+    /// The machine: the preset plus the person's changes.
+    pub config: GpuConfig,
+    /// Schedulers.
+    pub policies: Policies,
+    /// Cycle budget.
+    pub max_cycles: u64,
+    /// The SM whose L1 the heat map shows.
+    pub heat_sm: u32,
+}
+
+impl Setup {
+    /// The first visit's set-up: the default workload on the default machine.
+    pub fn initial(catalog: &Catalog) -> Setup {
+        let machine = catalog.machines.iter().find(|m| m.id == DEFAULT_MACHINE).or(catalog.machines.first());
+        let mut setup = Setup {
+            source: String::new(),
+            workload: None,
+            edited: false,
+            defines: Vec::new(),
+            machine: machine.map(|m| m.id.clone()).unwrap_or_default(),
+            config: machine.map(|m| m.config.clone()).unwrap_or_else(warpscope_core::config::presets::fermi_gtx480),
+            policies: Policies::default(),
+            max_cycles: DEFAULT_MAX_CYCLES,
+            heat_sm: 0,
+        };
+        setup.load_workload(catalog, DEFAULT_WORKLOAD);
+        setup
+    }
+
+    /// Replaces the kernel file by library workload `id` at its default size.
+    pub fn load_workload(&mut self, catalog: &Catalog, id: &str) -> bool {
+        let Some(workload) = catalog.workloads.iter().find(|w| w.id == id) else { return false };
+        self.source = workload.source.clone();
+        self.workload = Some(workload.id.clone());
+        self.edited = false;
+        self.defines.clear();
+        true
+    }
+
+    /// Switches to machine preset `id`, dropping hardware changes.
+    pub fn load_machine(&mut self, catalog: &Catalog, id: &str) -> bool {
+        let Some(machine) = catalog.machines.iter().find(|m| m.id == id) else { return false };
+        self.machine = machine.id.clone();
+        self.config = machine.config.clone();
+        self.heat_sm = self.heat_sm.min(self.config.core.sm_count.saturating_sub(1));
+        true
+    }
+
+    /// The library entry the file came from.
+    pub fn library_entry<'a>(&self, catalog: &'a Catalog) -> Option<&'a CatalogWorkload> {
+        let id = self.workload.as_deref()?;
+        catalog.workloads.iter().find(|w| w.id == id)
+    }
+
+    /// The size knob's current value (its override or the file's default).
+    pub fn size(&self, catalog: &Catalog) -> Option<u32> {
+        let entry = self.library_entry(catalog)?;
+        match self.defines.iter().find(|(name, _)| *name == entry.size_define) {
+            Some((_, value)) => value.parse().ok(),
+            None => Some(entry.size_default),
+        }
+    }
+
+    /// Sets the size knob (`None`: back to the file's value).
+    pub fn set_size(&mut self, catalog: &Catalog, size: Option<u32>) {
+        let Some(define) = self.library_entry(catalog).map(|e| e.size_define.clone()) else { return };
+        self.defines.retain(|(name, _)| *name != define);
+        if let Some(size) = size {
+            self.defines.push((define, size.to_string()));
+        }
+    }
+
+    /// The preset this machine started from.
+    pub fn preset<'a>(&self, catalog: &'a Catalog) -> Option<&'a GpuConfig> {
+        catalog.machines.iter().find(|m| m.id == self.machine).map(|m| &m.config)
+    }
+
+    /// The job for the worker, with `policies` and `config` in place of the set-up's own
+    /// (the compare view and the gallery vary them).
+    pub fn job_with(&self, policies: Policies, config: GpuConfig) -> SimulateJob {
+        SimulateJob {
+            source: self.source.clone(),
+            defines: self.defines.clone(),
+            config,
+            policies,
+            max_cycles: self.max_cycles,
+            snapshot_every: SNAPSHOT_EVERY,
+            heat_sm: self.heat_sm,
+        }
+    }
+
+    /// The job for the worker.
+    pub fn job(&self) -> SimulateJob {
+        self.job_with(self.policies.clone(), self.config.clone())
+    }
+
+    /// The set-up as a share link's contents.
+    pub fn to_shared(&self, catalog: &Catalog, embed: bool) -> SharedSetup {
+        let library = self.library_entry(catalog).filter(|_| !self.edited);
+        let (source, defines) = match library {
+            Some(entry) => {
+                let size = self.defines.iter().find(|(n, _)| *n == entry.size_define).and_then(|(_, v)| v.parse().ok());
+                let others = self.defines.iter().filter(|(n, _)| *n != entry.size_define).cloned().collect();
+                (SharedSource::Library { id: entry.id.clone(), size }, others)
+            }
+            None => (SharedSource::Text(self.source.clone()), self.defines.clone()),
+        };
+        let hardware = match self.preset(catalog) {
+            Some(preset) => {
+                self.config.diff(preset).into_iter().map(|(path, value)| (path.to_string(), value)).collect()
+            }
+            None => Vec::new(),
+        };
+        SharedSetup {
+            source,
+            defines,
+            machine: self.machine.clone(),
+            hardware,
+            tb: self.policies.tb.clone(),
+            warp: self.policies.warp.clone(),
+            max_cycles: self.max_cycles,
+            embed,
+        }
+    }
+
+    /// The set-up a share link describes. What cannot be restored (an unknown workload or
+    /// machine, a bad hardware value) is skipped and named in the returned notes.
+    pub fn from_shared(catalog: &Catalog, shared: &SharedSetup) -> (Setup, Vec<String>) {
+        let mut notes = Vec::new();
+        let mut setup = Setup::initial(catalog);
+        if !setup.load_machine(catalog, &shared.machine) {
+            notes.push(format!("the link's machine \"{}\" is not one of this version's presets", shared.machine));
+        }
+        match &shared.source {
+            SharedSource::Library { id, size } => {
+                if setup.load_workload(catalog, id) {
+                    setup.set_size(catalog, *size);
+                } else {
+                    notes.push(format!("the link's workload \"{id}\" is not in this version's library"));
+                }
+            }
+            SharedSource::Text(text) => {
+                setup.source = text.clone();
+                setup.workload = None;
+                setup.edited = true;
+                setup.defines.clear();
+            }
+        }
+        for (name, value) in &shared.defines {
+            setup.defines.retain(|(n, _)| n != name);
+            setup.defines.push((name.clone(), value.clone()));
+        }
+        for (path, value) in &shared.hardware {
+            if let Err(err) = setup.config.set_field(path, value) {
+                notes.push(format!("the link's setting {path} = {value} was skipped: {}", err.reason));
+            }
+        }
+        setup.policies = Policies { tb: shared.tb.clone(), warp: shared.warp.clone() };
+        for (kind, id, known) in
+            [("thread-block", &shared.tb, &catalog.tb_policies), ("warp", &shared.warp, &catalog.warp_policies)]
+        {
+            if !known.iter().any(|p| p.id == *id) {
+                notes.push(format!("the link's {kind} scheduler \"{id}\" is not known to this version"));
+            }
+        }
+        if setup.policies.tb.is_empty() || !catalog.tb_policies.iter().any(|p| p.id == setup.policies.tb) {
+            setup.policies.tb = Policies::default().tb;
+        }
+        if !catalog.warp_policies.iter().any(|p| p.id == setup.policies.warp) {
+            setup.policies.warp = Policies::default().warp;
+        }
+        setup.max_cycles = shared.max_cycles.max(1);
+        (setup, notes)
+    }
+}
