@@ -5,9 +5,13 @@
 //! Pure helpers ([`form`], [`format`]) are tested natively.
 
 pub mod app;
+pub mod canvas;
 pub mod components;
+pub mod csv;
+pub mod download;
 pub mod form;
 pub mod format;
+pub mod plot;
 pub mod state;
 pub mod worker;
 
