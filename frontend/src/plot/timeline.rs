@@ -248,6 +248,25 @@ pub fn hit(index: &BlockIndex, blocks: &[BlockRecord], geometry: &Geometry, px: 
         .map(|i| i as usize)
 }
 
+/// Where block `i` is drawn, `(x, y, w, h)`, for outlining the hovered block.
+pub fn block_rect(
+    index: &BlockIndex,
+    blocks: &[BlockRecord],
+    geometry: &Geometry,
+    i: usize,
+) -> Option<(f64, f64, f64, f64)> {
+    let b = blocks.get(i)?;
+    let lanes = index.sms.get(b.sm as usize)?;
+    let lane = lanes.iter().position(|ids| {
+        let from = ids.partition_point(|&j| blocks[j as usize].start < b.start);
+        ids[from..].iter().take_while(|&&j| blocks[j as usize].start == b.start).any(|&j| j as usize == i)
+    })?;
+    let lane_h = geometry.lane_height(lanes.len());
+    let x0 = geometry.x.map(b.start as f64);
+    let x1 = geometry.x.map(index.ends[i] as f64);
+    Some((x0, geometry.row_top(b.sm as usize) + lane as f64 * lane_h, (x1 - x0).max(1.0), lane_h.max(1.0)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,5 +369,10 @@ mod tests {
         assert_eq!(hit(&index, &blocks, &g, g.x.map(90.0), in_lane(1, 0.0)), None);
         assert_eq!(hit(&index, &blocks, &g, 10.0, in_lane(0, 0.0)), None, "over the labels");
         assert_eq!(hit(&index, &blocks, &g, g.x.map(30.0), g.height), None, "below the rows");
+        let (x, y, w, h) = block_rect(&index, &blocks, &g, 2).unwrap();
+        assert_eq!((x, w), (g.x.map(50.0), g.x.map(120.0) - g.x.map(50.0)));
+        assert_eq!((y, h), (g.row_top(0), lane_h));
+        assert_eq!(block_rect(&index, &blocks, &g, 0).unwrap().1, g.row_top(0) + lane_h);
+        assert_eq!(block_rect(&index, &blocks, &g, 9), None);
     }
 }
