@@ -42,9 +42,10 @@ pub fn download_canvas_png(canvas: &HtmlCanvasElement, filename: &str) {
 }
 
 /// The markup of an SVG element as a standalone file: the element's `outerHTML` with the SVG
-/// namespace declared (the DOM knows it, the markup does not always say it).
+/// namespace declared (the DOM knows it, the markup does not always say it) and the one HTML
+/// entity its serialiser may write that XML lacks spelled as a number.
 pub fn svg_markup(svg: &Element) -> String {
-    with_namespace(&svg.outer_html())
+    with_namespace(&svg.outer_html()).replace("&nbsp;", "&#160;")
 }
 
 /// `markup` with `xmlns` added to its root `<svg` tag when missing.
