@@ -1,10 +1,9 @@
-//! Files the person can download: the report as JSON, its tables as CSV. The CSV builders
-//! are pure and tested natively; [`download`] is the one browser call.
+//! What a finished run exports: the report as JSON and its tables as CSV (the time series' CSV
+//! is [`crate::csv::series_csv`]; saving goes through [`crate::download`]). Pure, tested natively.
 
 use std::fmt::Write;
 
 use warpscope_core::stats::Report;
-use wasm_bindgen::JsCast;
 
 /// The report as pretty JSON, exactly what `warpscope run --json` prints for the same run.
 pub fn report_json(report: &Report) -> String {
@@ -48,27 +47,6 @@ pub fn summary_csv(report: &Report) -> String {
         report.stalls.memory_pipeline
     );
     out
-}
-
-/// Offers `contents` as a file named `name`.
-pub fn download(name: &str, mime: &str, contents: &str) {
-    let parts = js_sys::Array::of1(&contents.into());
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
-    download_url(name, &url);
-    let _ = web_sys::Url::revoke_object_url(&url);
-}
-
-/// Clicks a temporary link to `url` with the download name `name`.
-pub fn download_url(name: &str, url: &str) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
-    let Ok(link) = document.create_element("a") else { return };
-    let Ok(link) = link.dyn_into::<web_sys::HtmlAnchorElement>() else { return };
-    link.set_href(url);
-    link.set_download(name);
-    link.click();
 }
 
 #[cfg(test)]

@@ -6,10 +6,14 @@
 //! helpers ([`format`], [`export`], [`gallery`]) are tested natively.
 
 pub mod app;
+pub mod canvas;
 pub mod components;
+pub mod csv;
+pub mod download;
 pub mod export;
 pub mod format;
 pub mod gallery;
+pub mod plot;
 pub mod setup;
 pub mod share;
 pub mod state;

@@ -1,8 +1,12 @@
 //! The app's pieces, one per file.
 
+pub mod charts;
 pub mod compare;
 pub mod gallery_view;
+pub mod heatmap;
 pub mod playback;
 pub mod run_view;
 pub mod setup_bar;
+pub mod sm_view;
 pub mod stats_table;
+pub mod timeline;

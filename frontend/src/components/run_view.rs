@@ -10,9 +10,11 @@ use crate::components::playback::Playback;
 use crate::components::sm_view::SmOccupancy;
 use crate::components::stats_table::StatsTable;
 use crate::components::timeline::Timeline;
+use crate::download::download_text;
 use crate::export;
 use crate::format::{grouped, short};
 use crate::state::{RunResult, RunView};
+use warpscope_core::stats::Report;
 
 /// Props of [`RunPanel`].
 #[derive(Properties, PartialEq)]
@@ -130,6 +132,7 @@ fn finished(props: &FinishedProps) -> Html {
                 <button type="button" class="link" id="export-json" onclick={json}>{ "report (JSON)" }</button>
                 <button type="button" class="link" id="export-summary" onclick={summary_csv}>{ "statistics (CSV)" }</button>
                 <button type="button" class="link" id="export-blocks" onclick={blocks_csv}>{ "thread blocks (CSV)" }</button>
+                <button type="button" class="link" id="export-series" onclick={series_csv}>{ "time series (CSV)" }</button>
             </div>
             { timeline }
             { playback }

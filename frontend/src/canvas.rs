@@ -1,0 +1,59 @@
+//! Canvas plumbing shared by the canvas views: a backing store sized for the screen's pixel
+//! density, and a hook that follows an element's width as its container resizes.
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, ResizeObserver};
+use yew::prelude::*;
+
+/// Sizes `canvas`'s backing store for a `width` × `height` CSS-pixel drawing at the screen's
+/// pixel ratio (so lines stay sharp on high-density screens), clears it, and returns a context
+/// that draws in CSS pixels. The element's displayed size is left to its `style`.
+pub fn prepare(canvas: &HtmlCanvasElement, width: f64, height: f64) -> Option<CanvasRenderingContext2d> {
+    let ratio = web_sys::window().map(|w| w.device_pixel_ratio()).filter(|r| r.is_finite() && *r > 0.0).unwrap_or(1.0);
+    let (w, h) = ((width * ratio).round().max(1.0) as u32, (height * ratio).round().max(1.0) as u32);
+    // Assigning a size clears the canvas and costs a reallocation, so only when it changed.
+    if canvas.width() != w {
+        canvas.set_width(w);
+    }
+    if canvas.height() != h {
+        canvas.set_height(h);
+    }
+    let context: CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;
+    context.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0).ok()?;
+    context.clear_rect(0.0, 0.0, width, height);
+    Some(context)
+}
+
+/// Fills a rectangle in `colour`.
+pub fn fill_rect(context: &CanvasRenderingContext2d, colour: &str, x: f64, y: f64, w: f64, h: f64) {
+    context.set_fill_style_str(colour);
+    context.fill_rect(x, y, w, h);
+}
+
+/// The width in CSS pixels of the element behind `node`, kept up to date with a
+/// `ResizeObserver`; 0 until the element is mounted.
+#[hook]
+pub fn use_element_width(node: NodeRef) -> f64 {
+    let width = use_state_eq(|| 0.0f64);
+    {
+        let width = width.clone();
+        use_effect_with(node, move |node| {
+            let observer = node.cast::<Element>().and_then(|element| {
+                width.set(element.client_width() as f64);
+                let watched = element.clone();
+                let on_resize = Closure::<dyn FnMut()>::new(move || width.set(watched.client_width() as f64));
+                let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+                observer.observe(&element);
+                Some((observer, on_resize))
+            });
+            move || {
+                // The closure must outlive the observer, so both are dropped here together.
+                if let Some((observer, _on_resize)) = observer {
+                    observer.disconnect();
+                }
+            }
+        });
+    }
+    *width
+}

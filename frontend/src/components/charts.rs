@@ -1,0 +1,334 @@
+//! Charts of a run's time series: IPC, L1/L2 hit rates and the stall breakdown over cycles,
+//! as SVG with axes, legends and SVG/PNG export. With an `overlay` (the compare view) the IPC
+//! and hit-rate charts show one line per labelled run.
+//!
+//! Colours and fonts are SVG attributes rather than CSS so that an exported file looks the
+//! same outside the page.
+
+use std::rc::Rc;
+
+use warpscope_core::stats::TimeSeries;
+use web_sys::{Element, MouseEvent};
+use yew::prelude::*;
+
+use crate::download::{download_svg, download_svg_png};
+use crate::plot::palette::{qualitative, ACCENT, INK_SOFT, LINE};
+use crate::plot::path::{band, line};
+use crate::plot::scale::{format_cycles, format_tick, nice_ceiling, nice_step, nice_ticks, LinearScale};
+use crate::plot::series::{extent, hit_rate, ipc, stall_shares, Level, STALL_CATEGORIES};
+
+/// Props of [`Charts`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct ChartsProps {
+    /// The run's time series.
+    pub series: Rc<TimeSeries>,
+    /// The playback cycle, drawn as a vertical line.
+    #[prop_or_default]
+    pub cursor: Option<u64>,
+    /// Runs to compare: when not empty, the IPC and hit-rate charts draw one line per labelled
+    /// series instead of just `series`.
+    #[prop_or_default]
+    pub overlay: Vec<(AttrValue, Rc<TimeSeries>)>,
+}
+
+/// The chart's coordinate system, in viewBox units.
+const WIDTH: f64 = 720.0;
+const HEIGHT: f64 = 230.0;
+const LEFT: f64 = 56.0;
+const RIGHT: f64 = 16.0;
+/// Room above the plot for the legend.
+const TOP: f64 = 30.0;
+const BOTTOM: f64 = 38.0;
+const FONT: &str = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+/// The L2's colour next to the L1's accent when only one run is shown.
+const L2_COLOUR: &str = "#d97706";
+/// Line width of data series.
+const STROKE: &str = "2";
+
+/// One entry of a chart legend.
+struct Key {
+    label: String,
+    colour: String,
+    dashed: bool,
+    area: bool,
+}
+
+/// IPC, hit-rate and stall-breakdown charts of a time series.
+#[function_component(Charts)]
+pub fn charts(props: &ChartsProps) -> Html {
+    let refs = [use_node_ref(), use_node_ref(), use_node_ref()];
+    let runs: Vec<(String, Rc<TimeSeries>)> = if props.overlay.is_empty() {
+        vec![(String::new(), props.series.clone())]
+    } else {
+        props.overlay.iter().map(|(label, s)| (label.to_string(), s.clone())).collect()
+    };
+    let end = runs.iter().map(|(_, s)| extent(s)).chain([extent(&props.series)]).fold(0.0, f64::max);
+    let x = LinearScale::new((0.0, end), (LEFT, WIDTH - RIGHT));
+    let cursor = props.cursor.map(|c| c as f64).filter(|&c| c <= end);
+
+    if props.series.windows.is_empty() && runs.iter().all(|(_, s)| s.windows.is_empty()) {
+        return html! { <p class="viz-empty">{ "No time series yet: the run has not recorded a window." }</p> };
+    }
+    html! {
+        <div class="viz-charts">
+            { card("chart-ipc", "Instructions per cycle", refs[0].clone(), ipc_chart(&runs, &x, cursor)) }
+            { card("chart-hit-rate", "Cache hit rate", refs[1].clone(), hit_rate_chart(&runs, &x, cursor)) }
+            { card("chart-stalls", "Scheduler cycles by outcome", refs[2].clone(), stall_chart(&props.series, &x, cursor)) }
+        </div>
+    }
+}
+
+/// A chart with its caption and export buttons.
+fn card(id: &'static str, caption: &str, node: NodeRef, svg: Html) -> Html {
+    let export = |png: bool| {
+        let node = node.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Some(svg) = node.cast::<Element>() else { return };
+            if png {
+                download_svg_png(&svg, &format!("{id}.png"), WIDTH, HEIGHT, 2.0);
+            } else {
+                download_svg(&svg, &format!("{id}.svg"));
+            }
+        })
+    };
+    html! {
+        <figure class="viz chart-card">
+            <div class="viz-toolbar">
+                <figcaption>{ caption }</figcaption>
+                <button type="button" class="viz-export" onclick={export(false)}
+                    title={format!("Save “{caption}” as an SVG file")}>{ "SVG" }</button>
+                <button type="button" class="viz-export" onclick={export(true)}
+                    title={format!("Save “{caption}” as a PNG image")}>{ "PNG" }</button>
+            </div>
+            <div ref={node} class="viz-svg-frame" data-chart={id}>{ svg }</div>
+        </figure>
+    }
+}
+
+/// The colour of run `i` among several, or the accent for a single run.
+fn run_colour(i: usize, runs: usize) -> String {
+    if runs == 1 {
+        ACCENT.to_owned()
+    } else {
+        qualitative(i).css()
+    }
+}
+
+/// IPC over time, one line per run.
+fn ipc_chart(runs: &[(String, Rc<TimeSeries>)], x: &LinearScale, cursor: Option<f64>) -> Html {
+    let lines: Vec<Vec<(f64, Option<f64>)>> =
+        runs.iter().map(|(_, s)| ipc(s).into_iter().map(|(span, v)| (span.mid(), Some(v))).collect()).collect();
+    let peak = lines.iter().flatten().filter_map(|p| p.1).fold(0.0, f64::max);
+    let top = nice_ceiling(peak, 4);
+    let y = LinearScale::new((0.0, top), (HEIGHT - BOTTOM, TOP));
+    let y_ticks = nice_ticks(0.0, top, 4);
+    let step = nice_step(top, 4);
+    let keys: Vec<Key> = runs
+        .iter()
+        .enumerate()
+        .filter(|_| runs.len() > 1)
+        .map(|(i, (label, _))| Key {
+            label: label.clone(),
+            colour: run_colour(i, runs.len()),
+            dashed: false,
+            area: false,
+        })
+        .collect();
+    let description = if runs.len() == 1 {
+        let values: Vec<f64> = lines[0].iter().filter_map(|p| p.1).collect();
+        let mean = if values.is_empty() { 0.0 } else { values.iter().sum::<f64>() / values.len() as f64 };
+        format!(
+            "Instructions per cycle over {} cycles in {} windows: peak {:.2}, mean of windows {:.2}.",
+            format_cycles(x.domain().1),
+            values.len(),
+            peak,
+            mean
+        )
+    } else {
+        format!("Instructions per cycle over time for {} runs: {}.", runs.len(), labels(runs))
+    };
+    let single_area = (runs.len() == 1).then(|| {
+        let mut d = line(&lines[0], x, &y);
+        if let (Some(first), Some(last)) = (lines[0].first(), lines[0].last()) {
+            d.push_str(&format!("L{:.1},{:.1}L{:.1},{:.1}Z", x.map(last.0), y.map(0.0), x.map(first.0), y.map(0.0)));
+        }
+        html! { <path d={d} fill={ACCENT} fill-opacity="0.10" stroke="none" /> }
+    });
+    let body = html! {
+        <>
+            { frame(x, &y, &y_ticks, |v| format_tick(v, step), "IPC (warp instructions / cycle)") }
+            { single_area.unwrap_or_default() }
+            { for lines.iter().enumerate().map(|(i, points)| html! {
+                <path d={line(points, x, &y)} fill="none" stroke={run_colour(i, runs.len())} stroke-width={STROKE}
+                    stroke-linejoin="round" stroke-linecap="round" />
+            }) }
+            { cursor_line(x, &y, cursor) }
+            { legend(&keys) }
+        </>
+    };
+    chart_svg("chart-ipc", &description, body)
+}
+
+/// L1 and L2 hit rates over time: two colours for one run, or a colour per run with L1 solid
+/// and L2 dashed when comparing.
+fn hit_rate_chart(runs: &[(String, Rc<TimeSeries>)], x: &LinearScale, cursor: Option<f64>) -> Html {
+    let y = LinearScale::new((0.0, 1.0), (HEIGHT - BOTTOM, TOP));
+    let y_ticks = [0.0, 0.25, 0.5, 0.75, 1.0];
+    let single = runs.len() == 1;
+    let mut keys = Vec::new();
+    let mut paths = Vec::new();
+    for (i, (label, series)) in runs.iter().enumerate() {
+        for level in [Level::L1, Level::L2] {
+            let dashed = level == Level::L2 && !single;
+            let colour = match (single, level) {
+                (true, Level::L1) => ACCENT.to_owned(),
+                (true, Level::L2) => L2_COLOUR.to_owned(),
+                (false, _) => run_colour(i, runs.len()),
+            };
+            let points: Vec<(f64, Option<f64>)> =
+                hit_rate(series, level).into_iter().map(|(span, rate)| (span.mid(), rate)).collect();
+            let name = if single { level.label().to_owned() } else { format!("{label} {}", level.label()) };
+            keys.push(Key { label: name, colour: colour.clone(), dashed, area: false });
+            paths.push(html! {
+                <path d={line(&points, x, &y)} fill="none" stroke={colour} stroke-width={STROKE}
+                    stroke-dasharray={dashed.then_some("6 4")} stroke-linejoin="round" stroke-linecap="round" />
+            });
+        }
+    }
+    let description = if single {
+        "L1 and L2 hit rates (hits per access) over time; gaps where a cache had no accesses.".to_owned()
+    } else {
+        format!("L1 (solid) and L2 (dashed) hit rates over time for {} runs: {}.", runs.len(), labels(runs))
+    };
+    let body = html! {
+        <>
+            { frame(x, &y, &y_ticks, |v| format!("{:.0}%", v * 100.0), "hit rate") }
+            { for paths }
+            { cursor_line(x, &y, cursor) }
+            { legend(&keys) }
+        </>
+    };
+    chart_svg("chart-hit-rate", &description, body)
+}
+
+/// Shares of scheduler cycles by outcome, stacked to 100 %.
+fn stall_chart(series: &TimeSeries, x: &LinearScale, cursor: Option<f64>) -> Html {
+    let y = LinearScale::new((0.0, 1.0), (HEIGHT - BOTTOM, TOP));
+    let y_ticks = [0.0, 0.25, 0.5, 0.75, 1.0];
+    let shares = stall_shares(series);
+    let spans: Vec<(f64, f64)> = shares.iter().map(|(s, _)| (s.start, s.end)).collect();
+    let mut lower = vec![0.0; shares.len()];
+    let mut bands = Vec::new();
+    for (k, (_, colour)) in STALL_CATEGORIES.iter().enumerate() {
+        let upper: Vec<f64> = lower.iter().zip(&shares).map(|(l, (_, s))| l + s[k]).collect();
+        bands.push(html! { <path d={band(&spans, &lower, &upper, x, &y)} fill={*colour} stroke="none" /> });
+        lower = upper;
+    }
+    let keys: Vec<Key> = STALL_CATEGORIES
+        .iter()
+        .map(|(label, colour)| Key {
+            label: (*label).to_owned(),
+            colour: (*colour).to_owned(),
+            dashed: false,
+            area: true,
+        })
+        .collect();
+    let description = "Share of scheduler cycles that issued an instruction or stalled (waiting on a result, the \
+                       memory pipeline, a barrier, the throttle, or with no warp), stacked to 100 % per window.";
+    let body = html! {
+        <>
+            { for bands }
+            { frame(x, &y, &y_ticks, |v| format!("{:.0}%", v * 100.0), "share of scheduler cycles") }
+            { cursor_line(x, &y, cursor) }
+            { legend(&keys) }
+        </>
+    };
+    chart_svg("chart-stalls", description, body)
+}
+
+/// A chart's `<svg>`: the shared viewBox, accessibility attributes and font, around `body`.
+fn chart_svg(id: &'static str, description: &str, body: Html) -> Html {
+    html! {
+        <svg {id} xmlns="http://www.w3.org/2000/svg" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} class="viz-chart"
+            role="img" aria-label={description.to_owned()} font-family={FONT}>
+            <title>{ description.to_owned() }</title>
+            { body }
+        </svg>
+    }
+}
+
+/// Grid lines, tick labels and axis titles of a plot (cycles along x).
+fn frame(x: &LinearScale, y: &LinearScale, y_ticks: &[f64], y_label: impl Fn(f64) -> String, y_title: &str) -> Html {
+    let (left, right) = x.range();
+    let (bottom, top) = y.range();
+    let x_ticks = nice_ticks(x.domain().0, x.domain().1, 6);
+    html! {
+        <g class="axes" font-size="11" fill={INK_SOFT}>
+            { for y_ticks.iter().map(|&v| html! {
+                <g>
+                    <line x1={left.to_string()} x2={right.to_string()} y1={format!("{:.1}", y.map(v))}
+                        y2={format!("{:.1}", y.map(v))} stroke={LINE} stroke-width="1" />
+                    <text x={(left - 6.0).to_string()} y={format!("{:.1}", y.map(v) + 4.0)} text-anchor="end">
+                        { y_label(v) }
+                    </text>
+                </g>
+            }) }
+            <line x1={left.to_string()} x2={right.to_string()} y1={bottom.to_string()} y2={bottom.to_string()}
+                stroke={INK_SOFT} stroke-width="1" />
+            { for x_ticks.iter().map(|&c| html! {
+                <g>
+                    <line x1={format!("{:.1}", x.map(c))} x2={format!("{:.1}", x.map(c))} y1={bottom.to_string()}
+                        y2={(bottom + 4.0).to_string()} stroke={INK_SOFT} stroke-width="1" />
+                    <text x={format!("{:.1}", x.map(c))} y={(bottom + 16.0).to_string()} text-anchor="middle">
+                        { format_cycles(c) }
+                    </text>
+                </g>
+            }) }
+            <text x={((left + right) / 2.0).to_string()} y={(HEIGHT - 4.0).to_string()} text-anchor="middle">{ "cycle" }</text>
+            <text transform={format!("translate(12 {:.1}) rotate(-90)", (top + bottom) / 2.0)} text-anchor="middle">
+                { y_title }
+            </text>
+        </g>
+    }
+}
+
+/// The playback cursor, when inside the plot.
+fn cursor_line(x: &LinearScale, y: &LinearScale, cursor: Option<f64>) -> Html {
+    let Some(c) = cursor else { return Html::default() };
+    let (bottom, top) = y.range();
+    let px = format!("{:.1}", x.map(c));
+    html! { <line class="cursor" x1={px.clone()} x2={px} y1={top.to_string()} y2={bottom.to_string()} stroke={ACCENT} stroke-width="1.5" /> }
+}
+
+/// A one-line legend above the plot. Widths are estimated from character counts, which is
+/// close enough for the short labels used here.
+fn legend(keys: &[Key]) -> Html {
+    let mut x = LEFT;
+    let items: Vec<Html> = keys
+        .iter()
+        .map(|k| {
+            let at = x;
+            x += 26.0 + 6.2 * k.label.chars().count() as f64;
+            let swatch = if k.area {
+                html! { <rect x={at.to_string()} y="8" width="14" height="10" rx="2" fill={k.colour.clone()} /> }
+            } else {
+                html! {
+                    <line x1={at.to_string()} x2={(at + 16.0).to_string()} y1="13" y2="13" stroke={k.colour.clone()}
+                        stroke-width={STROKE} stroke-dasharray={k.dashed.then_some("5 3")} />
+                }
+            };
+            html! {
+                <g>
+                    { swatch }
+                    <text x={(at + 20.0).to_string()} y="17" font-size="11" fill={INK_SOFT}>{ k.label.clone() }</text>
+                </g>
+            }
+        })
+        .collect();
+    html! { <g class="legend">{ for items }</g> }
+}
+
+/// Run labels joined for descriptions.
+fn labels(runs: &[(String, Rc<TimeSeries>)]) -> String {
+    runs.iter().map(|(l, _)| l.as_str()).collect::<Vec<_>>().join(", ")
+}

@@ -1,0 +1,333 @@
+//! The thread-block timeline: one row per SM, a box per thread block from dispatch to finish,
+//! coloured by kernel run and shaded across its grid so that block placement shows at a glance.
+//!
+//! Drawn on two stacked canvases: the blocks (redrawn only when the report or the width
+//! changes) and an overlay for the playback cursor and the hovered block (cheap to redraw on
+//! every frame of playback).
+
+use std::rc::Rc;
+
+use warpscope_core::stats::Report;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, KeyboardEvent, MouseEvent};
+use yew::prelude::*;
+
+use crate::canvas::{fill_rect, prepare, use_element_width};
+use crate::download::download_canvas_png;
+use crate::format::grouped;
+use crate::plot::palette::{kernel_shade, ACCENT, INK_SOFT, LINE, QUALITATIVE_LEN, SHADES};
+use crate::plot::scale::{format_cycles, nice_ticks};
+use crate::plot::timeline::{block_rect, boxes, hit, BlockIndex, Geometry, LABEL_WIDTH};
+
+/// Props of [`Timeline`].
+#[derive(Properties, Clone)]
+pub struct TimelineProps {
+    /// The run to show.
+    pub report: Rc<Report>,
+    /// SMs of the machine (rows; SMs that ran nothing still get one).
+    pub sm_count: u32,
+    /// The playback cycle, drawn as a vertical line.
+    pub cursor: Option<u64>,
+    /// Called with a cycle when the timeline is clicked, or moved along with the arrow keys.
+    #[prop_or_default]
+    pub on_seek: Option<Callback<u64>>,
+}
+
+impl PartialEq for TimelineProps {
+    fn eq(&self, other: &Self) -> bool {
+        // The same report object is the common case and must not cost a deep comparison.
+        (Rc::ptr_eq(&self.report, &other.report) || self.report == other.report)
+            && self.sm_count == other.sm_count
+            && self.cursor == other.cursor
+            && self.on_seek == other.on_seek
+    }
+}
+
+/// A report compared by identity, as a cheap hook dependency.
+#[derive(Clone)]
+struct SameReport(Rc<Report>);
+
+impl PartialEq for SameReport {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The block under the pointer and where the pointer is.
+#[derive(Clone, Copy, PartialEq)]
+struct Hover {
+    block: usize,
+    x: f64,
+    y: f64,
+}
+
+/// Kernels listed in the legend before "and N more".
+const LEGEND_MAX: usize = 16;
+const FONT: &str = "11px system-ui, -apple-system, \"Segoe UI\", Roboto, sans-serif";
+
+/// The thread-block timeline of a run, with hover details, click-to-seek and PNG export.
+#[function_component(Timeline)]
+pub fn timeline(props: &TimelineProps) -> Html {
+    let container = use_node_ref();
+    let base = use_node_ref();
+    let overlay = use_node_ref();
+    let width = use_element_width(container.clone());
+    let report = props.report.clone();
+    let index = use_memo((SameReport(report.clone()), props.sm_count), |(r, sms)| {
+        BlockIndex::build(&r.0.blocks, *sms, r.0.cycles)
+    });
+    let geometry = Rc::new(Geometry::new(&index, width));
+    let hover = use_state_eq(|| None::<Hover>);
+
+    {
+        let (base, report, index, geometry) = (base.clone(), report.clone(), index.clone(), geometry.clone());
+        use_effect_with((SameReport(report.clone()), props.sm_count, width), move |_| {
+            if let Some(canvas) = base.cast::<HtmlCanvasElement>() {
+                if let Some(context) = prepare(&canvas, geometry.width, geometry.height) {
+                    draw_blocks(&context, &report, &index, &geometry);
+                }
+            }
+        });
+    }
+    {
+        let (overlay, report, index, geometry) = (overlay.clone(), report.clone(), index.clone(), geometry.clone());
+        let deps = (SameReport(report.clone()), props.sm_count, width, props.cursor, *hover);
+        use_effect_with(deps, move |(_, _, _, cursor, hover)| {
+            if let Some(canvas) = overlay.cast::<HtmlCanvasElement>() {
+                if let Some(context) = prepare(&canvas, geometry.width, geometry.height) {
+                    draw_overlay(&context, &report, &index, &geometry, *cursor, hover.map(|h| h.block));
+                }
+            }
+        });
+    }
+
+    let onmousemove = {
+        let (hover, report, index, geometry) = (hover.clone(), report.clone(), index.clone(), geometry.clone());
+        Callback::from(move |e: MouseEvent| {
+            let (x, y) = (e.offset_x() as f64, e.offset_y() as f64);
+            hover.set(hit(&index, &report.blocks, &geometry, x, y).map(|block| Hover { block, x, y }));
+        })
+    };
+    let onmouseleave = {
+        let hover = hover.clone();
+        Callback::from(move |_: MouseEvent| hover.set(None))
+    };
+    let onclick = props.on_seek.clone().map(|seek| {
+        let geometry = geometry.clone();
+        let horizon = index.horizon;
+        Callback::from(move |e: MouseEvent| {
+            let x = e.offset_x() as f64;
+            let (left, right) = geometry.x.range();
+            if x >= left - 2.0 && x <= right + 2.0 {
+                seek.emit(geometry.x.invert(x).round().clamp(0.0, horizon as f64) as u64);
+            }
+        })
+    });
+    let onkeydown = props.on_seek.clone().map(|seek| {
+        let (horizon, cursor) = (index.horizon, props.cursor.unwrap_or(0));
+        Callback::from(move |e: KeyboardEvent| {
+            let step = (horizon / if e.shift_key() { 10 } else { 100 }).max(1);
+            let target = match e.key().as_str() {
+                "ArrowLeft" | "ArrowDown" => cursor.saturating_sub(step),
+                "ArrowRight" | "ArrowUp" => (cursor + step).min(horizon),
+                "Home" => 0,
+                "End" => horizon,
+                _ => return,
+            };
+            e.prevent_default();
+            seek.emit(target);
+        })
+    });
+    let export = {
+        let base = base.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(canvas) = base.cast::<HtmlCanvasElement>() {
+                download_canvas_png(&canvas, "timeline.png");
+            }
+        })
+    };
+
+    let summary = format!(
+        "Thread-block timeline: {} blocks of {} kernel runs on {} SMs over {} cycles",
+        grouped(report.blocks.len() as u64),
+        report.kernels.len(),
+        index.sms.len(),
+        grouped(report.cycles),
+    );
+    let size = format!("width: {}px; height: {}px;", geometry.width, geometry.height);
+    let seekable = props.on_seek.is_some();
+    let tooltip = hover.and_then(|h| tooltip(&report, h, &geometry));
+    html! {
+        <figure class="viz timeline" id="timeline">
+            <div class="viz-toolbar">
+                <figcaption>{ "Thread blocks over time, per SM" }</figcaption>
+                <button type="button" class="viz-export" onclick={export}
+                    title="Save the timeline as a PNG image">{ "PNG" }</button>
+            </div>
+            <div class="viz-canvas-frame" ref={container}
+                tabindex={seekable.then_some("0")}
+                role={seekable.then_some("slider")}
+                aria-label={seekable.then_some("Playback position on the timeline")}
+                aria-valuemin={seekable.then_some("0")}
+                aria-valuemax={seekable.then(|| index.horizon.to_string())}
+                aria-valuenow={seekable.then(|| props.cursor.unwrap_or(0).to_string())}
+                onkeydown={onkeydown}>
+                if report.blocks.is_empty() {
+                    <p class="viz-empty">{ "No thread block ran in this run." }</p>
+                } else {
+                    <canvas ref={base} style={size.clone()} role="img" aria-label={summary} />
+                    <canvas ref={overlay} class={classes!("viz-overlay", seekable.then_some("seekable"))}
+                        style={size} aria-hidden="true"
+                        {onmousemove} {onmouseleave} onclick={onclick} />
+                    { tooltip.unwrap_or_default() }
+                }
+            </div>
+            { legend(&report) }
+        </figure>
+    }
+}
+
+/// Blocks, row labels and the cycle axis.
+fn draw_blocks(context: &CanvasRenderingContext2d, report: &Report, index: &BlockIndex, geometry: &Geometry) {
+    let rows_bottom = geometry.rows_bottom();
+    let (left, right) = geometry.x.range();
+    // Every other row faintly banded, when rows are tall enough for bands to help the eye.
+    if geometry.row_pitch >= 8.0 {
+        for row in (1..geometry.rows).step_by(2) {
+            fill_rect(context, "#f8fafc", left, geometry.row_top(row), right - left, geometry.row_pitch);
+        }
+    }
+    let ticks = nice_ticks(0.0, index.horizon as f64, ((right - left) / 90.0).max(2.0) as usize);
+    context.set_stroke_style_str(LINE);
+    context.set_line_width(1.0);
+    context.begin_path();
+    for &t in &ticks {
+        let x = geometry.x.map(t).round() + 0.5;
+        context.move_to(x, geometry.top);
+        context.line_to(x, rows_bottom);
+    }
+    context.stroke();
+
+    // One fill per colour: boxes are bucketed by (hue, shade) first.
+    let mut buckets: Vec<Vec<_>> = vec![Vec::new(); QUALITATIVE_LEN * SHADES as usize];
+    for b in boxes(index, &report.blocks, &report.kernels, geometry) {
+        buckets[(b.kernel as usize % QUALITATIVE_LEN) * SHADES as usize + b.shade as usize].push(b);
+    }
+    for (key, rects) in buckets.iter().enumerate().filter(|(_, r)| !r.is_empty()) {
+        context.set_fill_style_str(&kernel_shade(key / SHADES as usize, (key % SHADES as usize) as u8).css());
+        context.begin_path();
+        for r in rects {
+            context.rect(r.x, r.y, r.w, r.h);
+        }
+        context.fill();
+    }
+
+    context.set_font(FONT);
+    context.set_fill_style_str(INK_SOFT);
+    context.set_text_align("right");
+    context.set_text_baseline("middle");
+    for row in (0..geometry.rows).step_by(geometry.label_every) {
+        let y = geometry.row_top(row) + geometry.row_height / 2.0;
+        let _ = context.fill_text(&format!("SM {row}"), LABEL_WIDTH - 8.0, y);
+    }
+
+    context.set_stroke_style_str(INK_SOFT);
+    context.begin_path();
+    context.move_to(left, rows_bottom + 0.5);
+    context.line_to(right, rows_bottom + 0.5);
+    for &t in &ticks {
+        let x = geometry.x.map(t).round() + 0.5;
+        context.move_to(x, rows_bottom);
+        context.line_to(x, rows_bottom + 4.0);
+    }
+    context.stroke();
+    context.set_text_baseline("top");
+    let _ = context.fill_text("cycle", LABEL_WIDTH - 8.0, rows_bottom + 7.0);
+    context.set_text_align("center");
+    for (i, &t) in ticks.iter().enumerate() {
+        // The first and last labels hug the ends so that they are not cut off.
+        let align = if i == 0 && geometry.x.map(t) - left < 20.0 { "left" } else { "center" };
+        context.set_text_align(align);
+        let _ = context.fill_text(&format_cycles(t), geometry.x.map(t), rows_bottom + 7.0);
+    }
+}
+
+/// The playback cursor and the hovered block's outline.
+fn draw_overlay(
+    context: &CanvasRenderingContext2d,
+    report: &Report,
+    index: &BlockIndex,
+    geometry: &Geometry,
+    cursor: Option<u64>,
+    hovered: Option<usize>,
+) {
+    if let Some((x, y, w, h)) = hovered.and_then(|i| block_rect(index, &report.blocks, geometry, i)) {
+        context.set_stroke_style_str("#0f172a");
+        context.set_line_width(1.5);
+        context.stroke_rect(x - 0.75, y - 0.75, w + 1.5, h + 1.5);
+    }
+    if let Some(cycle) = cursor {
+        let x = geometry.x.map(cycle.min(index.horizon) as f64).round();
+        fill_rect(context, ACCENT, x - 1.0, geometry.top, 2.0, geometry.rows_bottom() - geometry.top);
+        // A small handle on the axis shows where the cursor can be grabbed.
+        context.set_fill_style_str(ACCENT);
+        context.begin_path();
+        context.move_to(x - 5.0, geometry.rows_bottom() + 6.0);
+        context.line_to(x + 5.0, geometry.rows_bottom() + 6.0);
+        context.line_to(x, geometry.rows_bottom());
+        context.close_path();
+        context.fill();
+    }
+}
+
+/// The hovered block's details, placed beside the pointer (to its left near the right edge).
+fn tooltip(report: &Report, hover: Hover, geometry: &Geometry) -> Option<Html> {
+    let b = report.blocks.get(hover.block)?;
+    let name =
+        report.kernels.get(b.kernel as usize).map_or_else(|| format!("kernel run {}", b.kernel), |k| k.name.clone());
+    let flip = hover.x > geometry.width - 240.0;
+    let style = format!(
+        "left: {}px; top: {}px;{}",
+        hover.x + if flip { -12.0 } else { 12.0 },
+        hover.y + 12.0,
+        if flip { " transform: translateX(-100%);" } else { "" }
+    );
+    let end = if b.end < b.start { None } else { Some(b.end) };
+    Some(html! {
+        <div class="viz-tooltip" {style} role="status">
+            <strong>{ name }</strong>
+            <dl>
+                <dt>{ "block" }</dt><dd>{ grouped(b.block as u64) }</dd>
+                <dt>{ "SM" }</dt><dd>{ b.sm }</dd>
+                <dt>{ "start" }</dt><dd>{ grouped(b.start) }</dd>
+                <dt>{ "end" }</dt><dd>{ end.map_or_else(|| "running".to_owned(), grouped) }</dd>
+                <dt>{ "duration" }</dt>
+                <dd>{ end.map_or_else(|| "–".to_owned(), |e| format!("{} cycles", grouped(e - b.start))) }</dd>
+            </dl>
+        </div>
+    })
+}
+
+/// Kernel runs with their colour ramps (first blocks light, last dark).
+fn legend(report: &Report) -> Html {
+    let shown = report.kernels.len().min(LEGEND_MAX);
+    let more = report.kernels.len() - shown;
+    html! {
+        <ul class="viz-legend" aria-label="Kernel runs">
+            { for report.kernels.iter().take(shown).enumerate().map(|(k, kernel)| {
+                let ramp = format!(
+                    "background: linear-gradient(to right, {}, {});",
+                    kernel_shade(k, 0).css(),
+                    kernel_shade(k, SHADES - 1).css()
+                );
+                html! {
+                    <li title={format!("kernel run {k}: {} blocks, lighter → darker by block index", grouped(kernel.blocks as u64))}>
+                        <span class="swatch ramp" style={ramp} />{ kernel.name.clone() }
+                    </li>
+                }
+            }) }
+            if more > 0 {
+                <li class="more">{ format!("and {more} more (colours repeat every {QUALITATIVE_LEN})") }</li>
+            }
+        </ul>
+    }
+}

@@ -1,0 +1,11 @@
+//! Pure geometry behind the visualisations: scales and axis ticks, SVG path strings, colour
+//! palettes, and the layouts (with hit-testing) of the canvas views. Nothing here touches the
+//! browser, so all of it is tested natively.
+
+pub mod cell_grid;
+pub mod occupancy;
+pub mod palette;
+pub mod path;
+pub mod scale;
+pub mod series;
+pub mod timeline;

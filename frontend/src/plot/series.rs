@@ -1,0 +1,186 @@
+//! Per-window quantities derived from a [`TimeSeries`]: IPC, hit rates and stall shares, each
+//! with the window's cycle span so that charts can place them honestly.
+
+use warpscope_core::stats::{StallBreakdown, TimeSeries, Window};
+
+/// One window's place on the cycle axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Span {
+    /// First cycle.
+    pub start: f64,
+    /// One past the last cycle.
+    pub end: f64,
+}
+
+impl Span {
+    /// The middle cycle, where a line chart puts the window's point.
+    pub fn mid(&self) -> f64 {
+        (self.start + self.end) / 2.0
+    }
+
+    /// Width in cycles.
+    pub fn width(&self) -> f64 {
+        self.end - self.start
+    }
+}
+
+/// Scheduler cycles a window's stall breakdown accounts for.
+fn scheduler_cycles(s: &StallBreakdown) -> u64 {
+    s.issued + s.no_warp + s.scoreboard + s.memory_pipeline + s.barrier + s.throttled
+}
+
+/// The cycle span of every window. All but the last are `every` wide; the last may be partial,
+/// and its width is inferred from its scheduler cycles (every scheduler counts one per cycle,
+/// so a full window's count tells how many schedulers there are). A lone window keeps its
+/// nominal width because there is no full window to learn from.
+pub fn spans(series: &TimeSeries) -> Vec<Span> {
+    let every = series.every.max(1);
+    let n = series.windows.len();
+    let mut spans: Vec<Span> =
+        series.windows.iter().map(|w| Span { start: w.start as f64, end: (w.start + every) as f64 }).collect();
+    if n >= 2 {
+        let full = scheduler_cycles(&series.windows[n - 2].stalls);
+        let last = scheduler_cycles(&series.windows[n - 1].stalls);
+        if full > 0 {
+            let cycles = (last as f64 * every as f64 / full as f64).round().clamp(1.0, every as f64);
+            spans[n - 1].end = spans[n - 1].start + cycles;
+        }
+    }
+    spans
+}
+
+/// The last cycle the series covers (0 when empty).
+pub fn extent(series: &TimeSeries) -> f64 {
+    spans(series).last().map_or(0.0, |s| s.end)
+}
+
+/// Warp instructions per cycle in each window.
+pub fn ipc(series: &TimeSeries) -> Vec<(Span, f64)> {
+    spans(series).into_iter().zip(&series.windows).map(|(s, w)| (s, w.warp_instructions as f64 / s.width())).collect()
+}
+
+/// Which cache a hit rate is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// The SMs' L1s together.
+    L1,
+    /// The shared L2.
+    L2,
+}
+
+impl Level {
+    /// Its name in legends.
+    pub fn label(self) -> &'static str {
+        match self {
+            Level::L1 => "L1",
+            Level::L2 => "L2",
+        }
+    }
+
+    fn counts(self, w: &Window) -> (u64, u64) {
+        match self {
+            Level::L1 => (w.l1_hits, w.l1_misses),
+            Level::L2 => (w.l2_hits, w.l2_misses),
+        }
+    }
+}
+
+/// Hit rate (0–1) of `level` in each window; `None` where there were no accesses, so that
+/// charts leave a gap rather than invent a zero.
+pub fn hit_rate(series: &TimeSeries, level: Level) -> Vec<(Span, Option<f64>)> {
+    spans(series)
+        .into_iter()
+        .zip(&series.windows)
+        .map(|(s, w)| {
+            let (hits, misses) = level.counts(w);
+            let accesses = hits + misses;
+            (s, (accesses > 0).then(|| hits as f64 / accesses as f64))
+        })
+        .collect()
+}
+
+/// The stall categories, in stacking order (bottom first), with their legend names.
+pub const STALL_CATEGORIES: [(&str, &str); 6] = [
+    ("issued", "#16a34a"),
+    ("scoreboard", "#60a5fa"),
+    ("memory pipeline", "#f59e0b"),
+    ("barrier", "#a78bfa"),
+    ("throttled", "#ef4444"),
+    ("no warp", "#cbd5e1"),
+];
+
+/// Each window's scheduler cycles split into the shares (summing to 1, or all 0 for a window
+/// with no scheduler cycles) of [`STALL_CATEGORIES`], in that order.
+pub fn stall_shares(series: &TimeSeries) -> Vec<(Span, [f64; 6])> {
+    spans(series)
+        .into_iter()
+        .zip(&series.windows)
+        .map(|(span, w)| {
+            let s = &w.stalls;
+            let parts = [s.issued, s.scoreboard, s.memory_pipeline, s.barrier, s.throttled, s.no_warp];
+            let total = scheduler_cycles(s);
+            let shares = if total == 0 { [0.0; 6] } else { parts.map(|p| p as f64 / total as f64) };
+            (span, shares)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A series of `n` windows 100 cycles wide; window `i` issued `10 * (i + 1)` instructions.
+    pub(crate) fn sample(n: usize) -> TimeSeries {
+        let windows = (0..n)
+            .map(|i| Window {
+                start: i as u64 * 100,
+                warp_instructions: 10 * (i as u64 + 1),
+                l1_hits: if i == 1 { 0 } else { 3 },
+                l1_misses: if i == 1 { 0 } else { 1 },
+                l2_hits: 1,
+                l2_misses: 1,
+                // Two schedulers: 200 scheduler cycles per full window.
+                stalls: StallBreakdown { issued: 50, no_warp: 50, scoreboard: 100, ..StallBreakdown::default() },
+            })
+            .collect();
+        TimeSeries { every: 100, windows }
+    }
+
+    #[test]
+    fn the_last_window_width_is_inferred_from_scheduler_cycles() {
+        let mut s = sample(3);
+        s.windows[2].stalls = StallBreakdown { issued: 30, no_warp: 10, ..StallBreakdown::default() };
+        let spans = spans(&s);
+        assert_eq!(spans[1], Span { start: 100.0, end: 200.0 });
+        assert_eq!(spans[2], Span { start: 200.0, end: 220.0 }, "40 scheduler cycles of 2 schedulers");
+        assert_eq!(extent(&s), 220.0);
+        assert_eq!(ipc(&s)[2].1, 30.0 / 20.0);
+    }
+
+    #[test]
+    fn empty_and_idle_series_are_safe() {
+        let empty = TimeSeries { every: 0, windows: vec![] };
+        assert!(spans(&empty).is_empty());
+        assert_eq!(extent(&empty), 0.0);
+        let idle =
+            TimeSeries { every: 10, windows: vec![Window::default(), Window { start: 10, ..Window::default() }] };
+        assert!(ipc(&idle).iter().all(|(_, v)| *v == 0.0));
+        assert!(hit_rate(&idle, Level::L1).iter().all(|(_, v)| v.is_none()));
+        assert!(stall_shares(&idle).iter().all(|(_, s)| s.iter().all(|x| *x == 0.0)));
+    }
+
+    #[test]
+    fn hit_rates_leave_gaps_without_accesses() {
+        let rates = hit_rate(&sample(3), Level::L1);
+        assert_eq!(rates[0].1, Some(0.75));
+        assert_eq!(rates[1].1, None);
+        assert_eq!(hit_rate(&sample(3), Level::L2)[1].1, Some(0.5));
+    }
+
+    #[test]
+    fn stall_shares_sum_to_one() {
+        let shares = stall_shares(&sample(2));
+        assert_eq!(shares[0].1, [0.25, 0.5, 0.0, 0.0, 0.0, 0.25]);
+        assert!((shares[1].1.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+}
