@@ -6,9 +6,13 @@
 
 pub mod app;
 pub mod components;
+pub mod diagnostic_marks;
+pub mod edit_commands;
 pub mod form;
 pub mod format;
+pub mod highlight;
 pub mod state;
+pub mod text_position;
 pub mod worker;
 
 use wasm_bindgen::prelude::*;
