@@ -9,14 +9,18 @@ pub mod app;
 pub mod canvas;
 pub mod components;
 pub mod csv;
+pub mod diagnostic_marks;
 pub mod download;
+pub mod edit_commands;
 pub mod export;
 pub mod format;
 pub mod gallery;
+pub mod highlight;
 pub mod plot;
 pub mod setup;
 pub mod share;
 pub mod state;
+pub mod text_position;
 pub mod worker;
 
 use wasm_bindgen::prelude::*;

@@ -2,6 +2,7 @@
 
 pub mod charts;
 pub mod compare;
+pub mod editor;
 pub mod gallery_view;
 pub mod heatmap;
 pub mod playback;
