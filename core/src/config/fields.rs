@@ -425,36 +425,34 @@ fn set_choice(config: &mut GpuConfig, path: &str, id: &str) -> Option<()> {
 /// Longest piece of rejected input quoted back in an error, so a pasted essay stays readable.
 const QUOTE_CHARS: usize = 24;
 
-fn quoted(text: &str) -> String {
+fn shortened(text: &str) -> String {
     match text.char_indices().nth(QUOTE_CHARS) {
-        Some((end, _)) => format!("\"{}…\"", &text[..end]),
-        None => format!("\"{text}\""),
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.into(),
     }
+}
+
+fn quoted(text: &str) -> String {
+    format!("\"{}\"", shortened(text))
 }
 
 /// Reads a whole number typed by a person; the error is the reason, phrased like `validate`'s.
 fn parse_number(text: &str, min: u64, max: u64) -> Result<u64, String> {
     let text = text.trim();
-    let out_of_range = || format!("must be between {min} and {max}, got {}", quoted(text));
-    let digits = text.strip_prefix('-').unwrap_or(text);
     if text.is_empty() {
         return Err(format!("needs a number between {min} and {max}"));
     }
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        let decimal = digits.split_once('.').is_some_and(|(whole, fraction)| {
-            !(whole.is_empty() && fraction.is_empty())
-                && (whole.bytes().chain(fraction.bytes())).all(|b| b.is_ascii_digit())
+    let unsigned = text.strip_prefix('-').unwrap_or(text);
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if unsigned.is_empty() || !all_digits(unsigned) {
+        let decimal = unsigned.split_once('.').is_some_and(|(whole, fraction)| {
+            !(whole.is_empty() && fraction.is_empty()) && all_digits(whole) && all_digits(fraction)
         });
-        return Err(if decimal {
-            format!("must be a whole number, got {}", quoted(text))
-        } else {
-            format!("must be a number, got {}", quoted(text))
-        });
+        let expected = if decimal { "a whole number" } else { "a number" };
+        return Err(format!("must be {expected}, got {}", quoted(text)));
     }
-    if digits.len() != text.len() {
-        // A negative whole number: never in range, since every minimum is at least 0.
-        return Err(out_of_range());
-    }
+    // Digits only from here, so they need no quotes; a negative number is never in range.
+    let out_of_range = || format!("must be between {min} and {max}, got {}", shortened(text));
     match text.parse::<u64>() {
         Ok(value) if (min..=max).contains(&value) => Ok(value),
         _ => Err(out_of_range()),
@@ -825,11 +823,11 @@ mod tests {
         assert_eq!(reason(&mut config, "l1.ways", "-"), "must be a number, got \"-\"");
         assert_eq!(reason(&mut config, "l1.ways", "."), "must be a number, got \".\"");
         assert_eq!(reason(&mut config, "l1.ways", "1.5"), "must be a whole number, got \"1.5\"");
-        assert_eq!(reason(&mut config, "l1.ways", "-3"), "must be between 1 and 64, got \"-3\"");
-        assert_eq!(reason(&mut config, "l1.ways", "65"), "must be between 1 and 64, got \"65\"");
+        assert_eq!(reason(&mut config, "l1.ways", "-3"), "must be between 1 and 64, got -3");
+        assert_eq!(reason(&mut config, "l1.ways", "65"), "must be between 1 and 64, got 65");
         assert_eq!(
             reason(&mut config, "l1.ways", "123456789012345678901234567890"),
-            "must be between 1 and 64, got \"123456789012345678901234…\""
+            "must be between 1 and 64, got 123456789012345678901234…"
         );
         assert_eq!(reason(&mut config, "l1.ways", "٣"), "must be a number, got \"٣\"");
         assert_eq!(reason(&mut config, "l1.replacement", "lru"), "must be one of Lru, Fifo, got \"lru\"");
@@ -863,5 +861,45 @@ mod tests {
         let e = config.apply([("l1.ways", "8"), ("l2.ways", "many")]).unwrap_err();
         assert_eq!(e.field, "l2.ways");
         assert_eq!(config, presets::fermi_gtx480());
+    }
+
+    #[test]
+    fn odd_text_on_any_path_is_refused_without_a_change() {
+        let long = "é".repeat(100);
+        let odd = [
+            "",
+            " ",
+            "-",
+            "+1",
+            "1e3",
+            "0x10",
+            "1_000",
+            "١٢",
+            "∞",
+            "NaN",
+            "18446744073709551616",
+            "4294967296",
+            "99999999999999999999999999999999999999999",
+            "Lru\u{0}",
+            "mesh",
+            "1\u{202F}536",
+            &long,
+        ];
+        for original in [presets::fermi_gtx480(), presets::ikra_denovo()] {
+            for f in FIELDS {
+                for text in &odd {
+                    let mut config = original.clone();
+                    let e = config.set_field(f.path, text).unwrap_err();
+                    assert_eq!(e.field, f.path);
+                    assert!(e.reason.chars().count() < 120, "{}", e.reason);
+                    assert_eq!(config, original, "{} = {text:?}", f.path);
+                }
+            }
+        }
+        let mut config = presets::fermi_gtx480();
+        for path in ["", ".", "l1.", ".l1", "l1..ways", "L1.WAYS", "name", "interconnect.topology.Mesh"] {
+            assert_eq!(config.get_field(path), None, "{path}");
+            assert!(config.set_field(path, "1").is_err(), "{path}");
+        }
     }
 }

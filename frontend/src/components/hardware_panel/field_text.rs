@@ -96,7 +96,7 @@ mod tests {
         let config = presets::fermi_gtx480();
         let shown = field_text(&config, "l1.ways", Some("65"));
         assert_eq!(shown.text, "65");
-        assert_eq!(shown.refusal.as_deref(), Some("must be between 1 and 64, got \"65\""));
+        assert_eq!(shown.refusal.as_deref(), Some("must be between 1 and 64, got 65"));
         assert_eq!(
             field_text(&config, "l1.ways", Some("")).refusal.as_deref(),
             Some("needs a number between 1 and 64")
