@@ -1,4 +1,4 @@
-//! Number formatting for people: thousands separators, short magnitudes, percentages.
+//! Number formatting for people: thousands separators, short magnitudes, percentages, byte sizes.
 
 /// `1234567` → `"1 234 567"` (thin spaces keep long counts readable and copyable).
 pub fn grouped(n: u64) -> String {
@@ -32,6 +32,24 @@ pub fn percent(part: u64, whole: u64) -> String {
     format!("{:.2} %", 100.0 * part as f64 / whole as f64)
 }
 
+/// `16384` → `"16 KiB"`: a byte count in the largest binary unit it reaches, exact where one
+/// decimal is enough and marked `≈` where it is rounded (`100000` → `"≈ 97.7 KiB"`).
+pub fn bytes(n: u64) -> String {
+    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    let Some((size, unit)) = UNITS.into_iter().find(|(size, _)| n >= *size) else {
+        return format!("{n} B");
+    };
+    // In tenths of the unit; u128 so that no u64 overflows.
+    let (n, size) = (u128::from(n) * 10, u128::from(size));
+    let tenths = (n + size / 2) / size;
+    let number = match tenths % 10 {
+        0 => format!("{}", tenths / 10),
+        fraction => format!("{}.{fraction}", tenths / 10),
+    };
+    let approximately = if n % size == 0 { "" } else { "≈ " };
+    format!("{approximately}{number} {unit}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,5 +74,21 @@ mod tests {
     fn percentages() {
         assert_eq!(percent(1, 4), "25.00 %");
         assert_eq!(percent(0, 0), "–");
+    }
+
+    #[test]
+    fn byte_sizes() {
+        assert_eq!(bytes(0), "0 B");
+        assert_eq!(bytes(1023), "1023 B");
+        assert_eq!(bytes(1024), "1 KiB");
+        assert_eq!(bytes(1536), "1.5 KiB");
+        assert_eq!(bytes(16_384), "16 KiB");
+        assert_eq!(bytes(768 * 1024), "768 KiB");
+        assert_eq!(bytes(50 * 1024 * 1024), "50 MiB");
+        assert_eq!(bytes(1 << 30), "1 GiB");
+        assert_eq!(bytes(100_000), "≈ 97.7 KiB");
+        assert_eq!(bytes(1280), "≈ 1.3 KiB");
+        assert_eq!(bytes(4_294_967_264), "≈ 4 GiB");
+        assert_eq!(bytes(u64::MAX), "≈ 17179869184 GiB");
     }
 }

@@ -5,6 +5,7 @@
 //! [`GpuConfig::validate`] rejects anything the engine cannot model, naming the field by its
 //! dotted path (`l1.ways`) and the reason.
 
+pub mod fields;
 pub mod gpgpusim;
 pub mod presets;
 

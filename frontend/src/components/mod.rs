@@ -4,6 +4,7 @@ pub mod charts;
 pub mod compare;
 pub mod editor;
 pub mod gallery_view;
+pub mod hardware_panel;
 pub mod heatmap;
 pub mod playback;
 pub mod run_view;
