@@ -112,14 +112,43 @@ fn variant_job(setup: &Setup, variant: &Variant) -> Job {
     Job::Simulate(setup.job_with(Policies { tb: variant.tb.clone(), warp: variant.warp.clone() }, config))
 }
 
+/// The set-up being edited, once the catalog has arrived. A reducer, so that several edits
+/// dispatched in one event (a group reset) each apply to the latest set-up.
+#[derive(Default, PartialEq)]
+struct SetupSlot(Option<Rc<Setup>>);
+
+/// A change to [`SetupSlot`].
+enum SetupEdit {
+    /// A whole new set-up (restored from the address, or a gallery card's).
+    Replace(Setup),
+    /// An edit of the current one.
+    Edit(Rc<dyn Fn(&mut Setup)>),
+}
+
+impl Reducible for SetupSlot {
+    type Action = SetupEdit;
+
+    fn reduce(self: Rc<Self>, action: SetupEdit) -> Rc<Self> {
+        match (action, &self.0) {
+            (SetupEdit::Replace(setup), _) => Rc::new(SetupSlot(Some(Rc::new(setup)))),
+            (SetupEdit::Edit(edit), Some(current)) => {
+                let mut next = (**current).clone();
+                edit(&mut next);
+                Rc::new(SetupSlot(Some(Rc::new(next))))
+            }
+            (SetupEdit::Edit(_), None) => self,
+        }
+    }
+}
+
 /// The whole page below the header.
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(AppState::default);
-    let setup = use_state(|| None::<Rc<Setup>>);
+    let setup_slot = use_reducer(SetupSlot::default);
+    let setup = setup_slot.0.clone();
     let tab = use_state(|| Tab::Simulate);
     let variants = use_state(Vec::<Variant>::new);
-    let hw_error = use_state(|| None::<ConfigError>);
     let link_notes = use_state(Vec::<String>::new);
     let share_open = use_state(|| false);
     let client = use_mut_ref(|| None::<WorkerClient>);
@@ -164,10 +193,10 @@ pub fn app() -> Html {
 
     // Once the menus are known: restore the set-up from the address, or start the default one.
     {
-        let (setup, link_notes, variants, dispatcher) =
-            (setup.clone(), link_notes.clone(), variants.clone(), state.dispatcher());
+        let (setup_slot, link_notes, variants, dispatcher) =
+            (setup_slot.clone(), link_notes.clone(), variants.clone(), state.dispatcher());
         use_effect_with(state.catalog.clone(), move |catalog| {
-            if let (Some(catalog), None) = (catalog, &*setup) {
+            if let (Some(catalog), None) = (catalog, &setup_slot.0) {
                 let restored = match share::decode(&location_search()) {
                     Ok(Some(shared)) => {
                         let (restored, notes) = Setup::from_shared(catalog, &shared);
@@ -182,7 +211,7 @@ pub fn app() -> Html {
                 };
                 variants.set(default_variants(&restored, catalog));
                 dispatcher.dispatch(Action::ShapeGallery(CARDS.iter().map(|c| c.variants.len()).collect()));
-                setup.set(Some(Rc::new(restored)));
+                setup_slot.dispatch(SetupEdit::Replace(restored));
             }
         });
     }
@@ -191,7 +220,7 @@ pub fn app() -> Html {
     {
         let catalog = state.catalog.clone();
         let embed = *embed;
-        use_effect_with((*setup).clone(), move |setup| {
+        use_effect_with(setup.clone(), move |setup| {
             if let (Some(setup), Some(catalog)) = (setup, catalog) {
                 replace_query(&share::encode(&setup.to_shared(&catalog, embed)));
             }
@@ -201,7 +230,7 @@ pub fn app() -> Html {
     // Compile as the person types (debounced) for the editor's markers.
     {
         let (client, dispatcher, compile_timer) = (client.clone(), state.dispatcher(), compile_timer.clone());
-        let key = (*setup).as_ref().map(|s| (s.source.clone(), s.defines.clone(), s.config.clone()));
+        let key = setup.as_ref().map(|s| (s.source.clone(), s.defines.clone(), s.config.clone()));
         let ready = state.worker == WorkerStatus::Ready;
         let embed = *embed;
         let fresh_id = fresh_id.clone();
@@ -243,7 +272,7 @@ pub fn app() -> Html {
         }
     };
 
-    let (Some(current_setup), Some(catalog)) = ((*setup).clone(), state.catalog.clone()) else {
+    let (Some(current_setup), Some(catalog)) = (setup.clone(), state.catalog.clone()) else {
         return html! {
             <main class="app">
                 if let Some(notice) = &state.notice {
@@ -255,22 +284,14 @@ pub fn app() -> Html {
     };
 
     let update_setup = {
-        let setup = setup.clone();
-        move |change: &mut dyn FnMut(&mut Setup)| {
-            if let Some(current) = &*setup {
-                let mut next = (**current).clone();
-                change(&mut next);
-                setup.set(Some(Rc::new(next)));
-            }
-        }
+        let setup_slot = setup_slot.clone();
+        move |edit: Rc<dyn Fn(&mut Setup)>| setup_slot.dispatch(SetupEdit::Edit(edit))
     };
     let on_setup_change = {
-        let (update, catalog, hw_error) = (update_setup.clone(), catalog.clone(), hw_error.clone());
+        let (update, catalog) = (update_setup.clone(), catalog.clone());
         Callback::from(move |change: SetupChange| {
-            if matches!(change, SetupChange::Machine(_)) {
-                hw_error.set(None);
-            }
-            update(&mut |s: &mut Setup| match &change {
+            let catalog = catalog.clone();
+            update(Rc::new(move |s: &mut Setup| match &change {
                 SetupChange::Workload(id) => {
                     s.load_workload(&catalog, id);
                 }
@@ -282,35 +303,28 @@ pub fn app() -> Html {
                 SetupChange::Warp(id) => s.policies.warp = id.clone(),
                 SetupChange::MaxCycles(n) => s.max_cycles = *n,
                 SetupChange::HeatSm(sm) => s.heat_sm = *sm,
-            })
+            }))
         })
     };
     let on_source = {
         let update = update_setup.clone();
         Callback::from(move |text: String| {
-            update(&mut |s: &mut Setup| {
+            update(Rc::new(move |s: &mut Setup| {
                 if s.source != text {
                     s.source = text.clone();
                     s.edited = true;
                 }
-            })
+            }))
         })
     };
     let on_hardware = {
-        let (update, hw_error) = (update_setup.clone(), hw_error.clone());
+        let update = update_setup.clone();
         Callback::from(move |(path, text): (&'static str, String)| {
-            let mut error = None;
-            update(&mut |s: &mut Setup| {
-                let mut config = s.config.clone();
-                match config.set_field(path, &text) {
-                    Ok(()) => {
-                        error = config.validate().err();
-                        s.config = config;
-                    }
-                    Err(e) => error = Some(e),
-                }
-            });
-            hw_error.set(error);
+            // The panel only sends text the field accepts; rules between fields are checked
+            // below, on the whole machine, and marked at the field they name.
+            update(Rc::new(move |s: &mut Setup| {
+                let _ = s.config.set_field(path, &text);
+            }))
         })
     };
     let on_run = {
@@ -330,7 +344,8 @@ pub fn app() -> Html {
         Callback::from(move |_: MouseEvent| cancel(|t| t == Target::Main))
     };
 
-    let field_error: Option<ConfigError> = (*hw_error).clone().or_else(|| match &state.main {
+    let hw_error = current_setup.config.validate().err();
+    let field_error: Option<ConfigError> = hw_error.clone().or_else(|| match &state.main {
         RunView::Failed { field: Some(field), message } => Some(ConfigError::new(field, message)),
         _ => None,
     });
@@ -576,11 +591,17 @@ pub fn app() -> Html {
                 })
             };
             let on_open = {
-                let (setup, variants, tab, catalog, dispatcher) =
-                    (setup.clone(), variants.clone(), tab.clone(), catalog.clone(), state.dispatcher());
+                let (setup_slot, current, variants, tab, catalog, dispatcher) = (
+                    setup_slot.clone(),
+                    current_setup.clone(),
+                    variants.clone(),
+                    tab.clone(),
+                    catalog.clone(),
+                    state.dispatcher(),
+                );
                 Callback::from(move |index: usize| {
-                    let (Some(card), Some(current)) = (CARDS.get(index), &*setup) else { return };
-                    setup.set(Some(Rc::new(card_setup(current, &catalog, card))));
+                    let Some(card) = CARDS.get(index) else { return };
+                    setup_slot.dispatch(SetupEdit::Replace(card_setup(&current, &catalog, card)));
                     variants.set(
                         card.variants
                             .iter()

@@ -391,7 +391,7 @@ impl AppState {
                 }
                 if let RunView::Running { snapshots, .. } = view {
                     let list = Rc::make_mut(snapshots);
-                    list.retain(|s| protocol::keeps_snapshot(s.cycle, every));
+                    list.retain(|s| protocol::keeps(s.cycle, every));
                     list.push(Rc::new(*snapshot));
                 }
             }
