@@ -64,7 +64,8 @@ fn simulate(job: SimulateJob) -> Result<Work, Failure> {
 }
 
 impl JobRunner {
-    /// Validates `job`; a bad configuration becomes [`Failure::InvalidConfig`].
+    /// Validates `job` (compiling a kernel file): a bad configuration or policy becomes
+    /// [`Failure::InvalidConfig`], a file that does not compile [`Failure::Compile`].
     pub fn new(id: JobId, job: Job, frame_every: u64) -> Result<Self, Failure> {
         let engine =
             |work| JobRunner { id, work, frame_every: 0, frame_base: CacheSweepReport::default(), stopped_early: None };
