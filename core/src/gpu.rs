@@ -29,7 +29,8 @@ use crate::sched::tb::{
 };
 use crate::sched::warp::{WarpPolicy, WARP_POLICIES};
 use crate::sm::{Finished, IssueCx, LaunchShape, Sm};
-use crate::stats::{BlockRecord, KernelReport, L2Stats, Report, StallBreakdown, TimeSeries};
+use crate::stats::snapshot::NONE;
+use crate::stats::{BlockRecord, KernelReport, L2Stats, Report, Snapshot, StallBreakdown, TimeSeries};
 use crate::workload::Workload;
 
 /// Which policies run, by registry id.
@@ -290,14 +291,26 @@ impl Simulation {
         &self.config
     }
 
-    /// Runs at most `budget` cycles.
+    /// Runs at most `budget` cycles. Skipping idle cycles may carry the clock past the budget's
+    /// end; [`Simulation::step_until`] stops exactly.
     pub fn step(&mut self, budget: u64) -> StepOutcome {
+        self.advance_to(self.now.saturating_add(budget), u64::MAX)
+    }
+
+    /// Runs until the clock reads `cycle` — landing on it exactly even inside a stretch of
+    /// idle cycles it would otherwise jump over — or until the run ends. Where it lands
+    /// changes no result: nothing happens in the cycles a jump skips.
+    pub fn step_until(&mut self, cycle: u64) -> StepOutcome {
+        self.advance_to(cycle, cycle)
+    }
+
+    /// Simulates cycles while the clock is before `end`, never moving it past `landing`.
+    fn advance_to(&mut self, end: u64, landing: u64) -> StepOutcome {
         if let Some(outcome) = &self.outcome {
             return outcome.clone();
         }
-        let end = self.now.saturating_add(budget);
         while self.now < end {
-            if let Some(outcome) = self.cycle_once() {
+            if let Some(outcome) = self.cycle_once(landing) {
                 self.catch_up_all();
                 self.outcome = Some(outcome.clone());
                 return outcome;
@@ -317,8 +330,9 @@ impl Simulation {
         }
     }
 
-    /// Simulates cycle `now` and moves the clock to the next cycle where anything can happen.
-    fn cycle_once(&mut self) -> Option<StepOutcome> {
+    /// Simulates cycle `now` and moves the clock to the next cycle where anything can happen,
+    /// or to `landing` if that comes first (and is later than `now`).
+    fn cycle_once(&mut self, landing: u64) -> Option<StepOutcome> {
         let now = self.now;
         if now >= self.options.max_cycles {
             return Some(StepOutcome::CycleLimit { cycles: self.options.max_cycles });
@@ -346,7 +360,7 @@ impl Simulation {
 
         let next = match self.next_cycle(now) {
             u64::MAX => return Some(StepOutcome::Deadlock { what: self.describe_stuck() }),
-            next if self.options.skip_idle => next,
+            next if self.options.skip_idle => next.min(landing.max(now + 1)),
             _ => now + 1,
         };
         self.now = next;
@@ -790,6 +804,61 @@ impl Simulation {
              (typically warps of one block waiting at different barriers)",
             self.now
         )
+    }
+
+    /// The machine at the start of cycle [`Simulation::cycle`] (everything before it
+    /// simulated), with the L1 of SM `l1_sm` (clamped to the last SM). Resets that L1's per-line
+    /// counts, so each snapshot of an SM counts the hits and allocations since the previous
+    /// one; nothing else changes, and no result depends on when snapshots are taken.
+    pub fn snapshot(&mut self, l1_sm: usize) -> Snapshot {
+        let mut snapshot = Snapshot {
+            cycle: self.now,
+            warps_per_sm: self.config.core.max_warps_per_sm,
+            blocks_finished: self.blocks.len() as u64,
+            ..Snapshot::default()
+        };
+        self.snapshot_warps(&mut snapshot);
+        self.snapshot_totals(&mut snapshot);
+        let l1_sm = l1_sm.min(self.sms.len().saturating_sub(1));
+        if let Some(sm) = self.sms.get_mut(l1_sm) {
+            snapshot.l1_sm = l1_sm as u32;
+            let l1 = sm.l1_mut();
+            (snapshot.l1_sets, snapshot.l1_ways) = (l1.sets(), l1.ways());
+            snapshot.l1_owner =
+                (0..l1.sets()).flat_map(|set| l1.owners_of_set(set)).map(|o| o.unwrap_or(NONE)).collect();
+            (snapshot.l1_hits_since, snapshot.l1_fills_since) = l1.take_line_activity();
+        }
+        snapshot
+    }
+
+    fn snapshot_warps(&self, snapshot: &mut Snapshot) {
+        let slots = self.sms.len() * snapshot.warps_per_sm as usize;
+        snapshot.warp_state.reserve(slots);
+        snapshot.warp_run.reserve(slots);
+        snapshot.warp_block.reserve(slots);
+        for sm in &self.sms {
+            for view in sm.warp_views(self.now, &self.workload.kernels) {
+                let (run, block) = view.block.unwrap_or((NONE, NONE));
+                snapshot.warp_state.push(view.state as u8);
+                snapshot.warp_run.push(run);
+                snapshot.warp_block.push(block);
+            }
+        }
+    }
+
+    /// Totals so far; L1 misses count sector misses too, as the time series does.
+    fn snapshot_totals(&self, snapshot: &mut Snapshot) {
+        for sm in &self.sms {
+            let l1 = sm.l1().stats();
+            snapshot.warp_instructions += sm.warp_instructions();
+            snapshot.l1_hits += l1.hits;
+            snapshot.l1_misses += l1.misses + l1.sector_misses;
+        }
+        for bank in &self.banks {
+            let l2 = bank.stats();
+            snapshot.l2_hits += l2.hits;
+            snapshot.l2_misses += l2.misses;
+        }
     }
 
     /// Everything measured so far.

@@ -726,6 +726,19 @@ fn define_overrides_change_sizes_and_are_reported() {
     assert_eq!((program.defines[1].span.line, program.defines[1].span.column), (2, 15));
 }
 
+#[test]
+fn defines_are_listed_even_when_the_file_does_not_compile() {
+    let good =
+        "#define N 64\n#define BLOCK 32\n__global__ void k(int* a) {}\nhost { int a[N]; k<<<N / BLOCK, BLOCK>>>(a); }";
+    let broken = good.replace("int* a) {}", "int* a) { a[0] = ; }");
+    let overrides = [("N".to_string(), "256".to_string())];
+    let config = config();
+    let program = compile(good, &CompileOptions { config: &config, defines: &overrides }).unwrap();
+    assert_eq!(warpscope_core::kernel::defines(good, &overrides), program.defines);
+    assert!(compile(&broken, &CompileOptions { config: &config, defines: &overrides }).is_err());
+    assert_eq!(warpscope_core::kernel::defines(&broken, &overrides), program.defines, "the error comes after them");
+}
+
 // ---- errors through the whole pipeline -------------------------------------------------
 
 #[test]

@@ -4,13 +4,17 @@
 //!   data; both sides encode it with serde-wasm-bindgen into ordinary JavaScript objects, so a
 //!   message is readable in the browser's developer tools.
 //! - [`runner`] advances one job in bounded slices and produces its replies; it is pure Rust,
-//!   tested natively, and knows nothing of JavaScript.
+//!   tested natively, and knows nothing of JavaScript. [`snapshots`] is a `Simulate` job's
+//!   snapshot schedule; [`compile`] and [`catalog`] answer the editor and the menus.
 //! - [`worker`] is the worker's event loop: it runs a job in slices of a few milliseconds,
 //!   streams progress and frames, yields to the event loop between slices so that `Cancel`
 //!   can arrive, and turns a panic into a `Failed` reply instead of silence.
 //!
 //! This is the only crate that knows `JsValue` and `postMessage`.
 
+pub mod catalog;
+pub mod compile;
 pub mod protocol;
 pub mod runner;
+pub mod snapshots;
 pub mod worker;

@@ -39,7 +39,9 @@ pub enum Request {
     /// Send the [`Catalog`]: library workloads, machine presets, policies.
     Catalog,
     /// Compile `source` (for the editor's markers); answered by [`Reply::Compiled`] at once,
-    /// even while a job runs (compiling is quick and happens between slices).
+    /// even while a job runs (compiling is quick and happens between slices). An invalid
+    /// `config` is answered the same way, with a single error at 1:1 that names the field: a
+    /// `Failed` reply would carry an id the page might take for a job's.
     Compile {
         /// Chosen by the page; the newest answer wins.
         id: JobId,
@@ -71,8 +73,9 @@ pub enum Job {
         /// The small size used by tests instead of the standard one.
         tiny: bool,
     },
-    /// A kernel file compiled and run on the timing engine.
-    Simulate(SimulateJob),
+    /// A kernel file compiled and run on the timing engine (boxed: a machine configuration
+    /// is large; the JSON is the same).
+    Simulate(Box<SimulateJob>),
 }
 
 /// A kernel-language source run on a machine under chosen policies.
@@ -86,19 +89,34 @@ pub struct SimulateJob {
     pub config: GpuConfig,
     /// Thread-block and warp schedulers.
     pub policies: Policies,
-    /// The run stops (and says so) after this many cycles.
+    /// The run stops after this many cycles; the page still gets the report, with
+    /// [`Reply::Done::stopped_early`] saying so.
     pub max_cycles: u64,
-    /// A [`Reply::Snapshot`] is taken every this many cycles at first; the interval doubles
-    /// whenever [`MAX_SNAPSHOTS`] have been kept, so long runs stay bounded.
+    /// A [`Reply::Snapshot`] is taken at cycle 0, at every multiple of this many cycles, and
+    /// at the cycle the run ends; the interval doubles whenever [`MAX_SNAPSHOTS`] have been
+    /// kept, so long runs stay bounded (see [`keeps`]). 0: only the first and the last.
     pub snapshot_every: u64,
-    /// The SM whose L1 the snapshots picture.
+    /// The SM whose L1 the snapshots picture (one beyond the last means the last).
     pub heat_sm: u32,
 }
 
-/// Most snapshots kept at one time; beyond it every other one is dropped and the interval
-/// doubles (the page applies the same rule to what it holds: it keeps a snapshot only when its
-/// cycle is a multiple of the latest `every`).
+/// Most snapshots kept at one time. Snapshots land exactly on multiples of the interval (the
+/// engine stops on them even inside stretches of idle cycles it would otherwise skip), so the
+/// sequence does not depend on how the run is sliced. When a snapshot brings the count of
+/// those kept to `MAX_SNAPSHOTS`, the interval doubles: the next snapshot announces it, and
+/// from then on only multiples of the new interval are taken or kept.
+///
+/// The page's rule, applied on every [`Reply::Snapshot`]: append it, then drop every other
+/// snapshot it holds whose cycle `c` has `!keeps(c, every)`, `every` being that reply's. The
+/// newest is never dropped (the last of a job, sent at the cycle the run ended, need not be a
+/// multiple). The page then never holds more than `MAX_SNAPSHOTS` + 1.
 pub const MAX_SNAPSHOTS: usize = 400;
+
+/// Whether a snapshot of cycle `cycle` stays once the interval is `every` (see
+/// [`MAX_SNAPSHOTS`]); with `every` 0 there are only the first and the last, and both stay.
+pub fn keeps(cycle: u64, every: u64) -> bool {
+    every == 0 || cycle % every == 0
+}
 
 /// What the page can offer without knowing the engine's internals.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -208,7 +226,8 @@ pub enum Reply {
         misses: u64,
     },
     /// The machine at `snapshot.cycle` for job `id` (a [`Job::Simulate`]). The page drops
-    /// every snapshot it holds whose cycle is not a multiple of `every`.
+    /// every snapshot it holds, except this one, whose cycle is not a multiple of `every`
+    /// (see [`keeps`] and [`MAX_SNAPSHOTS`]).
     Snapshot {
         /// The job.
         id: JobId,
@@ -228,7 +247,8 @@ pub enum Reply {
         id: JobId,
         /// Errors and warnings, in source order (empty: it compiles cleanly).
         diagnostics: Vec<Diagnostic>,
-        /// Every `#define` with its value in effect (empty when the source did not parse).
+        /// Every `#define` with its value in effect, also when the file does not compile
+        /// (empty only when the configuration is invalid).
         defines: Vec<Define>,
         /// What would run, when it compiled.
         summary: Option<CompileSummary>,
@@ -241,6 +261,10 @@ pub enum Reply {
         report: JobReport,
         /// Wall time from the request's arrival to the end, measured in the worker.
         elapsed_ms: f64,
+        /// Why the run ended before its workload did (it reached its cycle limit), for a
+        /// person; the report covers the cycles simulated. `None`: it ran to completion.
+        #[serde(default)]
+        stopped_early: Option<String>,
     },
     /// Job `id` stopped on request at `cycle`.
     Cancelled {
@@ -293,7 +317,8 @@ pub enum Failure {
         /// What the decoder said.
         message: String,
     },
-    /// The simulation could not finish: a fault, a deadlock, or its cycle limit.
+    /// The simulation could not finish: a fault or a deadlock (a cycle limit is not a
+    /// failure: see [`Reply::Done::stopped_early`]).
     Stopped {
         /// What happened, for a person.
         message: String,
@@ -349,6 +374,69 @@ mod tests {
         assert_eq!(json["error"]["kind"], "InvalidConfig");
         assert_eq!(json["error"]["field"], "cache.ways");
         assert_eq!(serde_json::from_value::<Reply>(json).unwrap(), failed);
+    }
+
+    #[test]
+    fn the_web_app_messages_round_trip() {
+        let config = warpscope_core::config::presets::fermi_gtx480();
+        let requests = [
+            Request::Catalog,
+            Request::Compile {
+                id: 4,
+                source: "#define N 4".into(),
+                defines: vec![("N".into(), "8".into())],
+                config: config.clone(),
+            },
+            Request::Run {
+                id: 5,
+                job: Job::Simulate(Box::new(SimulateJob {
+                    source: "host {}".into(),
+                    defines: vec![],
+                    config,
+                    policies: Policies::default(),
+                    max_cycles: 1000,
+                    snapshot_every: 10,
+                    heat_sm: 2,
+                })),
+                frame_every: 0,
+            },
+        ];
+        for request in requests {
+            let json = serde_json::to_value(&request).unwrap();
+            assert_eq!(serde_json::from_value::<Request>(json).unwrap(), request);
+        }
+        let snapshot = Snapshot { cycle: 20, warps_per_sm: 2, warp_state: vec![1, 0], ..Snapshot::default() };
+        let replies = [
+            Reply::Snapshot { id: 5, every: 10, snapshot: Box::new(snapshot) },
+            Reply::Compiled { id: 4, diagnostics: vec![], defines: vec![], summary: None },
+            Reply::Failed { id: Some(5), error: Failure::Compile { diagnostics: vec![] } },
+        ];
+        for reply in replies {
+            let json = serde_json::to_value(&reply).unwrap();
+            assert_eq!(serde_json::from_value::<Reply>(json).unwrap(), reply);
+        }
+        let json = serde_json::to_value(Reply::Compiled { id: 4, diagnostics: vec![], defines: vec![], summary: None });
+        assert_eq!(json.unwrap()["type"], "Compiled");
+    }
+
+    #[test]
+    fn done_says_why_a_run_stopped_early_and_may_leave_it_out() {
+        let report = JobReport::CacheSweep(CacheSweepReport::default());
+        let stopped = Some("stopped at the cycle limit (5 cycles) before the workload finished".to_string());
+        let done = Reply::Done { id: 1, report: report.clone(), elapsed_ms: 2.0, stopped_early: stopped };
+        let json = serde_json::to_value(&done).unwrap();
+        assert_eq!(serde_json::from_value::<Reply>(json).unwrap(), done);
+        let mut json =
+            serde_json::to_value(Reply::Done { id: 1, report, elapsed_ms: 2.0, stopped_early: None }).unwrap();
+        json.as_object_mut().unwrap().remove("stopped_early");
+        assert!(matches!(serde_json::from_value::<Reply>(json), Ok(Reply::Done { stopped_early: None, .. })));
+    }
+
+    #[test]
+    fn the_page_keeps_multiples_of_the_interval_and_everything_without_one() {
+        assert!(keeps(0, 8) && keeps(16, 8) && !keeps(12, 8));
+        assert!(keeps(12, 4));
+        assert!(keeps(7, 0), "no interval: only a first and a last, both kept");
     }
 
     #[test]

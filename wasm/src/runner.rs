@@ -1,14 +1,17 @@
 //! One job, advanced in bounded slices, producing the replies the page sees.
 //!
 //! The worker decides *when* to run a slice (by wall time); the runner decides *what* a slice
-//! does and what it reports. Frames cover fixed windows of `frame_every` cycles, so the
-//! recorded frames are the same on a fast machine and a slow one.
+//! does and what it reports. Frames cover fixed windows of `frame_every` cycles, and an engine
+//! run lands exactly on each snapshot's cycle, so what is recorded is the same on a fast
+//! machine and a slow one, whatever the slices.
 
 use warpscope_core::config::presets;
 use warpscope_core::sweep::StepOutcome as SweepStep;
 use warpscope_core::{bench, CacheSweep, CacheSweepReport, ConfigError, Policies, RunOptions, Simulation, StepOutcome};
 
-use crate::protocol::{Failure, Job, JobId, JobReport, Reply};
+use crate::compile::compile_for_run;
+use crate::protocol::{Failure, Job, JobId, JobReport, Reply, SimulateJob, MAX_SNAPSHOTS};
+use crate::snapshots::SnapshotSchedule;
 
 /// Most frames one job may record; the page keeps them all for playback.
 pub const MAX_FRAMES: u64 = 100_000;
@@ -27,7 +30,8 @@ pub enum Advance {
 /// The computation behind a job.
 enum Work {
     Sweep(CacheSweep),
-    Simulation(Box<Simulation>),
+    /// An engine run, with its snapshots for a `Simulate` job.
+    Simulation(Box<Simulation>, Option<SnapshotSchedule>),
 }
 
 /// A job that has been validated and is ready to advance.
@@ -37,6 +41,8 @@ pub struct JobRunner {
     frame_every: u64,
     /// Counts at the start of the current frame window.
     frame_base: CacheSweepReport,
+    /// Why an engine run ended before its workload did (the cycle limit), once it has.
+    stopped_early: Option<String>,
 }
 
 fn bench_simulation(workload: &str, preset: &str, tiny: bool) -> Result<Simulation, Failure> {
@@ -49,18 +55,26 @@ fn bench_simulation(workload: &str, preset: &str, tiny: bool) -> Result<Simulati
         .map_err(Failure::InvalidConfig)
 }
 
+fn simulate(job: SimulateJob) -> Result<Work, Failure> {
+    let program = compile_for_run(&job.source, &job.defines, &job.config)?;
+    let options = RunOptions { max_cycles: job.max_cycles, ..RunOptions::default() };
+    let sim = Simulation::new(job.config, program.workload, &job.policies, options).map_err(Failure::InvalidConfig)?;
+    let schedule = SnapshotSchedule::new(job.snapshot_every, job.heat_sm as usize, MAX_SNAPSHOTS);
+    Ok(Work::Simulation(Box::new(sim), Some(schedule)))
+}
+
 impl JobRunner {
-    /// Validates `job`; a bad configuration becomes [`Failure::InvalidConfig`].
+    /// Validates `job` (compiling a kernel file): a bad configuration or policy becomes
+    /// [`Failure::InvalidConfig`], a file that does not compile [`Failure::Compile`].
     pub fn new(id: JobId, job: Job, frame_every: u64) -> Result<Self, Failure> {
+        let engine =
+            |work| JobRunner { id, work, frame_every: 0, frame_base: CacheSweepReport::default(), stopped_early: None };
         let spec = match job {
             Job::CacheSweep(spec) => spec,
-            Job::Simulate(_) => {
-                return Err(Failure::BadRequest { message: "this worker cannot run kernel files yet".into() })
-            }
+            Job::Simulate(job) => return Ok(engine(simulate(*job)?)),
             Job::Bench { workload, preset, tiny } => {
                 let sim = bench_simulation(&workload, &preset, tiny)?;
-                let work = Work::Simulation(Box::new(sim));
-                return Ok(JobRunner { id, work, frame_every: 0, frame_base: CacheSweepReport::default() });
+                return Ok(engine(Work::Simulation(Box::new(sim), None)));
             }
         };
         let sweep = CacheSweep::new(spec).map_err(Failure::InvalidConfig)?;
@@ -75,7 +89,13 @@ impl JobRunner {
                 ),
             )));
         }
-        Ok(JobRunner { id, work: Work::Sweep(sweep), frame_every, frame_base: CacheSweepReport::default() })
+        Ok(JobRunner {
+            id,
+            work: Work::Sweep(sweep),
+            frame_every,
+            frame_base: CacheSweepReport::default(),
+            stopped_early: None,
+        })
     }
 
     /// Units of work between two looks at the clock: a simulated cycle costs far more than a
@@ -83,7 +103,7 @@ impl JobRunner {
     pub fn quantum(&self) -> u64 {
         match self.work {
             Work::Sweep(_) => 1 << 14,
-            Work::Simulation(_) => 256,
+            Work::Simulation(..) => 256,
         }
     }
 
@@ -92,16 +112,14 @@ impl JobRunner {
         self.id
     }
 
-    /// Runs at most `budget` cycles, passing each completed frame to `emit`.
+    /// Runs at most `budget` cycles, passing each completed frame or snapshot to `emit`.
     pub fn advance(&mut self, budget: u64, emit: &mut impl FnMut(Reply)) -> Advance {
         let sweep = match &mut self.work {
             Work::Sweep(sweep) => sweep,
-            Work::Simulation(sim) => {
-                return match sim.step(budget) {
-                    StepOutcome::Finished => Advance::Finished,
-                    StepOutcome::BudgetSpent => Advance::Running,
-                    stopped => Advance::Stopped(Failure::Stopped { message: describe(&stopped) }),
-                };
+            Work::Simulation(sim, snapshots) => {
+                let (advance, stopped_early) = advance_engine(self.id, sim, snapshots.as_mut(), budget, emit);
+                self.stopped_early = stopped_early;
+                return advance;
             }
         };
         let mut left = budget;
@@ -142,7 +160,7 @@ impl JobRunner {
     pub fn progress(&self) -> Reply {
         let (cycle, total, fraction) = match &self.work {
             Work::Sweep(s) => (s.position(), s.total(), s.position() as f64 / s.total() as f64),
-            Work::Simulation(sim) => (sim.cycle(), 0, sim.progress()),
+            Work::Simulation(sim, _) => (sim.cycle(), 0, sim.progress()),
         };
         Reply::Progress { id: self.id, cycle, total, fraction }
     }
@@ -151,42 +169,63 @@ impl JobRunner {
     pub fn done(&self, elapsed_ms: f64) -> Reply {
         let report = match &self.work {
             Work::Sweep(s) => JobReport::CacheSweep(s.report()),
-            Work::Simulation(sim) => JobReport::Simulation(Box::new(sim.report())),
+            Work::Simulation(sim, _) => JobReport::Simulation(Box::new(sim.report())),
         };
-        Reply::Done { id: self.id, report, elapsed_ms }
+        Reply::Done { id: self.id, report, elapsed_ms, stopped_early: self.stopped_early.clone() }
     }
 
     /// The final reply of a cancelled job.
     pub fn cancelled(&self) -> Reply {
         let cycle = match &self.work {
             Work::Sweep(s) => s.position(),
-            Work::Simulation(sim) => sim.cycle(),
+            Work::Simulation(sim, _) => sim.cycle(),
         };
         Reply::Cancelled { id: self.id, cycle }
     }
 }
 
-/// A person's account of why a simulation stopped.
-fn describe(outcome: &StepOutcome) -> String {
-    match outcome {
-        StepOutcome::CycleLimit { cycles } => {
-            format!("the run reached its limit of {cycles} cycles without finishing")
+/// Runs an engine run for at most `budget` cycles, landing on each snapshot's cycle. Returns
+/// where it stands and, once it has ended at its cycle limit, the sentence that says so.
+fn advance_engine(
+    id: JobId,
+    sim: &mut Simulation,
+    mut snapshots: Option<&mut SnapshotSchedule>,
+    budget: u64,
+    emit: &mut impl FnMut(Reply),
+) -> (Advance, Option<String>) {
+    let mut left = budget;
+    loop {
+        if let Some(reply) = snapshots.as_mut().and_then(|s| s.due(id, sim)) {
+            emit(reply);
         }
-        StepOutcome::Fault { kernel, sm, fault } => {
-            format!(
-                "kernel {kernel} faulted on SM {sm} at instruction {} (lane {}): {:?}",
-                fault.pc, fault.lane, fault.kind
-            )
+        if left == 0 {
+            return (Advance::Running, None);
         }
-        StepOutcome::Deadlock { what } => what.clone(),
-        StepOutcome::Finished | StepOutcome::BudgetSpent => String::new(),
+        let start = sim.cycle();
+        let target = start.saturating_add(left).min(snapshots.as_ref().map_or(u64::MAX, |s| s.next()));
+        let outcome = sim.step_until(target);
+        left = left.saturating_sub(sim.cycle() - start);
+        if outcome == StepOutcome::BudgetSpent {
+            continue;
+        }
+        if let Some(reply) = snapshots.as_mut().and_then(|s| s.last(id, sim)) {
+            emit(reply);
+        }
+        return match outcome {
+            StepOutcome::Finished => (Advance::Finished, None),
+            StepOutcome::CycleLimit { .. } => (Advance::Finished, Some(outcome.to_string())),
+            stopped => (Advance::Stopped(Failure::Stopped { message: stopped.to_string() }), None),
+        };
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::keeps;
+    use warpscope_core::library;
     use warpscope_core::mem::cache::{CacheGeometry, Replacement};
+    use warpscope_core::stats::{Report, Snapshot};
     use warpscope_core::sweep::AccessPattern;
     use warpscope_core::CacheSweepSpec;
 
@@ -263,6 +302,189 @@ mod tests {
         let job = Job::Bench { workload: "nbody".into(), preset: "fermi-gtx480".into(), tiny: true };
         let Err(Failure::InvalidConfig(e)) = JobRunner::new(1, job, 0) else { panic!() };
         assert_eq!(e.field, "workload");
+    }
+
+    fn vecadd_job(snapshot_every: u64, max_cycles: u64) -> SimulateJob {
+        let vecadd = library::by_id("vecadd").unwrap();
+        SimulateJob {
+            source: vecadd.source.into(),
+            defines: vec![vecadd.size_define(vecadd.size.min)],
+            config: presets::fermi_gtx480(),
+            policies: Policies::default(),
+            max_cycles,
+            snapshot_every,
+            heat_sm: 0,
+        }
+    }
+
+    /// Every reply of `job` advanced `budget` cycles at a time, the final one included.
+    fn replies(job: SimulateJob, budget: u64) -> Vec<Reply> {
+        let mut runner = JobRunner::new(9, Job::Simulate(Box::new(job)), 0).unwrap();
+        let mut out = Vec::new();
+        loop {
+            match runner.advance(budget, &mut |r| out.push(r)) {
+                Advance::Running => {}
+                Advance::Finished => break,
+                Advance::Stopped(failure) => panic!("stopped: {failure:?}"),
+            }
+        }
+        out.push(runner.done(0.0));
+        out
+    }
+
+    fn snapshots(replies: &[Reply]) -> Vec<(u64, &Snapshot)> {
+        replies
+            .iter()
+            .filter_map(|r| match r {
+                Reply::Snapshot { every, snapshot, .. } => Some((*every, &**snapshot)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn report(replies: &[Reply]) -> (&Report, &Option<String>) {
+        match replies.last() {
+            Some(Reply::Done { report: JobReport::Simulation(report), stopped_early, .. }) => (report, stopped_early),
+            other => panic!("expected Done, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_simulate_job_reports_what_the_engine_computes_with_snapshots_on_its_grid() {
+        let job = vecadd_job(500, u64::MAX);
+        let out = replies(job.clone(), 256);
+        let (report, stopped_early) = report(&out);
+        let program = compile_for_run(&job.source, &job.defines, &job.config).unwrap();
+        let options = RunOptions { max_cycles: u64::MAX, ..RunOptions::default() };
+        let mut direct = Simulation::new(job.config, program.workload, &job.policies, options).unwrap();
+        assert_eq!(direct.run(), StepOutcome::Finished);
+        assert_eq!(*report, direct.report());
+        assert_eq!(*stopped_early, None);
+
+        let snaps = snapshots(&out);
+        let cycles: Vec<u64> = snaps.iter().map(|(_, s)| s.cycle).collect();
+        let last = report.cycles;
+        assert!(last % 500 != 0, "the run ends between two grid points");
+        let grid: Vec<u64> = (0..=last / 500).map(|k| k * 500).chain([last]).collect();
+        assert_eq!(cycles, grid);
+        assert!(snaps.iter().all(|(every, _)| *every == 500));
+        let final_snapshot = snaps.last().unwrap().1;
+        assert_eq!(final_snapshot.warp_instructions, report.warp_instructions);
+        assert_eq!(final_snapshot.blocks_finished, report.blocks.len() as u64);
+        let hits: u64 = snaps.iter().flat_map(|(_, s)| &s.l1_hits_since).map(|&h| h as u64).sum();
+        assert_eq!(hits, report.sms[0].l1.hits);
+    }
+
+    #[test]
+    fn replies_do_not_depend_on_slice_size() {
+        let one_slice = replies(vecadd_job(300, u64::MAX), u64::MAX);
+        for budget in [1, 7, 256] {
+            assert_eq!(replies(vecadd_job(300, u64::MAX), budget), one_slice, "slices of {budget} cycles");
+        }
+    }
+
+    #[test]
+    fn the_page_rule_keeps_at_most_max_snapshots_as_the_interval_doubles() {
+        let mut job = vecadd_job(1, u64::MAX);
+        job.defines = vec![("N".into(), "16384".into())];
+        let out = replies(job, 100);
+        let snaps = snapshots(&out);
+        let last = report(&out).0.cycles;
+        assert!(last > 2 * MAX_SNAPSHOTS as u64, "long enough to double twice: {last} cycles");
+        // What the page does: append, then drop what the announced interval no longer keeps,
+        // except the newest.
+        let mut held: Vec<u64> = Vec::new();
+        let mut intervals = Vec::new();
+        for (every, s) in &snaps {
+            held.push(s.cycle);
+            let newest = s.cycle;
+            held.retain(|&c| c == newest || keeps(c, *every));
+            assert!(held.len() <= MAX_SNAPSHOTS + 1, "{} held at cycle {newest}", held.len());
+            if intervals.last() != Some(every) {
+                intervals.push(*every);
+            }
+        }
+        // The interval only ever doubles; every snapshot but the last lies on its grid.
+        assert!(intervals.len() >= 3 && intervals[0] == 1);
+        assert!(intervals.windows(2).all(|w| w[1] == 2 * w[0]));
+        assert!(snaps[..snaps.len() - 1].iter().all(|(every, s)| s.cycle % every == 0));
+        // The page ends with the multiples of the last interval, and the end.
+        let every = *intervals.last().unwrap();
+        let mut expected: Vec<u64> = (0..=last / every).map(|k| k * every).collect();
+        if expected.last() != Some(&last) {
+            expected.push(last);
+        }
+        assert_eq!(held, expected);
+    }
+
+    #[test]
+    fn no_interval_means_the_first_and_the_last_snapshot_and_any_sm_is_pictured() {
+        let mut job = vecadd_job(0, u64::MAX);
+        job.heat_sm = u32::MAX;
+        let out = replies(job, 256);
+        let snaps = snapshots(&out);
+        let last = report(&out).0.cycles;
+        let cycles: Vec<(u64, u64)> = snaps.iter().map(|(every, s)| (*every, s.cycle)).collect();
+        assert_eq!(cycles, [(0, 0), (0, last)]);
+        assert!(keeps(last, 0));
+        assert_eq!(snaps[0].1.l1_sm, presets::fermi_gtx480().core.sm_count - 1, "the last SM");
+    }
+
+    #[test]
+    fn the_cycle_limit_ends_with_the_report_and_a_sentence() {
+        let out = replies(vecadd_job(100, 250), 64);
+        let (report, stopped_early) = report(&out);
+        assert_eq!(report.cycles, 250);
+        assert_eq!(
+            stopped_early.as_deref(),
+            Some("stopped at the cycle limit (250 cycles) before the workload finished")
+        );
+        let cycles: Vec<u64> = snapshots(&out).iter().map(|(_, s)| s.cycle).collect();
+        assert_eq!(cycles, [0, 100, 200, 250]);
+    }
+
+    #[test]
+    fn a_file_that_does_not_compile_fails_with_its_diagnostics() {
+        let mut job = vecadd_job(100, u64::MAX);
+        job.source = job.source.replace("c[i] = a[i] + b[i];", "c[i] = a[i] + d[i];");
+        let Err(Failure::Compile { diagnostics }) = JobRunner::new(1, Job::Simulate(Box::new(job.clone())), 0) else {
+            panic!("expected a compile failure")
+        };
+        let line = job.source.lines().position(|l| l.contains("d[i]")).unwrap() as u32 + 1;
+        let column = job.source.lines().nth(line as usize - 1).unwrap().find("d[i]").unwrap() as u32 + 1;
+        let at: Vec<(u32, u32)> = diagnostics.iter().map(|d| (d.span.line, d.span.column)).collect();
+        assert_eq!(at, [(line, column)], "{diagnostics:?}");
+    }
+
+    #[test]
+    fn an_unknown_policy_or_a_bad_machine_is_an_invalid_config() {
+        let mut job = vecadd_job(100, u64::MAX);
+        job.policies.warp = "fastest".into();
+        let Err(Failure::InvalidConfig(e)) = JobRunner::new(1, Job::Simulate(Box::new(job)), 0) else { panic!() };
+        assert_eq!(e.field, "policies.warp");
+        let mut job = vecadd_job(100, u64::MAX);
+        job.config.core.warp_size = 0;
+        let Err(Failure::InvalidConfig(e)) = JobRunner::new(1, Job::Simulate(Box::new(job)), 0) else { panic!() };
+        assert_eq!(e.field, "core.warp_size");
+    }
+
+    #[test]
+    fn a_fault_stops_the_job_with_a_sentence() {
+        let mut job = vecadd_job(100, u64::MAX);
+        job.source = job.source.replace("c[i] = a[i] + b[i];", "c[i + 100000000] = a[i] + b[i];");
+        let mut runner = JobRunner::new(1, Job::Simulate(Box::new(job)), 0).unwrap();
+        let mut out = Vec::new();
+        let failure = loop {
+            match runner.advance(1000, &mut |r| out.push(r)) {
+                Advance::Running => {}
+                Advance::Finished => panic!("the run should fault"),
+                Advance::Stopped(failure) => break failure,
+            }
+        };
+        let Failure::Stopped { message } = failure else { panic!("{failure:?}") };
+        assert!(message.starts_with("kernel vecadd faulted on SM "), "{message}");
+        assert!(!message.contains("BadAddress {"), "no Debug output: {message}");
+        assert!(snapshots(&out).len() >= 2, "the machine at the fault is pictured");
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! The Web Worker's event loop.
 //!
 //! A job runs in slices of about [`SLICE_MS`] of wall time. After each slice the worker posts
-//! `Progress` (and any completed `Frame`s), then yields a full macrotask before the next slice,
-//! so that a `Cancel` posted by the page is delivered in between. The yield goes through a
+//! `Progress` (after any completed `Frame`s and `Snapshot`s), then yields a full macrotask
+//! before the next slice, so that a `Cancel` posted by the page is delivered in between;
+//! `Catalog` and `Compile` requests are answered there too. The yield goes through a
 //! `MessageChannel` rather than `setTimeout(0)`: browsers clamp nested zero-delay timers to
 //! 4 ms, which would idle the worker for a quarter of the time.
 
@@ -15,6 +16,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
 
+use crate::catalog::catalog;
+use crate::compile::compile_reply;
 use crate::protocol::{Failure, JobId, Reply, Request, PROTOCOL_VERSION};
 use crate::runner::{Advance, JobRunner};
 
@@ -96,10 +99,9 @@ fn handle(request: Request) {
                 current.cancel.set(true);
             }
         }),
-        Request::Catalog | Request::Compile { .. } => post(&Reply::Failed {
-            id: None,
-            error: Failure::BadRequest { message: "this worker cannot answer catalog or compile requests yet".into() },
-        }),
+        // Answered at once: a request is handled between two slices of a running job.
+        Request::Catalog => post(&Reply::Catalog { catalog: Box::new(catalog()) }),
+        Request::Compile { id, source, defines, config } => post(&compile_reply(id, &source, &defines, &config)),
         Request::Crash => panic!("the page asked the worker to crash (diagnostic request)"),
     }
 }

@@ -108,3 +108,12 @@ pub fn compile(source: &str, options: &CompileOptions<'_>) -> Result<Program, Ve
     }
     Ok(Program { workload, defines, warnings: diags.finish() })
 }
+
+/// Every `#define` of `source` with its value in effect, in source order — what
+/// [`Program::defines`] holds — even when the file does not compile (only the lexer and the
+/// preprocessor run; their diagnostics are those `compile` reports too).
+pub fn defines(source: &str, overrides: &[(String, String)]) -> Vec<Define> {
+    let mut diags = diag::Diags::default();
+    let tokens = lexer::lex(source, &mut diags);
+    preprocess::preprocess(source, tokens, overrides, &mut diags).1
+}

@@ -205,6 +205,10 @@ pub struct L1Cache {
     /// Monotonic counter that produces replacement stamps, so stamps never tie.
     clock: u64,
     stats: L1Stats,
+    /// Per way (`set * ways + way`): hits and allocations since [`L1Cache::take_line_activity`]
+    /// last ran, for the heat map. Only ever incremented here; results never read them.
+    line_hits: Vec<u32>,
+    line_allocations: Vec<u32>,
 }
 
 impl L1Cache {
@@ -236,6 +240,8 @@ impl L1Cache {
             miss_queue: VecDeque::with_capacity(config.miss_queue_entries as usize),
             clock: 0,
             stats: L1Stats::default(),
+            line_hits: vec![0; sets as usize * ways as usize],
+            line_allocations: vec![0; sets as usize * ways as usize],
         }
     }
 
@@ -382,6 +388,16 @@ impl L1Cache {
         lines.iter().map(|w| (w.valid != 0).then_some(w.owner))
     }
 
+    /// Per way (`set * ways + way`): the hits it served and the lines allocated in it (misses
+    /// that took it, evicting what it held) since the previous call, which zeroes them.
+    pub fn take_line_activity(&mut self) -> (Vec<u32>, Vec<u32>) {
+        let hits = self.line_hits.clone();
+        let allocations = self.line_allocations.clone();
+        self.line_hits.fill(0);
+        self.line_allocations.fill(0);
+        (hits, allocations)
+    }
+
     /// The way holding `line` (valid or reserved). Requires an L1.
     fn find(&self, line: u64) -> Option<usize> {
         self.find_in(self.set_base(line), line)
@@ -468,6 +484,7 @@ impl L1Cache {
         if missing == 0 {
             self.touch(i);
             self.stats.hits += 1;
+            self.line_hits[i] = self.line_hits[i].saturating_add(1);
             return L1Outcome::Hit;
         }
         if way.reserved() {
@@ -514,6 +531,7 @@ impl L1Cache {
         self.clock += 1;
         let mshr = self.allocate_mshr(line, sectors, token);
         self.lines[victim] = Way { line, stamp: self.clock, valid: 0, owner, mshr, drop_on_fill: false };
+        self.line_allocations[victim] = self.line_allocations[victim].saturating_add(1);
         self.queue(line, sectors, RequestKind::Load);
         self.stats.misses += 1;
         L1Outcome::Miss { evicted }
@@ -622,6 +640,25 @@ mod tests {
         assert_eq!(l1.owners_of_set(1).collect::<Vec<_>>(), [Some(7), None], "line 5 is in set 1, filled by warp 7");
         let s = l1.stats();
         assert_eq!((s.accesses, s.misses, s.hits, s.hit_reserved), (2, 1, 1, 0));
+    }
+
+    #[test]
+    fn line_activity_counts_hits_and_allocations_per_way_until_taken() {
+        let mut l1 = L1Cache::new(&roomy());
+        bring_in(&mut l1, 5, 7); // set 1, way 0
+        bring_in(&mut l1, 9, 8); // set 1, way 1
+        l1.access(5, ALL, LOAD, 7, 0);
+        l1.access(5, 0b1, LOAD, 7, 0);
+        l1.access(9, ALL, LOAD, 8, 0);
+        let evicted = Some(Evicted { line: 5, owner: 7 });
+        assert_eq!(l1.access(13, ALL, LOAD, 9, 0), L1Outcome::Miss { evicted }, "line 5 is the LRU way");
+        let (hits, allocations) = l1.take_line_activity();
+        let mut expect_hits = vec![0; 8];
+        let mut expect_allocations = vec![0; 8];
+        (expect_hits[2], expect_hits[3]) = (2, 1);
+        (expect_allocations[2], expect_allocations[3]) = (2, 1);
+        assert_eq!((hits, allocations), (expect_hits, expect_allocations));
+        assert_eq!(l1.take_line_activity(), (vec![0; 8], vec![0; 8]), "taking them zeroes them");
     }
 
     #[test]

@@ -8,6 +8,9 @@
 //! destination unreadable until every line request of the instruction is answered.
 
 pub mod lsu;
+mod snapshot;
+
+pub use snapshot::WarpView;
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -37,6 +40,11 @@ struct Warp {
     ready_at: Vec<u64>,
     place: Option<WarpPlace>,
     block_slot: u16,
+    /// The (kernel run, block index) of the block it was admitted for, kept after it exits so
+    /// that a snapshot can tell a finished warp of a live block from a stale slot.
+    admitted_for: Option<(u32, u32)>,
+    /// The cycle it last issued (`u64::MAX`: not since it was admitted).
+    last_issue: u64,
 }
 
 /// What the issue stage looks at every cycle, kept apart from the bulky warp state so that
@@ -323,6 +331,8 @@ impl Sm {
             warp.exec.stack.reset(place.live_mask());
             warp.place = Some(place);
             warp.block_slot = slot as u16;
+            warp.admitted_for = Some((launch.kernel, block));
+            warp.last_issue = u64::MAX;
             self.hot[w] = Hot { at_barrier: false, stale: true, next_unit: Unit::Alu, wait_until: 0 };
             let n_sched = self.schedulers.len();
             self.schedulers[w % n_sched].members.push(w as WarpSlot);
@@ -577,6 +587,7 @@ impl Sm {
         let mut env = ExecEnv { global: io.global, shared: &mut blocks[block_slot].shared, addresses };
         let executed = exec::step(&kernel.code, &mut warp.exec, &mut warp.regs, &place, &mut env)?;
         self.hot[wi].stale = true;
+        self.warps[wi].last_issue = now;
         self.report.warp_instructions += 1;
         let Some(instr) = instr else { return Ok(()) };
         let unit = instr.unit();

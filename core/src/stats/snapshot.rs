@@ -13,13 +13,15 @@ use serde::{Deserialize, Serialize};
 pub enum WarpState {
     /// No warp in this slot.
     Empty = 0,
-    /// Issued an instruction in the last cycle simulated.
+    /// Issued an instruction in the cycle just before the snapshot's (the last one simulated).
     Issued = 1,
-    /// Could issue but its scheduler chose another warp (or the unit was busy).
+    /// Could issue now: operands ready, unit free, not held back; its scheduler may still
+    /// pick another warp.
     Ready = 2,
     /// Waiting for a load (or atomic) to come back from memory.
     Memory = 3,
-    /// Waiting for an ALU/SFU result (scoreboard) or its pipeline.
+    /// Waiting for an ALU/SFU result (scoreboard) or for its unit to accept an instruction
+    /// (the ALU/SFU interval, or the memory pipeline occupied by another access).
     Dependency = 4,
     /// Waiting at a barrier for the rest of its block.
     Barrier = 5,
@@ -66,7 +68,7 @@ impl WarpState {
 /// [`Snapshot::l1_owner`].
 pub const NONE: u32 = u32::MAX;
 
-/// The machine at one cycle.
+/// The machine at the start of one cycle: every cycle before it simulated, none of it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Snapshot {
     /// The cycle.
@@ -83,7 +85,7 @@ pub struct Snapshot {
     pub warp_instructions: u64,
     /// L1 hits so far, all SMs.
     pub l1_hits: u64,
-    /// L1 misses so far, all SMs.
+    /// L1 misses so far, all SMs: misses and sector misses, as the time series counts them.
     pub l1_misses: u64,
     /// L2 hits so far.
     pub l2_hits: u64,
@@ -91,7 +93,7 @@ pub struct Snapshot {
     pub l2_misses: u64,
     /// Thread blocks finished so far.
     pub blocks_finished: u64,
-    /// The SM whose L1 is pictured.
+    /// The SM whose L1 is pictured (the one asked for, clamped to the last SM).
     pub l1_sm: u32,
     /// Its sets.
     pub l1_sets: u32,
@@ -100,9 +102,13 @@ pub struct Snapshot {
     /// Per line, set-major (`set * ways + way`): the warp slot that filled it, or [`NONE`]
     /// where the way holds no data.
     pub l1_owner: Vec<u32>,
-    /// Per line: hits since the previous snapshot.
+    /// Per line: hits since the previous snapshot of this SM. Summed over all snapshots of an
+    /// SM (the last taken at the end), equals that SM's `L1Stats::hits`.
     pub l1_hits_since: Vec<u32>,
-    /// Per line: fills (new data arriving, the old line evicted) since the previous snapshot.
+    /// Per line: lines allocated in this way since the previous snapshot of this SM — misses
+    /// that took the way, evicting what it held. The data arrives later, so a way can show an
+    /// allocation while its owner is still [`NONE`]. Summed over all snapshots of an SM (the
+    /// last taken at the end), equals that SM's `L1Stats::misses`.
     pub l1_fills_since: Vec<u32>,
 }
 
