@@ -109,7 +109,7 @@ fn variant_job(setup: &Setup, variant: &Variant) -> Job {
     if let Some(coherence) = variant.coherence {
         config.coherence = coherence;
     }
-    Job::Simulate(setup.job_with(Policies { tb: variant.tb.clone(), warp: variant.warp.clone() }, config))
+    Job::Simulate(Box::new(setup.job_with(Policies { tb: variant.tb.clone(), warp: variant.warp.clone() }, config)))
 }
 
 /// The set-up being edited, once the catalog has arrived. A reducer, so that several edits
@@ -120,7 +120,7 @@ struct SetupSlot(Option<Rc<Setup>>);
 /// A change to [`SetupSlot`].
 enum SetupEdit {
     /// A whole new set-up (restored from the address, or a gallery card's).
-    Replace(Setup),
+    Replace(Box<Setup>),
     /// An edit of the current one.
     Edit(Rc<dyn Fn(&mut Setup)>),
 }
@@ -130,7 +130,7 @@ impl Reducible for SetupSlot {
 
     fn reduce(self: Rc<Self>, action: SetupEdit) -> Rc<Self> {
         match (action, &self.0) {
-            (SetupEdit::Replace(setup), _) => Rc::new(SetupSlot(Some(Rc::new(setup)))),
+            (SetupEdit::Replace(setup), _) => Rc::new(SetupSlot(Some(Rc::new(*setup)))),
             (SetupEdit::Edit(edit), Some(current)) => {
                 let mut next = (**current).clone();
                 edit(&mut next);
@@ -211,7 +211,7 @@ pub fn app() -> Html {
                 };
                 variants.set(default_variants(&restored, catalog));
                 dispatcher.dispatch(Action::ShapeGallery(CARDS.iter().map(|c| c.variants.len()).collect()));
-                setup_slot.dispatch(SetupEdit::Replace(restored));
+                setup_slot.dispatch(SetupEdit::Replace(Box::new(restored)));
             }
         });
     }
@@ -333,7 +333,7 @@ pub fn app() -> Html {
             let job = QueuedJob {
                 id: fresh_id(),
                 target: Target::Main,
-                job: Job::Simulate(setup.job()),
+                job: Job::Simulate(Box::new(setup.job())),
                 frame_every: SNAPSHOT_EVERY,
             };
             dispatcher.dispatch(Action::Enqueue(vec![job]));
@@ -601,7 +601,7 @@ pub fn app() -> Html {
                 );
                 Callback::from(move |index: usize| {
                     let Some(card) = CARDS.get(index) else { return };
-                    setup_slot.dispatch(SetupEdit::Replace(card_setup(&current, &catalog, card)));
+                    setup_slot.dispatch(SetupEdit::Replace(Box::new(card_setup(&current, &catalog, card))));
                     variants.set(
                         card.variants
                             .iter()

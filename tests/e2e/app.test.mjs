@@ -38,7 +38,7 @@ test('an error in the kernel file is marked at its line and column, and Run wait
   await marker.waitFor({ timeout: 10000 });
   assert.equal(await marker.getAttribute('data-column'), '41');
   await page.locator(`.gutter-marker[data-line="${line}"]`).waitFor();
-  assert.match(await page.locator('#problems').textContent(), new RegExp(`${line}:41.*undefined name undefined_name`));
+  assert.match(await page.locator('#problems').textContent(), new RegExp(`${line}:41 error: undefined name .undefined_name.`));
   assert.ok(await page.locator('#run').isDisabled(), 'Run is disabled while the file has errors');
   await screenshot(page, 'editor-error');
 
@@ -119,11 +119,11 @@ test('a share link restores the whole set-up, and its embed view runs', async ()
   await choose(page, 'machine', 'ccws-fermi');
   const size = await openSmallest(page, 'hotspot');
   await choose(page, 'warp-policy', 'lrr');
-  await page.fill('#hw-l1-ways', '8');
+  await page.fill('#hw-l1-ways', '4');
   await page.click('#share');
   const url = await page.inputValue('#share-url');
   assert.match(url, /w=hotspot/);
-  assert.match(url, /hw=[^&]*l1\.ways:8/);
+  assert.match(url, /hw=[^&]*l1\.ways:4/);
   await page.close();
 
   const restored = await openPage(browser, url);
@@ -132,7 +132,7 @@ test('a share link restores the whole set-up, and its embed view runs', async ()
   assert.equal(await restored.inputValue('#size'), String(size));
   assert.equal(await restored.inputValue('#machine'), 'ccws-fermi');
   assert.equal(await restored.inputValue('#warp-policy'), 'lrr');
-  assert.equal(await restored.inputValue('#hw-l1-ways'), '8');
+  assert.equal(await restored.inputValue('#hw-l1-ways'), '4');
   assert.deepEqual(restored.errors, []);
   await restored.close();
 

@@ -93,11 +93,9 @@ pub fn playback(props: &PlaybackProps) -> Html {
             </div>
             <div class="playback-views">
                 <div>
-                    <h4>{ "Warp slots by SM" }</h4>
                     <SmOccupancy snapshot={snapshot.clone()} />
                 </div>
                 <div>
-                    <h4>{ format!("L1 of SM {} ({} sets × {} ways)", snapshot.l1_sm, snapshot.l1_sets, snapshot.l1_ways) }</h4>
                     <label class="check">
                         <input type="checkbox" id="heat-by-block" checked={*by_block} onchange={toggle_colour} />
                         { " colour lines by thread block instead of warp" }

@@ -96,8 +96,7 @@ fn finished(props: &FinishedProps) -> Html {
         </p>
     };
     let timeline = html! {
-        <section class="panel" aria-labelledby="timeline-title">
-            <h3 id="timeline-title">{ "Thread blocks over time" }</h3>
+        <section class="panel" aria-label="Thread blocks over time">
             <Timeline report={report.clone()} sm_count={props.sm_count} cursor={*cursor} on_seek={Some(on_seek.clone())} />
         </section>
     };
@@ -110,20 +109,14 @@ fn finished(props: &FinishedProps) -> Html {
     if props.compact {
         return html! { <>{ status }{ timeline }{ playback }</> };
     }
-    let (json, blocks_csv, summary_csv) = {
-        let (a, b, c) = (report.clone(), report.clone(), report.clone());
-        (
-            Callback::from(move |_: MouseEvent| {
-                export::download("warpscope-report.json", "application/json", &export::report_json(&a))
-            }),
-            Callback::from(move |_: MouseEvent| {
-                export::download("warpscope-blocks.csv", "text/csv", &export::blocks_csv(&b))
-            }),
-            Callback::from(move |_: MouseEvent| {
-                export::download("warpscope-summary.csv", "text/csv", &export::summary_csv(&c))
-            }),
-        )
+    let save = |name: &'static str, mime: &'static str, build: fn(&Report) -> String| {
+        let report = report.clone();
+        Callback::from(move |_: MouseEvent| download_text(&build(&report), mime, name))
     };
+    let json = save("warpscope-report.json", "application/json", export::report_json);
+    let summary_csv = save("warpscope-summary.csv", "text/csv", export::summary_csv);
+    let blocks_csv = save("warpscope-blocks.csv", "text/csv", export::blocks_csv);
+    let series_csv = save("warpscope-series.csv", "text/csv", |r| crate::csv::series_csv(&r.series));
     html! {
         <>
             { status }
