@@ -27,6 +27,11 @@ pub struct RunArgs {
     /// Machine preset id.
     #[arg(long, default_value = "fermi-gtx480")]
     gpu: String,
+    /// Change a hardware setting of the preset (repeatable): --set l1.ways=8, --set
+    /// coherence=KeepL1. The paths are the app's; `warpscope import-config` and the app's
+    /// Hardware panel list them.
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    settings: Vec<String>,
     /// Thread-block scheduler id.
     #[arg(long, default_value = "rr")]
     tb: String,
@@ -64,7 +69,17 @@ pub fn run(args: &RunArgs) -> ExitCode {
         eprintln!("warpscope: unknown machine preset {}; choose one of {}", args.gpu, ids.join(", "));
         return ExitCode::from(2);
     };
-    let config = (machine.build)();
+    let mut config = (machine.build)();
+    for setting in &args.settings {
+        let applied = match setting.split_once('=') {
+            Some((path, value)) => config.set_field(path.trim(), value.trim()).map_err(|e| e.to_string()),
+            None => Err("write PATH=VALUE".to_string()),
+        };
+        if let Err(reason) = applied {
+            eprintln!("warpscope: --set {setting}: {reason}");
+            return ExitCode::from(2);
+        }
+    }
     let mut defines = Vec::new();
     for d in &args.define {
         let Some((name, value)) = d.split_once('=') else {

@@ -83,3 +83,27 @@ fn the_language_reference_page_is_up_to_date() {
         "static/language.html is stale: run `cargo run -p warpscope-cli -- docs > static/language.html`"
     );
 }
+
+#[test]
+fn set_changes_a_hardware_field_and_refuses_bad_ones_by_name() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "--workload", "vecadd", "--size", "1024", "--json"];
+        args.extend_from_slice(extra);
+        warpscope(&args)
+    };
+    let report = |out: std::process::Output| -> serde_json::Value {
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    // vecadd streams: every line misses once, so doubling the DRAM latency must lengthen it.
+    let plain = report(run(&[]));
+    let slow = report(run(&["--set", "dram.latency=2000"]));
+    assert!(slow["cycles"].as_u64() > plain["cycles"].as_u64(), "{} vs {}", slow["cycles"], plain["cycles"]);
+    assert_eq!(slow["warp_instructions"], plain["warp_instructions"]);
+
+    let bad = run(&["--set", "l1.ways=0"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--set l1.ways=0: l1.ways: must be between"));
+    let unknown = run(&["--set", "l1.colour=blue"]);
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("l1.colour: is not a hardware setting"));
+}
