@@ -73,6 +73,10 @@ test('a library workload runs in the worker and the page shows the native engine
   await page.locator('#scrubber').focus();
   await page.keyboard.press('Home');
   assert.match(await page.locator('#playback-cycle').textContent(), /cycle 0$/);
+  // Half-way through, for the screenshot: blocks resident, warps busy, the L1 filling.
+  const frames = Number(await page.locator('#scrubber').getAttribute('max'));
+  await page.locator('#scrubber').fill(String(Math.floor(frames / 2)));
+  await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, 'simulate');
   assert.deepEqual(page.errors, []);
   await page.close();

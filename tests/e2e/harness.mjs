@@ -50,6 +50,8 @@ export async function openPage(browser, url) {
 export async function screenshot(page, name) {
   mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+  // What a laptop screen shows first, for the README.
+  await page.screenshot({ path: join(artifacts, `${name}-screen.png`) });
 }
 
 /** Runs the native CLI (`target/debug/warpscope`) and returns its JSON report. */
