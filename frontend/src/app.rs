@@ -13,6 +13,7 @@ use warpscope_wasm::protocol::{Catalog, Job, Request};
 use yew::prelude::*;
 
 use crate::components::compare::{CompareView, Variant, MAX_VARIANTS};
+use crate::components::defines_panel::DefinesPanel;
 use crate::components::editor::Editor;
 use crate::components::gallery_view::GalleryView;
 use crate::components::hardware_panel::HardwarePanel;
@@ -317,6 +318,17 @@ pub fn app() -> Html {
             }))
         })
     };
+    let on_define = {
+        let update = update_setup.clone();
+        Callback::from(move |(name, value): (String, Option<String>)| {
+            update(Rc::new(move |s: &mut Setup| {
+                s.defines.retain(|(n, _)| *n != name);
+                if let Some(value) = &value {
+                    s.defines.push((name.clone(), value.clone()));
+                }
+            }))
+        })
+    };
     let on_hardware = {
         let update = update_setup.clone();
         Callback::from(move |(path, text): (&'static str, String)| {
@@ -467,6 +479,13 @@ pub fn app() -> Html {
                                 </p>
                                 <p class="note">{ "Language reference: " }<a href="language.html" target="_blank">{ "kernel language" }</a>
                                     { " · Ctrl+Enter runs." }</p>
+                            </section>
+                            <section class="card" aria-labelledby="defines-title">
+                                <h2 id="defines-title">{ "Parameters" }</h2>
+                                <p class="lede">{ "The file's #define values — grid and block sizes, problem size, iterations. \
+                                    A value typed here overrides the file's, like -D." }</p>
+                                <DefinesPanel defines={state.compile.defines.clone()} overrides={current_setup.defines.clone()}
+                                    on_change={on_define} disabled={state.busy()} />
                             </section>
                             <section class="card" aria-labelledby="hardware-title">
                                 <h2 id="hardware-title">{ "Hardware" }</h2>

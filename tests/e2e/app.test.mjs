@@ -82,6 +82,27 @@ test('a library workload runs in the worker and the page shows the native engine
   await page.close();
 });
 
+test('a #define changed in the Parameters panel overrides the file, like -D', async () => {
+  const page = await openPage(browser, server.url);
+  await waitForApp(page);
+  await choose(page, 'workload', 'stencil');
+  const field = page.locator('#defines input').first();
+  await field.waitFor({ timeout: 10000 });
+  const name = (await field.getAttribute('id')).replace(/^define-/, '');
+  const value = String(Number(await field.inputValue()) / 2);
+  await field.fill(value);
+  await field.press('Tab');
+  await page.locator('.define.changed').waitFor();
+  await page.waitForFunction(() => /launch/.test(document.querySelector('#compile-status')?.textContent ?? ''),
+    null, { timeout: 10000 });
+  const cycles = await runAndWait(page);
+  assert.equal(cycles, nativeRun(['--workload', 'stencil', '-D', `${name}=${value}`]).cycles);
+  // The size knob travels as `n=`, any other macro as `d=NAME:VALUE`.
+  assert.match(page.url(), new RegExp(`(n=${value}|d=${name}:${value})(&|$)`), 'the override is in the share link');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('Cancel stops a long run and the next run goes ahead', async () => {
   const page = await openPage(browser, server.url);
   await waitForApp(page);

@@ -2,6 +2,7 @@
 
 pub mod charts;
 pub mod compare;
+pub mod defines_panel;
 pub mod editor;
 pub mod gallery_view;
 pub mod hardware_panel;
