@@ -97,46 +97,6 @@ const TYPES: &[&str] = &[
     "uint32_t", "int32_t", "auto", "dim3",
 ];
 
-/// The built-ins of docs/language.md: thread coordinates, barriers, atomics, math, and the host
-/// block's buffer and graph initialisers.
-const BUILTINS: &[&str] = &[
-    "threadIdx",
-    "blockIdx",
-    "blockDim",
-    "gridDim",
-    "warpSize",
-    "__syncthreads",
-    "atomicAdd",
-    "atomicSub",
-    "atomicMin",
-    "atomicMax",
-    "atomicExch",
-    "atomicCAS",
-    "atomicAnd",
-    "atomicOr",
-    "atomicXor",
-    "min",
-    "max",
-    "abs",
-    "fabsf",
-    "fminf",
-    "fmaxf",
-    "sqrtf",
-    "rsqrtf",
-    "expf",
-    "logf",
-    "sinf",
-    "cosf",
-    "fmaf",
-    "iota",
-    "fill",
-    "random",
-    "powerlaw",
-    "uniform",
-    "mesh",
-    "swap",
-];
-
 /// Directives after which the next word is the name being defined (coloured with them).
 const NAMING_DIRECTIVES: &[&str] = &["define", "undef", "ifdef", "ifndef"];
 
@@ -271,7 +231,7 @@ fn classify_word(word: &str) -> TokenClass {
         TokenClass::Keyword
     } else if TYPES.contains(&word) {
         TokenClass::Type
-    } else if BUILTINS.contains(&word) {
+    } else if warpscope_core::kernel::builtins::is_builtin(word) {
         TokenClass::Builtin
     } else if word == "true" || word == "false" {
         TokenClass::Number

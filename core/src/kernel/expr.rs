@@ -6,6 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::ast::*;
+use super::builtins::{ATOMICS, HOST_ONLY, MATH, VECTORS as BUILTIN_VECTORS};
 use super::codegen::{Gen, Label, Pure, Sym};
 use super::diag::{suggest, Span};
 use super::types::{
@@ -69,39 +70,6 @@ enum Place {
     Error,
 }
 
-const BUILTIN_VECTORS: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim"];
-const ATOMICS: &[&str] = &[
-    "atomicAdd",
-    "atomicSub",
-    "atomicMin",
-    "atomicMax",
-    "atomicExch",
-    "atomicCAS",
-    "atomicAnd",
-    "atomicOr",
-    "atomicXor",
-];
-const MATH: &[&str] = &[
-    "min",
-    "max",
-    "abs",
-    "fabsf",
-    "fminf",
-    "fmaxf",
-    "sqrtf",
-    "rsqrtf",
-    "expf",
-    "logf",
-    "sinf",
-    "cosf",
-    "fmaf",
-    "__expf",
-    "__logf",
-    "__sinf",
-    "__cosf",
-    "__fdividef",
-];
-const HOST_ONLY: &[&str] = &["iota", "fill", "random", "powerlaw", "uniform", "mesh", "swap"];
 const FLOAT_ONE: u32 = 0x3F80_0000;
 
 fn scalar_of(ty: Ty) -> Option<Scalar> {

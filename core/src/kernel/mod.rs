@@ -18,6 +18,7 @@
 //! and column.
 
 mod ast;
+pub mod builtins;
 mod cfg;
 mod codegen;
 mod diag;
