@@ -1,10 +1,13 @@
 //! Canvas plumbing shared by the canvas views: a backing store sized for the screen's pixel
-//! density, and a hook that follows an element's width as its container resizes.
+//! density, a hook that follows an element's width as its container resizes, and one that
+//! follows the pointer over a grid of cells.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, ResizeObserver};
 use yew::prelude::*;
+
+use crate::plot::cell_grid::CellGrid;
 
 /// Sizes `canvas`'s backing store for a `width` × `height` CSS-pixel drawing at the screen's
 /// pixel ratio (so lines stay sharp on high-density screens), clears it, and returns a context
@@ -56,4 +59,27 @@ pub fn use_element_width(node: NodeRef) -> f64 {
         });
     }
     *width
+}
+
+/// The cell of a [`CellGrid`] canvas under the pointer: (row, column, x, y), x and y in CSS
+/// pixels for placing a tooltip.
+pub type CellHover = Option<(usize, usize, f64, f64)>;
+
+/// Follows the pointer over a canvas drawn as `grid`: the hovered cell, and the
+/// `onmousemove` / `onmouseleave` handlers to attach to the canvas.
+#[hook]
+pub fn use_cell_hover(grid: CellGrid) -> (CellHover, Callback<MouseEvent>, Callback<MouseEvent>) {
+    let hover = use_state_eq(|| None);
+    let onmousemove = {
+        let hover = hover.clone();
+        Callback::from(move |e: MouseEvent| {
+            let (x, y) = (e.offset_x() as f64, e.offset_y() as f64);
+            hover.set(grid.hit(x, y).map(|(row, column)| (row, column, x, y)));
+        })
+    };
+    let onmouseleave = {
+        let hover = hover.clone();
+        Callback::from(move |_: MouseEvent| hover.set(None))
+    };
+    (*hover, onmousemove, onmouseleave)
 }

@@ -7,10 +7,10 @@ use std::rc::Rc;
 
 use warpscope_core::stats::snapshot::NONE;
 use warpscope_core::stats::Snapshot;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, MouseEvent};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
-use crate::canvas::{fill_rect, prepare, use_element_width};
+use crate::canvas::{fill_rect, prepare, use_cell_hover, use_element_width};
 use crate::format::grouped;
 use crate::plot::cell_grid::{CellGrid, GridSpec};
 use crate::plot::occupancy::block_in_slot;
@@ -86,9 +86,9 @@ pub fn l1_heatmap(props: &L1HeatmapProps) -> Html {
     let container = use_node_ref();
     let canvas = use_node_ref();
     let width = use_element_width(container.clone());
-    let hover = use_state_eq(|| None::<(usize, usize, f64, f64)>);
     let snapshot = props.snapshot.clone();
     let grid = layout(&snapshot, width);
+    let (hover, onmousemove, onmouseleave) = use_cell_hover(grid);
 
     {
         let (canvas, snapshot) = (canvas.clone(), snapshot.clone());
@@ -100,17 +100,6 @@ pub fn l1_heatmap(props: &L1HeatmapProps) -> Html {
             }
         });
     }
-    let onmousemove = {
-        let hover = hover.clone();
-        Callback::from(move |e: MouseEvent| {
-            let (x, y) = (e.offset_x() as f64, e.offset_y() as f64);
-            hover.set(grid.hit(x, y).map(|(set, way)| (set, way, x, y)));
-        })
-    };
-    let onmouseleave = {
-        let hover = hover.clone();
-        Callback::from(move |_: MouseEvent| hover.set(None))
-    };
 
     let has_picture = snapshot.l1_sets > 0 && snapshot.l1_ways > 0 && !snapshot.l1_owner.is_empty();
     let caption = format!(

@@ -5,10 +5,10 @@
 use std::rc::Rc;
 
 use warpscope_core::stats::{Snapshot, WarpState};
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, MouseEvent};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
-use crate::canvas::{fill_rect, prepare, use_element_width};
+use crate::canvas::{fill_rect, prepare, use_cell_hover, use_element_width};
 use crate::format::grouped;
 use crate::plot::cell_grid::{CellGrid, GridSpec};
 use crate::plot::occupancy::{block_in_slot, resident_blocks, state_counts};
@@ -52,9 +52,9 @@ pub fn sm_occupancy(props: &SmOccupancyProps) -> Html {
     let container = use_node_ref();
     let canvas = use_node_ref();
     let width = use_element_width(container.clone());
-    let hover = use_state_eq(|| None::<(usize, usize, f64, f64)>);
     let snapshot = props.snapshot.clone();
     let grid = layout(&snapshot, width);
+    let (hover, onmousemove, onmouseleave) = use_cell_hover(grid);
 
     {
         let (canvas, snapshot) = (canvas.clone(), snapshot.clone());
@@ -66,17 +66,6 @@ pub fn sm_occupancy(props: &SmOccupancyProps) -> Html {
             }
         });
     }
-    let onmousemove = {
-        let hover = hover.clone();
-        Callback::from(move |e: MouseEvent| {
-            let (x, y) = (e.offset_x() as f64, e.offset_y() as f64);
-            hover.set(grid.hit(x, y).map(|(sm, slot)| (sm, slot, x, y)));
-        })
-    };
-    let onmouseleave = {
-        let hover = hover.clone();
-        Callback::from(move |_: MouseEvent| hover.set(None))
-    };
 
     let counts = state_counts(&snapshot);
     let slots: u64 = counts.iter().sum();
