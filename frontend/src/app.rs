@@ -20,7 +20,7 @@ use crate::components::hardware_panel::HardwarePanel;
 use crate::components::run_view::RunPanel;
 use crate::components::setup_bar::{SetupBar, SetupChange};
 use crate::gallery::CARDS;
-use crate::setup::{Setup, SNAPSHOT_EVERY};
+use crate::setup::Setup;
 use crate::share;
 use crate::state::{Action, AppState, QueuedJob, RunView, Target, WorkerStatus};
 use crate::worker::WorkerClient;
@@ -256,7 +256,8 @@ pub fn app() -> Html {
         let current = state.current.clone();
         use_effect_with(current.as_ref().map(|c| c.id), move |_| {
             if let (Some(job), Some(worker)) = (current, client.borrow().as_ref()) {
-                worker.send(Request::Run { id: job.id, job: job.job, frame_every: job.frame_every });
+                // Sweep frames do not apply: a Simulate job streams snapshots at its own interval.
+                worker.send(Request::Run { id: job.id, job: job.job, frame_every: 0 });
             }
         });
     }
@@ -342,12 +343,7 @@ pub fn app() -> Html {
     let on_run = {
         let (dispatcher, setup, fresh_id) = (state.dispatcher(), current_setup.clone(), fresh_id.clone());
         Callback::from(move |_: ()| {
-            let job = QueuedJob {
-                id: fresh_id(),
-                target: Target::Main,
-                job: Job::Simulate(Box::new(setup.job())),
-                frame_every: SNAPSHOT_EVERY,
-            };
+            let job = QueuedJob { id: fresh_id(), target: Target::Main, job: Job::Simulate(Box::new(setup.job())) };
             dispatcher.dispatch(Action::Enqueue(vec![job]));
         })
     };
@@ -374,9 +370,8 @@ pub fn app() -> Html {
         .iter()
         .find(|m| m.id == current_setup.machine)
         .map_or(current_setup.machine.clone(), |m| m.label.clone());
-    let share_query = share::encode(&current_setup.to_shared(&catalog, false));
-    let share_url = format!("{}?{share_query}", page_base());
-    let embed_url = format!("{}?{}", page_base(), share::encode(&current_setup.to_shared(&catalog, true)));
+    // Links deflate the kernel text: build them only where they are shown, not on every keystroke.
+    let link = |embed: bool| format!("{}?{}", page_base(), share::encode(&current_setup.to_shared(&catalog, embed)));
     let notices = html! {
         <>
             if let Some(notice) = &state.notice {
@@ -406,7 +401,7 @@ pub fn app() -> Html {
                         <span class="summary">{ format!("{} · {}", current_setup.policies.tb, current_setup.policies.warp) }</span>
                         <button id="run" type="button" class="primary" disabled={!can_run || main_busy} onclick={run.reform(|_| ())}>{ "Run" }</button>
                         <button id="cancel" type="button" disabled={!main_busy} onclick={on_cancel_main}>{ "Cancel" }</button>
-                        <a class="open-full" href={share_url} target="_blank" rel="noopener">{ "Open in warpscope ↗" }</a>
+                        <a class="open-full" href={link(false)} target="_blank" rel="noopener">{ "Open in warpscope ↗" }</a>
                     </div>
                     <details class="embed-source">
                         <summary>{ "Kernel file" }</summary>
@@ -509,7 +504,7 @@ pub fn app() -> Html {
                                     </div>
                                 </div>
                                 if *share_open {
-                                    <ShareBox url={share_url.clone()} embed_url={embed_url.clone()} />
+                                    <ShareBox url={link(false)} embed_url={link(true)} />
                                 }
                                 <RunPanel view={state.main.clone()} sm_count={current_setup.config.core.sm_count} />
                             </section>
@@ -561,7 +556,6 @@ pub fn app() -> Html {
                             id: fresh_id(),
                             target: Target::Compare(i),
                             job: variant_job(&setup, v),
-                            frame_every: SNAPSHOT_EVERY,
                         })
                         .collect();
                     dispatcher.dispatch(Action::Enqueue(jobs));
@@ -599,11 +593,7 @@ pub fn app() -> Html {
                         .map(|(variant, v)| QueuedJob {
                             id: fresh_id(),
                             target: Target::Gallery { card: index, variant },
-                            job: variant_job(
-                                &card_setup,
-                                &Variant { tb: v.tb.into(), warp: v.warp.into(), coherence: v.coherence },
-                            ),
-                            frame_every: SNAPSHOT_EVERY,
+                            job: variant_job(&card_setup, &Variant::from(v)),
                         })
                         .collect();
                     dispatcher.dispatch(Action::Enqueue(jobs));
@@ -621,12 +611,7 @@ pub fn app() -> Html {
                 Callback::from(move |index: usize| {
                     let Some(card) = CARDS.get(index) else { return };
                     setup_slot.dispatch(SetupEdit::Replace(Box::new(card_setup(&current, &catalog, card))));
-                    variants.set(
-                        card.variants
-                            .iter()
-                            .map(|v| Variant { tb: v.tb.into(), warp: v.warp.into(), coherence: v.coherence })
-                            .collect(),
-                    );
+                    variants.set(card.variants.iter().map(Variant::from).collect());
                     dispatcher.dispatch(Action::ResizeCompare(0));
                     tab.set(Tab::Compare);
                 })

@@ -189,7 +189,7 @@ impl Setup {
                 notes.push(format!("the link's {kind} scheduler \"{id}\" is not known to this version"));
             }
         }
-        if setup.policies.tb.is_empty() || !catalog.tb_policies.iter().any(|p| p.id == setup.policies.tb) {
+        if !catalog.tb_policies.iter().any(|p| p.id == setup.policies.tb) {
             setup.policies.tb = Policies::default().tb;
         }
         if !catalog.warp_policies.iter().any(|p| p.id == setup.policies.warp) {

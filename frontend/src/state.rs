@@ -54,10 +54,8 @@ pub struct QueuedJob {
     pub id: JobId,
     /// Where its result goes.
     pub target: Target,
-    /// What to run.
+    /// What to run (a `Simulate` job carries its own snapshot interval).
     pub job: Job,
-    /// Cycles between snapshots.
-    pub frame_every: u64,
 }
 
 /// A finished run.
@@ -112,6 +110,11 @@ pub enum RunView {
 }
 
 impl RunView {
+    /// Job `id` running, first heard of at page time `at_ms`.
+    fn started(id: JobId, cycle: u64, fraction: f64, at_ms: f64) -> RunView {
+        RunView::Running { id, cycle, fraction, started_ms: at_ms, latest_ms: at_ms, snapshots: Rc::default() }
+    }
+
     /// The result, when finished.
     pub fn result(&self) -> Option<&Rc<RunResult>> {
         match self {
@@ -364,30 +367,14 @@ impl AppState {
                     RunView::Running { cycle: c, fraction: f, latest_ms, .. } => {
                         (*c, *f, *latest_ms) = (cycle, fraction, at_ms);
                     }
-                    _ => {
-                        *view = RunView::Running {
-                            id: running,
-                            cycle,
-                            fraction,
-                            started_ms: at_ms,
-                            latest_ms: at_ms,
-                            snapshots: Rc::default(),
-                        }
-                    }
+                    _ => *view = RunView::started(running, cycle, fraction, at_ms),
                 }
             }
             Reply::Snapshot { id, every, snapshot } => {
                 let Some((running, target)) = running.filter(|(r, _)| *r == id) else { return };
                 let view = self.view_mut(target);
                 if !matches!(view, RunView::Running { .. }) {
-                    *view = RunView::Running {
-                        id: running,
-                        cycle: snapshot.cycle,
-                        fraction: 0.0,
-                        started_ms: at_ms,
-                        latest_ms: at_ms,
-                        snapshots: Rc::default(),
-                    };
+                    *view = RunView::started(running, snapshot.cycle, 0.0, at_ms);
                 }
                 if let RunView::Running { snapshots, .. } = view {
                     let list = Rc::make_mut(snapshots);

@@ -11,6 +11,7 @@ use yew::prelude::*;
 use crate::components::charts::Charts;
 use crate::components::run_view::ProgressBar;
 use crate::format::{grouped, percent};
+use crate::gallery::CardVariant;
 use crate::state::RunView;
 
 /// Fewest and most variants.
@@ -42,6 +43,12 @@ impl Variant {
             None => {}
         }
         label
+    }
+}
+
+impl From<&CardVariant> for Variant {
+    fn from(card: &CardVariant) -> Variant {
+        Variant { tb: card.tb.into(), warp: card.warp.into(), coherence: card.coherence }
     }
 }
 

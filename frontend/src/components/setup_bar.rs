@@ -72,7 +72,7 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
     };
 
     // The size knob: checked against the workload's range as typed, applied when valid.
-    let (size_error, size_input) = match &entry {
+    let size_input = match &entry {
         Some(entry) => {
             let shown =
                 (*size_text).clone().unwrap_or_else(|| setup.size(catalog).map(|s| s.to_string()).unwrap_or_default());
@@ -88,7 +88,7 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
                     size_text.set(Some(text));
                 })
             };
-            let input = html! {
+            html! {
                 <div class="field">
                     <label for="size">{ format!("Size ({})", entry.size_define) }</label>
                     <div class="input-with-unit">
@@ -98,15 +98,13 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
                         <span class="unit">{ entry.size_unit.clone() }</span>
                     </div>
                     <span id="size-hint" class={classes!("hint", error.is_some().then_some("error"))}>
-                        { error.clone().unwrap_or_else(|| format!("{}–{}, file default {}", entry.size_min, entry.size_max, entry.size_default)) }
+                        { error.unwrap_or_else(|| format!("{}–{}, file default {}", entry.size_min, entry.size_max, entry.size_default)) }
                     </span>
                 </div>
-            };
-            (error, input)
+            }
         }
-        None => (None, html! {}),
+        None => html! {},
     };
-    let _ = size_error;
     {
         // A new workload starts from its own default size.
         let size_text = size_text.clone();
