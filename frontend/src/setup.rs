@@ -199,3 +199,49 @@ impl Setup {
         (setup, notes)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warpscope_wasm::catalog::catalog;
+
+    #[test]
+    fn a_setup_survives_its_share_link() {
+        let catalog = catalog();
+        let mut setup = Setup::initial(&catalog);
+        assert!(setup.load_machine(&catalog, "ccws-fermi"));
+        assert!(setup.load_workload(&catalog, "hotspot"));
+        setup.set_size(&catalog, Some(64));
+        setup.defines.push(("STEPS".into(), "3".into()));
+        setup.config.set_field("l1.ways", "4").unwrap();
+        setup.policies.warp = "lrr".into();
+        setup.max_cycles = 123_456;
+
+        let shared = crate::share::decode(&crate::share::encode(&setup.to_shared(&catalog, false))).unwrap().unwrap();
+        assert_eq!(shared.source, SharedSource::Library { id: "hotspot".into(), size: Some(64) });
+        assert_eq!(shared.hardware, [("l1.ways".to_string(), "4".to_string())], "only what differs from the preset");
+        let (restored, notes) = Setup::from_shared(&catalog, &shared);
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(restored, setup);
+        assert_eq!(restored.size(&catalog), Some(64));
+    }
+
+    #[test]
+    fn an_edited_file_travels_as_text_and_unknown_parts_are_named() {
+        let catalog = catalog();
+        let mut setup = Setup::initial(&catalog);
+        setup.source.push_str("\n// my change\n");
+        setup.edited = true;
+        let mut shared = setup.to_shared(&catalog, false);
+        assert!(matches!(&shared.source, SharedSource::Text(t) if t.ends_with("// my change\n")));
+        shared.machine = "gtx9000".into();
+        shared.warp = "psychic".into();
+        shared.hardware.push(("l1.ways".into(), "0".into()));
+        let (restored, notes) = Setup::from_shared(&catalog, &shared);
+        assert_eq!(restored.source, setup.source);
+        assert_eq!(restored.policies.warp, Policies::default().warp, "an unknown policy falls back to the default");
+        assert_eq!(notes.len(), 3, "{notes:?}");
+        assert!(notes.iter().any(|n| n.contains("gtx9000")) && notes.iter().any(|n| n.contains("psychic")));
+        assert!(notes.iter().any(|n| n.contains("l1.ways = 0")));
+    }
+}

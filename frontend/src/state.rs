@@ -474,3 +474,103 @@ pub fn describe(error: &Failure) -> String {
         Failure::Crashed { message } => format!("The simulation worker crashed: {message}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warpscope_core::mem::cache::{CacheGeometry, Replacement};
+    use warpscope_core::sweep::AccessPattern;
+    use warpscope_core::CacheSweepSpec;
+
+    /// Any job will do: the queue does not look inside.
+    fn job(id: JobId, target: Target) -> QueuedJob {
+        let spec = CacheSweepSpec {
+            cache: CacheGeometry { size_bytes: 4096, line_bytes: 128, ways: 4 },
+            replacement: Replacement::Lru,
+            pattern: AccessPattern::Strided { footprint_bytes: 8192, stride_bytes: 4 },
+            passes: 1,
+        };
+        QueuedJob { id, target, job: Job::CacheSweep(spec) }
+    }
+
+    fn ready() -> AppState {
+        let mut state = AppState::default();
+        state.apply(Action::Reply { generation: 0, reply: Reply::Ready { protocol: PROTOCOL_VERSION }, at_ms: 0.0 });
+        state
+    }
+
+    fn reply(state: &mut AppState, reply: Reply) {
+        state.apply(Action::Reply { generation: state.worker_generation, reply, at_ms: 10.0 });
+    }
+
+    fn done(id: JobId, cycles: u64) -> Reply {
+        let report = Report { cycles, ..Report::default() };
+        Reply::Done { id, report: JobReport::Simulation(Box::new(report)), elapsed_ms: 1.0, stopped_early: None }
+    }
+
+    #[test]
+    fn jobs_take_the_worker_one_at_a_time_in_order() {
+        let mut state = ready();
+        state.apply(Action::Enqueue(vec![job(1, Target::Compare(0)), job(2, Target::Compare(1))]));
+        assert_eq!(state.current.as_ref().map(|j| j.id), Some(1));
+        assert_eq!(state.compare, [RunView::Queued, RunView::Queued]);
+        reply(&mut state, done(1, 300));
+        assert_eq!(state.current.as_ref().map(|j| j.id), Some(2), "the next job is sent when one ends");
+        assert_eq!(state.compare[0].result().map(|r| r.report.cycles), Some(300));
+        reply(&mut state, done(2, 100));
+        assert!(state.current.is_none() && !state.busy());
+        assert_eq!(state.compare[1].result().map(|r| r.report.cycles), Some(100));
+    }
+
+    #[test]
+    fn nothing_is_sent_before_the_worker_is_ready_and_a_requeued_target_replaces_its_job() {
+        let mut state = AppState::default();
+        state.apply(Action::Enqueue(vec![job(1, Target::Main), job(2, Target::Compare(0))]));
+        assert!(state.current.is_none(), "held until Ready");
+        state.apply(Action::Enqueue(vec![job(3, Target::Compare(0))]));
+        assert_eq!(state.queue.iter().map(|j| j.id).collect::<Vec<_>>(), [1, 3]);
+        reply(&mut state, Reply::Ready { protocol: PROTOCOL_VERSION });
+        assert_eq!(state.current.as_ref().map(|j| j.id), Some(1));
+    }
+
+    #[test]
+    fn replies_of_other_jobs_and_dead_workers_are_dropped() {
+        let mut state = ready();
+        state.apply(Action::Enqueue(vec![job(7, Target::Main)]));
+        reply(&mut state, done(6, 1));
+        assert_eq!(state.main, RunView::Queued, "a reply for an older job changes nothing");
+        state.apply(Action::Reply { generation: 99, reply: done(7, 1), at_ms: 0.0 });
+        assert_eq!(state.main, RunView::Queued, "a reply from another worker generation changes nothing");
+        reply(&mut state, Reply::Failed { id: None, error: Failure::Crashed { message: "boom".into() } });
+        assert!(matches!(&state.main, RunView::Failed { message, .. } if message.contains("boom")));
+        assert_eq!(state.worker, WorkerStatus::Starting);
+        assert!(state.current.is_none());
+    }
+
+    #[test]
+    fn held_snapshots_follow_the_workers_thinning_rule() {
+        let mut state = ready();
+        state.apply(Action::Enqueue(vec![job(1, Target::Main)]));
+        for (cycle, every) in [(0, 100), (100, 100), (200, 100), (300, 100), (400, 200)] {
+            let snapshot = Box::new(Snapshot { cycle, ..Snapshot::default() });
+            reply(&mut state, Reply::Snapshot { id: 1, every, snapshot });
+        }
+        let RunView::Running { snapshots, .. } = &state.main else { panic!("{:?}", state.main) };
+        let cycles: Vec<u64> = snapshots.iter().map(|s| s.cycle).collect();
+        assert_eq!(cycles, [0, 200, 400], "once the interval doubles, odd multiples of the old one go");
+    }
+
+    #[test]
+    fn cancelling_drops_queued_jobs_of_that_view_only() {
+        let mut state = ready();
+        state.apply(Action::Enqueue(vec![
+            job(1, Target::Main),
+            job(2, Target::Compare(0)),
+            job(3, Target::Compare(1)),
+        ]));
+        state.apply(Action::Cancel(|t| matches!(t, Target::Compare(_))));
+        assert!(state.queue.is_empty());
+        assert_eq!(state.compare, [RunView::Idle, RunView::Idle]);
+        assert_eq!(state.current.as_ref().map(|j| j.id), Some(1), "the running Main job is untouched");
+    }
+}
