@@ -28,6 +28,8 @@ enum Command {
     Run(run::RunArgs),
     /// List the workload library.
     Workloads,
+    /// List the scheduling policies and their parameters.
+    Policies,
     /// Print the kernel-language reference page (static/language.html).
     Docs,
     /// Drive one cache with a synthetic address stream and count hits and misses.
@@ -165,6 +167,7 @@ fn main() -> ExitCode {
         Command::Sweep(args) => args,
         Command::Run(args) => return run::run(&args),
         Command::Workloads => return run::list(),
+        Command::Policies => return run::list_policies(),
         Command::Docs => {
             print!("{}", docs::language_page());
             return ExitCode::SUCCESS;

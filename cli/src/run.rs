@@ -7,6 +7,8 @@ use std::time::Instant;
 use warpscope_core::config::presets;
 use warpscope_core::kernel::{compile, CompileOptions, Diagnostic, Severity};
 use warpscope_core::library;
+use warpscope_core::sched::tb::TB_POLICIES;
+use warpscope_core::sched::warp::WARP_POLICIES;
 use warpscope_core::stats::Report;
 use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
 
@@ -32,10 +34,11 @@ pub struct RunArgs {
     /// Hardware panel list them.
     #[arg(long = "set", value_name = "PATH=VALUE")]
     settings: Vec<String>,
-    /// Thread-block scheduler id.
+    /// Thread-block scheduler: an id, optionally tuned as ID:NAME=VALUE,... (`warpscope
+    /// policies` lists them).
     #[arg(long, default_value = "rr")]
     tb: String,
-    /// Warp scheduler id.
+    /// Warp scheduler: an id, optionally tuned as ID:NAME=VALUE,... (e.g. swl:limit=6).
     #[arg(long, default_value = "gto")]
     warp: String,
     /// Stop after this many cycles.
@@ -204,6 +207,25 @@ fn print_summary(r: &Report, seconds: f64) {
         r.warp_instructions as f64 / seconds / 1e6,
         r.cycles as f64 / seconds / 1e6
     );
+}
+
+/// `warpscope policies`: both registries, each policy with its parameters.
+pub fn list_policies() -> ExitCode {
+    for (title, policies) in
+        [("Thread-block schedulers (--tb)", TB_POLICIES), ("Warp schedulers (--warp)", WARP_POLICIES)]
+    {
+        println!("\n{title}");
+        for p in policies {
+            println!("  {:<8} {}: {}", p.id, p.label, p.description);
+            for param in p.params {
+                println!(
+                    "           {}:{}=N  {} ({}..={} {}, default {}): {}",
+                    p.id, param.name, param.label, param.min, param.max, param.unit, param.default, param.description
+                );
+            }
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 pub fn list() -> ExitCode {

@@ -107,3 +107,21 @@ fn set_changes_a_hardware_field_and_refuses_bad_ones_by_name() {
     let unknown = run(&["--set", "l1.colour=blue"]);
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("l1.colour: is not a hardware setting"));
 }
+
+#[test]
+fn policies_are_listed_and_a_bad_spec_names_the_field() {
+    let list = warpscope(&["policies"]);
+    assert!(list.status.success());
+    let text = String::from_utf8_lossy(&list.stdout);
+    for id in warpscope_core::sched::tb::TB_POLICIES.iter().chain(warpscope_core::sched::warp::WARP_POLICIES) {
+        assert!(text.contains(&format!("  {:<8} {}", id.id, id.label)), "{} missing from\n{text}", id.id);
+    }
+    let bad = warpscope(&["run", "--workload", "vecadd", "--size", "1024", "--warp", "gto:limit=3"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&bad.stderr);
+    assert!(message.contains("policies.warp: `gto` has no parameters, but `limit` was given"), "{message}");
+    let unknown = warpscope(&["run", "--workload", "vecadd", "--size", "1024", "--tb", "psychic"]);
+    assert!(
+        String::from_utf8_lossy(&unknown.stderr).contains("policies.tb: unknown policy `psychic`; choose one of rr")
+    );
+}

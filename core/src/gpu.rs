@@ -24,21 +24,20 @@ use crate::mem::events::EventQueue;
 use crate::mem::l1::{L1Stats, RequestKind};
 use crate::mem::l2::{L2Bank, L2Output, L2Request};
 use crate::mem::network::{Endpoint, Network};
-use crate::sched::tb::{
-    BlockNeeds, Dispatch, KernelLaunch, PendingKernel, Placement, SmFree, TbPolicy, TbScheduler, TB_POLICIES,
-};
-use crate::sched::warp::{WarpPolicy, WARP_POLICIES};
+use crate::sched::tb::{BlockNeeds, Dispatch, KernelLaunch, PendingKernel, Placement, SmFree, TbPolicy, TbScheduler};
+use crate::sched::warp::WarpPolicy;
 use crate::sm::{Finished, IssueCx, LaunchShape, Sm};
 use crate::stats::snapshot::NONE;
 use crate::stats::{BlockRecord, KernelReport, L2Stats, Report, Snapshot, StallBreakdown, TimeSeries};
 use crate::workload::Workload;
 
-/// Which policies run, by registry id.
+/// Which policies run: each a spec, the registry id optionally followed by parameter values
+/// (`swl:limit=6`; see [`crate::sched::PolicySpec`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Policies {
-    /// Thread-block scheduler id (see [`TB_POLICIES`]).
+    /// Thread-block scheduler (see [`crate::sched::tb::TB_POLICIES`]).
     pub tb: String,
-    /// Warp scheduler id (see [`WARP_POLICIES`]).
+    /// Warp scheduler (see [`crate::sched::warp::WARP_POLICIES`]).
     pub warp: String,
 }
 
@@ -189,11 +188,6 @@ pub struct Simulation {
     budget: Vec<u32>,
 }
 
-fn unknown_policy(field: &str, id: &str, known: &[crate::sched::PolicyInfo]) -> ConfigError {
-    let ids: Vec<&str> = known.iter().map(|p| p.id).collect();
-    ConfigError::new(field, format!("unknown policy \"{id}\"; choose one of {}", ids.join(", ")))
-}
-
 impl Simulation {
     /// Validates everything and prepares the GPU at cycle 0.
     pub fn new(
@@ -204,10 +198,8 @@ impl Simulation {
     ) -> Result<Simulation, ConfigError> {
         config.validate()?;
         workload.validate(&config)?;
-        let warp_policy = WarpPolicy::from_id(&policies.warp)
-            .ok_or_else(|| unknown_policy("policies.warp", &policies.warp, WARP_POLICIES))?;
-        let tb_policy =
-            TbPolicy::from_id(&policies.tb).ok_or_else(|| unknown_policy("policies.tb", &policies.tb, TB_POLICIES))?;
+        let warp_policy = WarpPolicy::from_spec(&policies.warp).map_err(|e| ConfigError::new("policies.warp", e.0))?;
+        let tb_policy = TbPolicy::from_spec(&policies.tb).map_err(|e| ConfigError::new("policies.tb", e.0))?;
         let (memory, regions) = workload.materialize();
         let sms = (0..config.core.sm_count).map(|i| Sm::new(i, &config, &warp_policy, options.skip_idle)).collect();
         let banks = (0..config.l2.banks).map(|b| L2Bank::new(b, &config)).collect();

@@ -17,6 +17,7 @@ use crate::components::defines_panel::DefinesPanel;
 use crate::components::editor::Editor;
 use crate::components::gallery_view::GalleryView;
 use crate::components::hardware_panel::HardwarePanel;
+use crate::components::policy_picker::describe;
 use crate::components::run_view::RunPanel;
 use crate::components::setup_bar::{SetupBar, SetupChange};
 use crate::gallery::CARDS;
@@ -398,7 +399,7 @@ pub fn app() -> Html {
                 <section class="card" aria-labelledby="embed-title">
                     <div class="embed-head">
                         <h2 id="embed-title">{ format!("{workload_name} on {machine_name}") }</h2>
-                        <span class="summary">{ format!("{} · {}", current_setup.policies.tb, current_setup.policies.warp) }</span>
+                        <span class="summary">{ format!("{} · {}", describe(&current_setup.policies.tb, &catalog.tb_policies), describe(&current_setup.policies.warp, &catalog.warp_policies)) }</span>
                         <button id="run" type="button" class="primary" disabled={!can_run || main_busy} onclick={run.reform(|_| ())}>{ "Run" }</button>
                         <button id="cancel" type="button" disabled={!main_busy} onclick={on_cancel_main}>{ "Cancel" }</button>
                         <a class="open-full" href={link(false)} target="_blank" rel="noopener">{ "Open in warpscope ↗" }</a>

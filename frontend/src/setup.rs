@@ -2,6 +2,8 @@
 //! how it becomes a job for the worker and a share link, and back. Pure, tested natively.
 
 use warpscope_core::config::GpuConfig;
+use warpscope_core::sched::tb::TbPolicy;
+use warpscope_core::sched::warp::WarpPolicy;
 use warpscope_core::Policies;
 use warpscope_wasm::protocol::{Catalog, CatalogWorkload, SimulateJob};
 
@@ -181,19 +183,16 @@ impl Setup {
                 notes.push(format!("the link's setting {path} = {value} was skipped: {}", err.reason));
             }
         }
-        setup.policies = Policies { tb: shared.tb.clone(), warp: shared.warp.clone() };
-        for (kind, id, known) in
-            [("thread-block", &shared.tb, &catalog.tb_policies), ("warp", &shared.warp, &catalog.warp_policies)]
-        {
-            if !known.iter().any(|p| p.id == *id) {
-                notes.push(format!("the link's {kind} scheduler \"{id}\" is not known to this version"));
+        // The engine's own check: an unknown policy or a bad parameter falls back to the default.
+        let defaults = Policies::default();
+        let tb = TbPolicy::from_spec(&shared.tb).map(|_| shared.tb.clone());
+        let warp = WarpPolicy::from_spec(&shared.warp).map(|_| shared.warp.clone());
+        setup.policies =
+            Policies { tb: tb.clone().unwrap_or(defaults.tb), warp: warp.clone().unwrap_or(defaults.warp) };
+        for (kind, spec, checked) in [("thread-block", &shared.tb, tb), ("warp", &shared.warp, warp)] {
+            if let Err(e) = checked {
+                notes.push(format!("the link's {kind} scheduler `{spec}` was replaced by the default: {e}"));
             }
-        }
-        if !catalog.tb_policies.iter().any(|p| p.id == setup.policies.tb) {
-            setup.policies.tb = Policies::default().tb;
-        }
-        if !catalog.warp_policies.iter().any(|p| p.id == setup.policies.warp) {
-            setup.policies.warp = Policies::default().warp;
         }
         setup.max_cycles = shared.max_cycles.max(1);
         (setup, notes)

@@ -8,7 +8,7 @@ use warpscope_core::sched::tb::TB_POLICIES;
 use warpscope_core::sched::warp::WARP_POLICIES;
 use warpscope_core::sched::PolicyInfo;
 
-use crate::protocol::{Catalog, CatalogMachine, CatalogPolicy, CatalogWorkload};
+use crate::protocol::{Catalog, CatalogMachine, CatalogParam, CatalogPolicy, CatalogWorkload};
 
 /// Everything the menus list, in menu order.
 pub fn catalog() -> Catalog {
@@ -44,7 +44,24 @@ fn workload(w: &LibraryWorkload) -> CatalogWorkload {
 }
 
 fn policy(p: &PolicyInfo) -> CatalogPolicy {
-    CatalogPolicy { id: p.id.into(), label: p.label.into(), description: p.description.into() }
+    CatalogPolicy {
+        id: p.id.into(),
+        label: p.label.into(),
+        description: p.description.into(),
+        params: p
+            .params
+            .iter()
+            .map(|q| CatalogParam {
+                name: q.name.into(),
+                label: q.label.into(),
+                unit: q.unit.into(),
+                description: q.description.into(),
+                min: q.min,
+                max: q.max,
+                default: q.default,
+            })
+            .collect(),
+    }
 }
 
 #[cfg(test)]

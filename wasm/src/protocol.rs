@@ -13,7 +13,7 @@ use warpscope_core::stats::{Report, Snapshot};
 use warpscope_core::{CacheSweepReport, CacheSweepSpec, ConfigError, Policies};
 
 /// Bumped whenever a message changes shape, so that a stale cached worker is detected.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// Identifies one job for the lifetime of the page.
 pub type JobId = u32;
@@ -178,6 +178,28 @@ pub struct CatalogPolicy {
     pub label: String,
     /// One sentence.
     pub description: String,
+    /// What it can be tuned by, in form order; a run names the values in its policy spec
+    /// (`id:name=value,...`).
+    pub params: Vec<CatalogParam>,
+}
+
+/// One tunable number of a policy (see `warpscope_core::sched::ParamInfo`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CatalogParam {
+    /// Stable name in specs and links.
+    pub name: String,
+    /// Form label.
+    pub label: String,
+    /// Unit shown beside the value; may be empty.
+    pub unit: String,
+    /// One sentence.
+    pub description: String,
+    /// Smallest allowed value.
+    pub min: u32,
+    /// Largest allowed value.
+    pub max: u32,
+    /// Value when a spec leaves it out.
+    pub default: u32,
 }
 
 /// The final result of a job.

@@ -9,6 +9,7 @@ use warpscope_wasm::protocol::CatalogPolicy;
 use yew::prelude::*;
 
 use crate::components::charts::Charts;
+use crate::components::policy_picker::{describe, PolicyPicker};
 use crate::components::run_view::ProgressBar;
 use crate::format::{grouped, percent};
 use crate::gallery::CardVariant;
@@ -22,21 +23,19 @@ pub const MAX_VARIANTS: usize = 6;
 /// One column of the comparison.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {
-    /// Thread-block scheduler id.
+    /// Thread-block scheduler (a policy spec, parameters included).
     pub tb: String,
-    /// Warp scheduler id.
+    /// Warp scheduler (a policy spec).
     pub warp: String,
     /// L1 at kernel boundaries; `None`: as the machine is configured.
     pub coherence: Option<Coherence>,
 }
 
 impl Variant {
-    /// A short name: "RR · GTO · L1 kept".
+    /// A short name: "Round-robin · Greedy-then-oldest · L1 kept", with parameters that differ
+    /// from their defaults.
     pub fn label(&self, tb: &[CatalogPolicy], warp: &[CatalogPolicy]) -> String {
-        let name = |list: &[CatalogPolicy], id: &str| {
-            list.iter().find(|p| p.id == id).map_or_else(|| id.to_string(), |p| p.label.clone())
-        };
-        let mut label = format!("{} · {}", name(tb, &self.tb), name(warp, &self.warp));
+        let mut label = format!("{} · {}", describe(&self.tb, tb), describe(&self.warp, warp));
         match self.coherence {
             Some(Coherence::KeepL1) => label.push_str(" · L1 kept"),
             Some(Coherence::InvalidateL1) => label.push_str(" · L1 invalidated"),
@@ -80,27 +79,20 @@ pub struct CompareProps {
 /// Variant editor, summary table and overlaid charts.
 #[function_component(CompareView)]
 pub fn compare_view(props: &CompareProps) -> Html {
-    let select = |index: usize, kind: &'static str, options: Vec<(String, String)>, value: String| {
+    let coherence_select = |index: usize, options: Vec<(String, String)>, value: String| {
         let (variants, on_change) = (props.variants.clone(), props.on_change.clone());
         let onchange = Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             let mut v = variants[index].clone();
-            let value = select.value();
-            match kind {
-                "tb" => v.tb = value,
-                "warp" => v.warp = value,
-                _ => {
-                    v.coherence = match value.as_str() {
-                        "keep" => Some(Coherence::KeepL1),
-                        "invalidate" => Some(Coherence::InvalidateL1),
-                        _ => None,
-                    }
-                }
-            }
+            v.coherence = match select.value().as_str() {
+                "keep" => Some(Coherence::KeepL1),
+                "invalidate" => Some(Coherence::InvalidateL1),
+                _ => None,
+            };
             on_change.emit((index, Some(v)));
         });
         html! {
-            <select id={format!("cmp-{kind}-{index}")} aria-label={format!("{kind} of variant {}", index + 1)}
+            <select id={format!("cmp-coherence-{index}")} aria-label={format!("L1 coherence of variant {}", index + 1)}
                 disabled={props.busy} {onchange}>
                 { for options.into_iter().map(|(id, label)| html! {
                     <option value={id.clone()} selected={id == value}>{ label }</option>
@@ -108,8 +100,24 @@ pub fn compare_view(props: &CompareProps) -> Html {
             </select>
         }
     };
-    let policy_options =
-        |list: &[CatalogPolicy]| list.iter().map(|p| (p.id.clone(), p.label.clone())).collect::<Vec<_>>();
+    let picker = |index: usize, kind: &'static str, policies: &Rc<Vec<CatalogPolicy>>, spec: &str| {
+        let (variants, on_change) = (props.variants.clone(), props.on_change.clone());
+        let on_spec = Callback::from(move |spec: String| {
+            let mut v = variants[index].clone();
+            if kind == "tb" {
+                v.tb = spec;
+            } else {
+                v.warp = spec;
+            }
+            on_change.emit((index, Some(v)));
+        });
+        let what = if kind == "tb" { "thread-block scheduler" } else { "warp scheduler" };
+        html! {
+            <PolicyPicker id={format!("cmp-{kind}-{index}")} label={format!("{what} of variant {}", index + 1)}
+                show_label={false} policies={policies.clone()} spec={spec.to_string()} on_change={on_spec}
+                disabled={props.busy} />
+        }
+    };
     let coherence_options = vec![
         ("machine".to_string(), "as the machine is set".to_string()),
         ("invalidate".to_string(), "invalidated at kernel boundaries".to_string()),
@@ -169,9 +177,9 @@ pub fn compare_view(props: &CompareProps) -> Html {
                         html! {
                             <tr>
                                 <th scope="row">{ labels[i].clone() }</th>
-                                <td>{ select(i, "tb", policy_options(&props.tb_policies), v.tb.clone()) }</td>
-                                <td>{ select(i, "warp", policy_options(&props.warp_policies), v.warp.clone()) }</td>
-                                <td>{ select(i, "coherence", coherence_options.clone(), coherence.to_string()) }</td>
+                                <td class="policy-cell">{ picker(i, "tb", &props.tb_policies, &v.tb) }</td>
+                                <td class="policy-cell">{ picker(i, "warp", &props.warp_policies, &v.warp) }</td>
+                                <td>{ coherence_select(i, coherence_options.clone(), coherence.to_string()) }</td>
                                 { cells }
                                 <td>
                                     if props.variants.len() > MIN_VARIANTS {

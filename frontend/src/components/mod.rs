@@ -8,6 +8,7 @@ pub mod gallery_view;
 pub mod hardware_panel;
 pub mod heatmap;
 pub mod playback;
+pub mod policy_picker;
 pub mod run_view;
 pub mod setup_bar;
 pub mod sm_view;

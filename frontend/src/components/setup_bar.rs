@@ -7,6 +7,7 @@ use std::rc::Rc;
 use warpscope_wasm::protocol::Catalog;
 use yew::prelude::*;
 
+use crate::components::policy_picker::PolicyPicker;
 use crate::setup::Setup;
 
 /// A change the person made.
@@ -18,9 +19,9 @@ pub enum SetupChange {
     Size(Option<u32>),
     /// Machine preset.
     Machine(String),
-    /// Thread-block scheduler.
+    /// Thread-block scheduler (a policy spec, parameters included).
     Tb(String),
-    /// Warp scheduler.
+    /// Warp scheduler (a policy spec).
     Warp(String),
     /// Cycle budget.
     MaxCycles(u64),
@@ -173,22 +174,10 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
                 </select>
                 <span class="hint">{ format!("{} SMs", setup.config.core.sm_count) }</span>
             </div>
-            <div class="field">
-                <label for="tb-policy">{ "Thread-block scheduler" }</label>
-                <select id="tb-policy" onchange={select_change(SetupChange::Tb)} disabled={props.busy}>
-                    { for catalog.tb_policies.iter().map(|p| html! {
-                        <option value={p.id.clone()} selected={p.id == setup.policies.tb} title={p.description.clone()}>{ p.label.clone() }</option>
-                    }) }
-                </select>
-            </div>
-            <div class="field">
-                <label for="warp-policy">{ "Warp scheduler" }</label>
-                <select id="warp-policy" onchange={select_change(SetupChange::Warp)} disabled={props.busy}>
-                    { for catalog.warp_policies.iter().map(|p| html! {
-                        <option value={p.id.clone()} selected={p.id == setup.policies.warp} title={p.description.clone()}>{ p.label.clone() }</option>
-                    }) }
-                </select>
-            </div>
+            <PolicyPicker id="tb-policy" label="Thread-block scheduler" policies={Rc::new(catalog.tb_policies.clone())}
+                spec={setup.policies.tb.clone()} on_change={props.on_change.reform(SetupChange::Tb)} disabled={props.busy} />
+            <PolicyPicker id="warp-policy" label="Warp scheduler" policies={Rc::new(catalog.warp_policies.clone())}
+                spec={setup.policies.warp.clone()} on_change={props.on_change.reform(SetupChange::Warp)} disabled={props.busy} />
             <div class="field">
                 <label for="max-cycles">{ "Cycle budget" }</label>
                 <input id="max-cycles" type="text" inputmode="numeric" value={budget_shown} oninput={on_budget}

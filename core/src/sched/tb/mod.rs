@@ -13,7 +13,7 @@ pub mod rr;
 
 use alloc::vec::Vec;
 
-use super::PolicyInfo;
+use super::{PolicyInfo, PolicySpec, SpecError, Tunable};
 use crate::isa::Dim3;
 pub use crate::launch::Origin;
 
@@ -209,15 +209,17 @@ macro_rules! tb_policies {
 
         /// The registry, in menu order.
         pub const TB_POLICIES: &[PolicyInfo] = &[
-            $( PolicyInfo { id: $id, label: $label, description: $description }, )*
+            $( PolicyInfo { id: $id, label: $label, description: $description, params: <$ty as Tunable>::PARAMS }, )*
         ];
 
         impl TbPolicy {
-            /// A fresh instance of the policy with `id`.
-            pub fn from_id(id: &str) -> Option<TbPolicy> {
-                match id {
-                    $( $id => Some(TbPolicy::$variant(<$ty>::default())), )*
-                    _ => None,
+            /// A fresh instance of the policy a spec names (`id` or `id:name=value,...`; see
+            /// [`PolicySpec`]), or why there is none.
+            pub fn from_spec(spec: &str) -> Result<TbPolicy, SpecError> {
+                let (info, values) = PolicySpec::check(spec, TB_POLICIES)?;
+                match info.id {
+                    $( $id => Ok(TbPolicy::$variant(<$ty as Tunable>::tuned(&values))), )*
+                    other => Err(SpecError(alloc::format!("`{other}` is listed but cannot be built"))),
                 }
             }
         }

@@ -4,6 +4,7 @@
 //! frees first, so block *i* lands on a different SM from one kernel to the next.
 
 use super::{Dispatch, TbScheduler};
+use crate::sched::{ParamValues, Tunable};
 
 /// State: the SM that received the last block (persists across kernels).
 #[derive(Clone, Debug, Default)]
@@ -27,6 +28,12 @@ impl TbScheduler for RoundRobin {
                 self.last_sm = Some(sm);
             }
         }
+    }
+}
+
+impl Tunable for RoundRobin {
+    fn tuned(_: &ParamValues) -> Self {
+        Self::default()
     }
 }
 

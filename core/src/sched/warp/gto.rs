@@ -4,6 +4,7 @@
 use alloc::vec::Vec;
 
 use super::{WarpCx, WarpScheduler, WarpSlot};
+use crate::sched::{ParamValues, Tunable};
 
 /// State: the greedy warp.
 #[derive(Clone, Debug, Default)]
@@ -21,6 +22,12 @@ impl WarpScheduler for Gto {
 
     fn on_issue(&mut self, _cx: &WarpCx<'_>, slot: WarpSlot) {
         self.greedy = Some(slot);
+    }
+}
+
+impl Tunable for Gto {
+    fn tuned(_: &ParamValues) -> Self {
+        Self::default()
     }
 }
 

@@ -4,6 +4,7 @@
 use alloc::vec::Vec;
 
 use super::{WarpCx, WarpScheduler, WarpSlot};
+use crate::sched::{ParamValues, Tunable};
 
 /// State: the slot that issued last.
 #[derive(Clone, Debug, Default)]
@@ -21,6 +22,12 @@ impl WarpScheduler for Lrr {
 
     fn on_issue(&mut self, _cx: &WarpCx<'_>, slot: WarpSlot) {
         self.last = Some(slot);
+    }
+}
+
+impl Tunable for Lrr {
+    fn tuned(_: &ParamValues) -> Self {
+        Self::default()
     }
 }
 

@@ -15,7 +15,7 @@ pub mod lrr;
 
 use alloc::vec::Vec;
 
-use super::PolicyInfo;
+use super::{PolicyInfo, PolicySpec, SpecError, Tunable};
 
 /// A warp slot of an SM (`0..max_warps_per_sm`).
 pub type WarpSlot = u16;
@@ -95,15 +95,17 @@ macro_rules! warp_policies {
 
         /// The registry, in menu order.
         pub const WARP_POLICIES: &[PolicyInfo] = &[
-            $( PolicyInfo { id: $id, label: $label, description: $description }, )*
+            $( PolicyInfo { id: $id, label: $label, description: $description, params: <$ty as Tunable>::PARAMS }, )*
         ];
 
         impl WarpPolicy {
-            /// A fresh instance of the policy with `id`.
-            pub fn from_id(id: &str) -> Option<WarpPolicy> {
-                match id {
-                    $( $id => Some(WarpPolicy::$variant(<$ty>::default())), )*
-                    _ => None,
+            /// A fresh instance of the policy a spec names (`id` or `id:name=value,...`; see
+            /// [`PolicySpec`]), or why there is none.
+            pub fn from_spec(spec: &str) -> Result<WarpPolicy, SpecError> {
+                let (info, values) = PolicySpec::check(spec, WARP_POLICIES)?;
+                match info.id {
+                    $( $id => Ok(WarpPolicy::$variant(<$ty as Tunable>::tuned(&values))), )*
+                    other => Err(SpecError(alloc::format!("`{other}` is listed but cannot be built"))),
                 }
             }
         }
@@ -153,9 +155,9 @@ mod tests {
     #[test]
     fn the_registry_builds_every_policy_and_ids_are_unique() {
         for (i, info) in WARP_POLICIES.iter().enumerate() {
-            assert!(WarpPolicy::from_id(info.id).is_some(), "{}", info.id);
+            assert!(WarpPolicy::from_spec(info.id).is_ok(), "{}", info.id);
             assert!(WARP_POLICIES[..i].iter().all(|other| other.id != info.id), "duplicate id {}", info.id);
         }
-        assert!(WarpPolicy::from_id("nope").is_none());
+        assert!(WarpPolicy::from_spec("nope").is_err());
     }
 }
