@@ -70,6 +70,7 @@ pub fn summary(program: &Program, source: &str, config: &GpuConfig) -> CompileSu
         buffer_bytes: w.buffers.iter().map(|b| b.words as u64 * 4).sum(),
         sequence: launch_rows(program, source, config),
         sm_count: config.core.sm_count,
+        max_warps_per_sm: config.core.max_warps_per_sm,
     }
 }
 

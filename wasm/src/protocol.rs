@@ -298,6 +298,8 @@ pub struct CompileSummary {
     pub sequence: Vec<LaunchRow>,
     /// SMs of the machine the occupancy was worked out for.
     pub sm_count: u32,
+    /// Warp slots of one of its SMs (occupancy as a fraction of them).
+    pub max_warps_per_sm: u32,
 }
 
 /// Most rows of [`CompileSummary::sequence`]: a host loop may launch thousands of kernels.
