@@ -449,17 +449,8 @@ impl Simulation {
     }
 
     fn block_needs(&self, code: u32, block: Dim3) -> BlockNeeds {
-        let core = &self.config.core;
         let kernel = &self.workload.kernels[code as usize];
-        let threads = block.count().min(u32::MAX as u64) as u32;
-        let warps = threads.div_ceil(core.warp_size);
-        BlockNeeds {
-            warps,
-            threads,
-            registers: (warps as u64 * core.warp_size as u64 * kernel.regs_per_thread as u64).min(u32::MAX as u64)
-                as u32,
-            shared_bytes: kernel.shared_bytes,
-        }
+        BlockNeeds::of(&self.config.core, block, kernel.regs_per_thread, kernel.shared_bytes)
     }
 
     /// Checks the grids device threads launched this cycle and queues them; the parent's run

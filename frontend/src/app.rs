@@ -14,9 +14,10 @@ use yew::prelude::*;
 
 use crate::components::compare::{CompareView, Variant, MAX_VARIANTS};
 use crate::components::defines_panel::DefinesPanel;
-use crate::components::editor::Editor;
+use crate::components::editor::{Editor, GoTo};
 use crate::components::gallery_view::GalleryView;
 use crate::components::hardware_panel::HardwarePanel;
+use crate::components::launches_panel::LaunchesPanel;
 use crate::components::policy_picker::describe;
 use crate::components::run_view::RunPanel;
 use crate::components::setup_bar::{SetupBar, SetupChange};
@@ -153,6 +154,7 @@ pub fn app() -> Html {
     let variants = use_state(Vec::<Variant>::new);
     let link_notes = use_state(Vec::<String>::new);
     let share_open = use_state(|| false);
+    let go_to = use_state(|| None::<GoTo>);
     let client = use_mut_ref(|| None::<WorkerClient>);
     let next_id = use_mut_ref(|| 1u32);
     let compile_timer = use_mut_ref(|| None::<Timeout>);
@@ -457,6 +459,13 @@ pub fn app() -> Html {
                 let share_open = share_open.clone();
                 Callback::from(move |_: MouseEvent| share_open.set(!*share_open))
             };
+            let on_launch_select = {
+                let go_to = go_to.clone();
+                Callback::from(move |(line, column): (u32, u32)| {
+                    let serial = go_to.map_or(0, |g| g.serial.wrapping_add(1));
+                    go_to.set(Some(GoTo { line, column, serial }));
+                })
+            };
             html! {
                 <div id="view-simulate" role="tabpanel" aria-labelledby="tab-simulate">
                     { setup_card }
@@ -467,7 +476,7 @@ pub fn app() -> Html {
                                 <Editor source={AttrValue::from(current_setup.source.clone())}
                                     diagnostics={(*state.compile.diagnostics).clone()} on_change={on_source}
                                     id={Some(AttrValue::Static("source"))} label={Some(AttrValue::Static("Kernel file"))}
-                                    on_run={Some(on_run.clone())} />
+                                    on_run={Some(on_run.clone())} go_to={*go_to} />
                                 <p class="compile-status" id="compile-status" aria-live="polite">
                                     { if state.compile.pending { "Checking…".to_string() }
                                       else if compile_errors { "Fix the errors marked above to run.".to_string() }
@@ -482,6 +491,13 @@ pub fn app() -> Html {
                                     A value typed here overrides the file's, like -D." }</p>
                                 <DefinesPanel defines={state.compile.defines.clone()} overrides={current_setup.defines.clone()}
                                     on_change={on_define} disabled={state.busy()} />
+                            </section>
+                            <section class="card" aria-labelledby="launches-title">
+                                <h2 id="launches-title">{ "Launches" }</h2>
+                                <p class="lede">{ "What the host block launches, in order, and how many blocks of each \
+                                    shape one SM of this machine holds at once." }</p>
+                                <LaunchesPanel summary={state.compile.last_good.clone()}
+                                    stale={state.compile.summary.is_none()} on_select={on_launch_select} />
                             </section>
                             <section class="card" aria-labelledby="hardware-title">
                                 <h2 id="hardware-title">{ "Hardware" }</h2>

@@ -140,8 +140,11 @@ pub struct CompileView {
     pub diagnostics: Rc<Vec<Diagnostic>>,
     /// Its `#define`s.
     pub defines: Rc<Vec<Define>>,
-    /// What would run.
-    pub summary: Option<CompileSummary>,
+    /// What would run, when the newest answer compiled.
+    pub summary: Option<Rc<CompileSummary>>,
+    /// The newest summary of any answer that compiled: kept while the file has errors, so
+    /// that the launch sequence does not vanish at every typo.
+    pub last_good: Option<Rc<CompileSummary>>,
 }
 
 impl CompileView {
@@ -351,11 +354,13 @@ impl AppState {
             }
             Reply::Catalog { catalog } => self.catalog = Some(Rc::new(*catalog)),
             Reply::Compiled { id, diagnostics, defines, summary } if id == self.compile.latest => {
+                let summary = summary.map(Rc::new);
                 self.compile = CompileView {
                     latest: id,
                     pending: false,
                     diagnostics: Rc::new(diagnostics),
                     defines: Rc::new(defines),
+                    last_good: summary.clone().or_else(|| self.compile.last_good.take()),
                     summary,
                 };
             }
@@ -558,6 +563,47 @@ mod tests {
         let RunView::Running { snapshots, .. } = &state.main else { panic!("{:?}", state.main) };
         let cycles: Vec<u64> = snapshots.iter().map(|s| s.cycle).collect();
         assert_eq!(cycles, [0, 200, 400], "once the interval doubles, odd multiples of the old one go");
+    }
+
+    #[test]
+    fn a_file_with_errors_keeps_the_last_launch_sequence_that_compiled() {
+        let mut state = ready();
+        let summary = |launches| CompileSummary {
+            launches,
+            kernels: vec![],
+            buffer_bytes: 0,
+            sequence: vec![],
+            sm_count: 15,
+            max_warps_per_sm: 48,
+        };
+        let compiled = |id, summary: Option<CompileSummary>| Reply::Compiled {
+            id,
+            diagnostics: if summary.is_some() { vec![] } else { vec![error()] },
+            defines: vec![],
+            summary,
+        };
+        state.apply(Action::Compiling { id: 1 });
+        reply(&mut state, compiled(1, Some(summary(20))));
+        assert_eq!(state.compile.last_good.as_ref().map(|s| s.launches), Some(20));
+        state.apply(Action::Compiling { id: 2 });
+        reply(&mut state, compiled(2, None));
+        assert!(state.compile.has_errors() && state.compile.summary.is_none());
+        assert_eq!(state.compile.last_good.as_ref().map(|s| s.launches), Some(20), "kept while the file has errors");
+        state.apply(Action::Compiling { id: 3 });
+        reply(&mut state, compiled(2, Some(summary(5))));
+        assert_eq!(state.compile.last_good.as_ref().map(|s| s.launches), Some(20), "a stale answer is dropped");
+        reply(&mut state, compiled(3, Some(summary(7))));
+        assert_eq!(state.compile.summary.as_ref().map(|s| s.launches), Some(7));
+        assert_eq!(state.compile.last_good, state.compile.summary);
+    }
+
+    fn error() -> warpscope_core::kernel::Diagnostic {
+        warpscope_core::kernel::Diagnostic {
+            severity: warpscope_core::kernel::Severity::Error,
+            span: warpscope_core::kernel::Span::default(),
+            message: "broken".into(),
+            help: None,
+        }
     }
 
     #[test]

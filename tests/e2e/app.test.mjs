@@ -103,6 +103,104 @@ test('a #define changed in the Parameters panel overrides the file, like -D', as
   await page.close();
 });
 
+/** The most blocks one SM held at the same time in a native report's block timeline. */
+function mostResidentPerSm(report) {
+  const events = new Map();
+  for (const block of report.blocks) {
+    if (!events.has(block.sm)) events.set(block.sm, []);
+    events.get(block.sm).push([block.start, 1], [block.end, -1]);
+  }
+  let most = 0;
+  for (const list of events.values()) {
+    // A block ending on the cycle another starts has left first.
+    list.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    let resident = 0;
+    for (const [, change] of list) {
+      resident += change;
+      most = Math.max(most, resident);
+    }
+  }
+  return most;
+}
+
+/** The (line, column) of the editor's caret, from 1. */
+async function caret(page) {
+  return page.evaluate(() => {
+    const source = document.querySelector('#source');
+    const before = source.value.slice(0, source.selectionStart).split('\n');
+    return { focused: document.activeElement === source, line: before.length, column: before.at(-1).length + 1 };
+  });
+}
+
+test('the Launches panel lists the launches with the engine\'s occupancy, follows Parameters and hardware, and leads to the source', async () => {
+  const page = await openPage(browser, server.url);
+  await waitForApp(page);
+  await choose(page, 'machine', 'fermi-gtx480');
+  await choose(page, 'workload', 'hotspot');
+  const row = page.locator('#launches-table tr.launch');
+  await row.first().waitFor({ timeout: 10000 });
+  await page.waitForFunction(() => document.querySelector('#launches-table tr.launch .launch-kernel')?.textContent === 'hotspot',
+    null, { timeout: 10000 });
+
+  // Twenty launches from one loop: one row, with the grid and block the native engine ran and
+  // as many blocks per SM as it ever held on one SM.
+  const native = nativeRun(['--workload', 'hotspot', '--gpu', 'fermi-gtx480']);
+  assert.equal(native.kernels.length, 20);
+  assert.equal(await row.count(), 1, 'identical launches in a loop make one row');
+  assert.equal(await row.locator('.launch-repeat').textContent(), '×20');
+  assert.equal(await row.getAttribute('data-grid'), '16,16,1', 'dim3(N / TILE, N / TILE) with N = 256, TILE = 16');
+  assert.equal(await row.getAttribute('data-block'), '16,16,1');
+  assert.equal(16 * 16, native.kernels[0].blocks);
+  const perSm = Number(await row.getAttribute('data-blocks-per-sm'));
+  assert.equal(perSm, mostResidentPerSm(native));
+  assert.equal(perSm, 6, '8 warps a block, 48 warp slots an SM');
+  assert.match(await row.textContent(), /warp slots/);
+  assert.deepEqual(await row.locator('.define-ref').allTextContents(), ['N', 'TILE', 'N', 'TILE', 'TILE', 'TILE']);
+
+  // Fewer thread-block slots: the panel follows the machine, as the engine does.
+  await page.fill('#hw-core-max_tbs_per_sm', '4');
+  await page.waitForFunction(() => document.querySelector('#launches-table tr.launch')?.dataset.blocksPerSm === '4',
+    null, { timeout: 10000 });
+  assert.match(await row.textContent(), /thread-block slots/);
+  const fewerSlots = nativeRun(['--workload', 'hotspot', '--gpu', 'fermi-gtx480', '--set', 'core.max_tbs_per_sm=4']);
+  assert.equal(mostResidentPerSm(fewerSlots), 4);
+  await page.fill('#hw-core-max_tbs_per_sm', '8');
+  await page.waitForFunction(() => document.querySelector('#launches-table tr.launch')?.dataset.blocksPerSm === '6',
+    null, { timeout: 10000 });
+
+  // A define named in the grid leads to its Parameters field; changing it there changes the grid.
+  await row.locator('.define-ref', { hasText: 'N' }).first().click();
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'define-N');
+  await page.fill('#define-N', '128');
+  await page.press('#define-N', 'Tab');
+  await page.waitForFunction(() => document.querySelector('#launches-table tr.launch')?.dataset.grid === '8,8,1',
+    null, { timeout: 10000 });
+
+  // The row leads to the launch statement: by a click anywhere on it, or Enter on its button.
+  const line = Number(await row.getAttribute('data-line'));
+  const column = Number(await row.getAttribute('data-column'));
+  const source = await page.inputValue('#source');
+  assert.match(source.split('\n')[line - 1].slice(column - 1), /^hotspot<<</);
+  await row.locator('.launch-kernel').click();
+  assert.deepEqual(await caret(page), { focused: true, line, column });
+  await page.evaluate(() => document.querySelector('#source').setSelectionRange(0, 0));
+  await row.locator('.launch-go').focus();
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await caret(page), { focused: true, line, column });
+
+  await page.locator('#launches').scrollIntoViewIfNeeded();
+  await screenshot(page, 'launches');
+
+  // While the file has errors, the last good sequence stays, dimmed.
+  await page.fill('#source', `${source}\nbroken`);
+  await page.locator('#launches.stale').waitFor({ timeout: 10000 });
+  assert.equal(await row.getAttribute('data-grid'), '8,8,1');
+  await page.fill('#source', source);
+  await page.locator('#launches.stale').waitFor({ state: 'detached', timeout: 10000 });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('Cancel stops a long run and the next run goes ahead', async () => {
   const page = await openPage(browser, server.url);
   await waitForApp(page);

@@ -3,8 +3,10 @@
 //! setting is reported as such rather than as a puzzling compile error.
 
 use warpscope_core::config::GpuConfig;
+use warpscope_core::isa::Instr;
 use warpscope_core::kernel::{self, CompileOptions, Diagnostic, Program, Severity, Span};
 
+use crate::launch_table::launch_rows;
 use crate::protocol::{CompileSummary, Failure, JobId, KernelSummary, Reply};
 
 /// The answer to `Request::Compile`. An invalid `config` gives a single error at 1:1 naming
@@ -22,7 +24,7 @@ pub fn compile_reply(id: JobId, source: &str, defines: &[(String, String)], conf
     match kernel::compile(source, &CompileOptions { config, defines }) {
         Ok(program) => Reply::Compiled {
             id,
-            summary: Some(summary(&program)),
+            summary: Some(summary(&program, source, config)),
             diagnostics: program.warnings,
             defines: program.defines,
         },
@@ -39,22 +41,36 @@ pub fn compile_for_run(source: &str, defines: &[(String, String)], config: &GpuC
     kernel::compile(source, &CompileOptions { config, defines }).map_err(|diagnostics| Failure::Compile { diagnostics })
 }
 
-/// What a compiled file would run.
-pub fn summary(program: &Program) -> CompileSummary {
+/// What a compiled file would run: `program`, compiled from `source` for `config`.
+pub fn summary(program: &Program, source: &str, config: &GpuConfig) -> CompileSummary {
     let w = &program.workload;
     CompileSummary {
         launches: w.launches.len() as u32,
         kernels: w
             .kernels
             .iter()
-            .map(|k| KernelSummary {
-                name: k.name.clone(),
-                registers: k.regs_per_thread,
-                shared_bytes: k.shared_bytes,
-                instructions: k.code.len() as u32,
+            .map(|k| {
+                let mut device_launches: Vec<String> = Vec::new();
+                for instr in &k.code {
+                    let Instr::Launch { kernel: child, .. } = *instr else { continue };
+                    let Some(child) = w.kernels.get(child as usize) else { continue };
+                    if !device_launches.contains(&child.name) {
+                        device_launches.push(child.name.clone());
+                    }
+                }
+                KernelSummary {
+                    name: k.name.clone(),
+                    registers: k.regs_per_thread,
+                    shared_bytes: k.shared_bytes,
+                    instructions: k.code.len() as u32,
+                    device_launches,
+                }
             })
             .collect(),
         buffer_bytes: w.buffers.iter().map(|b| b.words as u64 * 4).sum(),
+        sequence: launch_rows(program, source, config),
+        sm_count: config.core.sm_count,
+        max_warps_per_sm: config.core.max_warps_per_sm,
     }
 }
 
@@ -62,6 +78,7 @@ pub fn summary(program: &Program) -> CompileSummary {
 mod tests {
     use super::*;
     use warpscope_core::config::presets;
+    use warpscope_core::isa::Dim3;
     use warpscope_core::library;
 
     fn config() -> GpuConfig {
@@ -87,6 +104,34 @@ mod tests {
         assert_eq!(summary.kernels[0].name, "vecadd");
         assert!(summary.kernels[0].registers >= 4 && summary.kernels[0].instructions > 5);
         assert_eq!(summary.buffer_bytes, 3 * 1024 * 4, "three float vectors of N");
+        assert_eq!(summary.sm_count, 15);
+        assert_eq!(summary.sequence.len(), 1);
+        let launch = &summary.sequence[0];
+        assert_eq!((launch.kernel.as_str(), launch.count), ("vecadd", 1));
+        assert_eq!((launch.grid, launch.block), (Dim3::linear(1024 / 256), Dim3::linear(256)));
+        assert_eq!(launch.occupancy.blocks_per_sm, 6, "8 warps a block, 48 an SM");
+    }
+
+    #[test]
+    fn the_launch_sequence_follows_the_machine_and_names_device_launches() {
+        let hotspot = library::by_id("hotspot").unwrap();
+        let mut config = config();
+        config.core.max_warps_per_sm = 32;
+        config.core.max_threads_per_sm = 1024;
+        let Reply::Compiled { summary: Some(summary), .. } = compile_reply(1, hotspot.source, &[], &config) else {
+            panic!("hotspot compiles")
+        };
+        assert_eq!((summary.launches, summary.sequence.len(), summary.sequence[0].count), (20, 1, 20));
+        assert_eq!(summary.sequence[0].grid, Dim3 { x: 16, y: 16, z: 1 });
+        assert_eq!(summary.sequence[0].occupancy.blocks_per_sm, 4, "32 warp slots hold four blocks of 8 warps");
+
+        let bfs = library::by_id("bfs-dp").unwrap();
+        let Reply::Compiled { summary: Some(summary), .. } = compile_reply(2, bfs.source, &[], &self::config()) else {
+            panic!("bfs-dp compiles")
+        };
+        let level = summary.kernels.iter().find(|k| k.name == "bfs_level").unwrap();
+        assert_eq!(level.device_launches, ["bfs_expand"]);
+        assert!(summary.sequence.iter().all(|row| row.kernel != "bfs_expand"), "only host launches are listed");
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //!   message is readable in the browser's developer tools.
 //! - [`runner`] advances one job in bounded slices and produces its replies; it is pure Rust,
 //!   tested natively, and knows nothing of JavaScript. [`snapshots`] is a `Simulate` job's
-//!   snapshot schedule; [`compile`] and [`catalog`] answer the editor and the menus.
+//!   snapshot schedule; [`compile`] and [`catalog`] answer the editor and the menus, and
+//!   [`launch_table`] lists the host's launches for the Launches panel.
 //! - [`worker`] is the worker's event loop: it runs a job in slices of a few milliseconds,
 //!   streams progress and frames, yields to the event loop between slices so that `Cancel`
 //!   can arrive, and turns a panic into a `Failed` reply instead of silence.
@@ -14,6 +15,7 @@
 
 pub mod catalog;
 pub mod compile;
+pub mod launch_table;
 pub mod protocol;
 pub mod runner;
 pub mod snapshots;

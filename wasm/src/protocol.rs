@@ -8,12 +8,14 @@
 
 use serde::{Deserialize, Serialize};
 use warpscope_core::config::GpuConfig;
-use warpscope_core::kernel::{Define, Diagnostic};
+use warpscope_core::isa::Dim3;
+use warpscope_core::kernel::{Define, Diagnostic, Span};
+use warpscope_core::sched::tb::Occupancy;
 use warpscope_core::stats::{Report, Snapshot};
 use warpscope_core::{CacheSweepReport, CacheSweepSpec, ConfigError, Policies};
 
 /// Bumped whenever a message changes shape, so that a stale cached worker is detected.
-pub const PROTOCOL_VERSION: u32 = 4;
+pub const PROTOCOL_VERSION: u32 = 5;
 
 /// Identifies one job for the lifetime of the page.
 pub type JobId = u32;
@@ -304,7 +306,7 @@ pub enum Reply {
     },
 }
 
-/// What a compiled file would run, for the editor's status line.
+/// What a compiled file would run, for the editor's status line and the Launches panel.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompileSummary {
     /// Host launches.
@@ -313,6 +315,54 @@ pub struct CompileSummary {
     pub kernels: Vec<KernelSummary>,
     /// Bytes of device memory the buffers take.
     pub buffer_bytes: u64,
+    /// The host's launch sequence in order, runs of identical launches grouped into one row,
+    /// at most [`MAX_LAUNCH_ROWS`] rows (the rest are only counted in `launches`).
+    pub sequence: Vec<LaunchRow>,
+    /// SMs of the machine the occupancy was worked out for.
+    pub sm_count: u32,
+    /// Warp slots of one of its SMs (occupancy as a fraction of them).
+    pub max_warps_per_sm: u32,
+}
+
+/// Most rows of [`CompileSummary::sequence`]: a host loop may launch thousands of kernels.
+pub const MAX_LAUNCH_ROWS: usize = 200;
+
+/// Consecutive host launches from one source statement with the same kernel, shape and stream
+/// (a loop's iterations, usually); one launch when nothing repeats.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LaunchRow {
+    /// Position of the first of them in the host's launch sequence, from 0.
+    pub first: u32,
+    /// How many consecutive launches the row stands for.
+    pub count: u32,
+    /// The kernel's name.
+    pub kernel: String,
+    /// Grid dimensions in blocks.
+    pub grid: Dim3,
+    /// Block dimensions in threads.
+    pub block: Dim3,
+    /// The stream (0: the default stream).
+    pub stream: u32,
+    /// Shared memory per block in bytes: the kernel's `__shared__` arrays (the language has no
+    /// dynamic shared memory).
+    pub shared_bytes: u32,
+    /// The launch statement in the source.
+    pub at: Span,
+    /// The grid as written.
+    pub grid_source: DimSource,
+    /// The block as written.
+    pub block_source: DimSource,
+    /// How the block shape fills an SM of the machine compiled for.
+    pub occupancy: Occupancy,
+}
+
+/// A grid or block expression as written in the source.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DimSource {
+    /// The source text (`dim3(N / TILE, N / TILE)`).
+    pub text: String,
+    /// The `#define`s it names, in order of first use: the Parameters panel changes them.
+    pub defines: Vec<String>,
 }
 
 /// One kernel's footprint.
@@ -326,6 +376,8 @@ pub struct KernelSummary {
     pub shared_bytes: u32,
     /// Instructions.
     pub instructions: u32,
+    /// Kernels its threads launch from the device (grids sized at run time), without repeats.
+    pub device_launches: Vec<String>,
 }
 
 /// Why a job or the worker failed.
@@ -428,9 +480,16 @@ mod tests {
             assert_eq!(serde_json::from_value::<Request>(json).unwrap(), request);
         }
         let snapshot = Snapshot { cycle: 20, warps_per_sm: 2, warp_state: vec![1, 0], ..Snapshot::default() };
+        let vecadd = warpscope_core::library::by_id("vecadd").unwrap();
+        let Reply::Compiled { summary: Some(summary), .. } =
+            crate::compile::compile_reply(4, vecadd.source, &[], &warpscope_core::config::presets::fermi_gtx480())
+        else {
+            panic!("vecadd compiles")
+        };
         let replies = [
             Reply::Snapshot { id: 5, every: 10, snapshot: Box::new(snapshot) },
             Reply::Compiled { id: 4, diagnostics: vec![], defines: vec![], summary: None },
+            Reply::Compiled { id: 4, diagnostics: vec![], defines: vec![], summary: Some(summary) },
             Reply::Failed { id: Some(5), error: Failure::Compile { diagnostics: vec![] } },
         ];
         for reply in replies {

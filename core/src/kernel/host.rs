@@ -16,6 +16,8 @@ use crate::rng::SplitMix64;
 use crate::workload::graph::{self, GraphKind, GraphSpec};
 use crate::workload::{Arg, BufferInit, BufferSpec, ElemType, LaunchSpec};
 
+use super::LaunchSite;
+
 /// Most kernels a host program may launch.
 pub(crate) const MAX_LAUNCHES: usize = 10_000;
 /// Most loop iterations the host program may run (an endless loop stops here).
@@ -61,6 +63,8 @@ enum Flow {
 pub(crate) struct HostOutput {
     pub buffers: Vec<BufferSpec>,
     pub launches: Vec<LaunchSpec>,
+    /// Where each launch is in the source, in the same order.
+    pub sites: Vec<LaunchSite>,
 }
 
 struct Host<'a, 'd> {
@@ -71,6 +75,7 @@ struct Host<'a, 'd> {
     scopes: Vec<Vec<HSym>>,
     buffers: Vec<BufferSpec>,
     launches: Vec<LaunchSpec>,
+    sites: Vec<LaunchSite>,
     streams: u32,
     steps: u64,
     loops: u32,
@@ -93,6 +98,7 @@ pub(crate) fn run(
         scopes: alloc::vec![Vec::new()],
         buffers: Vec::new(),
         launches: Vec::new(),
+        sites: Vec::new(),
         streams: 0,
         steps: 0,
         loops: 0,
@@ -105,7 +111,7 @@ pub(crate) fn run(
     if h.launches.is_empty() && !h.diags.has_errors() {
         h.diags.error(host.span, "the host block launches no kernel");
     }
-    HostOutput { buffers: h.buffers, launches: h.launches }
+    HostOutput { buffers: h.buffers, launches: h.launches, sites: h.sites }
 }
 
 fn describe(v: &HVal) -> String {
@@ -960,6 +966,7 @@ impl Host<'_, '_> {
             return Flow::Stop;
         }
         self.launches.push(LaunchSpec { kernel: kernel_index, grid, block, args, stream });
+        self.sites.push(LaunchSite { at: span, grid: l.config[0].span, block: l.config[1].span });
         Flow::Normal
     }
 
@@ -1109,6 +1116,24 @@ mod tests {
         let d = errors(host);
         assert_eq!(d.len(), 1, "{host}\n{d:#?}");
         assert_eq!((d[0].span.line, d[0].span.column, d[0].message.as_str()), (3, column, message), "{host}");
+    }
+
+    #[test]
+    fn each_launch_remembers_where_it_is_in_the_source() {
+        let src = "#define N 64\n__global__ void k(int* a, float x) {}\nhost {\n    int a[N];\n    \
+                   for (int i = 0; i < 3; i++)\n        k<<<dim3(N / 32, 2), (N)>>>(a, 1.0);\n    \
+                   k<<<1, 32, 0, 0>>>(a, 2.0);\n}\n";
+        let config = presets::fermi_gtx480();
+        let program = compile(src, &CompileOptions { config: &config, defines: &[] }).unwrap();
+        let text = |s: crate::kernel::Span| &src[s.offset as usize..(s.offset + s.len) as usize];
+        let sites = &program.launch_sites;
+        assert_eq!(sites.len(), program.workload.launches.len());
+        assert_eq!(sites.len(), 4);
+        assert_eq!((sites[0].at.line, sites[0].at.column), (6, 9));
+        assert_eq!(text(sites[0].at), "k<<<dim3(N / 32, 2), (N)>>>(a, 1.0);");
+        assert_eq!((text(sites[0].grid), text(sites[0].block)), ("dim3(N / 32, 2)", "(N)"));
+        assert_eq!(sites[2], sites[0], "a launch in a loop has the same site each time");
+        assert_eq!((sites[3].at.line, text(sites[3].grid), text(sites[3].block)), (7, "1", "32"));
     }
 
     #[test]

@@ -60,11 +60,25 @@ pub struct Define {
     pub span: Span,
 }
 
+/// Where a host launch comes from in the source (a launch in a loop: the same place each time).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaunchSite {
+    /// The launch statement, `kernel<<<…>>>(…);`.
+    pub at: Span,
+    /// The grid expression between `<<<` and the first comma.
+    pub grid: Span,
+    /// The block expression.
+    pub block: Span,
+}
+
 /// A compiled source file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Program {
     /// Kernels (every `__global__` function, in definition order), buffers and launches.
     pub workload: Workload,
+    /// Where each of `workload.launches` is in the source, in the same order.
+    #[serde(default)]
+    pub launch_sites: Vec<LaunchSite>,
     /// Every `#define`, in source order.
     pub defines: Vec<Define>,
     /// Things that compiled but look wrong.
@@ -91,7 +105,7 @@ pub fn compile(source: &str, options: &CompileOptions<'_>) -> Result<Program, Ve
                 "the file has no `host { … }` block",
                 "add one after the kernels: it declares the buffers and launches the kernels",
             );
-            host::HostOutput { buffers: Vec::new(), launches: Vec::new() }
+            host::HostOutput { buffers: Vec::new(), launches: Vec::new(), sites: Vec::new() }
         }
     };
     if diags.has_errors() {
@@ -107,7 +121,7 @@ pub fn compile(source: &str, options: &CompileOptions<'_>) -> Result<Program, Ve
         diags.error(unit.end, format!("the compiled workload is not valid for this machine: {e}"));
         return Err(diags.finish());
     }
-    Ok(Program { workload, defines, warnings: diags.finish() })
+    Ok(Program { workload, launch_sites: output.sites, defines, warnings: diags.finish() })
 }
 
 /// Every `#define` of `source` with its value in effect, in source order — what

@@ -40,6 +40,21 @@ pub struct EditorProps {
     /// Called on Ctrl+Enter (Cmd+Enter on a Mac).
     #[prop_or_default]
     pub on_run: Option<Callback<()>>,
+    /// A request from elsewhere on the page to put the caret somewhere (as a problem in the
+    /// list under the editor does); each new request moves it once.
+    #[prop_or_default]
+    pub go_to: Option<GoTo>,
+}
+
+/// A place in the text to move the caret to, on request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GoTo {
+    /// Line, from 1.
+    pub line: u32,
+    /// Column in characters, from 1.
+    pub column: u32,
+    /// Tells a repeated request for the same place from the last one.
+    pub serial: u32,
 }
 
 /// Numbers editors on a page, for ids that must be unique.
@@ -131,6 +146,18 @@ pub fn editor(props: &EditorProps) -> Html {
         let textarea = textarea.clone();
         Callback::from(move |(line, column): (u32, u32)| place_caret(&textarea, line, column))
     };
+    {
+        // A request already there when the editor appears (back from another view) is old.
+        let handled = use_mut_ref(|| props.go_to);
+        let textarea = textarea.clone();
+        use_effect_with(props.go_to, move |request| {
+            if *request != handled.replace(*request) {
+                if let Some(GoTo { line, column, .. }) = *request {
+                    place_caret(&textarea, line, column);
+                }
+            }
+        });
+    }
 
     let source: &str = &props.source;
     let has_errors = props.diagnostics.iter().any(|d| d.severity == Severity::Error);

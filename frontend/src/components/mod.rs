@@ -7,6 +7,7 @@ pub mod editor;
 pub mod gallery_view;
 pub mod hardware_panel;
 pub mod heatmap;
+pub mod launches_panel;
 pub mod playback;
 pub mod policy_picker;
 pub mod run_view;

@@ -7,15 +7,19 @@
 //! 3. The engine, the CLI and the UI find it through [`TB_POLICIES`].
 //!
 //! The engine keeps the resource accounting: a policy asks [`Dispatch::fits`] and calls
-//! [`Dispatch::place`]; it cannot overfill an SM or place a block twice.
+//! [`Dispatch::place`]; it cannot overfill an SM or place a block twice. [`occupancy`] is the
+//! same accounting asked once of an empty SM: how many blocks of a shape it holds.
 
+pub mod occupancy;
 pub mod rr;
 
 use alloc::vec::Vec;
 
 use super::{PolicyInfo, PolicySpec, SpecError, Tunable};
+use crate::config::CoreConfig;
 use crate::isa::Dim3;
 pub use crate::launch::Origin;
+pub use occupancy::{occupancy, Limit, Occupancy};
 
 /// A kernel run that became ready to dispatch, as a TB scheduler sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,9 +81,21 @@ pub struct BlockNeeds {
     pub shared_bytes: u32,
 }
 
+impl BlockNeeds {
+    /// What one block of `block` threads takes on an SM of `core`, for a kernel using
+    /// `regs_per_thread` registers and `shared_bytes` of shared memory: threads round up to
+    /// whole warps, and registers are allocated for every lane of those warps.
+    pub fn of(core: &CoreConfig, block: Dim3, regs_per_thread: u32, shared_bytes: u32) -> Self {
+        let threads = block.count().min(u32::MAX as u64) as u32;
+        let warps = threads.div_ceil(core.warp_size.max(1));
+        let registers = warps as u64 * core.warp_size as u64 * regs_per_thread as u64;
+        BlockNeeds { warps, threads, registers: registers.min(u32::MAX as u64) as u32, shared_bytes }
+    }
+}
+
 impl SmFree {
     /// Everything an empty SM of `core` offers.
-    pub fn whole_sm(core: &crate::config::CoreConfig) -> Self {
+    pub fn whole_sm(core: &CoreConfig) -> Self {
         SmFree {
             tbs: core.max_tbs_per_sm,
             warps: core.max_warps_per_sm,
