@@ -147,7 +147,7 @@ impl Readiness {
     /// next instruction has its registers ready and the unit it needs.
     pub fn refresh(&mut self, now: u64, mut next: impl FnMut(WarpSlot) -> (u64, Unit)) {
         if !self.stale.is_empty() {
-            for i in self.stale.iter() {
+            self.stale.iter().for_each(|i| {
                 let (wait, unit) = next(self.members.slot(i));
                 self.wait_until[i] = wait;
                 let (old, new) = (self.unit[i] as usize, unit_set(unit));
@@ -162,17 +162,15 @@ impl Readiness {
                 if later {
                     self.next_wait = self.next_wait.min(wait);
                 }
-            }
+            });
             self.stale = WarpSet::EMPTY;
         }
         if now >= self.next_wait {
             let mut next_wait = u64::MAX;
-            for i in self.waiting.iter() {
-                match self.wait_until[i] {
-                    at if at <= now => self.waiting.remove(i),
-                    at => next_wait = next_wait.min(at),
-                }
-            }
+            self.waiting.iter().for_each(|i| match self.wait_until[i] {
+                at if at <= now => self.waiting.remove(i),
+                at => next_wait = next_wait.min(at),
+            });
             self.next_wait = next_wait;
         }
     }
@@ -211,14 +209,14 @@ impl Readiness {
         // Waiting for operands: until they are ready, and for a busy unit (blocked by the busy
         // LSU, the LSU emptying wakes the SM; until its operands are ready a memory
         // instruction stalls on the scoreboard instead, so wake when that changes).
-        for i in (self.waiting & !self.barrier).iter() {
+        (self.waiting & !self.barrier).iter().for_each(|i| {
             let wait = self.wait_until[i];
             let at = match self.unit[i] as usize {
                 MEMORY => wait,
                 unit => wait.max(unit_free[unit]),
             };
             earliest = earliest.min(at.max(now + 1));
-        }
+        });
         // Operands ready: until the unit is free.
         let candidates = self.all & !self.barrier & !self.loading & !self.waiting;
         for (unit, free) in unit_free.iter().enumerate() {

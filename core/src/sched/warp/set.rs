@@ -139,6 +139,20 @@ impl Iterator for Positions {
         }
         None
     }
+
+    // Internal iteration (`for_each`, `min_by_key`, ...) walks the words in a straight loop
+    // the compiler unrolls, which is what makes sets cheap to scan.
+    fn fold<B, F: FnMut(B, usize) -> B>(self, init: B, mut f: F) -> B {
+        let mut acc = init;
+        for (k, &word) in self.words.iter().enumerate().skip(self.word) {
+            let mut w = word;
+            while w != 0 {
+                acc = f(acc, k * 64 + w.trailing_zeros() as usize);
+                w &= w - 1;
+            }
+        }
+        acc
+    }
 }
 
 const NOT_MEMBER: u16 = u16::MAX;
