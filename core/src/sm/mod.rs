@@ -24,7 +24,7 @@ use crate::launch::DeviceLaunch;
 use crate::mem::coalescer::{bank_conflict_degree, coalesce};
 use crate::mem::l1::{L1Cache, RequestKind};
 use crate::sched::tb::{BlockNeeds, SmFree};
-use crate::sched::warp::{L1Event, ReadyWarps, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot};
+use crate::sched::warp::{L1Event, ReadyWarps, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot, Words};
 use crate::stats::{BlockRecord, SmReport, StallReason};
 use lsu::{Lsu, PendingLoads};
 use ready::{Readiness, NOT_READY};
@@ -208,7 +208,7 @@ impl Sm {
                 .map(|_| Scheduler {
                     policy: policy.clone(),
                     unit_free: [0; 3],
-                    ready: Readiness::new(slots),
+                    ready: Readiness::new(slots, slots.div_ceil(n)),
                     sleep_until: 0,
                 })
                 .collect(),
@@ -410,7 +410,11 @@ impl Sm {
     /// The first cycle after `now` at which some warp of scheduler `s` could issue.
     fn earliest_issue(&self, s: usize, now: u64) -> u64 {
         let scheduler = &self.schedulers[s];
-        scheduler.ready.earliest_issue(now, scheduler.unit_free, self.lsu.busy())
+        let (free, lsu_busy) = (scheduler.unit_free, self.lsu.busy());
+        match scheduler.ready.wide() {
+            false => scheduler.ready.earliest_issue::<1>(now, free, lsu_busy),
+            true => scheduler.ready.earliest_issue::<4>(now, free, lsu_busy),
+        }
     }
 
     /// What each scheduler did in the last simulated cycle.
@@ -435,10 +439,15 @@ impl Sm {
 
     /// The warps of scheduler `s` that can issue at `now`, oldest first; when there are none,
     /// why.
-    fn collect_ready(&mut self, s: usize, now: u64, kernels: &[Kernel]) -> Result<WarpSet, StallReason> {
+    fn collect_ready<const W: usize>(
+        &mut self,
+        s: usize,
+        now: u64,
+        kernels: &[Kernel],
+    ) -> Result<Words<W>, StallReason> {
         let Sm { schedulers, warps, blocks, lsu, .. } = self;
         let scheduler = &mut schedulers[s];
-        scheduler.ready.refresh(now, |w| {
+        scheduler.ready.refresh::<W>(now, |w| {
             let warp = &warps[w as usize];
             let code = &kernels[blocks[warp.block_slot as usize].code_index as usize].code;
             match warp.exec.stack.pc().and_then(|pc| code.get(pc as usize)) {
@@ -449,7 +458,7 @@ impl Sm {
         });
         let free = scheduler.unit_free;
         let lsu_busy = lsu.busy();
-        let look = scheduler.ready.look([free[0] > now, free[1] > now, free[2] > now, lsu_busy]);
+        let look = scheduler.ready.look::<W>([free[0] > now, free[1] > now, free[2] > now, lsu_busy]);
         if look.ready.is_empty() {
             return Err(scheduler.ready.stall_reason(&look, lsu_busy));
         }
@@ -476,7 +485,11 @@ impl Sm {
 
     fn schedule(&mut self, s: usize, now: u64, io: &mut IssueCx<'_>) -> Result<StallReason, SmFault> {
         let kernels = io.kernels;
-        let ready = match self.collect_ready(s, now, kernels) {
+        let ready = match self.schedulers[s].ready.wide() {
+            false => self.collect_ready::<1>(s, now, kernels).map(WarpSet::from),
+            true => self.collect_ready::<4>(s, now, kernels).map(WarpSet::from),
+        };
+        let ready = match ready {
             Ok(ready) => ready,
             Err(reason) => return Ok(reason),
         };

@@ -6,7 +6,7 @@
 use alloc::vec::Vec;
 
 use crate::isa::Unit;
-use crate::sched::warp::{Members, WarpSet, WarpSlot};
+use crate::sched::warp::{Members, WarpSet, WarpSlot, Words};
 use crate::stats::StallReason;
 
 /// A register whose value is not known yet (a load in flight).
@@ -51,19 +51,22 @@ pub(super) struct Readiness {
     /// Finished this cycle; they leave the list once the scheduler's cycle is over, so that
     /// positions stay put while it picks.
     exited: WarpSet,
+    /// More than 64 warps: the scans below look at all the words of the sets, not just one.
+    wide: bool,
 }
 
-/// What a scheduler's warps are waiting for, judged at one cycle.
-pub(super) struct Look {
+/// What a scheduler's warps are waiting for, judged at one cycle (over the first `W` words of
+/// the sets: see [`Readiness::wide`]).
+pub(super) struct Look<const W: usize> {
     /// Members not at a barrier whose operands are ready.
-    pub candidates: WarpSet,
+    pub candidates: Words<W>,
     /// Of those, the ones whose unit is free: they can issue.
-    pub ready: WarpSet,
+    pub ready: Words<W>,
 }
 
 impl Readiness {
-    /// A scheduler without warps, on an SM with `slots` warp slots.
-    pub fn new(slots: usize) -> Self {
+    /// A scheduler of up to `capacity` warps, without any yet, on an SM with `slots` warp slots.
+    pub fn new(slots: usize, capacity: usize) -> Self {
         Readiness {
             members: Members::new(slots),
             all: WarpSet::EMPTY,
@@ -76,7 +79,15 @@ impl Readiness {
             unit: Vec::with_capacity(slots),
             wait_until: Vec::with_capacity(slots),
             exited: WarpSet::EMPTY,
+            wide: capacity > 64,
         }
+    }
+
+    /// Whether the scheduler may hold more than 64 warps. The scans of a scheduler's cycle are
+    /// generic over the words `W` of the sets they look at: 1 when it is not wide, else all 4,
+    /// chosen once per cycle so that every set operation is straight-line code.
+    pub fn wide(&self) -> bool {
+        self.wide
     }
 
     /// The position of `slot`, which the engine only asks of its own live warps.
@@ -123,10 +134,15 @@ impl Readiness {
     }
 
     /// Removes the warps that finished, moving the younger ones up.
+    #[inline]
     pub fn drop_exited(&mut self) {
-        if self.exited.is_empty() {
-            return;
+        if !self.exited.is_empty() {
+            self.remove_exited();
         }
+    }
+
+    #[cold]
+    fn remove_exited(&mut self) {
         // Ascending: each removal moves the later positions down by one.
         for (removed, i) in self.exited.iter().enumerate() {
             let i = i - removed;
@@ -145,9 +161,10 @@ impl Readiness {
 
     /// Brings the sets up to date for cycle `now`: `next(slot)` gives the cycle a stale warp's
     /// next instruction has its registers ready and the unit it needs.
-    pub fn refresh(&mut self, now: u64, mut next: impl FnMut(WarpSlot) -> (u64, Unit)) {
-        if !self.stale.is_empty() {
-            self.stale.iter().for_each(|i| {
+    pub fn refresh<const W: usize>(&mut self, now: u64, mut next: impl FnMut(WarpSlot) -> (u64, Unit)) {
+        let stale = self.stale.words::<W>();
+        if !stale.is_empty() {
+            stale.for_each(|i| {
                 let (wait, unit) = next(self.members.slot(i));
                 self.wait_until[i] = wait;
                 let (old, new) = (self.unit[i] as usize, unit_set(unit));
@@ -167,7 +184,7 @@ impl Readiness {
         }
         if now >= self.next_wait {
             let mut next_wait = u64::MAX;
-            self.waiting.iter().for_each(|i| match self.wait_until[i] {
+            self.waiting.words::<W>().for_each(|i| match self.wait_until[i] {
                 at if at <= now => self.waiting.remove(i),
                 at => next_wait = next_wait.min(at),
             });
@@ -177,24 +194,29 @@ impl Readiness {
 
     /// Who can issue once [`Readiness::refresh`]ed: `busy` says which units (ALU, SFU, control,
     /// memory) take no instruction this cycle.
-    pub fn look(&self, busy: [bool; 4]) -> Look {
-        let candidates = self.all & !self.barrier & !self.loading & !self.waiting;
-        let mut blocked = WarpSet::EMPTY;
+    pub fn look<const W: usize>(&self, busy: [bool; 4]) -> Look<W> {
+        let candidates = self.candidates::<W>();
+        let mut blocked = Words::default();
         for (set, busy) in self.units.iter().zip(busy) {
             if busy {
-                blocked |= *set;
+                blocked = blocked | set.words::<W>();
             }
         }
         Look { candidates, ready: candidates & !blocked }
     }
 
+    /// Members not at a barrier whose operands are ready.
+    fn candidates<const W: usize>(&self) -> Words<W> {
+        self.all.words() & !self.barrier.words() & !self.loading.words() & !self.waiting.words()
+    }
+
     /// Why nothing can issue, when [`Look::ready`] is empty.
-    pub fn stall_reason(&self, look: &Look, lsu_busy: bool) -> StallReason {
+    pub fn stall_reason<const W: usize>(&self, look: &Look<W>, lsu_busy: bool) -> StallReason {
         if self.members.is_empty() {
             StallReason::NoWarp
-        } else if self.barrier == self.all {
+        } else if self.barrier.words::<W>() == self.all.words() {
             StallReason::Barrier
-        } else if lsu_busy && !(look.candidates & self.units[MEMORY]).is_empty() {
+        } else if lsu_busy && !(look.candidates & self.units[MEMORY].words()).is_empty() {
             StallReason::MemoryPipeline
         } else {
             StallReason::Scoreboard
@@ -204,12 +226,12 @@ impl Readiness {
     /// The first cycle after `now` at which some warp's next instruction could issue, judging
     /// by its registers and its unit (`u64::MAX` if only a release or a new block can help).
     /// `unit_free` is when the ALU, SFU and control units take their next instruction.
-    pub fn earliest_issue(&self, now: u64, unit_free: [u64; 3], lsu_busy: bool) -> u64 {
+    pub fn earliest_issue<const W: usize>(&self, now: u64, unit_free: [u64; 3], lsu_busy: bool) -> u64 {
         let mut earliest = u64::MAX;
         // Waiting for operands: until they are ready, and for a busy unit (blocked by the busy
         // LSU, the LSU emptying wakes the SM; until its operands are ready a memory
         // instruction stalls on the scoreboard instead, so wake when that changes).
-        (self.waiting & !self.barrier).iter().for_each(|i| {
+        (self.waiting.words::<W>() & !self.barrier.words()).for_each(|i| {
             let wait = self.wait_until[i];
             let at = match self.unit[i] as usize {
                 MEMORY => wait,
@@ -218,13 +240,13 @@ impl Readiness {
             earliest = earliest.min(at.max(now + 1));
         });
         // Operands ready: until the unit is free.
-        let candidates = self.all & !self.barrier & !self.loading & !self.waiting;
+        let candidates = self.candidates::<W>();
         for (unit, free) in unit_free.iter().enumerate() {
-            if !(candidates & self.units[unit]).is_empty() {
+            if !(candidates & self.units[unit].words()).is_empty() {
                 earliest = earliest.min((*free).max(now + 1));
             }
         }
-        if !lsu_busy && !(candidates & self.units[MEMORY]).is_empty() {
+        if !lsu_busy && !(candidates & self.units[MEMORY].words()).is_empty() {
             earliest = earliest.min(now + 1);
         }
         earliest

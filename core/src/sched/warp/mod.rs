@@ -15,7 +15,7 @@ pub mod gto;
 pub mod lrr;
 pub mod set;
 
-pub use set::{Members, ReadyWarps, WarpSet};
+pub use set::{Members, ReadyWarps, WarpSet, Words};
 
 use super::PolicyInfo;
 

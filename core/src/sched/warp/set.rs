@@ -119,6 +119,82 @@ impl Not for WarpSet {
     }
 }
 
+impl WarpSet {
+    /// Its first `W` words: a view for the hot path of a scheduler whose positions all fall in
+    /// them (`W = 1` for up to 64 warps), where every operation is then straight-line code.
+    pub fn words<const W: usize>(&self) -> Words<W> {
+        Words(core::array::from_fn(|k| self.0[k]))
+    }
+}
+
+impl<const W: usize> From<Words<W>> for WarpSet {
+    fn from(words: Words<W>) -> WarpSet {
+        let mut set = WarpSet::EMPTY;
+        set.0[..W].copy_from_slice(&words.0);
+        set
+    }
+}
+
+/// The first `W` words of a [`WarpSet`] (see [`WarpSet::words`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Words<const W: usize>([u64; W]);
+
+impl<const W: usize> Default for Words<W> {
+    fn default() -> Self {
+        Words([0; W])
+    }
+}
+
+impl<const W: usize> Words<W> {
+    /// Whether no position is set.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().fold(0, |acc, w| acc | w) == 0
+    }
+
+    /// Whether position `i` is set.
+    pub fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 != 0
+    }
+
+    /// Clears position `i`.
+    pub fn remove(&mut self, i: usize) {
+        self.0[i / 64] &= !(1 << (i % 64));
+    }
+
+    /// Calls `f` with each position, in increasing order.
+    #[inline(always)]
+    pub fn for_each(self, mut f: impl FnMut(usize)) {
+        for (k, &word) in self.0.iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                f(k * 64 + w.trailing_zeros() as usize);
+                w &= w - 1;
+            }
+        }
+    }
+}
+
+impl<const W: usize> BitAnd for Words<W> {
+    type Output = Words<W>;
+    fn bitand(self, other: Words<W>) -> Words<W> {
+        Words(core::array::from_fn(|k| self.0[k] & other.0[k]))
+    }
+}
+
+impl<const W: usize> BitOr for Words<W> {
+    type Output = Words<W>;
+    fn bitor(self, other: Words<W>) -> Words<W> {
+        Words(core::array::from_fn(|k| self.0[k] | other.0[k]))
+    }
+}
+
+impl<const W: usize> Not for Words<W> {
+    type Output = Words<W>;
+    fn not(self) -> Words<W> {
+        Words(self.0.map(|w| !w))
+    }
+}
+
 /// The positions of a [`WarpSet`], in increasing order.
 pub struct Positions {
     words: [u64; WORDS],
@@ -292,6 +368,20 @@ mod tests {
         assert_eq!(s.iter().collect::<Vec<_>>(), [61, 62, 127, 252]);
         assert_eq!(s.first(), Some(61));
         assert_eq!(s.len(), 4);
+    }
+
+    #[test]
+    fn a_view_of_the_first_words_agrees_with_the_set() {
+        let (a, b) = (set(&[0, 3, 63]), set(&[3, 5]));
+        let (x, y) = (a.words::<1>(), b.words::<1>());
+        assert_eq!(WarpSet::from(x & !y), set(&[0, 63]));
+        assert_eq!(WarpSet::from(x | y), set(&[0, 3, 5, 63]));
+        let mut seen = Vec::new();
+        (x & y).for_each(|i| seen.push(i));
+        assert_eq!(seen, [3]);
+        let wide = set(&[1, 200]).words::<4>();
+        assert!(wide.contains(200) && !wide.is_empty());
+        assert_eq!(WarpSet::from(wide), set(&[1, 200]));
     }
 
     #[test]
