@@ -25,7 +25,7 @@ use crate::mem::coalescer::{bank_conflict_degree, coalesce};
 use crate::mem::l1::{L1Cache, RequestKind};
 use crate::sched::tb::{BlockNeeds, SmFree};
 use crate::sched::warp::{L1Event, ReadyWarps, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot, Words};
-use crate::stats::{BlockRecord, SmReport, StallReason};
+use crate::stats::{BlockRecord, SmReport, StallCounts, StallReason};
 use lsu::{Lsu, PendingLoads};
 use ready::{Readiness, NOT_READY};
 
@@ -147,13 +147,12 @@ pub struct Sm {
     /// Scratch: per-lane addresses of a memory instruction.
     addresses: [u32; LANES],
     report: SmReport,
+    /// Scheduler cycles by reason (the report's `stalls`).
+    stalls: StallCounts,
     /// What each scheduler did in the last cycle it ran.
     last_reasons: Vec<StallReason>,
     /// Whether schedulers may sleep and the SM may be skipped while dormant.
     shortcuts: bool,
-    /// The engine may skip this SM's cycles before this one (nothing can change in it unless a
-    /// reply arrives or a block is admitted, and the engine then moves it earlier).
-    pub wake_at: u64,
     /// Stall cycles are counted for every cycle before this one.
     accounted_to: u64,
 }
@@ -240,9 +239,9 @@ impl Sm {
             l1: L1Cache::new(&config.l1),
             addresses: [0; LANES],
             report: SmReport::default(),
+            stalls: StallCounts::default(),
             last_reasons: vec![StallReason::NoWarp; core.schedulers_per_sm as usize],
             shortcuts,
-            wake_at: 0,
             accounted_to: 0,
         }
     }
@@ -266,6 +265,7 @@ impl Sm {
     pub fn report(&self) -> SmReport {
         let mut r = self.report.clone();
         r.l1 = self.l1.stats();
+        r.stalls = self.stalls.into();
         r
     }
 
@@ -390,11 +390,11 @@ impl Sm {
         for s in 0..self.schedulers.len() {
             if self.shortcuts && now < self.schedulers[s].sleep_until {
                 // Nothing changed since its last look: it stalls for the same reason.
-                self.report.stalls.add(self.last_reasons[s], 1);
+                self.stalls.add(self.last_reasons[s], 1);
                 continue;
             }
             let reason = self.schedule(s, now, io)?;
-            self.report.stalls.add(reason, 1);
+            self.stalls.add(reason, 1);
             self.last_reasons[s] = reason;
             // A policy's gate can change without any event the SM sees; everything else wakes
             // a sleeping scheduler (a register released, a block admitted, a barrier opening,
@@ -424,16 +424,16 @@ impl Sm {
 
     /// Counts the stall cycles of a dormant stretch, from the last cycle this SM ran up to
     /// (not including) `now`: nothing changed in it, so each scheduler kept its last reason.
-    /// `charge(reason, first_cycle, cycles)` is called once per scheduler.
-    pub fn catch_up(&mut self, now: u64, charge: &mut dyn FnMut(StallReason, u64, u64)) {
+    /// `charge(reasons, first_cycle, cycles)` is called with every scheduler's reason.
+    pub fn catch_up(&mut self, now: u64, charge: &mut dyn FnMut(&[StallReason], u64, u64)) {
         if now <= self.accounted_to {
             return;
         }
         let cycles = now - self.accounted_to;
         for &reason in &self.last_reasons {
-            self.report.stalls.add(reason, cycles);
-            charge(reason, self.accounted_to, cycles);
+            self.stalls.add(reason, cycles);
         }
+        charge(&self.last_reasons, self.accounted_to, cycles);
         self.accounted_to = now;
     }
 
