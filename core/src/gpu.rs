@@ -28,7 +28,9 @@ use crate::sched::tb::{BlockNeeds, Dispatch, KernelLaunch, PendingKernel, Placem
 use crate::sched::warp::WarpPolicy;
 use crate::sm::{Finished, IssueCx, LaunchShape, Sm};
 use crate::stats::snapshot::NONE;
-use crate::stats::{BlockRecord, KernelReport, L2Stats, Report, Snapshot, StallBreakdown, TimeSeries};
+use crate::stats::{
+    BlockRecord, KernelReport, L2Stats, Report, Snapshot, StallBreakdown, StallCounts, TimeSeries, WindowCursor,
+};
 use crate::workload::Workload;
 
 /// Which policies run: each a spec, the registry id optionally followed by parameter values
@@ -151,6 +153,11 @@ pub struct Simulation {
     memory: GlobalMemory,
     regions: Vec<Region>,
     sms: Vec<Sm>,
+    /// By SM: the engine may skip its cycles before this one (nothing can change in it unless a
+    /// reply arrives or a block is admitted, and the engine then moves it earlier). Kept apart
+    /// from the SMs so that the clock loop's check of every SM each cycle stays in one line of
+    /// cache.
+    sm_wake: Vec<u64>,
     banks: Vec<L2Bank>,
     dram: Dram,
     network: Network,
@@ -176,6 +183,9 @@ pub struct Simulation {
     blocks: Vec<BlockRecord>,
     series: TimeSeries,
     series_mark: (u64, L1Stats, L2Stats),
+    /// The window of the last sample's cycle, and of the cycle being simulated.
+    mark_window: WindowCursor,
+    now_window: WindowCursor,
     outcome: Option<StepOutcome>,
     // Scratch buffers reused every cycle.
     finished: Vec<Finished>,
@@ -206,6 +216,7 @@ impl Simulation {
         Ok(Simulation {
             dram: Dram::new(&config),
             network: Network::new(&config),
+            sm_wake: vec![0; config.core.sm_count as usize],
             sms,
             banks,
             memory,
@@ -224,6 +235,8 @@ impl Simulation {
             blocks: Vec::new(),
             series: TimeSeries::new(options.series_every),
             series_mark: (0, L1Stats::default(), L2Stats::default()),
+            mark_window: WindowCursor::default(),
+            now_window: WindowCursor::default(),
             outcome: None,
             finished: Vec::new(),
             placements: Vec::new(),
@@ -365,7 +378,7 @@ impl Simulation {
     fn catch_up_all(&mut self) {
         let Simulation { sms, series, now, .. } = self;
         for sm in sms.iter_mut() {
-            sm.catch_up(*now, &mut |reason, start, cycles| add_span(series, start, cycles, reason));
+            sm.catch_up(*now, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
         }
     }
 
@@ -548,8 +561,8 @@ impl Simulation {
     /// Makes sure SM `sm` runs at cycle `at` (it has news), counting its dormant cycles first.
     fn wake(&mut self, sm: usize, at: u64) {
         let Simulation { sms, series, .. } = self;
-        sms[sm].catch_up(at, &mut |reason, start, cycles| add_span(series, start, cycles, reason));
-        sms[sm].wake_at = sms[sm].wake_at.min(at);
+        sms[sm].catch_up(at, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
+        self.sm_wake[sm] = self.sm_wake[sm].min(at);
     }
 
     fn send_replies(&mut self, bank: u32, out: &[L2Output]) {
@@ -581,15 +594,15 @@ impl Simulation {
         let sector_bytes = self.config.l1.sector_bytes;
         // Counted for the whole cycle, then added to the series once.
         let mut cycle_instructions = 0u64;
-        let mut cycle_stalls = StallBreakdown::default();
+        let mut cycle_stalls = StallCounts::default();
         let shortcuts = self.options.skip_idle;
         for i in 0..self.sms.len() {
-            if shortcuts && self.sms[i].wake_at > now {
+            if shortcuts && self.sm_wake[i] > now {
                 continue;
             }
             {
                 let Simulation { sms, series, .. } = self;
-                sms[i].catch_up(now, &mut |reason, start, cycles| add_span(series, start, cycles, reason));
+                sms[i].catch_up(now, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
             }
             self.sms[i].lsu_cycle(now);
             // Inject the head of the miss queue when the SM's network port is free.
@@ -639,24 +652,24 @@ impl Simulation {
             if sms[i].has_misses() {
                 wake = wake.min(self.network.inject_free_at(Endpoint::Sm(i as u32)).max(now + 1));
             }
-            self.sms[i].wake_at = wake;
+            self.sm_wake[i] = wake;
             if let Err(crate::sm::SmFault { kernel, fault }) = result {
                 // The run ends inside this cycle: SMs before this one took part in it, dormant
                 // or not, so their stall counts include it.
                 let Simulation { sms, series, .. } = self;
                 for sm in &mut sms[..i] {
-                    sm.catch_up(now + 1, &mut |reason, start, cycles| add_span(series, start, cycles, reason));
+                    sm.catch_up(now + 1, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
                 }
-                let window = series.at(now);
+                let window = self.now_window.window(series, now);
                 window.warp_instructions += cycle_instructions;
-                window.stalls.merge(&cycle_stalls);
+                window.stalls.add_counts(&cycle_stalls);
                 let name = self.kernels.get(kernel as usize).map_or_else(String::new, |k| k.name.clone());
                 return Some(StepOutcome::Fault { kernel: name, sm: i as u32, fault });
             }
         }
-        let window = self.series.at(now);
+        let window = self.now_window.window(&mut self.series, now);
         window.warp_instructions += cycle_instructions;
-        window.stalls.merge(&cycle_stalls);
+        window.stalls.add_counts(&cycle_stalls);
         if !self.launched.is_empty() {
             return self.queue_device_launches(now);
         }
@@ -732,7 +745,8 @@ impl Simulation {
     /// whether or not idle cycles were skipped.
     fn sample_series(&mut self, now: u64, force: bool) {
         let (mark, l1_before, l2_before) = self.series_mark;
-        if !force && now / self.series.every == mark / self.series.every {
+        if !force && (self.mark_window.holds(&self.series, now) || now / self.series.every == mark / self.series.every)
+        {
             return;
         }
         let mut l1 = L1Stats::default();
@@ -745,6 +759,7 @@ impl Simulation {
         for b in &self.banks {
             l2.merge(&b.stats());
         }
+        self.mark_window.point(&self.series, now);
         let window = self.series.at(mark);
         window.l1_hits += l1.hits - l1_before.hits;
         window.l1_misses += l1.misses - l1_before.misses;
@@ -763,8 +778,8 @@ impl Simulation {
         if let Some((at, _)) = self.device_queue.front() {
             next = next.min((*at).max(now + 1));
         }
-        for sm in &self.sms {
-            next = next.min(sm.wake_at.max(now + 1));
+        for &wake in &self.sm_wake {
+            next = next.min(wake.max(now + 1));
             if next == now + 1 {
                 return next;
             }
@@ -876,17 +891,5 @@ impl Simulation {
             stalls,
             series: self.series.clone(),
         }
-    }
-}
-
-/// Adds `cycles` cycles of `reason` starting at `start` to the series, window by window.
-fn add_span(series: &mut TimeSeries, start: u64, cycles: u64, reason: crate::stats::StallReason) {
-    let mut at = start;
-    let end = start + cycles;
-    while at < end {
-        let window_end = (at / series.every + 1) * series.every;
-        let chunk = window_end.min(end) - at;
-        series.at(at).stalls.add(reason, chunk);
-        at += chunk;
     }
 }

@@ -146,6 +146,26 @@ pub fn compare(op: CmpOp, ty: CmpType, a: u32, b: u32) -> u32 {
     }) as u32
 }
 
+/// `(a op b)` as 0 or 1 for all 32 lanes at once, dispatching on `op` and `ty` once.
+pub fn compare_row(op: CmpOp, ty: CmpType, out: &mut [u32; 32], a: &[u32; 32], b: &[u32; 32]) {
+    #[inline(always)]
+    fn by_op<T: PartialOrd>(op: CmpOp, out: &mut [u32; 32], a: &[u32; 32], b: &[u32; 32], as_t: impl Fn(u32) -> T) {
+        match op {
+            CmpOp::Eq => lanes(out, a, b, |x, y| (as_t(x) == as_t(y)) as u32),
+            CmpOp::Ne => lanes(out, a, b, |x, y| (as_t(x) != as_t(y)) as u32),
+            CmpOp::Lt => lanes(out, a, b, |x, y| (as_t(x) < as_t(y)) as u32),
+            CmpOp::Le => lanes(out, a, b, |x, y| (as_t(x) <= as_t(y)) as u32),
+            CmpOp::Gt => lanes(out, a, b, |x, y| (as_t(x) > as_t(y)) as u32),
+            CmpOp::Ge => lanes(out, a, b, |x, y| (as_t(x) >= as_t(y)) as u32),
+        }
+    }
+    match ty {
+        CmpType::Int => by_op(op, out, a, b, |x| x as i32),
+        CmpType::Uint => by_op(op, out, a, b, |x| x),
+        CmpType::Float => by_op(op, out, a, b, f),
+    }
+}
+
 /// The value an atomic leaves in memory, given the `old` one.
 pub fn atomic(op: AtomicOp, old: u32, src: u32, compare: u32) -> u32 {
     match op {
@@ -191,6 +211,22 @@ mod tests {
             alu_row(op, &mut out, &a, &b);
             for lane in 0..32 {
                 assert_eq!(out[lane], alu(op, a[lane], b[lane]), "{op:?} lane {lane}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_row_comparison_agrees_with_the_lane_form() {
+        let specials = [0, 1, u32::MAX, i32::MIN as u32, CANONICAL_NAN, fb(-0.0), fb(1.5), fb(f32::INFINITY)];
+        let a: [u32; 32] = core::array::from_fn(|i| specials[i % 8]);
+        let b: [u32; 32] = core::array::from_fn(|i| specials[(i / 4) % 8]);
+        for ty in [CmpType::Int, CmpType::Uint, CmpType::Float] {
+            for op in [CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge] {
+                let mut out = [0u32; 32];
+                compare_row(op, ty, &mut out, &a, &b);
+                for lane in 0..32 {
+                    assert_eq!(out[lane], compare(op, ty, a[lane], b[lane]), "{op:?} {ty:?} lane {lane}");
+                }
             }
         }
     }

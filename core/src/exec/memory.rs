@@ -80,14 +80,49 @@ impl GlobalMemory {
 
     /// Checks that a word access at `addr` is aligned and inside a buffer.
     pub fn check(&self, addr: u32) -> Result<(), AccessError> {
+        self.region_of(addr).map(|_| ())
+    }
+
+    /// The buffer a word access at `addr` falls in, if it is aligned and inside one.
+    fn region_of(&self, addr: u32) -> Result<Region, AccessError> {
         if addr % 4 != 0 {
             return Err(AccessError::Misaligned);
         }
         // Regions are sorted by base: find the last one starting at or below `addr`.
         let i = self.regions.partition_point(|r| r.base <= addr);
         match i.checked_sub(1).map(|i| self.regions[i]) {
-            Some(region) if region.contains(addr) => Ok(()),
+            Some(region) if region.contains(addr) => Ok(region),
             _ => Err(AccessError::Unmapped),
+        }
+    }
+
+    /// Checks the word accesses of the lanes of `mask` at `addresses`, lowest lane first; the
+    /// first that fails gives its lane and error. Lanes of a warp mostly hit one buffer, so a
+    /// lane inside the buffer of the lane before it needs no search.
+    pub fn check_lanes(&self, addresses: &[u32; 32], mask: u32) -> Result<(), (u32, AccessError)> {
+        let mut last: Option<Region> = None;
+        let mut m = mask;
+        while m != 0 {
+            let lane = m.trailing_zeros();
+            m &= m - 1;
+            let addr = addresses[lane as usize];
+            if addr % 4 == 0 && last.is_some_and(|r| r.contains(addr)) {
+                continue;
+            }
+            last = Some(self.region_of(addr).map_err(|e| (lane, e))?);
+        }
+        Ok(())
+    }
+
+    /// The word at `addr`, which [`GlobalMemory::check`] has accepted.
+    pub fn word(&self, addr: u32) -> u32 {
+        self.words.get((addr / 4) as usize).copied().unwrap_or(0)
+    }
+
+    /// Sets the word at `addr`, which [`GlobalMemory::check`] has accepted.
+    pub fn set_word(&mut self, addr: u32, value: u32) {
+        if let Some(w) = self.words.get_mut((addr / 4) as usize) {
+            *w = value;
         }
     }
 
@@ -167,6 +202,25 @@ mod tests {
         assert_eq!(m.words(a), [0, 0, 7]);
         assert_eq!(m.read(b.base), Ok(0));
         assert_eq!(m.read(b.base + 4), Err(AccessError::Unmapped));
+    }
+
+    #[test]
+    fn lanes_are_checked_in_order_and_the_first_fault_named() {
+        let mut m = GlobalMemory::default();
+        let a = m.alloc(64).unwrap();
+        let b = m.alloc(64).unwrap();
+        let mut addresses = [a.base; 32];
+        for (lane, addr) in addresses.iter_mut().enumerate() {
+            *addr = if lane % 2 == 0 { a.base } else { b.base } + (lane as u32 % 16) * 4;
+        }
+        assert_eq!(m.check_lanes(&addresses, u32::MAX), Ok(()));
+        addresses[9] = a.base + 64;
+        addresses[12] = a.base + 2;
+        assert_eq!(m.check_lanes(&addresses, u32::MAX), Err((9, AccessError::Unmapped)));
+        assert_eq!(m.check_lanes(&addresses, !(1 << 9)), Err((12, AccessError::Misaligned)));
+        assert_eq!(m.check_lanes(&addresses, 0b11), Ok(()));
+        m.set_word(b.base + 4, 5);
+        assert_eq!(m.word(b.base + 4), 5);
     }
 
     #[test]

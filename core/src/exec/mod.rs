@@ -46,15 +46,34 @@ impl WarpPlace {
         }
     }
 
-    fn special(&self, which: Special, lane: u32) -> u32 {
+    /// `which` for every lane.
+    fn special_row(&self, which: Special) -> [u32; LANES] {
         let axis = |a: Axis| a as usize;
         match which {
-            Special::ThreadIdx(a) => self.block.unflatten(self.first_thread + lane)[axis(a)],
-            Special::BlockIdx(a) => self.block_idx[axis(a)],
-            Special::BlockDim(a) => self.block.get(a),
-            Special::GridDim(a) => self.grid.get(a),
-            Special::LaneId => lane,
-            Special::WarpSize => self.warp_size,
+            Special::ThreadIdx(a) => {
+                // Consecutive lanes are consecutive threads: step the coordinates instead of
+                // dividing for every lane (the same values as `unflatten`).
+                let (bx, by) = (self.block.x.max(1), self.block.y.max(1));
+                let mut at = self.block.unflatten(self.first_thread);
+                core::array::from_fn(|_| {
+                    let value = at[axis(a)];
+                    at[0] += 1;
+                    if at[0] == bx {
+                        at[0] = 0;
+                        at[1] += 1;
+                        if at[1] == by {
+                            at[1] = 0;
+                            at[2] += 1;
+                        }
+                    }
+                    value
+                })
+            }
+            Special::BlockIdx(a) => [self.block_idx[axis(a)]; LANES],
+            Special::BlockDim(a) => [self.block.get(a); LANES],
+            Special::GridDim(a) => [self.grid.get(a); LANES],
+            Special::LaneId => core::array::from_fn(|lane| lane as u32),
+            Special::WarpSize => [self.warp_size; LANES],
         }
     }
 }
@@ -289,15 +308,18 @@ pub fn step(
     let active = warp.stack.active_mask();
     let mut outcome = Executed::Compute;
     match instr {
-        Instr::Mov { dst, src } => for_lanes(active, |l| regs[row(dst) + l] = read(regs, src, l)),
-        Instr::Special { dst, which } => for_lanes(active, |l| regs[row(dst) + l] = place.special(which, l as u32)),
+        Instr::Mov { dst, src } => write_row(regs, dst, active, &operand_row(regs, src)),
+        Instr::Special { dst, which } => write_row(regs, dst, active, &place.special_row(which)),
         Instr::Alu { op, dst, a, b } => {
             let (x, y) = (operand_row(regs, a), operand_row(regs, b));
             let mut out = [0u32; LANES];
             alu::alu_row(op, &mut out, &x, &y);
             write_row(regs, dst, active, &out);
         }
-        Instr::Unary { op, dst, a } => for_lanes(active, |l| regs[row(dst) + l] = alu::unary(op, read(regs, a, l))),
+        Instr::Unary { op, dst, a } => {
+            let x = operand_row(regs, a);
+            write_row(regs, dst, active, &x.map(|x| alu::unary(op, x)));
+        }
         Instr::Fma { dst, a, b, c } => {
             for_lanes(active, |l| regs[row(dst) + l] = alu::fma(read(regs, a, l), read(regs, b, l), read(regs, c, l)))
         }
@@ -305,12 +327,16 @@ pub fn step(
             for_lanes(active, |l| regs[row(dst) + l] = alu::sfu(op, read(regs, a, l), read(regs, b, l)))
         }
         Instr::Cmp { op, ty, dst, a, b } => {
-            for_lanes(active, |l| regs[row(dst) + l] = alu::compare(op, ty, read(regs, a, l), read(regs, b, l)))
+            let (x, y) = (operand_row(regs, a), operand_row(regs, b));
+            let mut out = [0u32; LANES];
+            alu::compare_row(op, ty, &mut out, &x, &y);
+            write_row(regs, dst, active, &out);
         }
-        Instr::Select { dst, cond, a, b } => for_lanes(active, |l| {
-            let pick = if regs[row(cond) + l] != 0 { a } else { b };
-            regs[row(dst) + l] = read(regs, pick, l)
-        }),
+        Instr::Select { dst, cond, a, b } => {
+            let (c, x, y) = (operand_row(regs, Operand::Reg(cond)), operand_row(regs, a), operand_row(regs, b));
+            let out: [u32; LANES] = core::array::from_fn(|l| if c[l] != 0 { x[l] } else { y[l] });
+            write_row(regs, dst, active, &out);
+        }
         Instr::Load { space, dst, addr, offset } => {
             gather_addresses(regs, addr, offset, active, env.addresses);
             check(space, active, env, pc)?;
@@ -318,7 +344,7 @@ pub fn step(
                 let a = env.addresses[l];
                 // Checked above: the reads cannot fail.
                 regs[row(dst) + l] = match space {
-                    Space::Global => env.global.read(a).unwrap_or(0),
+                    Space::Global => env.global.word(a),
                     Space::Shared => env.shared.read(a).unwrap_or(0),
                 };
             });
@@ -330,10 +356,12 @@ pub fn step(
             // Lanes write in lane order, so when several hit one word the highest lane wins.
             for_lanes(active, |l| {
                 let (a, v) = (env.addresses[l], read(regs, src, l));
-                let _ = match space {
-                    Space::Global => env.global.write(a, v),
-                    Space::Shared => env.shared.write(a, v),
-                };
+                match space {
+                    Space::Global => env.global.set_word(a, v),
+                    Space::Shared => {
+                        let _ = env.shared.write(a, v);
+                    }
+                }
             });
             outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Store, mask: active });
         }
@@ -344,14 +372,16 @@ pub fn step(
             for_lanes(active, |l| {
                 let a = env.addresses[l];
                 let old = match space {
-                    Space::Global => env.global.read(a).unwrap_or(0),
+                    Space::Global => env.global.word(a),
                     Space::Shared => env.shared.read(a).unwrap_or(0),
                 };
                 let new = alu::atomic(op, old, read(regs, src, l), read(regs, compare, l));
-                let _ = match space {
-                    Space::Global => env.global.write(a, new),
-                    Space::Shared => env.shared.write(a, new),
-                };
+                match space {
+                    Space::Global => env.global.set_word(a, new),
+                    Space::Shared => {
+                        let _ = env.shared.write(a, new);
+                    }
+                }
                 regs[row(dst) + l] = old;
             });
             outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Atomic, mask: active });
@@ -409,6 +439,13 @@ fn gather_addresses(regs: &[u32], addr: Reg, offset: i32, mask: u32, out: &mut [
 
 /// Checks every lane's address before any lane's effect is applied.
 fn check(space: Space, mask: u32, env: &ExecEnv<'_>, pc: u32) -> Result<(), Fault> {
+    if space == Space::Global {
+        return env.global.check_lanes(env.addresses, mask).map_err(|(lane, error)| Fault {
+            pc,
+            lane,
+            kind: FaultKind::Memory { space, address: env.addresses[lane as usize], error },
+        });
+    }
     let mut m = mask;
     while m != 0 {
         let lane = m.trailing_zeros();
@@ -423,4 +460,24 @@ fn check(space: Space, mask: u32, env: &ExecEnv<'_>, pc: u32) -> Result<(), Faul
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_indices_step_through_the_block_like_unflatten() {
+        // A 5 × 3 × 4 block: warps cross rows and planes mid-warp.
+        let block = Dim3 { x: 5, y: 3, z: 4 };
+        for first_thread in [0, 32] {
+            let place = WarpPlace { grid: Dim3::linear(1), block, block_idx: [0; 3], first_thread, warp_size: 32 };
+            for (axis, a) in [Axis::X, Axis::Y, Axis::Z].into_iter().enumerate() {
+                let row = place.special_row(Special::ThreadIdx(a));
+                for (lane, &value) in row.iter().enumerate() {
+                    assert_eq!(value, block.unflatten(first_thread + lane as u32)[axis], "{a:?} lane {lane}");
+                }
+            }
+        }
+    }
 }

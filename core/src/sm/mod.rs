@@ -8,6 +8,7 @@
 //! destination unreadable until every line request of the instruction is answered.
 
 pub mod lsu;
+mod ready;
 mod snapshot;
 
 pub use snapshot::WarpView;
@@ -23,12 +24,10 @@ use crate::launch::DeviceLaunch;
 use crate::mem::coalescer::{bank_conflict_degree, coalesce};
 use crate::mem::l1::{L1Cache, RequestKind};
 use crate::sched::tb::{BlockNeeds, SmFree};
-use crate::sched::warp::{L1Event, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSlot};
-use crate::stats::{BlockRecord, SmReport, StallReason};
+use crate::sched::warp::{L1Event, ReadyWarps, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot, Words};
+use crate::stats::{BlockRecord, SmReport, StallCounts, StallReason};
 use lsu::{Lsu, PendingLoads};
-
-/// A register whose value is not known yet (a load in flight).
-const NOT_READY: u64 = u64::MAX;
+use ready::{Readiness, NOT_READY};
 
 /// One warp slot.
 #[derive(Clone, Debug, Default)]
@@ -45,18 +44,6 @@ struct Warp {
     admitted_for: Option<(u32, u32)>,
     /// The cycle it last issued (`u64::MAX`: not since it was admitted).
     last_issue: u64,
-}
-
-/// What the issue stage looks at every cycle, kept apart from the bulky warp state so that
-/// scanning the warps stays in cache.
-#[derive(Clone, Copy, Debug, Default)]
-struct Hot {
-    at_barrier: bool,
-    /// `wait_until` and `next_unit` are out of date (after an issue or a register release).
-    stale: bool,
-    next_unit: Unit,
-    /// First cycle at which the next instruction's registers are ready.
-    wait_until: u64,
 }
 
 /// One thread-block slot.
@@ -79,8 +66,8 @@ struct Scheduler {
     policy: WarpPolicy,
     /// Cycle each unit accepts its next instruction: ALU, SFU, control.
     unit_free: [u64; 3],
-    /// Its live warps, oldest first (warps are admitted in age order).
-    members: Vec<WarpSlot>,
+    /// Its live warps, oldest first (warps are admitted in age order), and which can issue.
+    ready: Readiness,
     /// None of its warps can issue before this cycle unless one of them gets a register
     /// released, a block arrives, a barrier opens or the LSU empties (each resets it).
     sleep_until: u64,
@@ -143,7 +130,6 @@ pub struct Sm {
     warp_size: u32,
     schedulers: Vec<Scheduler>,
     warps: Vec<Warp>,
-    hot: Vec<Hot>,
     /// Policy-visible state of each warp slot, kept in step with `warps`.
     info: Vec<WarpInfo>,
     blocks: Vec<Block>,
@@ -158,28 +144,26 @@ pub struct Sm {
     lsu: Lsu,
     loads: PendingLoads,
     l1: L1Cache,
-    /// Scratch: ready warps of one scheduler.
-    ready: Vec<WarpSlot>,
     /// Scratch: per-lane addresses of a memory instruction.
     addresses: [u32; LANES],
     report: SmReport,
+    /// Scheduler cycles by reason (the report's `stalls`).
+    stalls: StallCounts,
     /// What each scheduler did in the last cycle it ran.
     last_reasons: Vec<StallReason>,
     /// Whether schedulers may sleep and the SM may be skipped while dormant.
     shortcuts: bool,
-    /// The engine may skip this SM's cycles before this one (nothing can change in it unless a
-    /// reply arrives or a block is admitted, and the engine then moves it earlier).
-    pub wake_at: u64,
     /// Stall cycles are counted for every cycle before this one.
     accounted_to: u64,
 }
 
 /// Marks register `reg` of warp `w` readable from cycle `at`, waking its scheduler.
-fn release(warps: &mut [Warp], hot: &mut [Hot], schedulers: &mut [Scheduler], w: WarpSlot, reg: u8, at: u64) {
+fn release(warps: &mut [Warp], schedulers: &mut [Scheduler], w: WarpSlot, reg: u8, at: u64) {
     warps[w as usize].ready_at[reg as usize] = at;
-    hot[w as usize].stale = true;
     let n = schedulers.len();
-    schedulers[w as usize % n].sleep_until = 0;
+    let scheduler = &mut schedulers[w as usize % n];
+    scheduler.ready.touch(w);
+    scheduler.sleep_until = 0;
 }
 
 /// The first cycle at which `instr` may read and write its registers (`NOT_READY` while a
@@ -215,15 +199,20 @@ impl Sm {
     pub fn new(id: u32, config: &GpuConfig, policy: &WarpPolicy, shortcuts: bool) -> Self {
         let core = &config.core;
         let p = &config.pipeline;
+        let (n, slots) = (core.schedulers_per_sm as usize, core.max_warps_per_sm as usize);
         Sm {
             id,
             warp_size: core.warp_size,
-            schedulers: (0..core.schedulers_per_sm)
-                .map(|_| Scheduler { policy: policy.clone(), unit_free: [0; 3], members: Vec::new(), sleep_until: 0 })
+            schedulers: (0..n)
+                .map(|_| Scheduler {
+                    policy: policy.clone(),
+                    unit_free: [0; 3],
+                    ready: Readiness::new(slots, slots.div_ceil(n)),
+                    sleep_until: 0,
+                })
                 .collect(),
-            warps: vec![Warp::default(); core.max_warps_per_sm as usize],
-            hot: vec![Hot::default(); core.max_warps_per_sm as usize],
-            info: vec![WarpInfo::default(); core.max_warps_per_sm as usize],
+            warps: vec![Warp::default(); slots],
+            info: vec![WarpInfo::default(); slots],
             blocks: (0..core.max_tbs_per_sm)
                 .map(|_| Block {
                     live: false,
@@ -248,12 +237,11 @@ impl Sm {
             lsu: Lsu::new(config, shortcuts),
             loads: PendingLoads::default(),
             l1: L1Cache::new(&config.l1),
-            ready: Vec::with_capacity(core.max_warps_per_sm as usize),
             addresses: [0; LANES],
             report: SmReport::default(),
+            stalls: StallCounts::default(),
             last_reasons: vec![StallReason::NoWarp; core.schedulers_per_sm as usize],
             shortcuts,
-            wake_at: 0,
             accounted_to: 0,
         }
     }
@@ -277,6 +265,7 @@ impl Sm {
     pub fn report(&self) -> SmReport {
         let mut r = self.report.clone();
         r.l1 = self.l1.stats();
+        r.stalls = self.stalls.into();
         r
     }
 
@@ -333,9 +322,8 @@ impl Sm {
             warp.block_slot = slot as u16;
             warp.admitted_for = Some((launch.kernel, block));
             warp.last_issue = u64::MAX;
-            self.hot[w] = Hot { at_barrier: false, stale: true, next_unit: Unit::Alu, wait_until: 0 };
             let n_sched = self.schedulers.len();
-            self.schedulers[w % n_sched].members.push(w as WarpSlot);
+            self.schedulers[w % n_sched].ready.admit(w as WarpSlot);
             self.info[w] = WarpInfo { live: true, age: self.next_age, tb_slot: slot as u16, kernel: launch.kernel };
             self.next_age += 1;
             warp_in_block += 1;
@@ -352,7 +340,7 @@ impl Sm {
     /// Advances the memory pipeline by one cycle; loads answered entirely by L1 hits release
     /// their registers.
     pub fn lsu_cycle(&mut self, now: u64) {
-        let Sm { id, lsu, l1, loads, warps, hot, info, schedulers, report, .. } = self;
+        let Sm { id, lsu, l1, loads, warps, info, schedulers, report, .. } = self;
         let mut cx_events = |event| {
             let cx = WarpCx { now, sm: *id, warps: info };
             for s in schedulers.iter_mut() {
@@ -362,7 +350,7 @@ impl Sm {
         let was_busy = lsu.busy();
         lsu.cycle(now, l1, loads, report, &mut cx_events);
         // Loads whose requests are all issued and answered by hits: their data is ready.
-        loads.complete_ready(|w, reg, at| release(warps, hot, schedulers, w, reg, at));
+        loads.complete_ready(|w, reg, at| release(warps, schedulers, w, reg, at));
         if was_busy && !self.lsu.busy() {
             self.wake_all();
         }
@@ -385,8 +373,8 @@ impl Sm {
     }
 
     fn release_completed(&mut self) {
-        let Sm { warps, hot, schedulers, loads, .. } = self;
-        loads.complete_ready(|w, reg, at| release(warps, hot, schedulers, w, reg, at));
+        let Sm { warps, schedulers, loads, .. } = self;
+        loads.complete_ready(|w, reg, at| release(warps, schedulers, w, reg, at));
     }
 
     /// An atomic's reply reached the SM at `now`.
@@ -402,11 +390,11 @@ impl Sm {
         for s in 0..self.schedulers.len() {
             if self.shortcuts && now < self.schedulers[s].sleep_until {
                 // Nothing changed since its last look: it stalls for the same reason.
-                self.report.stalls.add(self.last_reasons[s], 1);
+                self.stalls.add(self.last_reasons[s], 1);
                 continue;
             }
             let reason = self.schedule(s, now, io)?;
-            self.report.stalls.add(reason, 1);
+            self.stalls.add(reason, 1);
             self.last_reasons[s] = reason;
             // A policy's gate can change without any event the SM sees; everything else wakes
             // a sleeping scheduler (a register released, a block admitted, a barrier opening,
@@ -419,29 +407,14 @@ impl Sm {
         Ok(())
     }
 
-    /// The first cycle after `now` at which some warp's next instruction could issue, judging
-    /// by its registers and its unit (`u64::MAX` if only a release or a new block can help).
+    /// The first cycle after `now` at which some warp of scheduler `s` could issue.
     fn earliest_issue(&self, s: usize, now: u64) -> u64 {
-        let mut earliest = u64::MAX;
         let scheduler = &self.schedulers[s];
-        {
-            for &w in &scheduler.members {
-                let h = self.hot[w as usize];
-                if h.at_barrier || h.wait_until == NOT_READY {
-                    continue;
-                }
-                let at = match h.next_unit {
-                    // Blocked by the busy LSU: the LSU emptying wakes the SM. Until its operands
-                    // are ready it stalls on the scoreboard instead, so wake when that changes.
-                    Unit::Memory if self.lsu.busy() && h.wait_until <= now => continue,
-                    Unit::Memory if self.lsu.busy() => h.wait_until,
-                    Unit::Memory => h.wait_until,
-                    unit => h.wait_until.max(scheduler.unit_free[unit_index(unit)]),
-                };
-                earliest = earliest.min(at.max(now + 1));
-            }
+        let (free, lsu_busy) = (scheduler.unit_free, self.lsu.busy());
+        match scheduler.ready.wide() {
+            false => scheduler.ready.earliest_issue::<1>(now, free, lsu_busy),
+            true => scheduler.ready.earliest_issue::<4>(now, free, lsu_busy),
         }
-        earliest
     }
 
     /// What each scheduler did in the last simulated cycle.
@@ -451,66 +424,45 @@ impl Sm {
 
     /// Counts the stall cycles of a dormant stretch, from the last cycle this SM ran up to
     /// (not including) `now`: nothing changed in it, so each scheduler kept its last reason.
-    /// `charge(reason, first_cycle, cycles)` is called once per scheduler.
-    pub fn catch_up(&mut self, now: u64, charge: &mut dyn FnMut(StallReason, u64, u64)) {
+    /// `charge(reasons, first_cycle, cycles)` is called with every scheduler's reason.
+    pub fn catch_up(&mut self, now: u64, charge: &mut dyn FnMut(&[StallReason], u64, u64)) {
         if now <= self.accounted_to {
             return;
         }
         let cycles = now - self.accounted_to;
         for &reason in &self.last_reasons {
-            self.report.stalls.add(reason, cycles);
-            charge(reason, self.accounted_to, cycles);
+            self.stalls.add(reason, cycles);
         }
+        charge(&self.last_reasons, self.accounted_to, cycles);
         self.accounted_to = now;
     }
 
-    /// Fills `self.ready` with scheduler `s`'s warps that can issue at `now`, oldest first;
-    /// when there are none, returns why.
-    fn collect_ready(&mut self, s: usize, now: u64, kernels: &[Kernel]) -> Option<StallReason> {
-        let Sm { schedulers, hot, warps, blocks, lsu, ready, .. } = self;
-        let scheduler = &schedulers[s];
-        ready.clear();
-        let mut all_barrier = true;
-        let mut blocked_by_lsu = false;
+    /// The warps of scheduler `s` that can issue at `now`, oldest first; when there are none,
+    /// why.
+    fn collect_ready<const W: usize>(
+        &mut self,
+        s: usize,
+        now: u64,
+        kernels: &[Kernel],
+    ) -> Result<Words<W>, StallReason> {
+        let Sm { schedulers, warps, blocks, lsu, .. } = self;
+        let scheduler = &mut schedulers[s];
+        scheduler.ready.refresh::<W>(now, |w| {
+            let warp = &warps[w as usize];
+            let code = &kernels[blocks[warp.block_slot as usize].code_index as usize].code;
+            match warp.exec.stack.pc().and_then(|pc| code.get(pc as usize)) {
+                Some(instr) => (operands_ready_at(warp, instr), instr.unit()),
+                // Running off the end faults when it issues: let it issue.
+                None => (0, Unit::Control),
+            }
+        });
+        let free = scheduler.unit_free;
         let lsu_busy = lsu.busy();
-        for &w in &scheduler.members {
-            let h = &mut hot[w as usize];
-            if h.at_barrier {
-                continue;
-            }
-            all_barrier = false;
-            if h.stale {
-                let warp = &warps[w as usize];
-                let code = &kernels[blocks[warp.block_slot as usize].code_index as usize].code;
-                (h.wait_until, h.next_unit) = match warp.exec.stack.pc().and_then(|pc| code.get(pc as usize)) {
-                    Some(instr) => (operands_ready_at(warp, instr), instr.unit()),
-                    // Running off the end faults when it issues: let it issue.
-                    None => (0, Unit::Control),
-                };
-                h.stale = false;
-            }
-            if h.wait_until > now {
-                continue;
-            }
-            if h.next_unit == Unit::Memory {
-                if lsu_busy {
-                    blocked_by_lsu = true;
-                    continue;
-                }
-            } else if scheduler.unit_free[unit_index(h.next_unit)] > now {
-                continue;
-            }
-            ready.push(w);
+        let look = scheduler.ready.look::<W>([free[0] > now, free[1] > now, free[2] > now, lsu_busy]);
+        if look.ready.is_empty() {
+            return Err(scheduler.ready.stall_reason(&look, lsu_busy));
         }
-        if !ready.is_empty() {
-            return None;
-        }
-        Some(match (!scheduler.members.is_empty(), all_barrier, blocked_by_lsu) {
-            (false, _, _) => StallReason::NoWarp,
-            (true, true, _) => StallReason::Barrier,
-            (true, false, true) => StallReason::MemoryPipeline,
-            (true, false, false) => StallReason::Scoreboard,
-        })
+        Ok(look.ready)
     }
 
     /// Takes the oldest miss-queue entry at cycle `now` (it enters the network); a request
@@ -533,18 +485,44 @@ impl Sm {
 
     fn schedule(&mut self, s: usize, now: u64, io: &mut IssueCx<'_>) -> Result<StallReason, SmFault> {
         let kernels = io.kernels;
-        if let Some(reason) = self.collect_ready(s, now, kernels) {
-            return Ok(reason);
-        }
-        let cx = WarpCx { now, sm: self.id, warps: &self.info };
-        let mut ready = core::mem::take(&mut self.ready);
-        self.schedulers[s].policy.order(&cx, &mut ready);
+        let ready = match self.schedulers[s].ready.wide() {
+            false => self.collect_ready::<1>(s, now, kernels).map(WarpSet::from),
+            true => self.collect_ready::<4>(s, now, kernels).map(WarpSet::from),
+        };
+        let ready = match ready {
+            Ok(ready) => ready,
+            Err(reason) => return Ok(reason),
+        };
+        let outcome = self.issue_picks(s, now, io, ready);
+        // Warps that finished leave the scheduler's list only now: positions held still while
+        // the policy picked.
+        self.schedulers[s].ready.drop_exited();
+        outcome
+    }
+
+    /// Issues the policy's picks from `ready` while the issue width allows; says whether any
+    /// issued.
+    fn issue_picks(
+        &mut self,
+        s: usize,
+        now: u64,
+        io: &mut IssueCx<'_>,
+        mut left: WarpSet,
+    ) -> Result<StallReason, SmFault> {
+        let kernels = io.kernels;
         let mut count = 0;
         let mut throttled = false;
-        for &w in &ready {
-            if count == io.issue_width {
+        while count < io.issue_width && !left.is_empty() {
+            let cx = WarpCx { now, sm: self.id, warps: &self.info };
+            let scheduler = &mut self.schedulers[s];
+            let members = &scheduler.ready.members;
+            let picked = scheduler.policy.pick(&cx, &ReadyWarps::new(left, members));
+            let Some((w, i)) = picked.and_then(|w| Some((w, members.position(w)?))).filter(|&(_, i)| left.contains(i))
+            else {
+                debug_assert!(false, "the policy picked {picked:?}, not a ready warp");
                 break;
-            }
+            };
+            left.remove(i);
             let warp = &self.warps[w as usize];
             let code_index = self.blocks[warp.block_slot as usize].code_index as usize;
             let pc = warp.exec.stack.pc().unwrap_or(0);
@@ -566,7 +544,6 @@ impl Sm {
             let cx = WarpCx { now, sm: self.id, warps: &self.info };
             self.schedulers[s].policy.on_issue(&cx, w);
         }
-        self.ready = ready;
         Ok(if count > 0 {
             StallReason::Issued
         } else if throttled {
@@ -586,7 +563,7 @@ impl Sm {
         let Some(place) = warp.place else { return Ok(()) };
         let mut env = ExecEnv { global: io.global, shared: &mut blocks[block_slot].shared, addresses };
         let executed = exec::step(&kernel.code, &mut warp.exec, &mut warp.regs, &place, &mut env)?;
-        self.hot[wi].stale = true;
+        self.schedulers[s].ready.touch(w);
         self.warps[wi].last_issue = now;
         self.report.warp_instructions += 1;
         let Some(instr) = instr else { return Ok(()) };
@@ -649,15 +626,14 @@ impl Sm {
         }
         match executed {
             Executed::Barrier => {
-                self.hot[wi].at_barrier = true;
+                self.schedulers[s].ready.set_barrier(w, true);
                 self.blocks[block_slot].warps_at_barrier += 1;
                 self.release_barrier_if_complete(block_slot);
             }
             Executed::Finished => {
                 self.info[wi].live = false;
                 self.warps[wi].place = None;
-                let n_sched = self.schedulers.len();
-                self.schedulers[wi % n_sched].members.retain(|&m| m != w);
+                self.schedulers[s].ready.exit(w);
                 let b = &mut self.blocks[block_slot];
                 b.warps_live -= 1;
                 if b.warps_live == 0 {
@@ -687,9 +663,10 @@ impl Sm {
             return;
         }
         b.warps_at_barrier = 0;
+        let n = self.schedulers.len();
         for (w, warp) in self.warps.iter().enumerate() {
             if self.info[w].live && warp.block_slot as usize == block_slot {
-                self.hot[w].at_barrier = false;
+                self.schedulers[w % n].ready.set_barrier(w as WarpSlot, false);
             }
         }
         self.wake_all();

@@ -50,7 +50,7 @@ impl Sm {
         if warp.last_issue.checked_add(1) == Some(now) {
             return view(WarpState::Issued);
         }
-        if self.hot[w].at_barrier {
+        if self.schedulers[w % self.schedulers.len()].ready.at_barrier(w as WarpSlot) {
             return view(WarpState::Barrier);
         }
         let instr = kernels

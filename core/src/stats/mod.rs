@@ -52,6 +52,40 @@ impl StallBreakdown {
     }
 }
 
+impl StallBreakdown {
+    /// Adds counts kept by reason (see [`StallCounts`]).
+    pub fn add_counts(&mut self, counts: &StallCounts) {
+        let [issued, no_warp, scoreboard, memory_pipeline, barrier, throttled] = counts.0;
+        self.issued += issued;
+        self.no_warp += no_warp;
+        self.scoreboard += scoreboard;
+        self.memory_pipeline += memory_pipeline;
+        self.barrier += barrier;
+        self.throttled += throttled;
+    }
+}
+
+/// Scheduler cycles by reason, as an array indexed by [`StallReason`]: what the engine counts
+/// with every cycle (one indexed add, not a match); a report shows it as a [`StallBreakdown`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StallCounts([u64; StallReason::COUNT]);
+
+impl StallCounts {
+    /// Adds `cycles` to `reason`.
+    #[inline]
+    pub fn add(&mut self, reason: StallReason, cycles: u64) {
+        self.0[reason as usize] += cycles;
+    }
+}
+
+impl From<StallCounts> for StallBreakdown {
+    fn from(counts: StallCounts) -> StallBreakdown {
+        let mut b = StallBreakdown::default();
+        b.add_counts(&counts);
+        b
+    }
+}
+
 /// Why a scheduler did (not) issue in a cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum StallReason {
@@ -67,6 +101,11 @@ pub enum StallReason {
     Barrier,
     /// The policy held a load back.
     Throttled,
+}
+
+impl StallReason {
+    /// How many reasons there are.
+    pub const COUNT: usize = 6;
 }
 
 /// The L2, summed over banks.
@@ -203,8 +242,30 @@ impl TimeSeries {
         TimeSeries { every: every.max(1), windows: Vec::new() }
     }
 
+    /// Adds `cycles` cycles starting at `start` to the stalls of each of `reasons` (one per
+    /// scheduler), window by window.
+    pub fn add_stall_span(&mut self, start: u64, cycles: u64, reasons: &[StallReason]) {
+        let end = start + cycles;
+        let mut at = start;
+        while at < end {
+            let index = self.index_of(at);
+            let chunk = ((index as u64 + 1) * self.every).min(end) - at;
+            let window = &mut self.windows[index];
+            for &reason in reasons {
+                window.stalls.add(reason, chunk);
+            }
+            at += chunk;
+        }
+    }
+
     /// The window containing `cycle`, created (and older ones merged) as needed.
     pub fn at(&mut self, cycle: u64) -> &mut Window {
+        let index = self.index_of(cycle);
+        &mut self.windows[index]
+    }
+
+    /// The index of the window containing `cycle`, created (and older ones merged) as needed.
+    fn index_of(&mut self, cycle: u64) -> usize {
         loop {
             let index = (cycle / self.every) as usize;
             if index < MAX_WINDOWS {
@@ -212,7 +273,7 @@ impl TimeSeries {
                     let start = self.windows.len() as u64 * self.every;
                     self.windows.push(Window { start, ..Window::default() });
                 }
-                return &mut self.windows[index];
+                return index;
             }
             self.halve();
         }
@@ -237,6 +298,41 @@ impl TimeSeries {
             .collect();
         self.windows = merged;
         self.every *= 2;
+    }
+}
+
+/// Remembers where the window of a recent cycle is, so that the clock loop finds the window of
+/// each cycle without a division; it asks the series again when the cycle leaves that window
+/// or the windows were widened.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct WindowCursor {
+    every: u64,
+    start: u64,
+    end: u64,
+    index: usize,
+}
+
+impl WindowCursor {
+    /// Whether `cycle` is in the window last found (under the series' current width).
+    pub fn holds(&self, series: &TimeSeries, cycle: u64) -> bool {
+        series.every == self.every && self.start <= cycle && cycle < self.end
+    }
+
+    /// Remembers the bounds of the window `cycle` falls in, without creating it.
+    pub fn point(&mut self, series: &TimeSeries, cycle: u64) {
+        self.every = series.every;
+        self.index = (cycle / series.every) as usize;
+        self.start = self.index as u64 * series.every;
+        self.end = self.start + series.every;
+    }
+
+    /// The window containing `cycle`, as [`TimeSeries::at`].
+    pub fn window<'a>(&mut self, series: &'a mut TimeSeries, cycle: u64) -> &'a mut Window {
+        if !self.holds(series, cycle) {
+            series.at(cycle);
+            self.point(series, cycle);
+        }
+        &mut series.windows[self.index]
     }
 }
 
@@ -275,6 +371,46 @@ pub struct Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stall_counts_by_index_match_the_breakdown() {
+        let reasons = [
+            StallReason::Issued,
+            StallReason::NoWarp,
+            StallReason::Scoreboard,
+            StallReason::MemoryPipeline,
+            StallReason::Barrier,
+            StallReason::Throttled,
+        ];
+        let (mut counts, mut breakdown) = (StallCounts::default(), StallBreakdown::default());
+        for (i, &r) in reasons.iter().enumerate() {
+            counts.add(r, i as u64 + 1);
+            breakdown.add(r, i as u64 + 1);
+        }
+        assert_eq!(StallBreakdown::from(counts), breakdown);
+        assert_eq!(reasons.len(), StallReason::COUNT);
+    }
+
+    #[test]
+    fn the_cursor_finds_the_same_windows_as_the_series() {
+        let (mut a, mut b) = (TimeSeries::new(10), TimeSeries::new(10));
+        let mut cursor = WindowCursor::default();
+        for cycle in (0..50_000u64).step_by(7) {
+            a.at(cycle).warp_instructions += cycle;
+            cursor.window(&mut b, cycle).warp_instructions += cycle;
+        }
+        assert_eq!(a, b);
+        assert!(cursor.holds(&b, 49_999) && !cursor.holds(&b, 0));
+    }
+
+    #[test]
+    fn a_stall_span_is_split_at_window_edges() {
+        let mut s = TimeSeries::new(10);
+        s.add_stall_span(7, 15, &[StallReason::Barrier, StallReason::Issued]);
+        let barrier: Vec<u64> = s.windows.iter().map(|w| w.stalls.barrier).collect();
+        assert_eq!(barrier, [3, 10, 2]);
+        assert_eq!(s.windows[1].stalls.issued, 10);
+    }
 
     #[test]
     fn the_series_stays_bounded_and_keeps_totals() {

@@ -1,8 +1,9 @@
-//! Warp schedulers: each cycle, each scheduler of an SM issues from the first warp of its
-//! ordered ready list that its policy lets through.
+//! Warp schedulers: each cycle, each scheduler of an SM asks its policy to pick, among its
+//! warps that can issue, the one to issue first; then, while the issue width allows, the next
+//! among those left.
 //!
 //! # Adding a policy
-//! 1. Write `sched/warp/<name>.rs` with a type implementing [`WarpScheduler`]; only `order` is
+//! 1. Write `sched/warp/<name>.rs` with a type implementing [`WarpScheduler`]; only `pick` is
 //!    required. Put its unit tests at the bottom of the file.
 //! 2. Add a row to the `warp_policies!` table below (a new, never-used id).
 //! 3. That's it: the engine, the CLI and the UI's menu find it through [`WARP_POLICIES`].
@@ -12,8 +13,9 @@
 
 pub mod gto;
 pub mod lrr;
+pub mod set;
 
-use alloc::vec::Vec;
+pub use set::{Members, ReadyWarps, WarpSet, Words};
 
 use super::{PolicyInfo, PolicySpec, SpecError, Tunable};
 
@@ -70,10 +72,16 @@ pub enum L1Event {
 }
 
 /// A warp-scheduling policy (one instance per scheduler).
+///
+/// Within a cycle the engine calls `pick` with the warps that can issue, takes the one picked
+/// out of the set, and issues it unless `may_issue_load` holds its load back (or another
+/// memory instruction took the LSU this cycle); `on_issue` follows each issue. While the issue
+/// width allows, it picks again among the warps left, so a policy's order within a cycle is the
+/// order of its picks.
 pub trait WarpScheduler {
-    /// Reorders `ready` (warp slots that can issue this cycle, given oldest first), highest
-    /// priority first.
-    fn order(&mut self, cx: &WarpCx<'_>, ready: &mut Vec<WarpSlot>);
+    /// Required: the warp of `ready` (never empty) to offer next, highest priority first.
+    /// `None`, or a warp not in `ready`, ends this cycle's issue for the scheduler.
+    fn pick(&mut self, cx: &WarpCx<'_>, ready: &ReadyWarps<'_>) -> Option<WarpSlot>;
 
     /// Whether `slot` may issue a global load now (throttling policies say no).
     fn may_issue_load(&self, _cx: &WarpCx<'_>, _slot: WarpSlot) -> bool {
@@ -111,8 +119,9 @@ macro_rules! warp_policies {
         }
 
         impl WarpScheduler for WarpPolicy {
-            fn order(&mut self, cx: &WarpCx<'_>, ready: &mut Vec<WarpSlot>) {
-                match self { $( WarpPolicy::$variant(p) => p.order(cx, ready), )* }
+            #[inline]
+            fn pick(&mut self, cx: &WarpCx<'_>, ready: &ReadyWarps<'_>) -> Option<WarpSlot> {
+                match self { $( WarpPolicy::$variant(p) => p.pick(cx, ready), )* }
             }
             fn may_issue_load(&self, cx: &WarpCx<'_>, slot: WarpSlot) -> bool {
                 match self { $( WarpPolicy::$variant(p) => p.may_issue_load(cx, slot), )* }
@@ -137,6 +146,7 @@ warp_policies! {
 #[cfg(test)]
 pub(crate) mod test_support {
     use super::*;
+    use alloc::vec::Vec;
 
     /// Live warps in slots `0..n`, with age equal to the slot unless given.
     pub fn warps(ages: &[u64]) -> Vec<WarpInfo> {
@@ -145,6 +155,42 @@ pub(crate) mod test_support {
 
     pub fn cx(warps: &[WarpInfo]) -> WarpCx<'_> {
         WarpCx { now: 0, sm: 0, warps }
+    }
+
+    /// One scheduler owning every slot, with `slots` as members, oldest first.
+    pub fn members(slots: &[WarpSlot], sm_slots: usize) -> Members {
+        let mut m = Members::new(sm_slots);
+        for &s in slots {
+            m.push(s);
+        }
+        m
+    }
+
+    /// The set of `ready` slots, for `m`.
+    pub fn ready<'a>(m: &'a Members, ready: &[WarpSlot]) -> ReadyWarps<'a> {
+        let mut set = WarpSet::EMPTY;
+        for &s in ready {
+            set.insert(m.position(s).expect("a member"));
+        }
+        ReadyWarps::new(set, m)
+    }
+
+    /// The picks a policy makes from `ready` when every pick issues, in order.
+    pub fn picks(policy: &mut impl WarpScheduler, w: &[WarpInfo], m: &Members, ready: &[WarpSlot]) -> Vec<WarpSlot> {
+        let mut set = WarpSet::EMPTY;
+        for &s in ready {
+            set.insert(m.position(s).expect("a member"));
+        }
+        let mut out = Vec::new();
+        while let Some(s) = policy.pick(&cx(w), &ReadyWarps::new(set, m)) {
+            set.remove(m.position(s).expect("a member"));
+            policy.on_issue(&cx(w), s);
+            out.push(s);
+            if set.is_empty() {
+                break;
+            }
+        }
+        out
     }
 }
 
