@@ -89,6 +89,44 @@ fn a_dependent_alu_chain_takes_latency_per_link() {
 }
 
 #[test]
+fn a_static_warp_limit_runs_only_the_oldest_warps() {
+    // Four warps of one block each run mov, N dependent adds, exit (4N + 5 cycles alone, as
+    // above). Under SWL with limit 1 they run one after another: the next warp becomes
+    // eligible the cycle after the previous one exits.
+    const N: u64 = 10;
+    let chain = || {
+        let mut b = KernelBuilder::new("chain", 1);
+        let r = b.reg();
+        b.mov(r, Operand::Imm(1));
+        for _ in 0..N {
+            b.alu(AluOp::Add, r, r, Operand::Imm(1));
+        }
+        b.exit();
+        b.build()
+    };
+    let run_warp = |spec: &str| {
+        let policies = Policies { tb: "rr".into(), warp: spec.into() };
+        let mut sim = Simulation::new(machine(1), workload(chain(), 1, 128, 1, 1), &policies, RunOptions::default())
+            .expect("valid setup");
+        assert_eq!(sim.run(), StepOutcome::Finished);
+        sim.report()
+    };
+    let alone = 4 * N + 5;
+    let one = run_warp("swl:limit=1");
+    assert_eq!(one.kernels[0].end_cycle, 4 * alone);
+    assert!(one.stalls.throttled > 0, "held-back warps count as throttled");
+    // Limit 2: warps 0 and 1 interleave and exit at 4N+5 and 4N+6; warp 2 issues its mov the
+    // cycle after warp 1's exit, warp 3 the cycle after that, and warp 3 exits last.
+    let two = run_warp("swl:limit=2");
+    assert_eq!(two.kernels[0].end_cycle, (4 * N + 6) + 2 + 4 * N + 4);
+    // A limit at or above the warps present is GTO, cycle for cycle.
+    let gto = run_warp("gto");
+    assert_eq!(run_warp("swl:limit=4"), gto);
+    assert_eq!(gto.stalls.throttled, 0);
+    assert!(gto.kernels[0].end_cycle < two.kernels[0].end_cycle);
+}
+
+#[test]
 fn a_load_miss_goes_through_l2_and_dram_and_a_second_load_hits() {
     // ld (miss); add (waits for it); ld (same line: L1 hit); add; exit.
     let mut b = KernelBuilder::new("load", 1);

@@ -238,6 +238,52 @@ test('the compare view runs two warp schedulers and shows their speedup', async 
   await page.close();
 });
 
+test('a policy\'s parameters are fields beside its menu, checked as typed, carried by the link and the compare view', async () => {
+  const page = await openPage(browser, server.url);
+  const size = await openSmallest(page, 'vecadd');
+  assert.equal(await page.locator('#warp-policy-limit').count(), 0, 'GTO has no parameters');
+  await choose(page, 'warp-policy', 'swl');
+  const limit = page.locator('#warp-policy-limit');
+  await limit.waitFor();
+  assert.equal(await limit.inputValue(), '8');
+  assert.match(await page.locator('#warp-policy-limit-hint').textContent(), /^1–64, default 8$/);
+
+  // A bad value is marked at the field with the engine's reason; the spec keeps the last good one.
+  await limit.fill('0');
+  assert.equal(await limit.getAttribute('aria-invalid'), 'true');
+  assert.equal(await page.locator('#warp-policy-limit-hint').textContent(),
+    '`limit` must be a whole number from 1 to 64, not `0`');
+  await limit.fill('2');
+  assert.equal(await limit.getAttribute('aria-invalid'), 'false');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('warp') === 'swl:limit=2');
+
+  const cycles = await runAndWait(page);
+  const swl = nativeRun(['--workload', 'vecadd', '--size', String(size), '--warp', 'swl:limit=2']).cycles;
+  const gto = nativeRun(['--workload', 'vecadd', '--size', String(size), '--warp', 'gto']).cycles;
+  assert.equal(cycles, swl);
+  assert.notEqual(swl, gto, 'the limit changes the schedule');
+
+  // The link restores the tuned policy.
+  const restored = await openPage(browser, page.url());
+  await waitForApp(restored);
+  assert.equal(await restored.locator('#warp-policy').inputValue(), 'swl');
+  assert.equal(await restored.locator('#warp-policy-limit').inputValue(), '2');
+  await restored.close();
+
+  // The compare view tunes each variant on its own.
+  await page.click('#tab-compare');
+  await choose(page, 'cmp-warp-0', 'gto');
+  await choose(page, 'cmp-warp-1', 'swl');
+  await page.locator('#cmp-warp-1-limit').fill('2');
+  await page.click('#compare-run');
+  await page.locator('#cmp-cycles-1').waitFor({ timeout: 60000 });
+  assert.equal(await shownInteger(page, 'cmp-cycles-0'), gto);
+  assert.equal(await shownInteger(page, 'cmp-cycles-1'), swl);
+  assert.match(await page.locator('#compare-table tbody tr').nth(1).locator('th').textContent(), /Static warp limit \(limit 2\)/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('a share link restores the whole set-up, and its embed view runs', async () => {
   const page = await openPage(browser, server.url);
   await waitForApp(page);

@@ -324,7 +324,13 @@ impl Sm {
             warp.last_issue = u64::MAX;
             let n_sched = self.schedulers.len();
             self.schedulers[w % n_sched].ready.admit(w as WarpSlot);
-            self.info[w] = WarpInfo { live: true, age: self.next_age, tb_slot: slot as u16, kernel: launch.kernel };
+            self.info[w] = WarpInfo {
+                live: true,
+                age: self.next_age,
+                tb_slot: slot as u16,
+                kernel: launch.kernel,
+                at_barrier: false,
+            };
             self.next_age += 1;
             warp_in_block += 1;
         }
@@ -517,11 +523,16 @@ impl Sm {
             let scheduler = &mut self.schedulers[s];
             let members = &scheduler.ready.members;
             let picked = scheduler.policy.pick(&cx, &ReadyWarps::new(left, members));
-            let Some((w, i)) = picked.and_then(|w| Some((w, members.position(w)?))).filter(|&(_, i)| left.contains(i))
-            else {
+            let Some(picked) = picked else {
+                // The policy holds back every warp left (a warp limit): they are throttled.
+                throttled = true;
+                break;
+            };
+            let Some(i) = members.position(picked).filter(|&i| left.contains(i)) else {
                 debug_assert!(false, "the policy picked {picked:?}, not a ready warp");
                 break;
             };
+            let w = picked;
             left.remove(i);
             let warp = &self.warps[w as usize];
             let code_index = self.blocks[warp.block_slot as usize].code_index as usize;
@@ -627,6 +638,7 @@ impl Sm {
         match executed {
             Executed::Barrier => {
                 self.schedulers[s].ready.set_barrier(w, true);
+                self.info[wi].at_barrier = true;
                 self.blocks[block_slot].warps_at_barrier += 1;
                 self.release_barrier_if_complete(block_slot);
             }
@@ -667,6 +679,7 @@ impl Sm {
         for (w, warp) in self.warps.iter().enumerate() {
             if self.info[w].live && warp.block_slot as usize == block_slot {
                 self.schedulers[w % n].ready.set_barrier(w as WarpSlot, false);
+                self.info[w].at_barrier = false;
             }
         }
         self.wake_all();

@@ -14,6 +14,7 @@
 pub mod gto;
 pub mod lrr;
 pub mod set;
+pub mod swl;
 
 pub use set::{Members, ReadyWarps, WarpSet, Words};
 
@@ -33,6 +34,8 @@ pub struct WarpInfo {
     pub tb_slot: u16,
     /// The kernel run the warp belongs to.
     pub kernel: u32,
+    /// Whether the warp waits at a barrier for the rest of its block.
+    pub at_barrier: bool,
 }
 
 /// Read-only view given to a warp scheduler.
@@ -80,7 +83,8 @@ pub enum L1Event {
 /// order of its picks.
 pub trait WarpScheduler {
     /// Required: the warp of `ready` (never empty) to offer next, highest priority first.
-    /// `None`, or a warp not in `ready`, ends this cycle's issue for the scheduler.
+    /// `None` holds back every warp left this cycle (a limiting policy; the cycle counts as
+    /// throttled if nothing issued); picking a warp not in `ready` is a bug in the policy.
     fn pick(&mut self, cx: &WarpCx<'_>, ready: &ReadyWarps<'_>) -> Option<WarpSlot>;
 
     /// Whether `slot` may issue a global load now (throttling policies say no).
@@ -141,6 +145,8 @@ warp_policies! {
         "Takes warps in turn, starting after the one that issued last; a warp that cannot issue passes its turn on.";
     Gto(gto::Gto) = "gto", "Greedy-then-oldest",
         "Keeps issuing from the same warp until it stalls, then switches to the oldest ready warp.";
+    Swl(swl::Swl) = "swl", "Static warp limit",
+        "Greedy-then-oldest among the SM's oldest warps only, up to a fixed number; the rest wait (CCWS paper, SWL).";
 }
 
 #[cfg(test)]
@@ -150,7 +156,7 @@ pub(crate) mod test_support {
 
     /// Live warps in slots `0..n`, with age equal to the slot unless given.
     pub fn warps(ages: &[u64]) -> Vec<WarpInfo> {
-        ages.iter().map(|&age| WarpInfo { live: true, age, tb_slot: 0, kernel: 0 }).collect()
+        ages.iter().map(|&age| WarpInfo { live: true, age, tb_slot: 0, kernel: 0, at_barrier: false }).collect()
     }
 
     pub fn cx(warps: &[WarpInfo]) -> WarpCx<'_> {

@@ -1,0 +1,174 @@
+//! Static wavefront limiting (SWL, from the CCWS paper): only the `limit` oldest live warps of
+//! the SM may issue at all, greedy-then-oldest among them; the others wait until an older warp
+//! exits. The limit does not change occupancy (blocks are still admitted by resources); it
+//! shrinks the set of warps whose data competes for the L1 at once.
+//!
+//! A barrier needs the whole block: when warps within the limit wait at one, the rest of their
+//! block may run up to it too, so that it can open; then the limit applies again.
+
+use alloc::vec::Vec;
+
+use super::{ReadyWarps, WarpCx, WarpScheduler, WarpSlot};
+use crate::sched::{ParamInfo, ParamValues, Tunable};
+
+/// State: the limit, the greedy warp, and which warps may issue this cycle.
+#[derive(Clone, Debug)]
+pub struct Swl {
+    limit: usize,
+    greedy: Option<WarpSlot>,
+    /// The cycle `eligible` was worked out for (`u64::MAX`: never).
+    eligible_at: u64,
+    /// Per warp slot of the SM: may it issue this cycle.
+    eligible: Vec<bool>,
+    /// Scratch: the ages of the live warps (kept to avoid allocating every cycle).
+    ages: Vec<u64>,
+    /// Scratch: per thread-block slot, whether one of its warps waits at a barrier.
+    block_at_barrier: Vec<bool>,
+}
+
+impl Swl {
+    /// Only the `limit` oldest warps of the SM issue.
+    pub fn new(limit: u32) -> Self {
+        Swl {
+            limit: limit.max(1) as usize,
+            greedy: None,
+            eligible_at: u64::MAX,
+            eligible: Vec::new(),
+            ages: Vec::new(),
+            block_at_barrier: Vec::new(),
+        }
+    }
+
+    /// Works out, once per cycle, which warps may issue: the `limit` oldest live ones, and the
+    /// rest of any block with a warp at a barrier.
+    fn refresh(&mut self, cx: &WarpCx<'_>) {
+        if self.eligible_at == cx.now {
+            return;
+        }
+        self.eligible_at = cx.now;
+        self.ages.clear();
+        self.ages.extend(cx.warps.iter().filter(|w| w.live).map(|w| w.age));
+        // Ages are unique, so the `limit`-th smallest is a threshold that admits exactly `limit`.
+        let threshold =
+            if self.ages.len() > self.limit { *self.ages.select_nth_unstable(self.limit - 1).1 } else { u64::MAX };
+        self.block_at_barrier.iter_mut().for_each(|b| *b = false);
+        for w in cx.warps.iter().filter(|w| w.live && w.at_barrier) {
+            let slot = w.tb_slot as usize;
+            if slot >= self.block_at_barrier.len() {
+                self.block_at_barrier.resize(slot + 1, false);
+            }
+            self.block_at_barrier[slot] = true;
+        }
+        self.eligible.clear();
+        self.eligible.extend(cx.warps.iter().map(|w| {
+            w.live && (w.age <= threshold || self.block_at_barrier.get(w.tb_slot as usize).copied().unwrap_or(false))
+        }));
+    }
+
+    fn may_issue(&self, slot: WarpSlot) -> bool {
+        self.eligible.get(slot as usize).copied().unwrap_or(false)
+    }
+}
+
+impl Default for Swl {
+    fn default() -> Self {
+        Swl::new(Self::PARAMS[0].default)
+    }
+}
+
+impl Tunable for Swl {
+    const PARAMS: &'static [ParamInfo] = &[ParamInfo {
+        name: "limit",
+        label: "Active warps",
+        unit: "warps",
+        description: "How many of the SM's oldest warps may issue; the others wait until one of them exits.",
+        min: 1,
+        max: 64,
+        default: 8,
+    }];
+
+    fn tuned(values: &ParamValues) -> Self {
+        Swl::new(values.get("limit"))
+    }
+}
+
+impl WarpScheduler for Swl {
+    fn pick(&mut self, cx: &WarpCx<'_>, ready: &ReadyWarps<'_>) -> Option<WarpSlot> {
+        self.refresh(cx);
+        match self.greedy {
+            Some(g) if ready.contains(g) && self.may_issue(g) => Some(g),
+            // `None` with warps ready: every one of them is held back (counted as throttled).
+            _ => ready.iter().find(|&w| self.may_issue(w)),
+        }
+    }
+
+    fn on_issue(&mut self, _cx: &WarpCx<'_>, slot: WarpSlot) {
+        self.greedy = Some(slot);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{cx, members, ready, warps};
+    use super::super::WarpInfo;
+    use super::*;
+
+    #[test]
+    fn only_the_oldest_warps_issue_greedily() {
+        // Slot ages: slot 0 is the youngest, slot 4 the oldest.
+        let w = warps(&[50, 40, 30, 20, 10]);
+        let m = members(&[4, 3, 2, 1, 0], 5);
+        let mut swl = Swl::new(2);
+        let all = [4, 3, 2, 1, 0];
+        assert_eq!(swl.pick(&cx(&w), &ready(&m, &all)), Some(4), "oldest first");
+        swl.on_issue(&cx(&w), 3);
+        assert_eq!(swl.pick(&cx(&w), &ready(&m, &all)), Some(3), "greedy within the limit");
+        assert_eq!(swl.pick(&cx(&w), &ready(&m, &[2, 1, 0])), None, "slots 4 and 3 stalled: the rest are held back");
+        assert_eq!(swl.pick(&cx(&w), &ready(&m, &[4, 0])), Some(4));
+    }
+
+    #[test]
+    fn a_warp_that_exits_makes_room_for_the_next_oldest() {
+        let mut w = warps(&[50, 40, 30, 20, 10]);
+        let m = members(&[4, 3, 2, 1, 0], 5);
+        let mut swl = Swl::new(2);
+        assert_eq!(swl.pick(&cx(&w), &ready(&m, &[2])), None);
+        w[4].live = false;
+        let next_cycle = WarpCx { now: 1, ..cx(&w) };
+        assert_eq!(swl.pick(&next_cycle, &ready(&m, &[2])), Some(2), "slot 2 is now among the 2 oldest");
+    }
+
+    #[test]
+    fn the_rest_of_a_block_runs_to_its_barrier() {
+        // Slots 3 and 2 (oldest) form block 0 with slot 1; slot 0 is block 1.
+        let mut w: Vec<WarpInfo> = warps(&[40, 30, 20, 10]);
+        for (slot, block) in [(3, 0), (2, 0), (1, 0), (0, 1)] {
+            w[slot].tb_slot = block;
+        }
+        let m = members(&[3, 2, 1, 0], 4);
+        let mut swl = Swl::new(2);
+        assert_eq!(swl.pick(&cx(&w), &ready(&m, &[1, 0])), None, "slots 1 and 0 are beyond the limit");
+        w[3].at_barrier = true;
+        w[2].at_barrier = true;
+        let next_cycle = WarpCx { now: 1, ..cx(&w) };
+        assert_eq!(swl.pick(&next_cycle, &ready(&m, &[1, 0])), Some(1), "block 0's last warp joins the barrier");
+        let mut only_other = Swl::new(2);
+        assert_eq!(only_other.pick(&next_cycle, &ready(&m, &[0])), None, "another block still waits");
+    }
+
+    #[test]
+    fn a_limit_above_the_live_warps_is_plain_gto() {
+        let w = warps(&[30, 20, 10]);
+        let m = members(&[2, 1, 0], 3);
+        let mut swl = Swl::new(64);
+        let mut gto = super::super::gto::Gto::default();
+        for r in [&[2, 1, 0][..], &[1, 0], &[0], &[2, 0]] {
+            let (a, b) = (swl.pick(&cx(&w), &ready(&m, r)), gto.pick(&cx(&w), &ready(&m, r)));
+            assert_eq!(a, b);
+            if let Some(s) = a {
+                swl.on_issue(&cx(&w), s);
+                gto.on_issue(&cx(&w), s);
+            }
+        }
+    }
+}
