@@ -11,6 +11,7 @@ pub mod components;
 pub mod csv;
 pub mod diagnostic_marks;
 pub mod download;
+pub mod draw_timing;
 pub mod edit_commands;
 pub mod export;
 pub mod format;

@@ -11,6 +11,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
 use crate::canvas::{fill_rect, prepare, use_cell_hover, use_element_width};
+use crate::draw_timing::timed;
 use crate::format::grouped;
 use crate::plot::cell_grid::{CellGrid, GridSpec};
 use crate::plot::occupancy::block_in_slot;
@@ -95,7 +96,7 @@ pub fn l1_heatmap(props: &L1HeatmapProps) -> Html {
         use_effect_with((snapshot.clone(), props.colour_by_block, width), move |(_, by_block, _)| {
             if let Some(element) = canvas.cast::<HtmlCanvasElement>() {
                 if let Some(context) = prepare(&element, grid.width, grid.height) {
-                    draw(&context, &snapshot, &grid, *by_block);
+                    timed("heatmap:draw", || draw(&context, &snapshot, &grid, *by_block));
                 }
             }
         });

@@ -9,6 +9,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
 use crate::canvas::{fill_rect, prepare, use_cell_hover, use_element_width};
+use crate::draw_timing::timed;
 use crate::format::grouped;
 use crate::plot::cell_grid::{CellGrid, GridSpec};
 use crate::plot::occupancy::{block_in_slot, resident_blocks, state_counts};
@@ -61,7 +62,7 @@ pub fn sm_occupancy(props: &SmOccupancyProps) -> Html {
         use_effect_with((snapshot.clone(), width), move |_| {
             if let Some(element) = canvas.cast::<HtmlCanvasElement>() {
                 if let Some(context) = prepare(&element, grid.width, grid.height) {
-                    draw(&context, &snapshot, &grid);
+                    timed("sm-occupancy:draw", || draw(&context, &snapshot, &grid));
                 }
             }
         });

@@ -13,6 +13,7 @@ use yew::prelude::*;
 
 use crate::canvas::{fill_rect, prepare, use_element_width};
 use crate::download::download_canvas_png;
+use crate::draw_timing::timed;
 use crate::format::grouped;
 use crate::plot::palette::{kernel_shade, ACCENT, INK_SOFT, LINE, QUALITATIVE_LEN, SHADES};
 use crate::plot::scale::{format_cycles, nice_ticks};
@@ -73,7 +74,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let width = use_element_width(container.clone());
     let report = props.report.clone();
     let index = use_memo((SameReport(report.clone()), props.sm_count), |(r, sms)| {
-        BlockIndex::build(&r.0.blocks, *sms, r.0.cycles)
+        timed("timeline:index", || BlockIndex::build(&r.0.blocks, *sms, r.0.cycles))
     });
     let geometry = Rc::new(Geometry::new(&index, width));
     let hover = use_state_eq(|| None::<Hover>);
@@ -83,7 +84,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
         use_effect_with((SameReport(report.clone()), props.sm_count, width), move |_| {
             if let Some(canvas) = base.cast::<HtmlCanvasElement>() {
                 if let Some(context) = prepare(&canvas, geometry.width, geometry.height) {
-                    draw_blocks(&context, &report, &index, &geometry);
+                    timed("timeline:blocks", || draw_blocks(&context, &report, &index, &geometry));
                 }
             }
         });
@@ -94,7 +95,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
         use_effect_with(deps, move |(_, _, _, cursor, hover)| {
             if let Some(canvas) = overlay.cast::<HtmlCanvasElement>() {
                 if let Some(context) = prepare(&canvas, geometry.width, geometry.height) {
-                    draw_overlay(&context, &report, &index, &geometry, *cursor, hover.map(|h| h.block));
+                    timed("timeline:overlay", || {
+                        draw_overlay(&context, &report, &index, &geometry, *cursor, hover.map(|h| h.block))
+                    });
                 }
             }
         });
@@ -104,7 +107,8 @@ pub fn timeline(props: &TimelineProps) -> Html {
         let (hover, report, index, geometry) = (hover.clone(), report.clone(), index.clone(), geometry.clone());
         Callback::from(move |e: MouseEvent| {
             let (x, y) = (e.offset_x() as f64, e.offset_y() as f64);
-            hover.set(hit(&index, &report.blocks, &geometry, x, y).map(|block| Hover { block, x, y }));
+            let block = timed("timeline:hit", || hit(&index, &report.blocks, &geometry, x, y));
+            hover.set(block.map(|block| Hover { block, x, y }));
         })
     };
     let onmouseleave = {
