@@ -17,6 +17,7 @@ pub mod export;
 pub mod format;
 pub mod gallery;
 pub mod highlight;
+pub mod identity;
 pub mod plot;
 pub mod setup;
 pub mod share;

@@ -53,6 +53,12 @@ struct Key {
     area: bool,
 }
 
+/// A chart without the playback cursor: what only changes with the series.
+struct Plot {
+    description: String,
+    body: Html,
+}
+
 /// IPC, hit-rate and stall-breakdown charts of a time series.
 #[function_component(Charts)]
 pub fn charts(props: &ChartsProps) -> Html {
@@ -62,20 +68,35 @@ pub fn charts(props: &ChartsProps) -> Html {
     } else {
         props.overlay.iter().map(|(label, s)| (label.to_string(), s.clone())).collect()
     };
-    let end = runs.iter().map(|(_, s)| extent(s)).chain([extent(&props.series)]).fold(0.0, f64::max);
-    let x = LinearScale::new((0.0, end), (LEFT, WIDTH - RIGHT));
-    let cursor = props.cursor.map(|c| c as f64).filter(|&c| c <= end);
+    let x = x_scale(&runs, &props.series);
+    let cursor = props.cursor.map(|c| c as f64).filter(|&c| c <= x.domain().1);
+    // Paths over every window are costly to format; playback moves only the cursor, so the
+    // plots are built once per set of series.
+    let plots = use_memo((runs.clone(), props.series.clone()), |(runs, series)| {
+        let x = x_scale(runs, series);
+        [ipc_chart(runs, &x), hit_rate_chart(runs, &x), stall_chart(series, &x)]
+    });
 
     if props.series.windows.is_empty() && runs.iter().all(|(_, s)| s.windows.is_empty()) {
         return html! { <p class="viz-empty">{ "No time series yet: the run has not recorded a window." }</p> };
     }
+    let chart = |i: usize, id: &'static str, caption: &str| {
+        let svg = chart_svg(id, &plots[i].description, plots[i].body.clone(), cursor_line(&x, cursor));
+        card(id, caption, refs[i].clone(), svg)
+    };
     html! {
         <div class="viz-charts">
-            { card("chart-ipc", "Instructions per cycle", refs[0].clone(), ipc_chart(&runs, &x, cursor)) }
-            { card("chart-hit-rate", "Cache hit rate", refs[1].clone(), hit_rate_chart(&runs, &x, cursor)) }
-            { card("chart-stalls", "Scheduler cycles by outcome", refs[2].clone(), stall_chart(&props.series, &x, cursor)) }
+            { chart(0, "chart-ipc", "Instructions per cycle") }
+            { chart(1, "chart-hit-rate", "Cache hit rate") }
+            { chart(2, "chart-stalls", "Scheduler cycles by outcome") }
         </div>
     }
+}
+
+/// Cycles → x, over the longest of the runs.
+fn x_scale(runs: &[(String, Rc<TimeSeries>)], series: &TimeSeries) -> LinearScale {
+    let end = runs.iter().map(|(_, s)| extent(s)).chain([extent(series)]).fold(0.0, f64::max);
+    LinearScale::new((0.0, end), (LEFT, WIDTH - RIGHT))
 }
 
 /// A chart with its caption and export buttons.
@@ -115,7 +136,7 @@ fn run_colour(i: usize, runs: usize) -> String {
 }
 
 /// IPC over time, one line per run.
-fn ipc_chart(runs: &[(String, Rc<TimeSeries>)], x: &LinearScale, cursor: Option<f64>) -> Html {
+fn ipc_chart(runs: &[(String, Rc<TimeSeries>)], x: &LinearScale) -> Plot {
     let lines: Vec<Vec<(f64, Option<f64>)>> =
         runs.iter().map(|(_, s)| ipc(s).into_iter().map(|(span, v)| (span.mid(), Some(v))).collect()).collect();
     let peak = lines.iter().flatten().filter_map(|p| p.1).fold(0.0, f64::max);
@@ -162,16 +183,15 @@ fn ipc_chart(runs: &[(String, Rc<TimeSeries>)], x: &LinearScale, cursor: Option<
                 <path d={line(points, x, &y)} fill="none" stroke={run_colour(i, runs.len())} stroke-width={STROKE}
                     stroke-linejoin="round" stroke-linecap="round" />
             }) }
-            { cursor_line(x, &y, cursor) }
             { legend(&keys) }
         </>
     };
-    chart_svg("chart-ipc", &description, body)
+    Plot { description, body }
 }
 
 /// L1 and L2 hit rates over time: two colours for one run, or a colour per run with L1 solid
 /// and L2 dashed when comparing.
-fn hit_rate_chart(runs: &[(String, Rc<TimeSeries>)], x: &LinearScale, cursor: Option<f64>) -> Html {
+fn hit_rate_chart(runs: &[(String, Rc<TimeSeries>)], x: &LinearScale) -> Plot {
     let y = LinearScale::new((0.0, 1.0), (HEIGHT - BOTTOM, TOP));
     let y_ticks = [0.0, 0.25, 0.5, 0.75, 1.0];
     let single = runs.len() == 1;
@@ -204,15 +224,14 @@ fn hit_rate_chart(runs: &[(String, Rc<TimeSeries>)], x: &LinearScale, cursor: Op
         <>
             { frame(x, &y, &y_ticks, |v| format!("{:.0}%", v * 100.0), "hit rate") }
             { for paths }
-            { cursor_line(x, &y, cursor) }
             { legend(&keys) }
         </>
     };
-    chart_svg("chart-hit-rate", &description, body)
+    Plot { description, body }
 }
 
 /// Shares of scheduler cycles by outcome, stacked to 100 %.
-fn stall_chart(series: &TimeSeries, x: &LinearScale, cursor: Option<f64>) -> Html {
+fn stall_chart(series: &TimeSeries, x: &LinearScale) -> Plot {
     let y = LinearScale::new((0.0, 1.0), (HEIGHT - BOTTOM, TOP));
     let y_ticks = [0.0, 0.25, 0.5, 0.75, 1.0];
     let shares = stall_shares(series);
@@ -239,20 +258,21 @@ fn stall_chart(series: &TimeSeries, x: &LinearScale, cursor: Option<f64>) -> Htm
         <>
             { for bands }
             { frame(x, &y, &y_ticks, |v| format!("{:.0}%", v * 100.0), "share of scheduler cycles") }
-            { cursor_line(x, &y, cursor) }
             { legend(&keys) }
         </>
     };
-    chart_svg("chart-stalls", description, body)
+    Plot { description: description.to_owned(), body }
 }
 
-/// A chart's `<svg>`: the shared viewBox, accessibility attributes and font, around `body`.
-fn chart_svg(id: &'static str, description: &str, body: Html) -> Html {
+/// A chart's `<svg>`: the shared viewBox, accessibility attributes and font, around `body`
+/// and the playback cursor.
+fn chart_svg(id: &'static str, description: &str, body: Html, cursor: Html) -> Html {
     html! {
         <svg {id} xmlns="http://www.w3.org/2000/svg" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} class="viz-chart"
             role="img" aria-label={description.to_owned()} font-family={FONT}>
             <title>{ description.to_owned() }</title>
             { body }
+            { cursor }
         </svg>
     }
 }
@@ -292,12 +312,14 @@ fn frame(x: &LinearScale, y: &LinearScale, y_ticks: &[f64], y_label: impl Fn(f64
     }
 }
 
-/// The playback cursor, when inside the plot.
-fn cursor_line(x: &LinearScale, y: &LinearScale, cursor: Option<f64>) -> Html {
+/// The playback cursor across the plot, when inside it.
+fn cursor_line(x: &LinearScale, cursor: Option<f64>) -> Html {
     let Some(c) = cursor else { return Html::default() };
-    let (bottom, top) = y.range();
     let px = format!("{:.1}", x.map(c));
-    html! { <line class="cursor" x1={px.clone()} x2={px} y1={top.to_string()} y2={bottom.to_string()} stroke={ACCENT} stroke-width="1.5" /> }
+    html! {
+        <line class="cursor" x1={px.clone()} x2={px} y1={TOP.to_string()} y2={(HEIGHT - BOTTOM).to_string()}
+            stroke={ACCENT} stroke-width="1.5" />
+    }
 }
 
 /// A one-line legend above the plot. Widths are estimated from character counts, which is

@@ -5,12 +5,19 @@ use yew::prelude::*;
 use warpscope_core::stats::Report;
 
 use crate::format::{grouped, percent};
+use crate::identity::same_or_equal;
 
 /// Props of [`StatsTable`].
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct StatsTableProps {
     /// The run's report.
     pub report: std::rc::Rc<Report>,
+}
+
+impl PartialEq for StatsTableProps {
+    fn eq(&self, other: &Self) -> bool {
+        same_or_equal(&self.report, &other.report)
+    }
 }
 
 /// Rows of numbers with ids the browser tests read (`stat-cycles`, `stat-l1-hit-rate`, …).

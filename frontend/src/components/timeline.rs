@@ -15,6 +15,7 @@ use crate::canvas::{fill_rect, prepare, use_element_width};
 use crate::download::download_canvas_png;
 use crate::draw_timing::timed;
 use crate::format::grouped;
+use crate::identity::{same_or_equal, Same};
 use crate::plot::palette::{kernel_shade, ACCENT, INK_SOFT, LINE, QUALITATIVE_LEN, SHADES};
 use crate::plot::scale::{format_cycles, nice_ticks};
 use crate::plot::timeline::{block_rect, boxes, hit, BlockIndex, Geometry, LABEL_WIDTH};
@@ -36,20 +37,10 @@ pub struct TimelineProps {
 impl PartialEq for TimelineProps {
     fn eq(&self, other: &Self) -> bool {
         // The same report object is the common case and must not cost a deep comparison.
-        (Rc::ptr_eq(&self.report, &other.report) || self.report == other.report)
+        same_or_equal(&self.report, &other.report)
             && self.sm_count == other.sm_count
             && self.cursor == other.cursor
             && self.on_seek == other.on_seek
-    }
-}
-
-/// A report compared by identity, as a cheap hook dependency.
-#[derive(Clone)]
-struct SameReport(Rc<Report>);
-
-impl PartialEq for SameReport {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
     }
 }
 
@@ -73,7 +64,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let overlay = use_node_ref();
     let width = use_element_width(container.clone());
     let report = props.report.clone();
-    let index = use_memo((SameReport(report.clone()), props.sm_count), |(r, sms)| {
+    let index = use_memo((Same(report.clone()), props.sm_count), |(r, sms)| {
         timed("timeline:index", || BlockIndex::build(&r.0.blocks, *sms, r.0.cycles))
     });
     let geometry = Rc::new(Geometry::new(&index, width));
@@ -81,7 +72,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
 
     {
         let (base, report, index, geometry) = (base.clone(), report.clone(), index.clone(), geometry.clone());
-        use_effect_with((SameReport(report.clone()), props.sm_count, width), move |_| {
+        use_effect_with((Same(report.clone()), props.sm_count, width), move |_| {
             if let Some(canvas) = base.cast::<HtmlCanvasElement>() {
                 if let Some(context) = prepare(&canvas, geometry.width, geometry.height) {
                     timed("timeline:blocks", || draw_blocks(&context, &report, &index, &geometry));
@@ -91,7 +82,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
     }
     {
         let (overlay, report, index, geometry) = (overlay.clone(), report.clone(), index.clone(), geometry.clone());
-        let deps = (SameReport(report.clone()), props.sm_count, width, props.cursor, *hover);
+        let deps = (Same(report.clone()), props.sm_count, width, props.cursor, *hover);
         use_effect_with(deps, move |(_, _, _, cursor, hover)| {
             if let Some(canvas) = overlay.cast::<HtmlCanvasElement>() {
                 if let Some(context) = prepare(&canvas, geometry.width, geometry.height) {

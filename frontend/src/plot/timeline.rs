@@ -27,18 +27,19 @@ impl BlockIndex {
         let horizon = blocks.iter().map(|b| b.end.max(b.start)).max().unwrap_or(0).max(cycles).max(1);
         let ends: Vec<u64> = blocks.iter().map(|b| if b.end < b.start { horizon } else { b.end }).collect();
         let rows = blocks.iter().map(|b| b.sm as usize + 1).max().unwrap_or(0).max(sm_count as usize);
-        let mut per_sm: Vec<Vec<u32>> = vec![Vec::new(); rows];
+        // Sorting the keys themselves, not indices looked up through a closure, keeps the sort
+        // of a 100k-block run within a frame.
+        let mut per_sm: Vec<Vec<(u64, u64, u32)>> = vec![Vec::new(); rows];
         for (i, b) in blocks.iter().enumerate() {
-            per_sm[b.sm as usize].push(i as u32);
+            per_sm[b.sm as usize].push((b.start, ends[i], i as u32));
         }
         let sms = per_sm
             .into_iter()
-            .map(|mut ids| {
-                ids.sort_by_key(|&i| (blocks[i as usize].start, ends[i as usize]));
+            .map(|mut keyed| {
+                keyed.sort_unstable();
                 let mut lanes: Vec<Vec<u32>> = Vec::new();
                 let mut lane_free_at: Vec<u64> = Vec::new();
-                for i in ids {
-                    let start = blocks[i as usize].start;
+                for (start, end, i) in keyed {
                     let lane = match lane_free_at.iter().position(|&free| free <= start) {
                         Some(lane) => lane,
                         None => {
@@ -48,7 +49,7 @@ impl BlockIndex {
                         }
                     };
                     lanes[lane].push(i);
-                    lane_free_at[lane] = ends[i as usize];
+                    lane_free_at[lane] = end;
                 }
                 lanes
             })
