@@ -69,10 +69,12 @@ pub fn editor(props: &EditorProps) -> Html {
     let gutter_marks = use_memo(marks.clone(), |marks| gutter_markers(marks));
 
     {
-        // Layers follow the textarea after every render too: a text that shrank may have
-        // scrolled it without a scroll event reaching us yet.
+        // Layers follow the textarea when the text changes too: a text that shrank may have
+        // scrolled it without a scroll event reaching us yet. Not after every render: reading
+        // the scroll position forces a layout of the page, and the page re-renders on every
+        // progress report of a run.
         let (textarea, backdrop, gutter) = (textarea.clone(), backdrop.clone(), gutter.clone());
-        use_effect(move || sync_scroll(&textarea, &backdrop, &gutter));
+        use_effect_with(props.source.clone(), move |_| sync_scroll(&textarea, &backdrop, &gutter));
     }
     let onscroll = {
         let (textarea, backdrop, gutter) = (textarea.clone(), backdrop.clone(), gutter.clone());
