@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use warpscope_wasm::protocol::Catalog;
+use warpscope_wasm::protocol::{Catalog, CatalogPolicy};
 use yew::prelude::*;
 
 use crate::setup::Setup;
@@ -160,7 +160,7 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
                     }) }
                 </select>
                 if let Some(entry) = &entry {
-                    <span class="hint">{ entry.summary.clone() }</span>
+                    <span class="hint" title={entry.summary.clone()}>{ entry.summary.clone() }</span>
                 }
             </div>
             { size_input }
@@ -180,6 +180,7 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
                         <option value={p.id.clone()} selected={p.id == setup.policies.tb} title={p.description.clone()}>{ p.label.clone() }</option>
                     }) }
                 </select>
+                { policy_hint(&catalog.tb_policies, &setup.policies.tb) }
             </div>
             <div class="field">
                 <label for="warp-policy">{ "Warp scheduler" }</label>
@@ -188,6 +189,7 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
                         <option value={p.id.clone()} selected={p.id == setup.policies.warp} title={p.description.clone()}>{ p.label.clone() }</option>
                     }) }
                 </select>
+                { policy_hint(&catalog.warp_policies, &setup.policies.warp) }
             </div>
             <div class="field">
                 <label for="max-cycles">{ "Cycle budget" }</label>
@@ -204,9 +206,16 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
                         <option value={sm.to_string()} selected={sm == setup.heat_sm}>{ format!("SM {sm}") }</option>
                     }) }
                 </select>
+                <span class="hint">{ "the SM whose L1 playback shows" }</span>
             </div>
         </div>
     }
+}
+
+/// What the chosen policy does, under its menu (in full on hover where it is cut short).
+fn policy_hint(policies: &[CatalogPolicy], id: &str) -> Html {
+    let description = policies.iter().find(|p| p.id == id).map(|p| p.description.clone()).unwrap_or_default();
+    html! { <span class="hint" title={description.clone()}>{ description }</span> }
 }
 
 #[cfg(test)]
