@@ -45,6 +45,7 @@ fn layout(snapshot: &Snapshot, width: f64) -> CellGrid {
             top: HEADER,
             row_gap: 0.0,
             cell_min: 2.0,
+            row_min: 0.0,
             cell_max: 16.0,
             cell_enough: 9.0,
             max_height: 420.0,

@@ -18,7 +18,7 @@ use crate::format::grouped;
 use crate::identity::{same_or_equal, Same};
 use crate::plot::palette::{kernel_shade, ACCENT, INK_SOFT, LINE, QUALITATIVE_LEN, SHADES};
 use crate::plot::scale::{format_cycles, nice_ticks};
-use crate::plot::timeline::{block_rect, boxes, hit, BlockIndex, Geometry, LABEL_WIDTH};
+use crate::plot::timeline::{block_rect, boxes, hit, kernel_groups, BlockIndex, Geometry, LABEL_WIDTH};
 
 /// Props of [`Timeline`].
 #[derive(Properties, Clone)]
@@ -302,27 +302,74 @@ fn tooltip(report: &Report, hover: Hover, geometry: &Geometry) -> Option<Html> {
     })
 }
 
-/// Kernel runs with their colour ramps (first blocks light, last dark).
+/// Kernels with their colours: one ramp (first blocks light, last dark) for a kernel run once,
+/// the hues of its runs side by side for a kernel run several times.
 fn legend(report: &Report) -> Html {
-    let shown = report.kernels.len().min(LEGEND_MAX);
-    let more = report.kernels.len() - shown;
+    let groups = kernel_groups(&report.kernels);
+    let shown = groups.len().min(LEGEND_MAX);
+    let more = groups.len() - shown;
     html! {
-        <ul class="viz-legend" aria-label="Kernel runs">
-            { for report.kernels.iter().take(shown).enumerate().map(|(k, kernel)| {
-                let ramp = format!(
-                    "background: linear-gradient(to right, {}, {});",
-                    kernel_shade(k, 0).css(),
-                    kernel_shade(k, SHADES - 1).css()
-                );
+        <ul class="viz-legend" aria-label="Kernels">
+            { for groups.iter().take(shown).map(|group| {
+                let runs = group.runs.len();
+                let (swatch, title) = if runs == 1 {
+                    let k = group.runs[0];
+                    let ramp = format!(
+                        "background: linear-gradient(to right, {}, {});",
+                        kernel_shade(k, 0).css(),
+                        kernel_shade(k, SHADES - 1).css()
+                    );
+                    (ramp, format!("kernel run {k}: {} blocks, lighter → darker by block index", grouped(group.blocks)))
+                } else {
+                    (run_stripes(&group.runs), format!(
+                        "{runs} runs ({}), {} blocks in all: each run in its own colour, lighter → darker by block index",
+                        run_list(&group.runs),
+                        grouped(group.blocks)
+                    ))
+                };
                 html! {
-                    <li title={format!("kernel run {k}: {} blocks, lighter → darker by block index", grouped(kernel.blocks as u64))}>
-                        <span class="swatch ramp" style={ramp} />{ kernel.name.clone() }
+                    <li {title}>
+                        <span class="swatch ramp" style={swatch} />{ group.name.clone() }
+                        if runs > 1 {
+                            <span class="runs">{ format!("× {runs}") }</span>
+                        }
                     </li>
                 }
             }) }
             if more > 0 {
-                <li class="more">{ format!("and {more} more (colours repeat every {QUALITATIVE_LEN})") }</li>
+                <li class="more">{ format!("and {more} more kernels") }</li>
             }
         </ul>
     }
+}
+
+/// A swatch of the hues a kernel's runs are drawn in, one stripe per distinct hue.
+fn run_stripes(runs: &[usize]) -> String {
+    let mut hues: Vec<usize> = Vec::new();
+    for &run in runs {
+        if !hues.contains(&(run % QUALITATIVE_LEN)) {
+            hues.push(run % QUALITATIVE_LEN);
+        }
+    }
+    let stripe = 100.0 / hues.len() as f64;
+    let stops: Vec<String> = hues
+        .iter()
+        .enumerate()
+        .map(|(i, &hue)| {
+            let colour = kernel_shade(hue, SHADES / 2).css();
+            format!("{colour} {:.1}% {:.1}%", i as f64 * stripe, (i + 1) as f64 * stripe)
+        })
+        .collect();
+    format!("background: linear-gradient(to right, {});", stops.join(", "))
+}
+
+/// "kernel runs 0–19" for consecutive runs, else the first few.
+fn run_list(runs: &[usize]) -> String {
+    let (first, last) = (runs[0], runs[runs.len() - 1]);
+    if last - first + 1 == runs.len() {
+        return format!("kernel runs {first}–{last}");
+    }
+    let shown: Vec<String> = runs.iter().take(6).map(|r| r.to_string()).collect();
+    let tail = if runs.len() > 6 { ", …" } else { "" };
+    format!("kernel runs {}{tail}", shown.join(", "))
 }

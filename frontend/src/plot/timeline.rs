@@ -5,7 +5,7 @@
 use warpscope_core::stats::{BlockRecord, KernelReport};
 
 use super::palette::shade_level;
-use super::scale::LinearScale;
+use super::scale::{label_stride, LinearScale};
 
 /// Blocks of a report arranged per SM and lane, built once per report.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -86,7 +86,7 @@ pub struct Geometry {
     pub row_pitch: f64,
     /// Drawn height of a row (the pitch minus a separating gap when rows are tall enough).
     pub row_height: f64,
-    /// Label every `label_every`-th SM.
+    /// Label every `label_every`-th SM (a round stride: SM 0, 5, 10, …).
     pub label_every: usize,
     /// Number of rows.
     pub rows: usize,
@@ -106,7 +106,7 @@ impl Geometry {
         };
         let width = width.max(LABEL_WIDTH + RIGHT + 1.0);
         let x = LinearScale::new((0.0, index.horizon as f64), (LABEL_WIDTH, width - RIGHT));
-        let label_every = (LABEL_SPACING / row_pitch).ceil().max(1.0) as usize;
+        let label_every = label_stride((LABEL_SPACING / row_pitch).ceil() as usize);
         let height = TOP + rows as f64 * row_pitch + AXIS_HEIGHT;
         Geometry { width, height, x, top: TOP, row_pitch, row_height, label_every, rows }
     }
@@ -249,6 +249,34 @@ pub fn hit(index: &BlockIndex, blocks: &[BlockRecord], geometry: &Geometry, px: 
         .map(|i| i as usize)
 }
 
+/// The kernel runs of one kernel, for the legend: a kernel launched twenty times is one entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelGroup {
+    /// Kernel name.
+    pub name: String,
+    /// Its runs (indices into the report's kernels, which are also their palette indices).
+    pub runs: Vec<usize>,
+    /// Thread blocks over all its runs.
+    pub blocks: u64,
+}
+
+/// The runs of `kernels` grouped by kernel name, in the order each name first ran.
+pub fn kernel_groups(kernels: &[KernelReport]) -> Vec<KernelGroup> {
+    let mut groups: Vec<KernelGroup> = Vec::new();
+    for (run, kernel) in kernels.iter().enumerate() {
+        let group = match groups.iter().position(|g| g.name == kernel.name) {
+            Some(i) => &mut groups[i],
+            None => {
+                groups.push(KernelGroup { name: kernel.name.clone(), runs: Vec::new(), blocks: 0 });
+                groups.last_mut().expect("just pushed")
+            }
+        };
+        group.runs.push(run);
+        group.blocks += kernel.blocks as u64;
+    }
+    groups
+}
+
 /// Where block `i` is drawn, `(x, y, w, h)`, for outlining the hovered block.
 pub fn block_rect(
     index: &BlockIndex,
@@ -317,7 +345,7 @@ mod tests {
         let index = BlockIndex::build(&[], 132, 10);
         let g = Geometry::new(&index, 800.0);
         assert_eq!(g.row_pitch, ROW_PITCH_MIN);
-        assert_eq!(g.label_every, 4);
+        assert_eq!(g.label_every, 5);
         assert_eq!(g.height, TOP + 132.0 * 4.0 + AXIS_HEIGHT);
     }
 
@@ -354,6 +382,17 @@ mod tests {
         let index = BlockIndex::build(&interleaved_in_one_pixel, 1, 100_000);
         let b = boxes(&index, &interleaved_in_one_pixel, &[], &Geometry::new(&index, 500.0));
         assert_eq!(b.len(), 1, "slivers inside an already painted pixel add nothing");
+    }
+
+    #[test]
+    fn the_legend_lists_each_kernel_once_with_its_runs() {
+        let run = |name: &str, blocks| KernelReport { name: name.into(), blocks, ..Default::default() };
+        let kernels = [run("step", 4), run("swap", 1), run("step", 4), run("step", 4)];
+        let groups = kernel_groups(&kernels);
+        assert_eq!(groups.len(), 2);
+        assert_eq!((groups[0].name.as_str(), groups[0].runs.clone(), groups[0].blocks), ("step", vec![0, 2, 3], 12));
+        assert_eq!((groups[1].name.as_str(), groups[1].runs.clone(), groups[1].blocks), ("swap", vec![1], 1));
+        assert!(kernel_groups(&[]).is_empty());
     }
 
     #[test]
