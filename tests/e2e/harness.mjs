@@ -36,12 +36,18 @@ export async function launchBrowser() {
   });
 }
 
-/** A new page whose console errors and uncaught exceptions are recorded in `page.errors`. */
-export async function openPage(browser, url) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+/**
+ * A new page whose console errors and warnings and uncaught exceptions are recorded in
+ * `page.errors`. `options` may set the `viewport` (a laptop's 1280×900 unless given) and the
+ * `deviceScaleFactor`.
+ */
+export async function openPage(browser, url, options = {}) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, ...options });
   page.errors = [];
   page.on('pageerror', (err) => page.errors.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(`console: ${msg.text()}`); });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') page.errors.push(`console ${msg.type()}: ${msg.text()}`);
+  });
   await page.goto(url);
   await page.locator('#engine-status', { hasText: 'Engine: ready' }).waitFor({ timeout: 20000 });
   return page;

@@ -187,9 +187,11 @@ pub fn compare_view(props: &CompareProps) -> Html {
                 </table>
             </div>
             <div class="actions">
-                <button type="button" id="compare-run" class="primary" disabled={props.busy}
-                    onclick={props.on_run.reform(|_| ())}>{ "Run all" }</button>
-                <button type="button" id="compare-cancel" disabled={!props.busy} onclick={props.on_cancel.reform(|_| ())}>{ "Cancel" }</button>
+                // Inert rather than disabled while runs go on, so that keyboard focus stays put.
+                <button type="button" id="compare-run" class="primary" aria-disabled={props.busy.then_some("true")}
+                    onclick={if props.busy { Callback::noop() } else { props.on_run.reform(|_| ()) }}>{ "Run all" }</button>
+                <button type="button" id="compare-cancel" aria-disabled={(!props.busy).then_some("true")}
+                    onclick={if props.busy { props.on_cancel.reform(|_| ()) } else { Callback::noop() }}>{ "Cancel" }</button>
                 <button type="button" id="compare-add" disabled={props.busy || props.variants.len() >= MAX_VARIANTS}
                     onclick={props.on_add.reform(|_| ())}>{ "Add a variant" }</button>
                 <span class="summary">{ format!("{done} of {} finished", props.variants.len()) }</span>

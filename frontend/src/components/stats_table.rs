@@ -59,7 +59,8 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                     { row("stat-stall-throttled", "Throttled", percent(s.throttled, scheduler_cycles), "of scheduler cycles".into()) }
                 </tbody>
             </table>
-            <table class="report kernels" id="kernel-table">
+            // Scrolls in its own frame, so it takes focus for the arrow keys to scroll it.
+            <table class="report kernels" id="kernel-table" tabindex="0">
                 <caption>{ "Kernel runs" }</caption>
                 <thead><tr><th scope="col">{ "#" }</th><th scope="col">{ "Kernel" }</th><th scope="col">{ "Blocks" }</th>
                     <th scope="col">{ "Start" }</th><th scope="col">{ "End" }</th><th scope="col">{ "Warp instr." }</th>

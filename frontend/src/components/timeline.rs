@@ -117,8 +117,10 @@ pub fn timeline(props: &TimelineProps) -> Html {
             }
         })
     });
+    // No cursor means the end of the run, as in playback.
+    let position = props.cursor.unwrap_or(index.horizon).min(index.horizon);
     let onkeydown = props.on_seek.clone().map(|seek| {
-        let (horizon, cursor) = (index.horizon, props.cursor.unwrap_or(0));
+        let (horizon, cursor) = (index.horizon, position);
         Callback::from(move |e: KeyboardEvent| {
             let step = (horizon / if e.shift_key() { 10 } else { 100 }).max(1);
             let target = match e.key().as_str() {
@@ -156,20 +158,24 @@ pub fn timeline(props: &TimelineProps) -> Html {
             <div class="viz-toolbar">
                 <figcaption>{ "Thread blocks over time, per SM" }</figcaption>
                 <button type="button" class="viz-export" onclick={export}
-                    title="Save the timeline as a PNG image">{ "PNG" }</button>
+                    title="Save the timeline as a PNG image" aria-label="Save the timeline as a PNG image">{ "PNG" }</button>
             </div>
+            // Seekable, the frame is a slider; a slider's content is hidden from screen readers,
+            // so the picture's summary moves to its description.
             <div class="viz-canvas-frame" ref={container}
                 tabindex={seekable.then_some("0")}
                 role={seekable.then_some("slider")}
                 aria-label={seekable.then_some("Playback position on the timeline")}
+                aria-describedby={seekable.then_some("timeline-summary timeline-keys")}
                 aria-valuemin={seekable.then_some("0")}
                 aria-valuemax={seekable.then(|| index.horizon.to_string())}
-                aria-valuenow={seekable.then(|| props.cursor.unwrap_or(0).to_string())}
+                aria-valuenow={seekable.then(|| position.to_string())}
+                aria-valuetext={seekable.then(|| format!("cycle {} of {}", grouped(position), grouped(index.horizon)))}
                 onkeydown={onkeydown}>
                 if report.blocks.is_empty() {
                     <p class="viz-empty">{ "No thread block ran in this run." }</p>
                 } else {
-                    <canvas ref={base} style={size.clone()} role="img" aria-label={summary} />
+                    <canvas ref={base} style={size.clone()} role="img" aria-label={summary.clone()} />
                     <canvas ref={overlay} class={classes!("viz-overlay", seekable.then_some("seekable"))}
                         style={size} aria-hidden="true"
                         {onmousemove} {onmouseleave} onclick={onclick} />
@@ -177,6 +183,12 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 }
             </div>
             { legend(&report) }
+            if seekable {
+                <p class="sr-only" id="timeline-summary">{ summary }</p>
+                <p class="viz-hint" id="timeline-keys">
+                    { "Click to move playback there, or focus the timeline and use ← → (with Shift: bigger steps), Home and End." }
+                </p>
+            }
         </figure>
     }
 }
