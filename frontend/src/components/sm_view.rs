@@ -8,7 +8,7 @@ use warpscope_core::stats::{Snapshot, WarpState};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
-use crate::canvas::{fill_rect, prepare, use_cell_hover, use_element_width};
+use crate::canvas::{fill_rect, prepare, use_cell_hover, use_element_width, use_pixel_ratio};
 use crate::draw_timing::timed;
 use crate::format::grouped;
 use crate::plot::cell_grid::{CellGrid, GridSpec};
@@ -59,15 +59,16 @@ pub fn sm_occupancy(props: &SmOccupancyProps) -> Html {
     let container = use_node_ref();
     let canvas = use_node_ref();
     let width = use_element_width(container.clone());
+    let ratio = use_pixel_ratio();
     let snapshot = props.snapshot.clone();
     let grid = layout(&snapshot, width);
     let (hover, onmousemove, onmouseleave) = use_cell_hover(grid);
 
     {
         let (canvas, snapshot) = (canvas.clone(), snapshot.clone());
-        use_effect_with((snapshot.clone(), width), move |_| {
+        use_effect_with((snapshot.clone(), width, ratio), move |_| {
             if let Some(element) = canvas.cast::<HtmlCanvasElement>() {
-                if let Some(context) = prepare(&element, grid.width, grid.height) {
+                if let Some(context) = prepare(&element, grid.width, grid.height, ratio) {
                     timed("sm-occupancy:draw", || draw(&context, &snapshot, &grid));
                 }
             }

@@ -11,7 +11,7 @@ use warpscope_core::stats::Report;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, KeyboardEvent, MouseEvent};
 use yew::prelude::*;
 
-use crate::canvas::{fill_rect, prepare, use_element_width};
+use crate::canvas::{fill_rect, prepare, use_element_width, use_pixel_ratio};
 use crate::download::download_canvas_png;
 use crate::draw_timing::timed;
 use crate::format::grouped;
@@ -63,6 +63,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let base = use_node_ref();
     let overlay = use_node_ref();
     let width = use_element_width(container.clone());
+    let ratio = use_pixel_ratio();
     let report = props.report.clone();
     let index = use_memo((Same(report.clone()), props.sm_count), |(r, sms)| {
         timed("timeline:index", || BlockIndex::build(&r.0.blocks, *sms, r.0.cycles))
@@ -72,9 +73,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
 
     {
         let (base, report, index, geometry) = (base.clone(), report.clone(), index.clone(), geometry.clone());
-        use_effect_with((Same(report.clone()), props.sm_count, width), move |_| {
+        use_effect_with((Same(report.clone()), props.sm_count, width, ratio), move |_| {
             if let Some(canvas) = base.cast::<HtmlCanvasElement>() {
-                if let Some(context) = prepare(&canvas, geometry.width, geometry.height) {
+                if let Some(context) = prepare(&canvas, geometry.width, geometry.height, ratio) {
                     timed("timeline:blocks", || draw_blocks(&context, &report, &index, &geometry));
                 }
             }
@@ -82,10 +83,10 @@ pub fn timeline(props: &TimelineProps) -> Html {
     }
     {
         let (overlay, report, index, geometry) = (overlay.clone(), report.clone(), index.clone(), geometry.clone());
-        let deps = (Same(report.clone()), props.sm_count, width, props.cursor, *hover);
-        use_effect_with(deps, move |(_, _, _, cursor, hover)| {
+        let deps = (Same(report.clone()), props.sm_count, width, ratio, props.cursor, *hover);
+        use_effect_with(deps, move |(_, _, _, _, cursor, hover)| {
             if let Some(canvas) = overlay.cast::<HtmlCanvasElement>() {
-                if let Some(context) = prepare(&canvas, geometry.width, geometry.height) {
+                if let Some(context) = prepare(&canvas, geometry.width, geometry.height, ratio) {
                     timed("timeline:overlay", || {
                         draw_overlay(&context, &report, &index, &geometry, *cursor, hover.map(|h| h.block))
                     });
