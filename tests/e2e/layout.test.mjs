@@ -95,3 +95,23 @@ test('on a tablet the views fit too, and the set-up wraps onto rows', async () =
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('narrowing the window after a run shrinks the drawings with it', async () => {
+  const page = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await waitForApp(page);
+  await choose(page, 'workload', 'vecadd');
+  await page.fill('#size', await page.locator('#size').getAttribute('min'));
+  await runAndWait(page);
+  const timelineWidth = () => page.evaluate(() => document.querySelector('#timeline canvas').getBoundingClientRect().width);
+  const wide = await timelineWidth();
+  for (const width of [1280, 1024, 768]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForFunction((w) => document.querySelector('#timeline canvas').getBoundingClientRect().width < w,
+      wide, { timeout: 5000 }).catch(() => {});
+    await assertNoSidewaysScroll(page, `narrowed to ${width} px`);
+    await assertCanvasesFitAndAreSharp(page, `narrowed to ${width} px`);
+  }
+  assert.ok(await timelineWidth() < wide, 'the timeline was redrawn narrower');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
