@@ -11,9 +11,13 @@ export const root = resolve(here, '..', '..');
 export const artifacts = join(here, 'artifacts');
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
-/** Serves dist/ at http://127.0.0.1:<free port>/demo/warpscope/ and resolves to that URL. */
+/**
+ * Serves dist/ (or the build in $WARPSCOPE_DIST, to compare two builds) at
+ * http://127.0.0.1:<free port>/demo/warpscope/ and resolves to that URL.
+ */
 export async function serveDist() {
-  const server = spawn('python3', [join(root, 'scripts', 'serve.py'), join(root, 'dist'),
+  const dist = process.env.WARPSCOPE_DIST ?? join(root, 'dist');
+  const server = spawn('python3', [join(root, 'scripts', 'serve.py'), dist,
     '--port', '0', '--prefix', '/demo/warpscope/', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolveUrl, reject) => {
     let out = '';

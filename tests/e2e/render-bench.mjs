@@ -83,9 +83,12 @@ try {
     };
   });
 
+  // From the start of the run (no cursor means its end, where → has nowhere to go).
+  await page.focus('#timeline .viz-canvas-frame');
+  await page.keyboard.press('Home');
+  await takeDraws();
   const seek = await page.evaluate(async (n) => {
     const frame = document.querySelector('#timeline .viz-canvas-frame');
-    frame.focus();
     const out = [];
     for (let i = 0; i < n; i++) {
       out.push(await window.interact(() => frame.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }))));
@@ -109,7 +112,7 @@ try {
   report(`drag the playback scrubber (${SAMPLES} jumps)`, await takeDraws(), scrub);
 
   const hover = await page.evaluate(async (n) => {
-    const canvas = document.querySelector('#timeline canvas.viz-overlay');
+    const canvas = document.querySelector('#timeline canvas');
     const box = canvas.getBoundingClientRect();
     const out = [];
     for (let i = 0; i < n; i++) {

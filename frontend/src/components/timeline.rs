@@ -1,9 +1,10 @@
 //! The thread-block timeline: one row per SM, a box per thread block from dispatch to finish,
 //! coloured by kernel run and shaded across its grid so that block placement shows at a glance.
 //!
-//! Drawn on two stacked canvases: the blocks (redrawn only when the report or the width
-//! changes) and an overlay for the playback cursor and the hovered block (cheap to redraw on
-//! every frame of playback).
+//! The blocks are drawn on a canvas, redrawn only when the report, the width or the pixel
+//! density changes. The playback cursor and the hovered block's outline are small elements
+//! over it: moving them repaints a few pixels, where redrawing an overlay canvas the size of
+//! the timeline repainted all of it on every frame of playback.
 
 use std::rc::Rc;
 
@@ -16,7 +17,7 @@ use crate::download::download_canvas_png;
 use crate::draw_timing::timed;
 use crate::format::grouped;
 use crate::identity::{same_or_equal, Same};
-use crate::plot::palette::{kernel_shade, ACCENT, INK_SOFT, LINE, QUALITATIVE_LEN, SHADES};
+use crate::plot::palette::{kernel_shade, INK_SOFT, LINE, QUALITATIVE_LEN, SHADES};
 use crate::plot::scale::{format_cycles, nice_ticks};
 use crate::plot::timeline::{block_rect, boxes, hit, kernel_groups, BlockIndex, Geometry, LABEL_WIDTH};
 
@@ -61,7 +62,6 @@ const FONT: &str = "11px system-ui, -apple-system, \"Segoe UI\", Roboto, sans-se
 pub fn timeline(props: &TimelineProps) -> Html {
     let container = use_node_ref();
     let base = use_node_ref();
-    let overlay = use_node_ref();
     let width = use_element_width(container.clone());
     let ratio = use_pixel_ratio();
     let report = props.report.clone();
@@ -81,20 +81,6 @@ pub fn timeline(props: &TimelineProps) -> Html {
             }
         });
     }
-    {
-        let (overlay, report, index, geometry) = (overlay.clone(), report.clone(), index.clone(), geometry.clone());
-        let deps = (Same(report.clone()), props.sm_count, width, ratio, props.cursor, *hover);
-        use_effect_with(deps, move |(_, _, _, _, cursor, hover)| {
-            if let Some(canvas) = overlay.cast::<HtmlCanvasElement>() {
-                if let Some(context) = prepare(&canvas, geometry.width, geometry.height, ratio) {
-                    timed("timeline:overlay", || {
-                        draw_overlay(&context, &report, &index, &geometry, *cursor, hover.map(|h| h.block))
-                    });
-                }
-            }
-        });
-    }
-
     let onmousemove = {
         let (hover, report, index, geometry) = (hover.clone(), report.clone(), index.clone(), geometry.clone());
         Callback::from(move |e: MouseEvent| {
@@ -176,10 +162,10 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 if report.blocks.is_empty() {
                     <p class="viz-empty">{ "No thread block ran in this run." }</p>
                 } else {
-                    <canvas ref={base} style={size.clone()} role="img" aria-label={summary.clone()} />
-                    <canvas ref={overlay} class={classes!("viz-overlay", seekable.then_some("seekable"))}
-                        style={size} aria-hidden="true"
-                        {onmousemove} {onmouseleave} onclick={onclick} />
+                    <canvas ref={base} style={size} role="img" aria-label={summary.clone()}
+                        class={classes!(seekable.then_some("seekable"))} {onmousemove} {onmouseleave} onclick={onclick} />
+                    { cursor_mark(&index, &geometry, props.cursor) }
+                    { hover.map(|h| hover_mark(&index, &report, &geometry, h.block)).unwrap_or_default() }
                     { tooltip.unwrap_or_default() }
                 }
             </div>
@@ -259,32 +245,24 @@ fn draw_blocks(context: &CanvasRenderingContext2d, report: &Report, index: &Bloc
     }
 }
 
-/// The playback cursor and the hovered block's outline.
-fn draw_overlay(
-    context: &CanvasRenderingContext2d,
-    report: &Report,
-    index: &BlockIndex,
-    geometry: &Geometry,
-    cursor: Option<u64>,
-    hovered: Option<usize>,
-) {
-    if let Some((x, y, w, h)) = hovered.and_then(|i| block_rect(index, &report.blocks, geometry, i)) {
-        context.set_stroke_style_str("#0f172a");
-        context.set_line_width(1.5);
-        context.stroke_rect(x - 0.75, y - 0.75, w + 1.5, h + 1.5);
-    }
-    if let Some(cycle) = cursor {
-        let x = geometry.x.map(cycle.min(index.horizon) as f64).round();
-        fill_rect(context, ACCENT, x - 1.0, geometry.top, 2.0, geometry.rows_bottom() - geometry.top);
-        // A small handle on the axis shows where the cursor can be grabbed.
-        context.set_fill_style_str(ACCENT);
-        context.begin_path();
-        context.move_to(x - 5.0, geometry.rows_bottom() + 6.0);
-        context.line_to(x + 5.0, geometry.rows_bottom() + 6.0);
-        context.line_to(x, geometry.rows_bottom());
-        context.close_path();
-        context.fill();
-    }
+/// The playback cursor: a line over the rows with a handle on the axis (see `.timeline-cursor`).
+fn cursor_mark(index: &BlockIndex, geometry: &Geometry, cursor: Option<u64>) -> Html {
+    let Some(cycle) = cursor else { return Html::default() };
+    let x = geometry.x.map(cycle.min(index.horizon) as f64).round();
+    let style = format!(
+        "transform: translateX({x}px); top: {}px; height: {}px;",
+        geometry.top,
+        geometry.rows_bottom() - geometry.top
+    );
+    html! { <div class="timeline-cursor" aria-hidden="true" {style} /> }
+}
+
+/// An outline around the hovered block.
+fn hover_mark(index: &BlockIndex, report: &Report, geometry: &Geometry, block: usize) -> Html {
+    let Some((x, y, w, h)) = block_rect(index, &report.blocks, geometry, block) else { return Html::default() };
+    // 1.5 px outside the box, as a 1.5 px border.
+    let style = format!("left: {}px; top: {}px; width: {}px; height: {}px;", x - 1.5, y - 1.5, w + 3.0, h + 3.0);
+    html! { <div class="timeline-hover" aria-hidden="true" {style} /> }
 }
 
 /// The hovered block's details, placed beside the pointer (to its left near the right edge).
@@ -304,6 +282,7 @@ fn tooltip(report: &Report, hover: Hover, geometry: &Geometry) -> Option<Html> {
         <div class="viz-tooltip" {style} role="status">
             <strong>{ name }</strong>
             <dl>
+                <dt>{ "kernel run" }</dt><dd>{ b.kernel }</dd>
                 <dt>{ "block" }</dt><dd>{ grouped(b.block as u64) }</dd>
                 <dt>{ "SM" }</dt><dd>{ b.sm }</dd>
                 <dt>{ "start" }</dt><dd>{ grouped(b.start) }</dd>
