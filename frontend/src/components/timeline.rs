@@ -66,7 +66,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let ratio = use_pixel_ratio();
     let report = props.report.clone();
     let index = use_memo((Same(report.clone()), props.sm_count), |(r, sms)| {
-        timed("timeline:index", || BlockIndex::build(&r.0.blocks, *sms, r.0.cycles))
+        timed("timeline:index", || BlockIndex::build(&r.0.blocks, &r.0.kernels, *sms, r.0.cycles))
     });
     let geometry = Rc::new(Geometry::new(&index, width));
     let hover = use_state_eq(|| None::<Hover>);
@@ -203,7 +203,7 @@ fn draw_blocks(context: &CanvasRenderingContext2d, report: &Report, index: &Bloc
 
     // One fill per colour: boxes are bucketed by (hue, shade) first.
     let mut buckets: Vec<Vec<_>> = vec![Vec::new(); QUALITATIVE_LEN * SHADES as usize];
-    for b in boxes(index, &report.blocks, &report.kernels, geometry) {
+    for b in boxes(index, &report.blocks, geometry) {
         buckets[(b.kernel as usize % QUALITATIVE_LEN) * SHADES as usize + b.shade as usize].push(b);
     }
     for (key, rects) in buckets.iter().enumerate().filter(|(_, r)| !r.is_empty()) {
