@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, ResizeObserver};
+use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, ResizeObserver, ResizeObserverEntry};
 use yew::prelude::*;
 
 use crate::plot::cell_grid::CellGrid;
@@ -44,8 +44,13 @@ pub fn use_element_width(node: NodeRef) -> f64 {
         use_effect_with(node, move |node| {
             let observer = node.cast::<Element>().and_then(|element| {
                 width.set(element.client_width() as f64);
-                let watched = element.clone();
-                let on_resize = Closure::<dyn FnMut()>::new(move || width.set(watched.client_width() as f64));
+                // The size the observer reports, not `clientWidth`: reading layout here would
+                // force a layout whenever an earlier observer's redraw has just changed the page.
+                let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                    if let Ok(entry) = entries.get(0).dyn_into::<ResizeObserverEntry>() {
+                        width.set(entry.content_rect().width().floor());
+                    }
+                });
                 let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
                 observer.observe(&element);
                 Some((observer, on_resize))
