@@ -112,7 +112,8 @@ try {
   report(`drag the playback scrubber (${SAMPLES} jumps)`, await takeDraws(), scrub);
 
   const hover = await page.evaluate(async (n) => {
-    const canvas = document.querySelector('#timeline canvas');
+    // The topmost canvas takes the pointer (an overlay canvas in builds before the cursor became an element).
+    const canvas = [...document.querySelectorAll('#timeline canvas')].at(-1);
     const box = canvas.getBoundingClientRect();
     const out = [];
     for (let i = 0; i < n; i++) {
