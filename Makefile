@@ -91,12 +91,15 @@ test-browser: setup-test build
 test: setup-test lint test-native test-browser
 	echo "==> all tests passed"
 
-## Engine speed, natively and in the browser's worker (figures for BENCHMARKS.md).
+## Engine speed, natively and in the browser's worker, and how fast the page draws a big run
+## (figures for BENCHMARKS.md).
 bench: setup-test build
 	echo "==> native"
 	cargo run --release --quiet -p warpscope-cli -- bench --repeat 3
 	echo "==> browser (headless Chromium, release dist/)"
 	node $(E2E)/bench.mjs
+	echo "==> rendering in the browser (a run of 102 400 thread blocks)"
+	node $(E2E)/render-bench.mjs
 
 clean:
 	rm -rf dist target $(E2E)/node_modules $(E2E)/artifacts

@@ -21,6 +21,7 @@ use crate::components::launches_panel::LaunchesPanel;
 use crate::components::policy_picker::describe;
 use crate::components::run_view::RunPanel;
 use crate::components::setup_bar::{SetupBar, SetupChange};
+use crate::components::tab_bar::TabBar;
 use crate::gallery::CARDS;
 use crate::setup::Setup;
 use crate::share;
@@ -363,6 +364,11 @@ pub fn app() -> Html {
     let compile_errors = state.compile.has_errors();
     let main_busy = state.main.busy();
     let can_run = !compile_errors && hw_error.is_none() && state.worker == WorkerStatus::Ready;
+    // While a run goes on, Run and Cancel take turns being inert (aria-disabled, clicks ignored)
+    // rather than disabled: disabling the focused button would drop keyboard focus to the page.
+    let run_click = if main_busy { Callback::noop() } else { on_run.reform(|_| ()) };
+    let cancel_click = if main_busy { on_cancel_main } else { Callback::noop() };
+    let inert = |yes: bool| yes.then_some("true");
     let preset = Rc::new(current_setup.preset(&catalog).cloned().unwrap_or_else(|| current_setup.config.clone()));
     let workload_name = current_setup
         .library_entry(&catalog)
@@ -394,7 +400,6 @@ pub fn app() -> Html {
         if let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) {
             body.set_class_name("embedded");
         }
-        let run = on_run.clone();
         return html! {
             <main class="app embed">
                 { notices }
@@ -402,8 +407,9 @@ pub fn app() -> Html {
                     <div class="embed-head">
                         <h2 id="embed-title">{ format!("{workload_name} on {machine_name}") }</h2>
                         <span class="summary">{ format!("{} · {}", describe(&current_setup.policies.tb, &catalog.tb_policies), describe(&current_setup.policies.warp, &catalog.warp_policies)) }</span>
-                        <button id="run" type="button" class="primary" disabled={!can_run || main_busy} onclick={run.reform(|_| ())}>{ "Run" }</button>
-                        <button id="cancel" type="button" disabled={!main_busy} onclick={on_cancel_main}>{ "Cancel" }</button>
+                        <button id="run" type="button" class="primary" disabled={!can_run} aria-disabled={inert(main_busy)}
+                            onclick={run_click}>{ "Run" }</button>
+                        <button id="cancel" type="button" aria-disabled={inert(!main_busy)} onclick={cancel_click}>{ "Cancel" }</button>
                         <a class="open-full" href={link(false)} target="_blank" rel="noopener">{ "Open in warpscope ↗" }</a>
                     </div>
                     <details class="embed-source">
@@ -421,16 +427,12 @@ pub fn app() -> Html {
 
     let tabs = [Tab::Simulate, Tab::Compare, Tab::Gallery];
     let tab_bar = html! {
-        <nav class="tabs" role="tablist" aria-label="Views">
-            { for tabs.iter().map(|&t| {
-                let tab_handle = tab.clone();
-                html! {
-                    <button type="button" role="tab" id={format!("tab-{}", t.id())} aria-selected={(*tab == t).to_string()}
-                        aria-controls={format!("view-{}", t.id())} class={classes!("tab", (*tab == t).then_some("active"))}
-                        onclick={Callback::from(move |_| tab_handle.set(t))}>{ t.label() }</button>
-                }
-            }) }
-        </nav>
+        <TabBar tabs={tabs.iter().map(|t| (t.id(), t.label())).collect::<Vec<_>>()}
+            selected={tabs.iter().position(|&t| t == *tab).unwrap_or(0)} label="Views"
+            on_select={{
+                let tab = tab.clone();
+                Callback::from(move |i: usize| tab.set(tabs[i]))
+            }} />
     };
 
     let setup_card = html! {
@@ -482,8 +484,7 @@ pub fn app() -> Html {
                                       else if compile_errors { "Fix the errors marked above to run.".to_string() }
                                       else { summary.unwrap_or_default() } }
                                 </p>
-                                <p class="note">{ "Language reference: " }<a href="language.html" target="_blank">{ "kernel language" }</a>
-                                    { " · Ctrl+Enter runs." }</p>
+                                <p class="note">{ "Language reference: " }<a href="language.html" target="_blank">{ "kernel language" }</a></p>
                             </section>
                             <section class="card" aria-labelledby="defines-title">
                                 <h2 id="defines-title">{ "Parameters" }</h2>
@@ -507,16 +508,17 @@ pub fn app() -> Html {
                             </section>
                         </div>
                         <div class="column">
-                            <section class="card" aria-labelledby="run-title">
+                            // The page's skip link lands here (tabindex -1: focusable by the link only).
+                            <section class="card" id="run-panel" tabindex="-1" aria-labelledby="run-title">
                                 <div class="run-head">
                                     <h2 id="run-title">{ "Run" }</h2>
                                     <div class="actions">
-                                        <button id="run" type="button" class="primary" disabled={!can_run || main_busy}
-                                            onclick={on_run.reform(|_| ())}
+                                        <button id="run" type="button" class="primary" disabled={!can_run} aria-disabled={inert(main_busy)}
+                                            onclick={run_click}
                                             title={if compile_errors { "the kernel file has errors" } else { "simulate this set-up" }}>
                                             { "Run" }
                                         </button>
-                                        <button id="cancel" type="button" disabled={!main_busy} onclick={on_cancel_main}>{ "Cancel" }</button>
+                                        <button id="cancel" type="button" aria-disabled={inert(!main_busy)} onclick={cancel_click}>{ "Cancel" }</button>
                                         <button id="share" type="button" aria-expanded={(*share_open).to_string()} onclick={share_toggle}>{ "Share" }</button>
                                     </div>
                                 </div>
@@ -703,12 +705,12 @@ fn share_box(props: &ShareBoxProps) -> Html {
             <label for="share-url">{ "Link to this set-up" }</label>
             <div class="copy-row">
                 <input id="share-url" type="text" readonly=true value={props.url.clone()} onfocus={select_all()} />
-                <button type="button" onclick={copy(props.url.clone())}>{ "Copy" }</button>
+                <button type="button" onclick={copy(props.url.clone())} aria-label="Copy the link">{ "Copy" }</button>
             </div>
             <label for="embed-snippet">{ "Embed in a page (read-only run-and-watch view)" }</label>
             <div class="copy-row">
                 <textarea id="embed-snippet" readonly=true rows="3" value={snippet.clone()} onfocus={select_all()} />
-                <button type="button" onclick={copy(snippet)}>{ "Copy" }</button>
+                <button type="button" onclick={copy(snippet)} aria-label="Copy the embed snippet">{ "Copy" }</button>
             </div>
         </div>
     }

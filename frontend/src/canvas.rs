@@ -1,19 +1,19 @@
 //! Canvas plumbing shared by the canvas views: a backing store sized for the screen's pixel
-//! density, a hook that follows an element's width as its container resizes, and one that
-//! follows the pointer over a grid of cells.
+//! density, hooks that follow an element's width as its container resizes and the screen's
+//! pixel density as it changes, and one that follows the pointer over a grid of cells.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, ResizeObserver};
+use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, ResizeObserver, ResizeObserverEntry};
 use yew::prelude::*;
 
 use crate::plot::cell_grid::CellGrid;
 
-/// Sizes `canvas`'s backing store for a `width` × `height` CSS-pixel drawing at the screen's
-/// pixel ratio (so lines stay sharp on high-density screens), clears it, and returns a context
-/// that draws in CSS pixels. The element's displayed size is left to its `style`.
-pub fn prepare(canvas: &HtmlCanvasElement, width: f64, height: f64) -> Option<CanvasRenderingContext2d> {
-    let ratio = web_sys::window().map(|w| w.device_pixel_ratio()).filter(|r| r.is_finite() && *r > 0.0).unwrap_or(1.0);
+/// Sizes `canvas`'s backing store for a `width` × `height` CSS-pixel drawing at `ratio` device
+/// pixels per CSS pixel (see [`use_pixel_ratio`]; so lines stay sharp on high-density screens),
+/// clears it, and returns a context that draws in CSS pixels. The element's displayed size is
+/// left to its `style`.
+pub fn prepare(canvas: &HtmlCanvasElement, width: f64, height: f64, ratio: f64) -> Option<CanvasRenderingContext2d> {
     let (w, h) = ((width * ratio).round().max(1.0) as u32, (height * ratio).round().max(1.0) as u32);
     // Assigning a size clears the canvas and costs a reallocation, so only when it changed.
     if canvas.width() != w {
@@ -44,8 +44,13 @@ pub fn use_element_width(node: NodeRef) -> f64 {
         use_effect_with(node, move |node| {
             let observer = node.cast::<Element>().and_then(|element| {
                 width.set(element.client_width() as f64);
-                let watched = element.clone();
-                let on_resize = Closure::<dyn FnMut()>::new(move || width.set(watched.client_width() as f64));
+                // The size the observer reports, not `clientWidth`: reading layout here would
+                // force a layout whenever an earlier observer's redraw has just changed the page.
+                let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                    if let Ok(entry) = entries.get(0).dyn_into::<ResizeObserverEntry>() {
+                        width.set(entry.content_rect().width().floor());
+                    }
+                });
                 let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
                 observer.observe(&element);
                 Some((observer, on_resize))
@@ -59,6 +64,37 @@ pub fn use_element_width(node: NodeRef) -> f64 {
         });
     }
     *width
+}
+
+/// The screen's device pixels per CSS pixel now (1 where it cannot be read).
+fn current_pixel_ratio() -> f64 {
+    web_sys::window().map(|w| w.device_pixel_ratio()).filter(|r| r.is_finite() && *r > 0.0).unwrap_or(1.0)
+}
+
+/// The screen's device pixels per CSS pixel, followed as it changes (browser zoom, a window
+/// moved to another screen), so that a canvas depending on it redraws sharp.
+#[hook]
+pub fn use_pixel_ratio() -> f64 {
+    let ratio = use_state_eq(current_pixel_ratio);
+    {
+        let ratio = ratio.clone();
+        use_effect_with(*ratio, move |&now| {
+            // A query for the ratio now stops matching, and says so, when the ratio changes.
+            let query =
+                web_sys::window().and_then(|w| w.match_media(&format!("(resolution: {now}dppx)")).ok().flatten());
+            let listener = query.map(|query| {
+                let on_change = Closure::<dyn FnMut()>::new(move || ratio.set(current_pixel_ratio()));
+                let _ = query.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
+                (query, on_change)
+            });
+            move || {
+                if let Some((query, on_change)) = listener {
+                    let _ = query.remove_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
+                }
+            }
+        });
+    }
+    *ratio
 }
 
 /// The cell of a [`CellGrid`] canvas under the pointer: (row, column, x, y), x and y in CSS

@@ -10,8 +10,10 @@ use warpscope_wasm::protocol::{Catalog, CatalogWorkload, SimulateJob};
 use crate::share::{SharedSetup, SharedSource};
 use crate::state::{DEFAULT_MACHINE, DEFAULT_MAX_CYCLES, DEFAULT_WORKLOAD};
 
-/// Cycles between the first snapshots of a run (the worker doubles it for long runs).
-pub const SNAPSHOT_EVERY: u64 = 500;
+/// Cycles between the first snapshots of a run. Small, so that a run of a few hundred cycles
+/// still animates; the worker doubles it whenever 400 snapshots are held, so a long run costs
+/// only a few more doublings (one per factor of two in length).
+pub const SNAPSHOT_EVERY: u64 = 50;
 
 /// What Run runs.
 #[derive(Clone, Debug, PartialEq)]

@@ -15,6 +15,8 @@ use warpscope_wasm::protocol::{
 };
 use yew::Reducible;
 
+use crate::identity::same_or_equal;
+
 /// The machine a first visit starts on.
 pub const DEFAULT_MACHINE: &str = "fermi-gtx480";
 /// The workload a first visit starts with.
@@ -59,7 +61,7 @@ pub struct QueuedJob {
 }
 
 /// A finished run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct RunResult {
     /// Everything the engine measured.
     pub report: Rc<Report>,
@@ -69,6 +71,15 @@ pub struct RunResult {
     pub elapsed_ms: f64,
     /// Why the run ended before the workload did (the cycle budget), if it did.
     pub stopped_early: Option<String>,
+}
+
+impl PartialEq for RunResult {
+    fn eq(&self, other: &Self) -> bool {
+        same_or_equal(&self.report, &other.report)
+            && self.snapshots == other.snapshots
+            && self.elapsed_ms == other.elapsed_ms
+            && self.stopped_early == other.stopped_early
+    }
 }
 
 /// One run's place on the page.

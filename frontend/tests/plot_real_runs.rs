@@ -26,10 +26,10 @@ fn report_of(id: &str) -> (Report, u32) {
 fn a_real_run_lays_out_and_every_wide_block_can_be_pointed_at() {
     let (report, sms) = report_of("vecadd");
     assert!(!report.blocks.is_empty());
-    let index = BlockIndex::build(&report.blocks, sms, report.cycles);
+    let index = BlockIndex::build(&report.blocks, &report.kernels, sms, report.cycles);
     assert_eq!(index.sms.len(), sms as usize);
     let geometry = Geometry::new(&index, 1200.0);
-    let drawn = boxes(&index, &report.blocks, &report.kernels, &geometry);
+    let drawn = boxes(&index, &report.blocks, &geometry);
     assert!(!drawn.is_empty());
     assert!(drawn.iter().all(|b| [b.x, b.y, b.w, b.h].iter().all(|v| v.is_finite()) && b.w >= 1.0 && b.h >= 1.0));
     for i in 0..report.blocks.len() {
@@ -63,11 +63,11 @@ fn a_hundred_thousand_blocks_on_132_sms_stay_within_a_box_per_pixel() {
             BlockRecord { kernel: i / 40_000, block: i % 40_000, sm: i % 132, start: wave * 500, end: wave * 500 + 480 }
         })
         .collect();
-    let index = BlockIndex::build(&blocks, 132, 0);
+    let index = BlockIndex::build(&blocks, &[], 132, 0);
     assert!(index.sms.iter().all(|lanes| lanes.len() == 8));
     for width in [1100.0, 400.0] {
         let geometry = Geometry::new(&index, width);
-        let drawn = boxes(&index, &blocks, &[], &geometry);
+        let drawn = boxes(&index, &blocks, &geometry);
         assert!(drawn.len() <= blocks.len());
         assert!(drawn.len() as f64 <= 132.0 * 8.0 * width, "{} boxes at {width} px", drawn.len());
         assert!(geometry.height < 700.0);
@@ -80,7 +80,7 @@ fn a_hundred_thousand_blocks_on_132_sms_stay_within_a_box_per_pixel() {
             BlockRecord { kernel: 0, block: i, sm: i % 132, start: wave * 100, end: wave * 100 + 100 }
         })
         .collect();
-    let index = BlockIndex::build(&serial, 132, 0);
-    let drawn = boxes(&index, &serial, &[], &Geometry::new(&index, 400.0));
+    let index = BlockIndex::build(&serial, &[], 132, 0);
+    let drawn = boxes(&index, &serial, &Geometry::new(&index, 400.0));
     assert!(drawn.len() <= 132 * 12, "sub-pixel blocks merge by shade: {} boxes", drawn.len());
 }

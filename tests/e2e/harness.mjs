@@ -11,9 +11,13 @@ export const root = resolve(here, '..', '..');
 export const artifacts = join(here, 'artifacts');
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
-/** Serves dist/ at http://127.0.0.1:<free port>/demo/warpscope/ and resolves to that URL. */
+/**
+ * Serves dist/ (or the build in $WARPSCOPE_DIST, to compare two builds) at
+ * http://127.0.0.1:<free port>/demo/warpscope/ and resolves to that URL.
+ */
 export async function serveDist() {
-  const server = spawn('python3', [join(root, 'scripts', 'serve.py'), join(root, 'dist'),
+  const dist = process.env.WARPSCOPE_DIST ?? join(root, 'dist');
+  const server = spawn('python3', [join(root, 'scripts', 'serve.py'), dist,
     '--port', '0', '--prefix', '/demo/warpscope/', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolveUrl, reject) => {
     let out = '';
@@ -36,12 +40,18 @@ export async function launchBrowser() {
   });
 }
 
-/** A new page whose console errors and uncaught exceptions are recorded in `page.errors`. */
-export async function openPage(browser, url) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+/**
+ * A new page whose console errors and warnings and uncaught exceptions are recorded in
+ * `page.errors`. `options` may set the `viewport` (a laptop's 1280×900 unless given) and the
+ * `deviceScaleFactor`.
+ */
+export async function openPage(browser, url, options = {}) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, ...options });
   page.errors = [];
   page.on('pageerror', (err) => page.errors.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(`console: ${msg.text()}`); });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') page.errors.push(`console ${msg.type()}: ${msg.text()}`);
+  });
   await page.goto(url);
   await page.locator('#engine-status', { hasText: 'Engine: ready' }).waitFor({ timeout: 20000 });
   return page;

@@ -11,6 +11,7 @@ use warpscope_core::stats::TimeSeries;
 use web_sys::{Element, MouseEvent};
 use yew::prelude::*;
 
+use crate::canvas::use_element_width;
 use crate::download::{download_svg, download_svg_png};
 use crate::plot::palette::{qualitative, ACCENT, INK_SOFT, LINE};
 use crate::plot::path::{band, line};
@@ -31,14 +32,17 @@ pub struct ChartsProps {
     pub overlay: Vec<(AttrValue, Rc<TimeSeries>)>,
 }
 
-/// The chart's coordinate system, in viewBox units.
-const WIDTH: f64 = 720.0;
-const HEIGHT: f64 = 230.0;
+/// Chart sizes, in viewBox units, which are CSS pixels: a chart is drawn at its frame's width
+/// so that its text keeps its size on a phone.
+const DEFAULT_WIDTH: f64 = 720.0;
+/// Narrower frames scroll sideways rather than squeeze the plot.
+const MIN_WIDTH: f64 = 300.0;
+const PLOT_HEIGHT: f64 = 162.0;
 const LEFT: f64 = 56.0;
 const RIGHT: f64 = 16.0;
-/// Room above the plot for the legend.
-const TOP: f64 = 30.0;
 const BOTTOM: f64 = 38.0;
+/// Height of one line of the legend above the plot.
+const LEGEND_LINE: f64 = 18.0;
 const FONT: &str = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 /// The L2's colour next to the L1's accent when only one run is shown.
 const L2_COLOUR: &str = "#d97706";
@@ -53,52 +57,140 @@ struct Key {
     area: bool,
 }
 
+/// The three charts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum ChartKind {
+    Ipc,
+    HitRate,
+    Stalls,
+}
+
+impl ChartKind {
+    fn id(self) -> &'static str {
+        match self {
+            ChartKind::Ipc => "chart-ipc",
+            ChartKind::HitRate => "chart-hit-rate",
+            ChartKind::Stalls => "chart-stalls",
+        }
+    }
+
+    fn caption(self) -> &'static str {
+        match self {
+            ChartKind::Ipc => "Instructions per cycle",
+            ChartKind::HitRate => "Cache hit rate",
+            ChartKind::Stalls => "Scheduler cycles by outcome",
+        }
+    }
+}
+
+/// Where a chart's parts go: as wide as its frame, with room above the plot for the legend's
+/// lines.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Layout {
+    width: f64,
+    height: f64,
+    /// Top of the plot area.
+    top: f64,
+}
+
+impl Layout {
+    fn new(width: f64, keys: &[Key]) -> Self {
+        let lines = legend_positions(keys, width).last().map_or(1, |&(_, line)| line + 1);
+        let top = 12.0 + LEGEND_LINE * lines as f64;
+        Layout { width, height: top + PLOT_HEIGHT + BOTTOM, top }
+    }
+
+    /// Cycles → x, over the longest of the runs.
+    fn x(&self, runs: &[(String, Rc<TimeSeries>)]) -> LinearScale {
+        let end = runs.iter().map(|(_, s)| extent(s)).fold(0.0, f64::max);
+        LinearScale::new((0.0, end), (LEFT, self.width - RIGHT))
+    }
+
+    /// `domain` → y, upwards across the plot.
+    fn y(&self, domain: (f64, f64)) -> LinearScale {
+        LinearScale::new(domain, (self.height - BOTTOM, self.top))
+    }
+}
+
+/// A chart without the playback cursor: what only changes with the series and the width.
+struct Plot {
+    description: String,
+    body: Html,
+    layout: Layout,
+    x: LinearScale,
+}
+
 /// IPC, hit-rate and stall-breakdown charts of a time series.
 #[function_component(Charts)]
 pub fn charts(props: &ChartsProps) -> Html {
-    let refs = [use_node_ref(), use_node_ref(), use_node_ref()];
     let runs: Vec<(String, Rc<TimeSeries>)> = if props.overlay.is_empty() {
         vec![(String::new(), props.series.clone())]
     } else {
         props.overlay.iter().map(|(label, s)| (label.to_string(), s.clone())).collect()
     };
-    let end = runs.iter().map(|(_, s)| extent(s)).chain([extent(&props.series)]).fold(0.0, f64::max);
-    let x = LinearScale::new((0.0, end), (LEFT, WIDTH - RIGHT));
-    let cursor = props.cursor.map(|c| c as f64).filter(|&c| c <= end);
-
-    if props.series.windows.is_empty() && runs.iter().all(|(_, s)| s.windows.is_empty()) {
+    if runs.iter().all(|(_, s)| s.windows.is_empty()) {
         return html! { <p class="viz-empty">{ "No time series yet: the run has not recorded a window." }</p> };
     }
+    let chart = |kind| {
+        html! { <ChartCard {kind} runs={runs.clone()} series={props.series.clone()} cursor={props.cursor} /> }
+    };
     html! {
         <div class="viz-charts">
-            { card("chart-ipc", "Instructions per cycle", refs[0].clone(), ipc_chart(&runs, &x, cursor)) }
-            { card("chart-hit-rate", "Cache hit rate", refs[1].clone(), hit_rate_chart(&runs, &x, cursor)) }
-            { card("chart-stalls", "Scheduler cycles by outcome", refs[2].clone(), stall_chart(&props.series, &x, cursor)) }
+            { chart(ChartKind::Ipc) }
+            { chart(ChartKind::HitRate) }
+            { chart(ChartKind::Stalls) }
         </div>
     }
 }
 
-/// A chart with its caption and export buttons.
-fn card(id: &'static str, caption: &str, node: NodeRef, svg: Html) -> Html {
+#[derive(Properties, PartialEq)]
+struct ChartCardProps {
+    kind: ChartKind,
+    /// Labelled runs (one unlabelled run outside the compare view).
+    runs: Vec<(String, Rc<TimeSeries>)>,
+    /// The run whose stalls are shown.
+    series: Rc<TimeSeries>,
+    cursor: Option<u64>,
+}
+
+/// One chart with its caption and export buttons.
+#[function_component(ChartCard)]
+fn chart_card(props: &ChartCardProps) -> Html {
+    let node = use_node_ref();
+    let measured = use_element_width(node.clone());
+    let width = if measured > 0.0 { measured.max(MIN_WIDTH).floor() } else { DEFAULT_WIDTH };
+    // Paths over every window are costly to format; playback moves only the cursor, so a plot
+    // is built once per set of series and width.
+    let plot = use_memo(
+        (props.kind, props.runs.clone(), props.series.clone(), width),
+        |(kind, runs, series, width)| match kind {
+            ChartKind::Ipc => ipc_chart(runs, *width),
+            ChartKind::HitRate => hit_rate_chart(runs, *width),
+            ChartKind::Stalls => stall_chart(runs, series, *width),
+        },
+    );
+    let (id, caption) = (props.kind.id(), props.kind.caption());
     let export = |png: bool| {
-        let node = node.clone();
+        let (node, layout) = (node.clone(), plot.layout);
         Callback::from(move |_: MouseEvent| {
             let Some(svg) = node.cast::<Element>() else { return };
             if png {
-                download_svg_png(&svg, &format!("{id}.png"), WIDTH, HEIGHT, 2.0);
+                download_svg_png(&svg, &format!("{id}.png"), layout.width, layout.height, 2.0);
             } else {
                 download_svg(&svg, &format!("{id}.svg"));
             }
         })
     };
+    let cursor = props.cursor.map(|c| c as f64).filter(|&c| c <= plot.x.domain().1);
+    let svg = chart_svg(id, &plot, cursor_line(&plot, cursor));
     html! {
         <figure class="viz chart-card">
             <div class="viz-toolbar">
                 <figcaption>{ caption }</figcaption>
                 <button type="button" class="viz-export" onclick={export(false)}
-                    title={format!("Save “{caption}” as an SVG file")}>{ "SVG" }</button>
+                    title={format!("Save “{caption}” as an SVG file")} aria-label={format!("Save “{caption}” as an SVG file")}>{ "SVG" }</button>
                 <button type="button" class="viz-export" onclick={export(true)}
-                    title={format!("Save “{caption}” as a PNG image")}>{ "PNG" }</button>
+                    title={format!("Save “{caption}” as a PNG image")} aria-label={format!("Save “{caption}” as a PNG image")}>{ "PNG" }</button>
             </div>
             <div ref={node} class="viz-svg-frame" data-chart={id}>{ svg }</div>
         </figure>
@@ -115,12 +207,11 @@ fn run_colour(i: usize, runs: usize) -> String {
 }
 
 /// IPC over time, one line per run.
-fn ipc_chart(runs: &[(String, Rc<TimeSeries>)], x: &LinearScale, cursor: Option<f64>) -> Html {
+fn ipc_chart(runs: &[(String, Rc<TimeSeries>)], width: f64) -> Plot {
     let lines: Vec<Vec<(f64, Option<f64>)>> =
         runs.iter().map(|(_, s)| ipc(s).into_iter().map(|(span, v)| (span.mid(), Some(v))).collect()).collect();
     let peak = lines.iter().flatten().filter_map(|p| p.1).fold(0.0, f64::max);
     let top = nice_ceiling(peak, 4);
-    let y = LinearScale::new((0.0, top), (HEIGHT - BOTTOM, TOP));
     let y_ticks = nice_ticks(0.0, top, 4);
     let step = nice_step(top, 4);
     let keys: Vec<Key> = runs
@@ -134,6 +225,8 @@ fn ipc_chart(runs: &[(String, Rc<TimeSeries>)], x: &LinearScale, cursor: Option<
             area: false,
         })
         .collect();
+    let layout = Layout::new(width, &keys);
+    let (x, y) = (&layout.x(runs), layout.y((0.0, top)));
     let description = if runs.len() == 1 {
         let values: Vec<f64> = lines[0].iter().filter_map(|p| p.1).collect();
         let mean = if values.is_empty() { 0.0 } else { values.iter().sum::<f64>() / values.len() as f64 };
@@ -156,45 +249,50 @@ fn ipc_chart(runs: &[(String, Rc<TimeSeries>)], x: &LinearScale, cursor: Option<
     });
     let body = html! {
         <>
-            { frame(x, &y, &y_ticks, |v| format_tick(v, step), "IPC (warp instructions / cycle)") }
+            { frame(&layout, x, &y, &y_ticks, |v| format_tick(v, step), "IPC (warp instructions / cycle)") }
             { single_area.unwrap_or_default() }
             { for lines.iter().enumerate().map(|(i, points)| html! {
                 <path d={line(points, x, &y)} fill="none" stroke={run_colour(i, runs.len())} stroke-width={STROKE}
                     stroke-linejoin="round" stroke-linecap="round" />
             }) }
-            { cursor_line(x, &y, cursor) }
-            { legend(&keys) }
+            { legend(&keys, width) }
         </>
     };
-    chart_svg("chart-ipc", &description, body)
+    Plot { description, body, layout, x: *x }
 }
 
 /// L1 and L2 hit rates over time: two colours for one run, or a colour per run with L1 solid
 /// and L2 dashed when comparing.
-fn hit_rate_chart(runs: &[(String, Rc<TimeSeries>)], x: &LinearScale, cursor: Option<f64>) -> Html {
-    let y = LinearScale::new((0.0, 1.0), (HEIGHT - BOTTOM, TOP));
+fn hit_rate_chart(runs: &[(String, Rc<TimeSeries>)], width: f64) -> Plot {
     let y_ticks = [0.0, 0.25, 0.5, 0.75, 1.0];
     let single = runs.len() == 1;
-    let mut keys = Vec::new();
-    let mut paths = Vec::new();
-    for (i, (label, series)) in runs.iter().enumerate() {
-        for level in [Level::L1, Level::L2] {
-            let dashed = level == Level::L2 && !single;
-            let colour = match (single, level) {
-                (true, Level::L1) => ACCENT.to_owned(),
-                (true, Level::L2) => L2_COLOUR.to_owned(),
-                (false, _) => run_colour(i, runs.len()),
-            };
+    let level_key = |i: usize, label: &str, level: Level| {
+        let dashed = level == Level::L2 && !single;
+        let colour = match (single, level) {
+            (true, Level::L1) => ACCENT.to_owned(),
+            (true, Level::L2) => L2_COLOUR.to_owned(),
+            (false, _) => run_colour(i, runs.len()),
+        };
+        let name = if single { level.label().to_owned() } else { format!("{label} {}", level.label()) };
+        Key { label: name, colour, dashed, area: false }
+    };
+    let keys: Vec<Key> = runs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (label, _))| [Level::L1, Level::L2].map(|level| level_key(i, label, level)))
+        .collect();
+    let layout = Layout::new(width, &keys);
+    let (x, y) = (&layout.x(runs), layout.y((0.0, 1.0)));
+    let paths = runs.iter().zip(keys.chunks(2)).flat_map(|((_, series), keys)| {
+        [Level::L1, Level::L2].into_iter().zip(keys).map(|(level, key)| {
             let points: Vec<(f64, Option<f64>)> =
                 hit_rate(series, level).into_iter().map(|(span, rate)| (span.mid(), rate)).collect();
-            let name = if single { level.label().to_owned() } else { format!("{label} {}", level.label()) };
-            keys.push(Key { label: name, colour: colour.clone(), dashed, area: false });
-            paths.push(html! {
-                <path d={line(&points, x, &y)} fill="none" stroke={colour} stroke-width={STROKE}
-                    stroke-dasharray={dashed.then_some("6 4")} stroke-linejoin="round" stroke-linecap="round" />
-            });
-        }
-    }
+            html! {
+                <path d={line(&points, x, &y)} fill="none" stroke={key.colour.clone()} stroke-width={STROKE}
+                    stroke-dasharray={key.dashed.then_some("6 4")} stroke-linejoin="round" stroke-linecap="round" />
+            }
+        })
+    });
     let description = if single {
         "L1 and L2 hit rates (hits per access) over time; gaps where a cache had no accesses.".to_owned()
     } else {
@@ -202,28 +300,17 @@ fn hit_rate_chart(runs: &[(String, Rc<TimeSeries>)], x: &LinearScale, cursor: Op
     };
     let body = html! {
         <>
-            { frame(x, &y, &y_ticks, |v| format!("{:.0}%", v * 100.0), "hit rate") }
+            { frame(&layout, x, &y, &y_ticks, |v| format!("{:.0}%", v * 100.0), "hit rate") }
             { for paths }
-            { cursor_line(x, &y, cursor) }
-            { legend(&keys) }
+            { legend(&keys, width) }
         </>
     };
-    chart_svg("chart-hit-rate", &description, body)
+    Plot { description, body, layout, x: *x }
 }
 
 /// Shares of scheduler cycles by outcome, stacked to 100 %.
-fn stall_chart(series: &TimeSeries, x: &LinearScale, cursor: Option<f64>) -> Html {
-    let y = LinearScale::new((0.0, 1.0), (HEIGHT - BOTTOM, TOP));
+fn stall_chart(runs: &[(String, Rc<TimeSeries>)], series: &TimeSeries, width: f64) -> Plot {
     let y_ticks = [0.0, 0.25, 0.5, 0.75, 1.0];
-    let shares = stall_shares(series);
-    let spans: Vec<(f64, f64)> = shares.iter().map(|(s, _)| (s.start, s.end)).collect();
-    let mut lower = vec![0.0; shares.len()];
-    let mut bands = Vec::new();
-    for (k, (_, colour)) in STALL_CATEGORIES.iter().enumerate() {
-        let upper: Vec<f64> = lower.iter().zip(&shares).map(|(l, (_, s))| l + s[k]).collect();
-        bands.push(html! { <path d={band(&spans, &lower, &upper, x, &y)} fill={*colour} stroke="none" /> });
-        lower = upper;
-    }
     let keys: Vec<Key> = STALL_CATEGORIES
         .iter()
         .map(|(label, colour)| Key {
@@ -233,35 +320,57 @@ fn stall_chart(series: &TimeSeries, x: &LinearScale, cursor: Option<f64>) -> Htm
             area: true,
         })
         .collect();
+    // The x axis spans every compared run, so that the charts line up.
+    let layout = Layout::new(width, &keys);
+    let (x, y) = (&layout.x(runs), layout.y((0.0, 1.0)));
+    let shares = stall_shares(series);
+    let spans: Vec<(f64, f64)> = shares.iter().map(|(s, _)| (s.start, s.end)).collect();
+    let mut lower = vec![0.0; shares.len()];
+    let mut bands = Vec::new();
+    for (k, (_, colour)) in STALL_CATEGORIES.iter().enumerate() {
+        let upper: Vec<f64> = lower.iter().zip(&shares).map(|(l, (_, s))| l + s[k]).collect();
+        bands.push(html! { <path d={band(&spans, &lower, &upper, x, &y)} fill={*colour} stroke="none" /> });
+        lower = upper;
+    }
     let description = "Share of scheduler cycles that issued an instruction or stalled (waiting on a result, the \
                        memory pipeline, a barrier, the throttle, or with no warp), stacked to 100 % per window.";
     let body = html! {
         <>
             { for bands }
-            { frame(x, &y, &y_ticks, |v| format!("{:.0}%", v * 100.0), "share of scheduler cycles") }
-            { cursor_line(x, &y, cursor) }
-            { legend(&keys) }
+            { frame(&layout, x, &y, &y_ticks, |v| format!("{:.0}%", v * 100.0), "share of scheduler cycles") }
+            { legend(&keys, width) }
         </>
     };
-    chart_svg("chart-stalls", description, body)
+    Plot { description: description.to_owned(), body, layout, x: *x }
 }
 
-/// A chart's `<svg>`: the shared viewBox, accessibility attributes and font, around `body`.
-fn chart_svg(id: &'static str, description: &str, body: Html) -> Html {
+/// A chart's `<svg>`: its viewBox, accessibility attributes and font, around the plot and the
+/// playback cursor.
+fn chart_svg(id: &'static str, plot: &Plot, cursor: Html) -> Html {
+    let Layout { width, height, .. } = plot.layout;
     html! {
-        <svg {id} xmlns="http://www.w3.org/2000/svg" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} class="viz-chart"
-            role="img" aria-label={description.to_owned()} font-family={FONT}>
-            <title>{ description.to_owned() }</title>
-            { body }
+        <svg {id} xmlns="http://www.w3.org/2000/svg" viewBox={format!("0 0 {width} {height}")} class="viz-chart"
+            role="img" aria-label={plot.description.clone()} font-family={FONT}>
+            <title>{ plot.description.clone() }</title>
+            { plot.body.clone() }
+            { cursor }
         </svg>
     }
 }
 
 /// Grid lines, tick labels and axis titles of a plot (cycles along x).
-fn frame(x: &LinearScale, y: &LinearScale, y_ticks: &[f64], y_label: impl Fn(f64) -> String, y_title: &str) -> Html {
+fn frame(
+    layout: &Layout,
+    x: &LinearScale,
+    y: &LinearScale,
+    y_ticks: &[f64],
+    y_label: impl Fn(f64) -> String,
+    y_title: &str,
+) -> Html {
     let (left, right) = x.range();
     let (bottom, top) = y.range();
-    let x_ticks = nice_ticks(x.domain().0, x.domain().1, 6);
+    // A label per 80 pixels or so, at most six.
+    let x_ticks = nice_ticks(x.domain().0, x.domain().1, ((right - left) / 80.0).clamp(2.0, 6.0) as usize);
     html! {
         <g class="axes" font-size="11" fill={INK_SOFT}>
             { for y_ticks.iter().map(|&v| html! {
@@ -284,7 +393,7 @@ fn frame(x: &LinearScale, y: &LinearScale, y_ticks: &[f64], y_label: impl Fn(f64
                     </text>
                 </g>
             }) }
-            <text x={((left + right) / 2.0).to_string()} y={(HEIGHT - 4.0).to_string()} text-anchor="middle">{ "cycle" }</text>
+            <text x={((left + right) / 2.0).to_string()} y={(layout.height - 4.0).to_string()} text-anchor="middle">{ "cycle" }</text>
             <text transform={format!("translate(12 {:.1}) rotate(-90)", (top + bottom) / 2.0)} text-anchor="middle">
                 { y_title }
             </text>
@@ -292,39 +401,53 @@ fn frame(x: &LinearScale, y: &LinearScale, y_ticks: &[f64], y_label: impl Fn(f64
     }
 }
 
-/// The playback cursor, when inside the plot.
-fn cursor_line(x: &LinearScale, y: &LinearScale, cursor: Option<f64>) -> Html {
+/// The playback cursor across the plot, when inside it.
+fn cursor_line(plot: &Plot, cursor: Option<f64>) -> Html {
     let Some(c) = cursor else { return Html::default() };
-    let (bottom, top) = y.range();
-    let px = format!("{:.1}", x.map(c));
-    html! { <line class="cursor" x1={px.clone()} x2={px} y1={top.to_string()} y2={bottom.to_string()} stroke={ACCENT} stroke-width="1.5" /> }
+    let px = format!("{:.1}", plot.x.map(c));
+    html! {
+        <line class="cursor" x1={px.clone()} x2={px} y1={plot.layout.top.to_string()}
+            y2={(plot.layout.height - BOTTOM).to_string()} stroke={ACCENT} stroke-width="1.5" />
+    }
 }
 
-/// A one-line legend above the plot. Widths are estimated from character counts, which is
-/// close enough for the short labels used here.
-fn legend(keys: &[Key]) -> Html {
-    let mut x = LEFT;
-    let items: Vec<Html> = keys
-        .iter()
+/// Where each legend entry goes, `(x, line)`: entries left to right, wrapping onto further
+/// lines at the chart's right edge. Widths are estimated from character counts, which is close
+/// enough for the short labels used here.
+fn legend_positions(keys: &[Key], width: f64) -> Vec<(f64, usize)> {
+    let (mut x, mut line) = (LEFT, 0);
+    keys.iter()
         .map(|k| {
-            let at = x;
-            x += 26.0 + 6.2 * k.label.chars().count() as f64;
-            let swatch = if k.area {
-                html! { <rect x={at.to_string()} y="8" width="14" height="10" rx="2" fill={k.colour.clone()} /> }
-            } else {
-                html! {
-                    <line x1={at.to_string()} x2={(at + 16.0).to_string()} y1="13" y2="13" stroke={k.colour.clone()}
-                        stroke-width={STROKE} stroke-dasharray={k.dashed.then_some("5 3")} />
-                }
-            };
-            html! {
-                <g>
-                    { swatch }
-                    <text x={(at + 20.0).to_string()} y="17" font-size="11" fill={INK_SOFT}>{ k.label.clone() }</text>
-                </g>
+            let item = 26.0 + 6.2 * k.label.chars().count() as f64;
+            if x > LEFT && x + item > width - RIGHT {
+                (x, line) = (LEFT, line + 1);
             }
+            let at = (x, line);
+            x += item;
+            at
         })
-        .collect();
+        .collect()
+}
+
+/// The legend above the plot.
+fn legend(keys: &[Key], width: f64) -> Html {
+    let items = keys.iter().zip(legend_positions(keys, width)).map(|(k, (at, line))| {
+        let y = LEGEND_LINE * line as f64;
+        let swatch = if k.area {
+            html! { <rect x={at.to_string()} y={(y + 8.0).to_string()} width="14" height="10" rx="2" fill={k.colour.clone()} /> }
+        } else {
+            html! {
+                <line x1={at.to_string()} x2={(at + 16.0).to_string()} y1={(y + 13.0).to_string()} y2={(y + 13.0).to_string()}
+                    stroke={k.colour.clone()} stroke-width={STROKE} stroke-dasharray={k.dashed.then_some("5 3")} />
+            }
+        };
+        html! {
+            <g>
+                { swatch }
+                <text x={(at + 20.0).to_string()} y={(y + 17.0).to_string()} font-size="11" fill={INK_SOFT}>{ k.label.clone() }</text>
+            </g>
+        }
+    });
     html! { <g class="legend">{ for items }</g> }
 }
 

@@ -139,63 +139,67 @@ pub fn compare_view(props: &CompareProps) -> Html {
         <div class="compare">
             <p class="lede">{ format!("The same set-up — {} — under different choices, run one after another. \
                 Speedups are against the first variant.", props.subject) }</p>
-            <table class="report compare-table" id="compare-table">
-                <thead><tr>
-                    <th scope="col">{ "Variant" }</th><th scope="col">{ "Thread blocks" }</th><th scope="col">{ "Warps" }</th>
-                    <th scope="col">{ "L1 across kernels" }</th><th scope="col">{ "Cycles" }</th><th scope="col">{ "Speedup" }</th>
-                    <th scope="col">{ "IPC" }</th><th scope="col">{ "L1 hits" }</th><th scope="col">{ "L2 hits" }</th>
-                    <th scope="col">{ "DRAM lines" }</th><th scope="col"></th>
-                </tr></thead>
-                <tbody>
-                    { for props.variants.iter().enumerate().map(|(i, v)| {
-                        let run = props.runs.get(i).cloned().unwrap_or(RunView::Idle);
-                        let coherence = match v.coherence { Some(Coherence::KeepL1) => "keep", Some(Coherence::InvalidateL1) => "invalidate", None => "machine" };
-                        let cells = match &run {
-                            RunView::Finished(r) => {
-                                let rep = &r.report;
-                                let speedup = baseline.filter(|_| rep.cycles > 0).map(|b| b as f64 / rep.cycles as f64);
-                                html! { <>
-                                    <td class="num" id={format!("cmp-cycles-{i}")}>{ grouped(rep.cycles) }
-                                        if r.stopped_early.is_some() { <span class="badge warning" title="stopped at the cycle budget">{ " budget" }</span> }</td>
-                                    <td class="num" id={format!("cmp-speedup-{i}")}>{ speedup.map_or("–".into(), |s| format!("{s:.2}×")) }</td>
-                                    <td class="num">{ format!("{:.2}", rep.ipc) }</td>
-                                    <td class="num">{ percent(rep.l1.hits, rep.l1.accesses) }</td>
-                                    <td class="num">{ percent(rep.l2.hits, rep.l2.hits + rep.l2.misses) }</td>
-                                    <td class="num">{ grouped(rep.dram.reads + rep.dram.writes) }</td>
-                                </> }
+            <div class="table-scroll">
+                <table class="report compare-table" id="compare-table">
+                    <thead><tr>
+                        <th scope="col">{ "Variant" }</th><th scope="col">{ "Thread blocks" }</th><th scope="col">{ "Warps" }</th>
+                        <th scope="col">{ "L1 across kernels" }</th><th scope="col">{ "Cycles" }</th><th scope="col">{ "Speedup" }</th>
+                        <th scope="col">{ "IPC" }</th><th scope="col">{ "L1 hits" }</th><th scope="col">{ "L2 hits" }</th>
+                        <th scope="col">{ "DRAM lines" }</th><th scope="col"></th>
+                    </tr></thead>
+                    <tbody>
+                        { for props.variants.iter().enumerate().map(|(i, v)| {
+                            let run = props.runs.get(i).cloned().unwrap_or(RunView::Idle);
+                            let coherence = match v.coherence { Some(Coherence::KeepL1) => "keep", Some(Coherence::InvalidateL1) => "invalidate", None => "machine" };
+                            let cells = match &run {
+                                RunView::Finished(r) => {
+                                    let rep = &r.report;
+                                    let speedup = baseline.filter(|_| rep.cycles > 0).map(|b| b as f64 / rep.cycles as f64);
+                                    html! { <>
+                                        <td class="num" id={format!("cmp-cycles-{i}")}>{ grouped(rep.cycles) }
+                                            if r.stopped_early.is_some() { <span class="badge warning" title="stopped at the cycle budget">{ " budget" }</span> }</td>
+                                        <td class="num" id={format!("cmp-speedup-{i}")}>{ speedup.map_or("–".into(), |s| format!("{s:.2}×")) }</td>
+                                        <td class="num">{ format!("{:.2}", rep.ipc) }</td>
+                                        <td class="num">{ percent(rep.l1.hits, rep.l1.accesses) }</td>
+                                        <td class="num">{ percent(rep.l2.hits, rep.l2.hits + rep.l2.misses) }</td>
+                                        <td class="num">{ grouped(rep.dram.reads + rep.dram.writes) }</td>
+                                    </> }
+                                }
+                                RunView::Running { fraction, .. } => html! { <td colspan="6"><ProgressBar fraction={*fraction} /></td> },
+                                RunView::Queued => html! { <td colspan="6" class="note">{ "waiting…" }</td> },
+                                RunView::Failed { message, .. } => html! { <td colspan="6" class="error">{ message.clone() }</td> },
+                                RunView::Cancelled { .. } => html! { <td colspan="6" class="note">{ "cancelled" }</td> },
+                                RunView::Idle => html! { <td colspan="6" class="note">{ "not run" }</td> },
+                            };
+                            let remove = {
+                                let on_change = props.on_change.clone();
+                                Callback::from(move |_: MouseEvent| on_change.emit((i, None)))
+                            };
+                            html! {
+                                <tr>
+                                    <th scope="row">{ labels[i].clone() }</th>
+                                    <td class="policy-cell">{ picker(i, "tb", &props.tb_policies, &v.tb) }</td>
+                                    <td class="policy-cell">{ picker(i, "warp", &props.warp_policies, &v.warp) }</td>
+                                    <td>{ coherence_select(i, coherence_options.clone(), coherence.to_string()) }</td>
+                                    { cells }
+                                    <td>
+                                        if props.variants.len() > MIN_VARIANTS {
+                                            <button type="button" class="link" onclick={remove} disabled={props.busy}
+                                                aria-label={format!("Remove variant {}", i + 1)}>{ "Remove" }</button>
+                                        }
+                                    </td>
+                                </tr>
                             }
-                            RunView::Running { fraction, .. } => html! { <td colspan="6"><ProgressBar fraction={*fraction} /></td> },
-                            RunView::Queued => html! { <td colspan="6" class="note">{ "waiting…" }</td> },
-                            RunView::Failed { message, .. } => html! { <td colspan="6" class="error">{ message.clone() }</td> },
-                            RunView::Cancelled { .. } => html! { <td colspan="6" class="note">{ "cancelled" }</td> },
-                            RunView::Idle => html! { <td colspan="6" class="note">{ "not run" }</td> },
-                        };
-                        let remove = {
-                            let on_change = props.on_change.clone();
-                            Callback::from(move |_: MouseEvent| on_change.emit((i, None)))
-                        };
-                        html! {
-                            <tr>
-                                <th scope="row">{ labels[i].clone() }</th>
-                                <td class="policy-cell">{ picker(i, "tb", &props.tb_policies, &v.tb) }</td>
-                                <td class="policy-cell">{ picker(i, "warp", &props.warp_policies, &v.warp) }</td>
-                                <td>{ coherence_select(i, coherence_options.clone(), coherence.to_string()) }</td>
-                                { cells }
-                                <td>
-                                    if props.variants.len() > MIN_VARIANTS {
-                                        <button type="button" class="link" onclick={remove} disabled={props.busy}
-                                            aria-label={format!("Remove variant {}", i + 1)}>{ "Remove" }</button>
-                                    }
-                                </td>
-                            </tr>
-                        }
-                    }) }
-                </tbody>
-            </table>
+                        }) }
+                    </tbody>
+                </table>
+            </div>
             <div class="actions">
-                <button type="button" id="compare-run" class="primary" disabled={props.busy}
-                    onclick={props.on_run.reform(|_| ())}>{ "Run all" }</button>
-                <button type="button" id="compare-cancel" disabled={!props.busy} onclick={props.on_cancel.reform(|_| ())}>{ "Cancel" }</button>
+                // Inert rather than disabled while runs go on, so that keyboard focus stays put.
+                <button type="button" id="compare-run" class="primary" aria-disabled={props.busy.then_some("true")}
+                    onclick={if props.busy { Callback::noop() } else { props.on_run.reform(|_| ()) }}>{ "Run all" }</button>
+                <button type="button" id="compare-cancel" aria-disabled={(!props.busy).then_some("true")}
+                    onclick={if props.busy { props.on_cancel.reform(|_| ()) } else { Callback::noop() }}>{ "Cancel" }</button>
                 <button type="button" id="compare-add" disabled={props.busy || props.variants.len() >= MAX_VARIANTS}
                     onclick={props.on_add.reform(|_| ())}>{ "Add a variant" }</button>
                 <span class="summary">{ format!("{done} of {} finished", props.variants.len()) }</span>

@@ -66,8 +66,10 @@ pub fn editor(props: &EditorProps) -> Html {
     let textarea = use_node_ref();
     let backdrop = use_node_ref();
     let gutter = use_node_ref();
-    // Escape was the last key pressed: the next Tab leaves the editor instead of indenting.
-    let escaped = use_mut_ref(|| false);
+    // Whether Tab indents. Not until the person clicks or types in the editor, so that tabbing
+    // through the page passes the editor instead of filling it with tabs; Escape hands Tab back
+    // to moving focus.
+    let tab_indents = use_mut_ref(|| false);
     let instance = use_memo((), |_| NEXT_EDITOR.fetch_add(1, Ordering::Relaxed));
     let hint_id = format!("editor-hint-{instance}");
 
@@ -84,10 +86,12 @@ pub fn editor(props: &EditorProps) -> Html {
     let gutter_marks = use_memo(marks.clone(), |marks| gutter_markers(marks));
 
     {
-        // Layers follow the textarea after every render too: a text that shrank may have
-        // scrolled it without a scroll event reaching us yet.
+        // Layers follow the textarea when the text changes too: a text that shrank may have
+        // scrolled it without a scroll event reaching us yet. Not after every render: reading
+        // the scroll position forces a layout of the page, and the page re-renders on every
+        // progress report of a run.
         let (textarea, backdrop, gutter) = (textarea.clone(), backdrop.clone(), gutter.clone());
-        use_effect(move || sync_scroll(&textarea, &backdrop, &gutter));
+        use_effect_with(props.source.clone(), move |_| sync_scroll(&textarea, &backdrop, &gutter));
     }
     let onscroll = {
         let (textarea, backdrop, gutter) = (textarea.clone(), backdrop.clone(), gutter.clone());
@@ -98,7 +102,7 @@ pub fn editor(props: &EditorProps) -> Html {
         Callback::from(move |e: InputEvent| on_change.emit(e.target_unchecked_into::<HtmlTextAreaElement>().value()))
     };
     let onkeydown = {
-        let textarea = textarea.clone();
+        let (textarea, tab_indents) = (textarea.clone(), tab_indents.clone());
         let on_change = props.on_change.clone();
         let on_run = props.on_run.clone();
         let readonly = props.readonly;
@@ -107,7 +111,10 @@ pub fn editor(props: &EditorProps) -> Html {
             if e.is_composing() || matches!(key.as_str(), "Shift" | "Control" | "Alt" | "Meta") {
                 return;
             }
-            let after_escape = escaped.replace(key == "Escape");
+            let indents = *tab_indents.borrow();
+            if key != "Tab" {
+                *tab_indents.borrow_mut() = key != "Escape";
+            }
             let command = e.ctrl_key() || e.meta_key();
             let edit: fn(&str, Range<usize>) -> Option<Edit> = match key.as_str() {
                 "Enter" if command => {
@@ -117,8 +124,8 @@ pub fn editor(props: &EditorProps) -> Html {
                     }
                     return;
                 }
-                // Escape then Tab, and Tab in a read-only editor, move focus as usual.
-                "Tab" if readonly || after_escape || command || e.alt_key() => return,
+                // Tab before any editing, after Escape, or in a read-only editor moves focus as usual.
+                "Tab" if readonly || !indents || command || e.alt_key() => return,
                 "Tab" if e.shift_key() => outdent,
                 "Tab" => |text, selection| Some(indent(text, selection)),
                 "Enter" if !readonly && !e.shift_key() && !e.alt_key() => {
@@ -133,6 +140,13 @@ pub fn editor(props: &EditorProps) -> Html {
                 apply_edit(&element, &text, &edit, &on_change);
             }
         })
+    };
+    let (onfocus, onclick) = {
+        let (on_focus, on_click) = (tab_indents.clone(), tab_indents);
+        (
+            Callback::from(move |_: FocusEvent| *on_focus.borrow_mut() = false),
+            Callback::from(move |_: MouseEvent| *on_click.borrow_mut() = true),
+        )
     };
     let onmousemove = {
         let has_marks = !marks.is_empty();
@@ -164,11 +178,11 @@ pub fn editor(props: &EditorProps) -> Html {
     let hint = match (props.readonly, props.on_run.is_some()) {
         (true, _) => "Read-only.",
         (false, true) => {
-            "Tab indents and Shift+Tab outdents; to leave the editor with the keyboard, press Escape, then Tab. \
+            "Once you click or type in the file, Tab indents and Shift+Tab outdents; Escape, then Tab, leaves it. \
              Ctrl+Enter (Cmd+Enter on a Mac) runs."
         }
         (false, false) => {
-            "Tab indents and Shift+Tab outdents; to leave the editor with the keyboard, press Escape, then Tab."
+            "Once you click or type in the file, Tab indents and Shift+Tab outdents; Escape, then Tab, leaves it."
         }
     };
     let digits = index.line_count().to_string().len();
@@ -211,7 +225,7 @@ pub fn editor(props: &EditorProps) -> Html {
                         value={props.source.clone()} readonly={props.readonly}
                         spellcheck="false" autocomplete="off" autocapitalize="off" autocorrect="off"
                         wrap="off" translate="no" data-gramm="false"
-                        {oninput} {onkeydown} {onscroll} {onmousemove} />
+                        {oninput} {onkeydown} {onscroll} {onmousemove} {onfocus} {onclick} />
                 </div>
             </div>
             <p id={hint_id} class="editor-hint">{ hint }</p>

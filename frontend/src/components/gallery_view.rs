@@ -77,10 +77,14 @@ fn card_html(index: usize, card: &Card, props: &GalleryProps) -> Html {
                 </dd>
             </dl>
             <div class="actions">
-                <button type="button" class="primary" disabled={props.busy} onclick={props.on_run.reform(move |_| index)}>
+                // Inert rather than disabled while runs go on, so that keyboard focus stays put.
+                <button type="button" class="primary" aria-disabled={props.busy.then_some("true")}
+                    aria-describedby={format!("card-{}-title", card.id)}
+                    onclick={if props.busy { Callback::noop() } else { props.on_run.reform(move |_| index) }}>
                     { "Reproduce" }
                 </button>
-                <button type="button" onclick={props.on_open.reform(move |_| index)}>{ "Open in the compare view" }</button>
+                <button type="button" aria-describedby={format!("card-{}-title", card.id)}
+                    onclick={props.on_open.reform(move |_| index)}>{ "Open in the compare view" }</button>
             </div>
         </article>
     }

@@ -10,7 +10,8 @@ use warpscope_core::stats::Snapshot;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
-use crate::canvas::{fill_rect, prepare, use_cell_hover, use_element_width};
+use crate::canvas::{fill_rect, prepare, use_cell_hover, use_element_width, use_pixel_ratio};
+use crate::draw_timing::timed;
 use crate::format::grouped;
 use crate::plot::cell_grid::{CellGrid, GridSpec};
 use crate::plot::occupancy::block_in_slot;
@@ -44,6 +45,7 @@ fn layout(snapshot: &Snapshot, width: f64) -> CellGrid {
             top: HEADER,
             row_gap: 0.0,
             cell_min: 2.0,
+            row_min: 0.0,
             cell_max: 16.0,
             cell_enough: 9.0,
             max_height: 420.0,
@@ -86,16 +88,17 @@ pub fn l1_heatmap(props: &L1HeatmapProps) -> Html {
     let container = use_node_ref();
     let canvas = use_node_ref();
     let width = use_element_width(container.clone());
+    let ratio = use_pixel_ratio();
     let snapshot = props.snapshot.clone();
     let grid = layout(&snapshot, width);
     let (hover, onmousemove, onmouseleave) = use_cell_hover(grid);
 
     {
         let (canvas, snapshot) = (canvas.clone(), snapshot.clone());
-        use_effect_with((snapshot.clone(), props.colour_by_block, width), move |(_, by_block, _)| {
+        use_effect_with((snapshot.clone(), props.colour_by_block, width, ratio), move |(_, by_block, _, _)| {
             if let Some(element) = canvas.cast::<HtmlCanvasElement>() {
-                if let Some(context) = prepare(&element, grid.width, grid.height) {
-                    draw(&context, &snapshot, &grid, *by_block);
+                if let Some(context) = prepare(&element, grid.width, grid.height, ratio) {
+                    timed("heatmap:draw", || draw(&context, &snapshot, &grid, *by_block));
                 }
             }
         });

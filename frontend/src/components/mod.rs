@@ -14,4 +14,5 @@ pub mod run_view;
 pub mod setup_bar;
 pub mod sm_view;
 pub mod stats_table;
+pub mod tab_bar;
 pub mod timeline;

@@ -84,8 +84,9 @@ pub fn playback(props: &PlaybackProps) -> Html {
     html! {
         <div class="playback">
             <div class="scrubber">
-                <button type="button" id="play" onclick={toggle} aria-pressed={(*playing).to_string()}>
-                    { if *playing { "❚❚ Pause" } else { "▶ Play" } }
+                <button type="button" id="play" onclick={toggle}>
+                    <span aria-hidden="true">{ if *playing { "❚❚ " } else { "▶ " } }</span>
+                    { if *playing { "Pause" } else { "Play" } }
                 </button>
                 <input type="range" id="scrubber" min="0" max={last.to_string()} value={index.to_string()}
                     aria-label="Playback position" aria-valuetext={format!("cycle {}", snapshot.cycle)} oninput={on_input} />

@@ -88,6 +88,7 @@ pub fn policy_picker(props: &PolicyPickerProps) -> Html {
         use_effect_with(id.clone(), move |_| texts.set(HashMap::new()));
     }
     let policy = props.policies.iter().find(|p| p.id == id).cloned();
+    let description = policy.as_ref().map(|p| p.description.clone()).unwrap_or_default();
 
     let on_select = {
         let on_change = props.on_change.clone();
@@ -108,6 +109,10 @@ pub fn policy_picker(props: &PolicyPickerProps) -> Html {
                     <option value={p.id.clone()} selected={p.id == id} title={p.description.clone()}>{ p.label.clone() }</option>
                 }) }
             </select>
+            if props.show_label {
+                // What the chosen policy does (in full on hover where it is cut short).
+                <span class="hint" title={description.clone()}>{ description.clone() }</span>
+            }
         </div>
     };
     let Some(policy) = policy else { return menu };

@@ -13,6 +13,7 @@ use crate::components::timeline::Timeline;
 use crate::download::download_text;
 use crate::export;
 use crate::format::{grouped, short};
+use crate::identity::Same;
 use crate::state::{RunResult, RunView};
 use warpscope_core::stats::Report;
 
@@ -80,7 +81,7 @@ fn finished(props: &FinishedProps) -> Html {
     let report = &result.report;
     // The playback position, shared by the timeline's cursor, the charts and the scrubber.
     let cursor = use_state(|| None::<u64>);
-    let series = use_memo(report.clone(), |report| Rc::new(report.series.clone()));
+    let series = use_memo(Same(report.clone()), |report| Rc::new(report.0.series.clone()));
     let on_seek = {
         let cursor = cursor.clone();
         Callback::from(move |cycle: u64| cursor.set(Some(cycle)))

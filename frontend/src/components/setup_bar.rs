@@ -161,7 +161,7 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
                     }) }
                 </select>
                 if let Some(entry) = &entry {
-                    <span class="hint">{ entry.summary.clone() }</span>
+                    <span class="hint" title={entry.summary.clone()}>{ entry.summary.clone() }</span>
                 }
             </div>
             { size_input }
@@ -193,6 +193,7 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
                         <option value={sm.to_string()} selected={sm == setup.heat_sm}>{ format!("SM {sm}") }</option>
                     }) }
                 </select>
+                <span class="hint">{ "the SM whose L1 playback shows" }</span>
             </div>
         </div>
     }

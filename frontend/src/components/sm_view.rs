@@ -8,11 +8,13 @@ use warpscope_core::stats::{Snapshot, WarpState};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
-use crate::canvas::{fill_rect, prepare, use_cell_hover, use_element_width};
+use crate::canvas::{fill_rect, prepare, use_cell_hover, use_element_width, use_pixel_ratio};
+use crate::draw_timing::timed;
 use crate::format::grouped;
 use crate::plot::cell_grid::{CellGrid, GridSpec};
 use crate::plot::occupancy::{block_in_slot, resident_blocks, state_counts};
 use crate::plot::palette::{warp_state_colour, INK_SOFT};
+use crate::plot::scale::label_stride;
 
 /// Props of [`SmOccupancy`].
 #[derive(Properties, PartialEq, Clone)]
@@ -25,6 +27,8 @@ const FONT: &str = "11px system-ui, -apple-system, \"Segoe UI\", Roboto, sans-se
 const HEADER: f64 = 16.0;
 const LABEL_WIDTH: f64 = 48.0;
 const COUNT_WIDTH: f64 = 44.0;
+/// Rows at least this tall (with the gap below them) carry an "SM n" label each.
+const LABELLED_ROW: f64 = 12.0;
 
 /// Where the SM rows go for a canvas `width` wide.
 fn layout(snapshot: &Snapshot, width: f64) -> CellGrid {
@@ -38,6 +42,9 @@ fn layout(snapshot: &Snapshot, width: f64) -> CellGrid {
             top: HEADER,
             row_gap: 1.0,
             cell_min: 2.0,
+            // Rows tall enough for a label each, when the height allows: the cells of a narrow
+            // view become thin bars rather than dots.
+            row_min: LABELLED_ROW - 1.0,
             cell_max: 12.0,
             cell_enough: 6.0,
             max_height: 460.0,
@@ -52,16 +59,17 @@ pub fn sm_occupancy(props: &SmOccupancyProps) -> Html {
     let container = use_node_ref();
     let canvas = use_node_ref();
     let width = use_element_width(container.clone());
+    let ratio = use_pixel_ratio();
     let snapshot = props.snapshot.clone();
     let grid = layout(&snapshot, width);
     let (hover, onmousemove, onmouseleave) = use_cell_hover(grid);
 
     {
         let (canvas, snapshot) = (canvas.clone(), snapshot.clone());
-        use_effect_with((snapshot.clone(), width), move |_| {
+        use_effect_with((snapshot.clone(), width, ratio), move |_| {
             if let Some(element) = canvas.cast::<HtmlCanvasElement>() {
-                if let Some(context) = prepare(&element, grid.width, grid.height) {
-                    draw(&context, &snapshot, &grid);
+                if let Some(context) = prepare(&element, grid.width, grid.height, ratio) {
+                    timed("sm-occupancy:draw", || draw(&context, &snapshot, &grid));
                 }
             }
         });
@@ -117,7 +125,7 @@ fn draw(context: &CanvasRenderingContext2d, snapshot: &Snapshot, grid: &CellGrid
     let sms = snapshot.sm_count();
     let slots = snapshot.warps_per_sm as usize;
     let inset = if grid.cell >= 5.0 { 1.0 } else { 0.0 };
-    let side = grid.cell - inset;
+    let (width, height) = (grid.cell - inset, grid.cell_height);
 
     // Cells batched by state, so each colour is set once.
     for state in WarpState::ALL {
@@ -127,7 +135,7 @@ fn draw(context: &CanvasRenderingContext2d, snapshot: &Snapshot, grid: &CellGrid
             for slot in 0..slots {
                 if snapshot.warp(sm, slot) == state {
                     let (x, y) = grid.cell_origin(sm, slot);
-                    context.rect(x, y, side, side);
+                    context.rect(x, y, width, height);
                 }
             }
         }
@@ -145,12 +153,13 @@ fn draw(context: &CanvasRenderingContext2d, snapshot: &Snapshot, grid: &CellGrid
         context.set_text_align("right");
         let _ = context.fill_text("blocks", x + LABEL_WIDTH + cells_width + COUNT_WIDTH, HEADER - 5.0);
     }
-    // Labels only where rows are tall enough to read them.
-    let every = (11.0 / grid.row_pitch()).ceil().max(1.0) as usize;
+    // Every row labelled when rows are tall enough, else every 2nd, 5th, 10th…; the tooltip
+    // names the SM under the pointer either way.
+    let every = label_stride((LABELLED_ROW / grid.row_pitch()).ceil() as usize);
     context.set_text_baseline("middle");
     for sm in 0..sms {
         let (x, y) = grid.row_origin(sm);
-        let mid = y + grid.cell / 2.0;
+        let mid = y + height / 2.0;
         let blocks = resident_blocks(snapshot, sm);
         if sm % every == 0 {
             context.set_text_align("right");
@@ -166,7 +175,7 @@ fn draw(context: &CanvasRenderingContext2d, snapshot: &Snapshot, grid: &CellGrid
                 x + LABEL_WIDTH + cells_width + COUNT_WIDTH - length,
                 y,
                 length,
-                side.max(1.0),
+                height.max(1.0),
             );
         }
     }

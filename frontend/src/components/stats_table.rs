@@ -5,12 +5,19 @@ use yew::prelude::*;
 use warpscope_core::stats::Report;
 
 use crate::format::{grouped, percent};
+use crate::identity::same_or_equal;
 
 /// Props of [`StatsTable`].
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct StatsTableProps {
     /// The run's report.
     pub report: std::rc::Rc<Report>,
+}
+
+impl PartialEq for StatsTableProps {
+    fn eq(&self, other: &Self) -> bool {
+        same_or_equal(&self.report, &other.report)
+    }
 }
 
 /// Rows of numbers with ids the browser tests read (`stat-cycles`, `stat-l1-hit-rate`, …).
@@ -52,7 +59,8 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                     { row("stat-stall-throttled", "Throttled", percent(s.throttled, scheduler_cycles), "of scheduler cycles".into()) }
                 </tbody>
             </table>
-            <table class="report kernels" id="kernel-table">
+            // Scrolls in its own frame, so it takes focus for the arrow keys to scroll it.
+            <table class="report kernels" id="kernel-table" tabindex="0">
                 <caption>{ "Kernel runs" }</caption>
                 <thead><tr><th scope="col">{ "#" }</th><th scope="col">{ "Kernel" }</th><th scope="col">{ "Blocks" }</th>
                     <th scope="col">{ "Start" }</th><th scope="col">{ "End" }</th><th scope="col">{ "Warp instr." }</th>

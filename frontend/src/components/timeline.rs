@@ -1,9 +1,10 @@
 //! The thread-block timeline: one row per SM, a box per thread block from dispatch to finish,
 //! coloured by kernel run and shaded across its grid so that block placement shows at a glance.
 //!
-//! Drawn on two stacked canvases: the blocks (redrawn only when the report or the width
-//! changes) and an overlay for the playback cursor and the hovered block (cheap to redraw on
-//! every frame of playback).
+//! The blocks are drawn on a canvas, redrawn only when the report, the width or the pixel
+//! density changes. The playback cursor and the hovered block's outline are small elements
+//! over it: moving them repaints a few pixels, where redrawing an overlay canvas the size of
+//! the timeline repainted all of it on every frame of playback.
 
 use std::rc::Rc;
 
@@ -11,12 +12,14 @@ use warpscope_core::stats::Report;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, KeyboardEvent, MouseEvent};
 use yew::prelude::*;
 
-use crate::canvas::{fill_rect, prepare, use_element_width};
+use crate::canvas::{fill_rect, prepare, use_element_width, use_pixel_ratio};
 use crate::download::download_canvas_png;
+use crate::draw_timing::timed;
 use crate::format::grouped;
-use crate::plot::palette::{kernel_shade, ACCENT, INK_SOFT, LINE, QUALITATIVE_LEN, SHADES};
+use crate::identity::{same_or_equal, Same};
+use crate::plot::palette::{kernel_shade, INK_SOFT, LINE, QUALITATIVE_LEN, SHADES};
 use crate::plot::scale::{format_cycles, nice_ticks};
-use crate::plot::timeline::{block_rect, boxes, hit, BlockIndex, Geometry, LABEL_WIDTH};
+use crate::plot::timeline::{block_rect, boxes, hit, kernel_groups, BlockIndex, Geometry, LABEL_WIDTH};
 
 /// Props of [`Timeline`].
 #[derive(Properties, Clone)]
@@ -35,20 +38,10 @@ pub struct TimelineProps {
 impl PartialEq for TimelineProps {
     fn eq(&self, other: &Self) -> bool {
         // The same report object is the common case and must not cost a deep comparison.
-        (Rc::ptr_eq(&self.report, &other.report) || self.report == other.report)
+        same_or_equal(&self.report, &other.report)
             && self.sm_count == other.sm_count
             && self.cursor == other.cursor
             && self.on_seek == other.on_seek
-    }
-}
-
-/// A report compared by identity, as a cheap hook dependency.
-#[derive(Clone)]
-struct SameReport(Rc<Report>);
-
-impl PartialEq for SameReport {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
     }
 }
 
@@ -69,42 +62,31 @@ const FONT: &str = "11px system-ui, -apple-system, \"Segoe UI\", Roboto, sans-se
 pub fn timeline(props: &TimelineProps) -> Html {
     let container = use_node_ref();
     let base = use_node_ref();
-    let overlay = use_node_ref();
     let width = use_element_width(container.clone());
+    let ratio = use_pixel_ratio();
     let report = props.report.clone();
-    let index = use_memo((SameReport(report.clone()), props.sm_count), |(r, sms)| {
-        BlockIndex::build(&r.0.blocks, *sms, r.0.cycles)
+    let index = use_memo((Same(report.clone()), props.sm_count), |(r, sms)| {
+        timed("timeline:index", || BlockIndex::build(&r.0.blocks, &r.0.kernels, *sms, r.0.cycles))
     });
     let geometry = Rc::new(Geometry::new(&index, width));
     let hover = use_state_eq(|| None::<Hover>);
 
     {
         let (base, report, index, geometry) = (base.clone(), report.clone(), index.clone(), geometry.clone());
-        use_effect_with((SameReport(report.clone()), props.sm_count, width), move |_| {
+        use_effect_with((Same(report.clone()), props.sm_count, width, ratio), move |_| {
             if let Some(canvas) = base.cast::<HtmlCanvasElement>() {
-                if let Some(context) = prepare(&canvas, geometry.width, geometry.height) {
-                    draw_blocks(&context, &report, &index, &geometry);
+                if let Some(context) = prepare(&canvas, geometry.width, geometry.height, ratio) {
+                    timed("timeline:blocks", || draw_blocks(&context, &report, &index, &geometry));
                 }
             }
         });
     }
-    {
-        let (overlay, report, index, geometry) = (overlay.clone(), report.clone(), index.clone(), geometry.clone());
-        let deps = (SameReport(report.clone()), props.sm_count, width, props.cursor, *hover);
-        use_effect_with(deps, move |(_, _, _, cursor, hover)| {
-            if let Some(canvas) = overlay.cast::<HtmlCanvasElement>() {
-                if let Some(context) = prepare(&canvas, geometry.width, geometry.height) {
-                    draw_overlay(&context, &report, &index, &geometry, *cursor, hover.map(|h| h.block));
-                }
-            }
-        });
-    }
-
     let onmousemove = {
         let (hover, report, index, geometry) = (hover.clone(), report.clone(), index.clone(), geometry.clone());
         Callback::from(move |e: MouseEvent| {
             let (x, y) = (e.offset_x() as f64, e.offset_y() as f64);
-            hover.set(hit(&index, &report.blocks, &geometry, x, y).map(|block| Hover { block, x, y }));
+            let block = timed("timeline:hit", || hit(&index, &report.blocks, &geometry, x, y));
+            hover.set(block.map(|block| Hover { block, x, y }));
         })
     };
     let onmouseleave = {
@@ -122,8 +104,10 @@ pub fn timeline(props: &TimelineProps) -> Html {
             }
         })
     });
+    // No cursor means the end of the run, as in playback.
+    let position = props.cursor.unwrap_or(index.horizon).min(index.horizon);
     let onkeydown = props.on_seek.clone().map(|seek| {
-        let (horizon, cursor) = (index.horizon, props.cursor.unwrap_or(0));
+        let (horizon, cursor) = (index.horizon, position);
         Callback::from(move |e: KeyboardEvent| {
             let step = (horizon / if e.shift_key() { 10 } else { 100 }).max(1);
             let target = match e.key().as_str() {
@@ -161,27 +145,37 @@ pub fn timeline(props: &TimelineProps) -> Html {
             <div class="viz-toolbar">
                 <figcaption>{ "Thread blocks over time, per SM" }</figcaption>
                 <button type="button" class="viz-export" onclick={export}
-                    title="Save the timeline as a PNG image">{ "PNG" }</button>
+                    title="Save the timeline as a PNG image" aria-label="Save the timeline as a PNG image">{ "PNG" }</button>
             </div>
+            // Seekable, the frame is a slider; a slider's content is hidden from screen readers,
+            // so the picture's summary moves to its description.
             <div class="viz-canvas-frame" ref={container}
                 tabindex={seekable.then_some("0")}
                 role={seekable.then_some("slider")}
                 aria-label={seekable.then_some("Playback position on the timeline")}
+                aria-describedby={seekable.then_some("timeline-summary timeline-keys")}
                 aria-valuemin={seekable.then_some("0")}
                 aria-valuemax={seekable.then(|| index.horizon.to_string())}
-                aria-valuenow={seekable.then(|| props.cursor.unwrap_or(0).to_string())}
+                aria-valuenow={seekable.then(|| position.to_string())}
+                aria-valuetext={seekable.then(|| format!("cycle {} of {}", grouped(position), grouped(index.horizon)))}
                 onkeydown={onkeydown}>
                 if report.blocks.is_empty() {
                     <p class="viz-empty">{ "No thread block ran in this run." }</p>
                 } else {
-                    <canvas ref={base} style={size.clone()} role="img" aria-label={summary} />
-                    <canvas ref={overlay} class={classes!("viz-overlay", seekable.then_some("seekable"))}
-                        style={size} aria-hidden="true"
-                        {onmousemove} {onmouseleave} onclick={onclick} />
+                    <canvas ref={base} style={size} role="img" aria-label={summary.clone()}
+                        class={classes!(seekable.then_some("seekable"))} {onmousemove} {onmouseleave} onclick={onclick} />
+                    { cursor_mark(&index, &geometry, props.cursor) }
+                    { hover.map(|h| hover_mark(&index, &report, &geometry, h.block)).unwrap_or_default() }
                     { tooltip.unwrap_or_default() }
                 }
             </div>
             { legend(&report) }
+            if seekable {
+                <p class="sr-only" id="timeline-summary">{ summary }</p>
+                <p class="viz-hint" id="timeline-keys">
+                    { "Click to move playback there, or focus the timeline and use ← → (with Shift: bigger steps), Home and End." }
+                </p>
+            }
         </figure>
     }
 }
@@ -209,7 +203,7 @@ fn draw_blocks(context: &CanvasRenderingContext2d, report: &Report, index: &Bloc
 
     // One fill per colour: boxes are bucketed by (hue, shade) first.
     let mut buckets: Vec<Vec<_>> = vec![Vec::new(); QUALITATIVE_LEN * SHADES as usize];
-    for b in boxes(index, &report.blocks, &report.kernels, geometry) {
+    for b in boxes(index, &report.blocks, geometry) {
         buckets[(b.kernel as usize % QUALITATIVE_LEN) * SHADES as usize + b.shade as usize].push(b);
     }
     for (key, rects) in buckets.iter().enumerate().filter(|(_, r)| !r.is_empty()) {
@@ -251,32 +245,24 @@ fn draw_blocks(context: &CanvasRenderingContext2d, report: &Report, index: &Bloc
     }
 }
 
-/// The playback cursor and the hovered block's outline.
-fn draw_overlay(
-    context: &CanvasRenderingContext2d,
-    report: &Report,
-    index: &BlockIndex,
-    geometry: &Geometry,
-    cursor: Option<u64>,
-    hovered: Option<usize>,
-) {
-    if let Some((x, y, w, h)) = hovered.and_then(|i| block_rect(index, &report.blocks, geometry, i)) {
-        context.set_stroke_style_str("#0f172a");
-        context.set_line_width(1.5);
-        context.stroke_rect(x - 0.75, y - 0.75, w + 1.5, h + 1.5);
-    }
-    if let Some(cycle) = cursor {
-        let x = geometry.x.map(cycle.min(index.horizon) as f64).round();
-        fill_rect(context, ACCENT, x - 1.0, geometry.top, 2.0, geometry.rows_bottom() - geometry.top);
-        // A small handle on the axis shows where the cursor can be grabbed.
-        context.set_fill_style_str(ACCENT);
-        context.begin_path();
-        context.move_to(x - 5.0, geometry.rows_bottom() + 6.0);
-        context.line_to(x + 5.0, geometry.rows_bottom() + 6.0);
-        context.line_to(x, geometry.rows_bottom());
-        context.close_path();
-        context.fill();
-    }
+/// The playback cursor: a line over the rows with a handle on the axis (see `.timeline-cursor`).
+fn cursor_mark(index: &BlockIndex, geometry: &Geometry, cursor: Option<u64>) -> Html {
+    let Some(cycle) = cursor else { return Html::default() };
+    let x = geometry.x.map(cycle.min(index.horizon) as f64).round();
+    let style = format!(
+        "transform: translateX({x}px); top: {}px; height: {}px;",
+        geometry.top,
+        geometry.rows_bottom() - geometry.top
+    );
+    html! { <div class="timeline-cursor" aria-hidden="true" {style} /> }
+}
+
+/// An outline around the hovered block.
+fn hover_mark(index: &BlockIndex, report: &Report, geometry: &Geometry, block: usize) -> Html {
+    let Some((x, y, w, h)) = block_rect(index, &report.blocks, geometry, block) else { return Html::default() };
+    // 1.5 px outside the box, as a 1.5 px border.
+    let style = format!("left: {}px; top: {}px; width: {}px; height: {}px;", x - 1.5, y - 1.5, w + 3.0, h + 3.0);
+    html! { <div class="timeline-hover" aria-hidden="true" {style} /> }
 }
 
 /// The hovered block's details, placed beside the pointer (to its left near the right edge).
@@ -296,6 +282,7 @@ fn tooltip(report: &Report, hover: Hover, geometry: &Geometry) -> Option<Html> {
         <div class="viz-tooltip" {style} role="status">
             <strong>{ name }</strong>
             <dl>
+                <dt>{ "kernel run" }</dt><dd>{ b.kernel }</dd>
                 <dt>{ "block" }</dt><dd>{ grouped(b.block as u64) }</dd>
                 <dt>{ "SM" }</dt><dd>{ b.sm }</dd>
                 <dt>{ "start" }</dt><dd>{ grouped(b.start) }</dd>
@@ -307,27 +294,74 @@ fn tooltip(report: &Report, hover: Hover, geometry: &Geometry) -> Option<Html> {
     })
 }
 
-/// Kernel runs with their colour ramps (first blocks light, last dark).
+/// Kernels with their colours: one ramp (first blocks light, last dark) for a kernel run once,
+/// the hues of its runs side by side for a kernel run several times.
 fn legend(report: &Report) -> Html {
-    let shown = report.kernels.len().min(LEGEND_MAX);
-    let more = report.kernels.len() - shown;
+    let groups = kernel_groups(&report.kernels);
+    let shown = groups.len().min(LEGEND_MAX);
+    let more = groups.len() - shown;
     html! {
-        <ul class="viz-legend" aria-label="Kernel runs">
-            { for report.kernels.iter().take(shown).enumerate().map(|(k, kernel)| {
-                let ramp = format!(
-                    "background: linear-gradient(to right, {}, {});",
-                    kernel_shade(k, 0).css(),
-                    kernel_shade(k, SHADES - 1).css()
-                );
+        <ul class="viz-legend" aria-label="Kernels">
+            { for groups.iter().take(shown).map(|group| {
+                let runs = group.runs.len();
+                let (swatch, title) = if runs == 1 {
+                    let k = group.runs[0];
+                    let ramp = format!(
+                        "background: linear-gradient(to right, {}, {});",
+                        kernel_shade(k, 0).css(),
+                        kernel_shade(k, SHADES - 1).css()
+                    );
+                    (ramp, format!("kernel run {k}: {} blocks, lighter → darker by block index", grouped(group.blocks)))
+                } else {
+                    (run_stripes(&group.runs), format!(
+                        "{runs} runs ({}), {} blocks in all: each run in its own colour, lighter → darker by block index",
+                        run_list(&group.runs),
+                        grouped(group.blocks)
+                    ))
+                };
                 html! {
-                    <li title={format!("kernel run {k}: {} blocks, lighter → darker by block index", grouped(kernel.blocks as u64))}>
-                        <span class="swatch ramp" style={ramp} />{ kernel.name.clone() }
+                    <li {title}>
+                        <span class="swatch ramp" style={swatch} />{ group.name.clone() }
+                        if runs > 1 {
+                            <span class="runs">{ format!("× {runs}") }</span>
+                        }
                     </li>
                 }
             }) }
             if more > 0 {
-                <li class="more">{ format!("and {more} more (colours repeat every {QUALITATIVE_LEN})") }</li>
+                <li class="more">{ format!("and {more} more kernels") }</li>
             }
         </ul>
     }
+}
+
+/// A swatch of the hues a kernel's runs are drawn in, one stripe per distinct hue.
+fn run_stripes(runs: &[usize]) -> String {
+    let mut hues: Vec<usize> = Vec::new();
+    for &run in runs {
+        if !hues.contains(&(run % QUALITATIVE_LEN)) {
+            hues.push(run % QUALITATIVE_LEN);
+        }
+    }
+    let stripe = 100.0 / hues.len() as f64;
+    let stops: Vec<String> = hues
+        .iter()
+        .enumerate()
+        .map(|(i, &hue)| {
+            let colour = kernel_shade(hue, SHADES / 2).css();
+            format!("{colour} {:.1}% {:.1}%", i as f64 * stripe, (i + 1) as f64 * stripe)
+        })
+        .collect();
+    format!("background: linear-gradient(to right, {});", stops.join(", "))
+}
+
+/// "kernel runs 0–19" for consecutive runs, else the first few.
+fn run_list(runs: &[usize]) -> String {
+    let (first, last) = (runs[0], runs[runs.len() - 1]);
+    if last - first + 1 == runs.len() {
+        return format!("kernel runs {first}–{last}");
+    }
+    let shown: Vec<String> = runs.iter().take(6).map(|r| r.to_string()).collect();
+    let tail = if runs.len() > 6 { ", …" } else { "" };
+    format!("kernel runs {}{tail}", shown.join(", "))
 }

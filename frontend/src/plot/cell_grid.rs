@@ -1,6 +1,7 @@
-//! A grid of small square cells (rows × columns) folded into side-by-side panels when there
-//! are too many rows for the height: the L1 heatmap (sets × ways) and the SM occupancy view
-//! (SMs × warp slots) both use it.
+//! A grid of small cells (rows × columns) folded into side-by-side panels when there are too
+//! many rows for the height: the L1 heatmap (sets × ways) and the SM occupancy view (SMs × warp
+//! slots) both use it. Cells are square unless rows must be taller than the cells are wide, so
+//! that a label fits beside each row.
 
 /// What to fit.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -21,6 +22,9 @@ pub struct GridSpec {
     pub row_gap: f64,
     /// Smallest cell side; below it the grid overflows its width rather than vanish.
     pub cell_min: f64,
+    /// Rows at least this tall when the height allows (cells then stretch vertically), so that
+    /// each row can carry a readable label; 0 for square cells.
+    pub row_min: f64,
     /// Largest cell side.
     pub cell_max: f64,
     /// A cell side big enough to read: the fewest panels reaching it win, so that rows stay in
@@ -35,8 +39,10 @@ pub struct GridSpec {
 pub struct CellGrid {
     /// The spec it was fitted from.
     pub spec: GridSpec,
-    /// Cell side, whole pixels.
+    /// Cell width, whole pixels.
     pub cell: f64,
+    /// Cell height, whole pixels: `cell`, or more to reach the spec's `row_min`.
+    pub cell_height: f64,
     /// Panels side by side.
     pub panels: usize,
     /// Rows in each panel (the last may have fewer).
@@ -78,7 +84,9 @@ impl CellGrid {
         let (cell, panels) = best;
         let cell = if cell.is_finite() { cell.max(spec.cell_min) } else { spec.cell_min };
         let rows_per_panel = rows.div_ceil(panels);
-        let mut grid = CellGrid { spec, cell, panels, rows_per_panel, width: 0.0, height: 0.0 };
+        let row_room = (spec.max_height / rows_per_panel as f64 - spec.row_gap).floor();
+        let cell_height = if row_room.is_finite() { cell.max(spec.row_min.min(row_room)) } else { cell };
+        let mut grid = CellGrid { spec, cell, cell_height, panels, rows_per_panel, width: 0.0, height: 0.0 };
         grid.width = panels as f64 * grid.panel_width() - spec.gap;
         grid.height = spec.top + rows_per_panel as f64 * grid.row_pitch();
         grid
@@ -86,7 +94,7 @@ impl CellGrid {
 
     /// Distance between row tops.
     pub fn row_pitch(&self) -> f64 {
-        self.cell + self.spec.row_gap
+        self.cell_height + self.spec.row_gap
     }
 
     /// Width of one panel including its lead, trail and the gap after it.
@@ -117,7 +125,7 @@ impl CellGrid {
         let within = ((py - self.spec.top) / self.row_pitch()).floor() as usize;
         let col = (x_in / self.cell).floor();
         let y_in = py - self.spec.top - within as f64 * self.row_pitch();
-        if x_in < 0.0 || col as usize >= self.spec.cols || within >= self.rows_per_panel || y_in >= self.cell {
+        if x_in < 0.0 || col as usize >= self.spec.cols || within >= self.rows_per_panel || y_in >= self.cell_height {
             return None;
         }
         let row = panel * self.rows_per_panel + within;
@@ -139,6 +147,7 @@ mod tests {
             top: 0.0,
             row_gap: 0.0,
             cell_min: 2.0,
+            row_min: 0.0,
             cell_max: 16.0,
             cell_enough: 10.0,
             max_height: 400.0,
@@ -164,6 +173,25 @@ mod tests {
             let (x, y) = g.cell_origin(row, 15);
             assert_eq!(g.hit(x + g.cell / 2.0, y + g.cell / 2.0), Some((row, 15)));
         }
+    }
+
+    #[test]
+    fn rows_stretch_to_fit_a_label_when_the_height_allows() {
+        // 15 SMs of 48 warp slots in a narrow column: cells 2 px wide, rows 12 px tall.
+        let mut s = spec(15, 48);
+        s.row_min = 12.0;
+        let g = CellGrid::fit(s, 100.0);
+        assert_eq!((g.cell, g.cell_height, g.panels), (2.0, 12.0, 1));
+        assert_eq!(g.height, 15.0 * 12.0);
+        let (x, y) = g.cell_origin(14, 47);
+        assert_eq!(g.hit(x + 1.0, y + 11.0), Some((14, 47)), "the whole tall cell is its row's");
+        // 400 rows cannot each have 12 px in 400 px: they get what there is.
+        let mut s = spec(400, 4);
+        s.row_min = 12.0;
+        assert_eq!(CellGrid::fit(s, 60.0).cell_height, 2.0);
+        // Square cells stay square.
+        let g = CellGrid::fit(spec(32, 4), 800.0);
+        assert_eq!(g.cell_height, g.cell);
     }
 
     #[test]

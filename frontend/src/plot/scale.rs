@@ -105,6 +105,20 @@ pub fn nice_ceiling(hi: f64, target: usize) -> f64 {
     (hi / step - 1e-9).ceil().max(1.0) * step
 }
 
+/// The smallest "round" stride (1, 2, 5, 10, 20, 50, …) of at least `at_least`: labels on every
+/// such row (SM 0, 5, 10, …) are easier to count along than every third.
+pub fn label_stride(at_least: usize) -> usize {
+    let mut decade = 1;
+    loop {
+        for step in [1, 2, 5] {
+            if step * decade >= at_least {
+                return step * decade;
+            }
+        }
+        decade *= 10;
+    }
+}
+
 /// A cycle count for an axis: `950`, `1.2k`, `3.4M`, `2G` (no trailing `.0`).
 pub fn format_cycles(cycles: f64) -> String {
     let (value, unit) = match cycles.abs() {
@@ -127,6 +141,12 @@ pub fn format_tick(value: f64, step: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn label_strides_are_round() {
+        let strides: Vec<usize> = [0, 1, 2, 3, 4, 5, 6, 11, 21, 51, 101].into_iter().map(label_stride).collect();
+        assert_eq!(strides, [1, 1, 2, 5, 5, 5, 10, 20, 50, 100, 200]);
+    }
 
     #[test]
     fn maps_and_inverts() {

@@ -5,7 +5,7 @@
 use warpscope_core::stats::{BlockRecord, KernelReport};
 
 use super::palette::shade_level;
-use super::scale::LinearScale;
+use super::scale::{label_stride, LinearScale};
 
 /// Blocks of a report arranged per SM and lane, built once per report.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -16,29 +16,35 @@ pub struct BlockIndex {
     /// Per block: its end cycle, with unfinished blocks (end before start) extended to the
     /// horizon.
     pub ends: Vec<u64>,
+    /// Per block: its shade level across its kernel run's grid.
+    pub shades: Vec<u8>,
     /// The last cycle anything happened (at least 1 so scales stay finite).
     pub horizon: u64,
 }
 
 impl BlockIndex {
     /// Arranges `blocks` into `sm_count` rows (more if a block names a higher SM) of a run
-    /// `cycles` long. Each block takes the lowest lane free at its start.
-    pub fn build(blocks: &[BlockRecord], sm_count: u32, cycles: u64) -> Self {
+    /// `cycles` long. Each block takes the lowest lane free at its start. `kernels` gives grid
+    /// sizes for shading.
+    pub fn build(blocks: &[BlockRecord], kernels: &[KernelReport], sm_count: u32, cycles: u64) -> Self {
         let horizon = blocks.iter().map(|b| b.end.max(b.start)).max().unwrap_or(0).max(cycles).max(1);
         let ends: Vec<u64> = blocks.iter().map(|b| if b.end < b.start { horizon } else { b.end }).collect();
+        let grid_sizes = grid_sizes(blocks, kernels);
+        let shades = blocks.iter().map(|b| shade_level(b.block, grid_sizes[b.kernel as usize])).collect();
         let rows = blocks.iter().map(|b| b.sm as usize + 1).max().unwrap_or(0).max(sm_count as usize);
-        let mut per_sm: Vec<Vec<u32>> = vec![Vec::new(); rows];
+        // Sorting the keys themselves, not indices looked up through a closure, keeps the sort
+        // of a 100k-block run within a frame.
+        let mut per_sm: Vec<Vec<(u64, u64, u32)>> = vec![Vec::new(); rows];
         for (i, b) in blocks.iter().enumerate() {
-            per_sm[b.sm as usize].push(i as u32);
+            per_sm[b.sm as usize].push((b.start, ends[i], i as u32));
         }
         let sms = per_sm
             .into_iter()
-            .map(|mut ids| {
-                ids.sort_by_key(|&i| (blocks[i as usize].start, ends[i as usize]));
+            .map(|mut keyed| {
+                keyed.sort_unstable();
                 let mut lanes: Vec<Vec<u32>> = Vec::new();
                 let mut lane_free_at: Vec<u64> = Vec::new();
-                for i in ids {
-                    let start = blocks[i as usize].start;
+                for (start, end, i) in keyed {
                     let lane = match lane_free_at.iter().position(|&free| free <= start) {
                         Some(lane) => lane,
                         None => {
@@ -48,12 +54,12 @@ impl BlockIndex {
                         }
                     };
                     lanes[lane].push(i);
-                    lane_free_at[lane] = ends[i as usize];
+                    lane_free_at[lane] = end;
                 }
                 lanes
             })
             .collect();
-        BlockIndex { sms, ends, horizon }
+        BlockIndex { sms, ends, shades, horizon }
     }
 }
 
@@ -85,7 +91,7 @@ pub struct Geometry {
     pub row_pitch: f64,
     /// Drawn height of a row (the pitch minus a separating gap when rows are tall enough).
     pub row_height: f64,
-    /// Label every `label_every`-th SM.
+    /// Label every `label_every`-th SM (a round stride: SM 0, 5, 10, …).
     pub label_every: usize,
     /// Number of rows.
     pub rows: usize,
@@ -105,7 +111,7 @@ impl Geometry {
         };
         let width = width.max(LABEL_WIDTH + RIGHT + 1.0);
         let x = LinearScale::new((0.0, index.horizon as f64), (LABEL_WIDTH, width - RIGHT));
-        let label_every = (LABEL_SPACING / row_pitch).ceil().max(1.0) as usize;
+        let label_every = label_stride((LABEL_SPACING / row_pitch).ceil() as usize);
         let height = TOP + rows as f64 * row_pitch + AXIS_HEIGHT;
         Geometry { width, height, x, top: TOP, row_pitch, row_height, label_every, rows }
     }
@@ -147,56 +153,55 @@ pub struct BoxRect {
 const MERGE_BELOW: f64 = 1.0;
 /// Boxes at least this wide get a one-pixel gap at their right so neighbours stay apart.
 const GAP_FROM: f64 = 4.0;
+/// Narrow boxes closer than this to their same-coloured neighbour join it: no seam would show.
+const SEAM: f64 = 0.5;
 
-/// The boxes to draw for `blocks` (indexed by `index`) at `geometry`. `kernels` gives grid
-/// sizes for shading. Consecutive boxes in a lane narrower than a pixel that touch and share a
-/// colour become one box, so the count stays near the number of pixels however many blocks.
-pub fn boxes(
-    index: &BlockIndex,
-    blocks: &[BlockRecord],
-    kernels: &[KernelReport],
-    geometry: &Geometry,
-) -> Vec<BoxRect> {
-    let grid_sizes = grid_sizes(blocks, kernels);
+/// The boxes to draw for `blocks` (indexed by `index`) at `geometry`. Consecutive boxes in a lane that share a colour and touch become one box
+/// when they are too narrow to be drawn apart (narrower than a pixel, or than the width that
+/// earns a gap), so the count stays near the number of colour changes however many blocks: a
+/// 100k-block run is some ten thousand fills, not a hundred thousand.
+pub fn boxes(index: &BlockIndex, blocks: &[BlockRecord], geometry: &Geometry) -> Vec<BoxRect> {
     let mut out = Vec::new();
     for (row, lanes) in index.sms.iter().enumerate() {
         let lane_h = geometry.lane_height(lanes.len());
         for (lane, ids) in lanes.iter().enumerate() {
             let y = geometry.row_top(row) + lane as f64 * lane_h;
             let h = lane_h.max(1.0);
-            let mut pending: Option<BoxRect> = None;
+            // The box being extended, and whether it is one block wide enough for a gap.
+            let mut pending: Option<(BoxRect, bool)> = None;
             for &i in ids {
                 let b = &blocks[i as usize];
                 let x0 = geometry.x.map(b.start as f64);
                 let x1 = geometry.x.map(index.ends[i as usize] as f64);
-                let shade = shade_level(b.block, grid_sizes.get(b.kernel as usize).copied().unwrap_or(1));
-                let next = BoxRect { x: x0, y, w: x1 - x0, h, kernel: b.kernel, shade };
-                if let Some(cur) = pending.as_mut() {
-                    let touching = next.x <= cur.x + cur.w + MERGE_BELOW;
+                let next = BoxRect { x: x0, y, w: x1 - x0, h, kernel: b.kernel, shade: index.shades[i as usize] };
+                if let Some((cur, gapped)) = pending.as_mut() {
+                    let end = cur.x + cur.w;
                     let same = cur.kernel == next.kernel && cur.shade == next.shade;
-                    if next.w < MERGE_BELOW && touching && same {
-                        cur.w = (next.x + next.w).max(cur.x + cur.w) - cur.x;
+                    let sub_pixel = next.w < MERGE_BELOW && next.x <= end + MERGE_BELOW;
+                    let seamless = next.w < GAP_FROM && !*gapped && next.x <= end + SEAM;
+                    if same && (sub_pixel || seamless) {
+                        cur.w = (next.x + next.w).max(end) - cur.x;
                         continue;
                     }
                     // A sliver inside the pixel the previous box already paints adds nothing.
                     if next.w < MERGE_BELOW && next.x + next.w <= cur.x + cur.w.max(MERGE_BELOW) {
                         continue;
                     }
-                    out.push(finish(*cur));
+                    out.push(finish(*cur, *gapped));
                 }
-                pending = Some(next);
+                pending = Some((next, next.w >= GAP_FROM));
             }
-            if let Some(cur) = pending {
-                out.push(finish(cur));
+            if let Some((cur, gapped)) = pending {
+                out.push(finish(cur, gapped));
             }
         }
     }
     out
 }
 
-/// Gives a box its final width: at least one pixel, minus a gap when wide.
-fn finish(mut b: BoxRect) -> BoxRect {
-    b.w = if b.w >= GAP_FROM { b.w - 1.0 } else { b.w.max(MERGE_BELOW) };
+/// Gives a box its final width: minus a gap for one wide block, else at least one pixel.
+fn finish(mut b: BoxRect, gapped: bool) -> BoxRect {
+    b.w = if gapped { b.w - 1.0 } else { b.w.max(MERGE_BELOW) };
     b
 }
 
@@ -248,6 +253,34 @@ pub fn hit(index: &BlockIndex, blocks: &[BlockRecord], geometry: &Geometry, px: 
         .map(|i| i as usize)
 }
 
+/// The kernel runs of one kernel, for the legend: a kernel launched twenty times is one entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelGroup {
+    /// Kernel name.
+    pub name: String,
+    /// Its runs (indices into the report's kernels, which are also their palette indices).
+    pub runs: Vec<usize>,
+    /// Thread blocks over all its runs.
+    pub blocks: u64,
+}
+
+/// The runs of `kernels` grouped by kernel name, in the order each name first ran.
+pub fn kernel_groups(kernels: &[KernelReport]) -> Vec<KernelGroup> {
+    let mut groups: Vec<KernelGroup> = Vec::new();
+    for (run, kernel) in kernels.iter().enumerate() {
+        let group = match groups.iter().position(|g| g.name == kernel.name) {
+            Some(i) => &mut groups[i],
+            None => {
+                groups.push(KernelGroup { name: kernel.name.clone(), runs: Vec::new(), blocks: 0 });
+                groups.last_mut().expect("just pushed")
+            }
+        };
+        group.runs.push(run);
+        group.blocks += kernel.blocks as u64;
+    }
+    groups
+}
+
 /// Where block `i` is drawn, `(x, y, w, h)`, for outlining the hovered block.
 pub fn block_rect(
     index: &BlockIndex,
@@ -278,7 +311,7 @@ mod tests {
     #[test]
     fn concurrent_blocks_take_separate_lanes_and_reuse_freed_ones() {
         let blocks = [block(0, 0, 0, 0, 100), block(0, 1, 0, 0, 50), block(0, 2, 0, 50, 120), block(0, 3, 1, 10, 20)];
-        let index = BlockIndex::build(&blocks, 2, 120);
+        let index = BlockIndex::build(&blocks, &[], 2, 120);
         assert_eq!(index.sms, vec![vec![vec![1, 2], vec![0]], vec![vec![3]]]);
         assert_eq!(index.horizon, 120);
     }
@@ -286,24 +319,24 @@ mod tests {
     #[test]
     fn rows_cover_every_sm_and_unfinished_blocks_run_to_the_horizon() {
         let blocks = [block(0, 0, 5, 10, 0)];
-        let index = BlockIndex::build(&blocks, 2, 300);
+        let index = BlockIndex::build(&blocks, &[], 2, 300);
         assert_eq!(index.sms.len(), 6);
         assert_eq!(index.ends, vec![300]);
     }
 
     #[test]
     fn empty_reports_lay_out_without_panicking() {
-        let index = BlockIndex::build(&[], 0, 0);
+        let index = BlockIndex::build(&[], &[], 0, 0);
         let g = Geometry::new(&index, 0.0);
         assert!(g.height.is_finite() && g.width > 0.0);
-        assert!(boxes(&index, &[], &[], &g).is_empty());
+        assert!(boxes(&index, &[], &g).is_empty());
         assert_eq!(hit(&index, &[], &g, 60.0, 10.0), None);
     }
 
     #[test]
     fn the_x_scale_spans_the_run_between_the_margins() {
         let blocks = [block(0, 0, 0, 0, 1000)];
-        let index = BlockIndex::build(&blocks, 1, 1000);
+        let index = BlockIndex::build(&blocks, &[], 1, 1000);
         let g = Geometry::new(&index, 1066.0);
         assert_eq!(g.x.map(0.0), LABEL_WIDTH);
         assert_eq!(g.x.map(1000.0), 1066.0 - RIGHT);
@@ -313,10 +346,10 @@ mod tests {
 
     #[test]
     fn many_sms_get_thin_rows_and_sparse_labels() {
-        let index = BlockIndex::build(&[], 132, 10);
+        let index = BlockIndex::build(&[], &[], 132, 10);
         let g = Geometry::new(&index, 800.0);
         assert_eq!(g.row_pitch, ROW_PITCH_MIN);
-        assert_eq!(g.label_every, 4);
+        assert_eq!(g.label_every, 5);
         assert_eq!(g.height, TOP + 132.0 * 4.0 + AXIS_HEIGHT);
     }
 
@@ -324,41 +357,65 @@ mod tests {
     fn sub_pixel_boxes_merge_but_wide_ones_do_not() {
         // 10 000 one-cycle blocks of one kernel in a row over 1 000 pixels: 10 per pixel.
         let tiny: Vec<BlockRecord> = (0..10_000).map(|i| block(0, i, 0, i as u64, i as u64 + 1)).collect();
-        let index = BlockIndex::build(&tiny, 1, 10_000);
+        let index = BlockIndex::build(&tiny, &[], 1, 10_000);
         let g = Geometry::new(&index, 1000.0 + LABEL_WIDTH + RIGHT);
-        let b = boxes(&index, &tiny, &[], &g);
+        let b = boxes(&index, &tiny, &g);
         assert!(b.len() <= super::super::palette::SHADES as usize * 2, "{} boxes", b.len());
         let covered: f64 = b.iter().map(|r| r.w).sum();
         assert!((covered - 1000.0).abs() < 10.0, "merged boxes cover the run: {covered}");
 
         let wide = [block(0, 0, 0, 0, 500), block(0, 1, 0, 500, 1000)];
-        let index = BlockIndex::build(&wide, 1, 1000);
-        let b = boxes(&index, &wide, &[], &Geometry::new(&index, 1000.0 + LABEL_WIDTH + RIGHT));
+        let index = BlockIndex::build(&wide, &[], 1, 1000);
+        let b = boxes(&index, &wide, &Geometry::new(&index, 1000.0 + LABEL_WIDTH + RIGHT));
         assert_eq!(b.len(), 2);
         assert_eq!(b[0].w, 499.0, "a one-pixel gap separates neighbours");
         assert_eq!((b[0].shade, b[1].shade), (0, super::super::palette::SHADES - 1));
     }
 
     #[test]
+    fn narrow_boxes_of_one_colour_join_but_keep_apart_from_other_colours_and_gaps() {
+        // 2-pixel blocks back to back, the second kernel's after a pause.
+        let mut blocks: Vec<BlockRecord> = (0..100).map(|i| block(0, 0, 0, 2 * i, 2 * i + 2)).collect();
+        blocks.extend((0..10).map(|i| block(1, 0, 0, 300 + 2 * i, 302 + 2 * i)));
+        let index = BlockIndex::build(&blocks, &[], 1, 320);
+        let g = Geometry::new(&index, 320.0 + LABEL_WIDTH + RIGHT);
+        let b = boxes(&index, &blocks, &g);
+        assert_eq!(b.len(), 2, "one bar per kernel: {b:?}");
+        assert_eq!((b[0].x, b[0].w), (g.x.map(0.0), 200.0), "no gap cut into a bar of narrow blocks");
+        assert_eq!((b[1].kernel, b[1].x), (1, g.x.map(300.0)));
+    }
+
+    #[test]
     fn different_kernels_never_merge_and_slivers_are_bounded() {
         let one_run_after_another: Vec<BlockRecord> =
             (0..2000).map(|i| block(i / 1000, i % 1000, 0, i as u64, i as u64 + 1)).collect();
-        let index = BlockIndex::build(&one_run_after_another, 1, 2000);
-        let b = boxes(&index, &one_run_after_another, &[], &Geometry::new(&index, 500.0));
+        let index = BlockIndex::build(&one_run_after_another, &[], 1, 2000);
+        let b = boxes(&index, &one_run_after_another, &Geometry::new(&index, 500.0));
         assert!(b.iter().any(|r| r.kernel == 0) && b.iter().any(|r| r.kernel == 1));
         assert!(b.len() <= 2 * super::super::palette::SHADES as usize + 2, "{} boxes", b.len());
 
         let interleaved_in_one_pixel: Vec<BlockRecord> =
             (0..100).map(|i| block(i % 2, i / 2, 0, i as u64, i as u64 + 1)).collect();
-        let index = BlockIndex::build(&interleaved_in_one_pixel, 1, 100_000);
-        let b = boxes(&index, &interleaved_in_one_pixel, &[], &Geometry::new(&index, 500.0));
+        let index = BlockIndex::build(&interleaved_in_one_pixel, &[], 1, 100_000);
+        let b = boxes(&index, &interleaved_in_one_pixel, &Geometry::new(&index, 500.0));
         assert_eq!(b.len(), 1, "slivers inside an already painted pixel add nothing");
+    }
+
+    #[test]
+    fn the_legend_lists_each_kernel_once_with_its_runs() {
+        let run = |name: &str, blocks| KernelReport { name: name.into(), blocks, ..Default::default() };
+        let kernels = [run("step", 4), run("swap", 1), run("step", 4), run("step", 4)];
+        let groups = kernel_groups(&kernels);
+        assert_eq!(groups.len(), 2);
+        assert_eq!((groups[0].name.as_str(), groups[0].runs.clone(), groups[0].blocks), ("step", vec![0, 2, 3], 12));
+        assert_eq!((groups[1].name.as_str(), groups[1].runs.clone(), groups[1].blocks), ("swap", vec![1], 1));
+        assert!(kernel_groups(&[]).is_empty());
     }
 
     #[test]
     fn hovering_finds_the_block_in_its_lane() {
         let blocks = [block(0, 0, 0, 0, 100), block(0, 1, 0, 0, 50), block(0, 2, 0, 50, 120), block(1, 0, 1, 10, 20)];
-        let index = BlockIndex::build(&blocks, 2, 120);
+        let index = BlockIndex::build(&blocks, &[], 2, 120);
         let g = Geometry::new(&index, 120.0 + LABEL_WIDTH + RIGHT);
         let lane_h = g.lane_height(2);
         let in_lane = |row: usize, lane: f64| g.row_top(row) + lane * lane_h + lane_h / 2.0;
