@@ -17,6 +17,9 @@ pub struct LineRequest {
     pub sectors: u32,
     /// Lanes served by this request.
     pub lanes: u32,
+    /// The L1 set of the line, filled in by the LSU (see [`crate::mem::l1::L1Cache::set_of`]) so
+    /// that a request retried many times is hashed once.
+    pub set: u32,
 }
 
 /// Groups the 4-byte accesses of the lanes in `mask` by line, appending to `out` (cleared first).
@@ -33,13 +36,18 @@ pub fn coalesce(mask: u32, addresses: &[u32; LANES], line_bytes: u32, sector_byt
         let addr = addresses[lane as usize];
         let line = (addr >> line_shift) as u64;
         let sector = 1u32 << ((addr >> sector_shift) & sector_mask);
-        // A warp touches at most 32 lines: a linear search beats any map here.
-        match out.iter_mut().find(|r| r.line == line) {
+        // A warp touches at most 32 lines: a linear search beats any map here, and neighbouring
+        // lanes mostly share the line of the request before.
+        let found = match out.last_mut() {
+            Some(r) if r.line == line => Some(r),
+            _ => out.iter_mut().find(|r| r.line == line),
+        };
+        match found {
             Some(r) => {
                 r.sectors |= sector;
                 r.lanes |= 1 << lane;
             }
-            None => out.push(LineRequest { line, sectors: sector, lanes: 1 << lane }),
+            None => out.push(LineRequest { line, sectors: sector, lanes: 1 << lane, set: 0 }),
         }
     }
 }
@@ -81,7 +89,7 @@ mod tests {
     fn consecutive_words_coalesce_into_one_line() {
         let mut out = Vec::new();
         coalesce(u32::MAX, &addresses(|l| 0x1000 + 4 * l), 128, 32, &mut out);
-        assert_eq!(out, [LineRequest { line: 0x1000 / 128, sectors: 0b1111, lanes: u32::MAX }]);
+        assert_eq!(out, [LineRequest { line: 0x1000 / 128, sectors: 0b1111, lanes: u32::MAX, set: 0 }]);
     }
 
     #[test]
@@ -89,8 +97,8 @@ mod tests {
         let mut out = Vec::new();
         coalesce(u32::MAX, &addresses(|l| 0x1040 + 4 * l), 128, 32, &mut out);
         assert_eq!(out.len(), 2);
-        assert_eq!(out[0], LineRequest { line: 0x1000 / 128, sectors: 0b1100, lanes: 0xFFFF });
-        assert_eq!(out[1], LineRequest { line: 0x1080 / 128, sectors: 0b0011, lanes: 0xFFFF_0000 });
+        assert_eq!(out[0], LineRequest { line: 0x1000 / 128, sectors: 0b1100, lanes: 0xFFFF, set: 0 });
+        assert_eq!(out[1], LineRequest { line: 0x1080 / 128, sectors: 0b0011, lanes: 0xFFFF_0000, set: 0 });
     }
 
     #[test]

@@ -270,6 +270,20 @@ impl L1Cache {
     /// `owner` (the warp) is recorded when a load allocates the line; `token` identifies the
     /// requester and is handed back by [`L1Cache::fill`] when its data arrives.
     pub fn access(&mut self, line: u64, sectors: u32, kind: RequestKind, owner: u32, token: u32) -> L1Outcome {
+        self.access_in(self.set_of(line), line, sectors, kind, owner, token)
+    }
+
+    /// [`L1Cache::access`] for a line whose set, [`L1Cache::set_of`], is already known.
+    pub fn access_in(
+        &mut self,
+        set: u32,
+        line: u64,
+        sectors: u32,
+        kind: RequestKind,
+        owner: u32,
+        token: u32,
+    ) -> L1Outcome {
+        debug_assert_eq!(set, self.set_of(line));
         debug_assert!(
             sectors != 0 && sectors & !self.all_sectors == 0,
             "sector mask {sectors:#b} is empty or names sectors beyond the line"
@@ -277,7 +291,7 @@ impl L1Cache {
         let outcome = match kind {
             RequestKind::Load if self.sets == 0 => self.load_uncached(line, sectors, token),
             RequestKind::Load => {
-                let base = self.set_base(line);
+                let base = set as usize * self.ways as usize;
                 match self.find_in(base, line) {
                     Some(i) => self.load_present(i, line, sectors, token),
                     None => self.load_absent(base, line, sectors, owner, token),

@@ -3,7 +3,6 @@
 //! send back and DRAM reads to wait for. Timing is by timestamps: the bank's pipeline accepts
 //! one request per cycle, hits answer after `hit_latency`, misses after the DRAM read.
 
-use alloc::collections::VecDeque;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -87,9 +86,12 @@ pub struct L2Bank {
     in_flight: [u32; BUCKETS],
     free_mshrs: usize,
     mshrs: Vec<Mshr>,
-    /// Requests that found no MSHR (or no merge slot), retried when one frees, with the first
-    /// tag entry of their set (each is retried many times).
-    waiting: VecDeque<(L2Request, usize)>,
+    /// Requests that found no MSHR (or no merge slot), oldest first, retried when one frees,
+    /// with the first tag entry of their set (each is retried many times).
+    waiting: Vec<(L2Request, usize)>,
+    /// A store installed a line since the last retry of `waiting` (so a waiting request's
+    /// line may have become present).
+    stored_since_retry: bool,
     pipeline_free: u64,
     stats: L2Stats,
 }
@@ -119,7 +121,8 @@ impl L2Bank {
             in_flight: [0; BUCKETS],
             free_mshrs: l2.mshr_entries as usize,
             mshrs: (0..l2.mshr_entries).map(|_| Mshr { dirty_on_fill: false, waiters: Vec::new() }).collect(),
-            waiting: VecDeque::new(),
+            waiting: Vec::new(),
+            stored_since_retry: false,
             pipeline_free: 0,
             stats: L2Stats::default(),
         }
@@ -154,11 +157,19 @@ impl L2Bank {
 
     /// Installs `line`, writing back a dirty victim through `dram`.
     fn install(&mut self, now: u64, base: usize, line: u64, dirty: bool, dram: &mut Dram) {
-        let ways = base..base + self.ways as usize;
-        let victim = ways
-            .clone()
-            .find(|&i| self.lines[i] == INVALID)
-            .unwrap_or_else(|| ways.min_by_key(|&i| self.stamps[i]).unwrap_or(base));
+        // The first empty way, else the first with the smallest stamp, in one pass.
+        let end = base + self.ways as usize;
+        let mut victim = base;
+        let mut oldest = u64::MAX;
+        for (i, (&l, &stamp)) in self.lines[base..end].iter().zip(&self.stamps[base..end]).enumerate() {
+            if l == INVALID {
+                victim = base + i;
+                break;
+            }
+            if stamp < oldest {
+                (victim, oldest) = (base + i, stamp);
+            }
+        }
         if self.lines[victim] != INVALID && self.dirty[victim] {
             self.stats.writebacks += 1;
             dram.write(now, self.channel(dram));
@@ -209,11 +220,14 @@ impl L2Bank {
             _ => self.stats.accesses += 1,
         }
         let base = self.set_base(request.line);
-        self.handle(start, request, base, dram, out);
+        if !self.serve(start, request, base, dram, out) {
+            self.waiting.push((request, base));
+        }
     }
 
-    /// Serves `request` at `start`; `base` is the first tag entry of its set.
-    fn handle(&mut self, start: u64, request: L2Request, base: usize, dram: &mut Dram, out: &mut Vec<L2Output>) {
+    /// Serves `request` at `start`, `base` being the first tag entry of its set; `false` if it
+    /// must wait (no free MSHR, or its line's MSHR has no merge slot left).
+    fn serve(&mut self, start: u64, request: L2Request, base: usize, dram: &mut Dram, out: &mut Vec<L2Output>) -> bool {
         let line = request.line;
         if request.kind == RequestKind::Store {
             if let Some(i) = self.find_in(base, line) {
@@ -223,8 +237,9 @@ impl L2Bank {
                 self.mshrs[m].dirty_on_fill = true;
             } else {
                 self.install(start, base, line, true, dram);
+                self.stored_since_retry = true;
             }
-            return;
+            return true;
         }
         if let Some(i) = self.find_in(base, line) {
             self.stats.hits += 1;
@@ -233,19 +248,18 @@ impl L2Bank {
                 self.dirty[i] = true;
             }
             out.push(L2Output::Reply { at: start + self.hit_latency, request });
-            return;
+            return true;
         }
         let max_merge = self.max_merge;
         if let Some(m) = self.mshr_of(line) {
             let m = &mut self.mshrs[m];
-            if m.waiters.len() < max_merge {
-                self.stats.mshr_merges += 1;
-                m.dirty_on_fill |= request.kind == RequestKind::Atomic;
-                m.waiters.push(request);
-            } else {
-                self.waiting.push_back((request, base));
+            if m.waiters.len() >= max_merge {
+                return false;
             }
-            return;
+            self.stats.mshr_merges += 1;
+            m.dirty_on_fill |= request.kind == RequestKind::Atomic;
+            m.waiters.push(request);
+            return true;
         }
         let channel = self.channel(dram);
         match self.take_mshr(line) {
@@ -257,8 +271,9 @@ impl L2Bank {
                 m.waiters.push(request);
                 let at = dram.read(start + self.hit_latency, channel);
                 out.push(L2Output::DramDone { at, line });
+                true
             }
-            None => self.waiting.push_back((request, base)),
+            None => false,
         }
     }
 
@@ -275,11 +290,19 @@ impl L2Bank {
         }
         mshr.waiters.clear();
         self.free_mshr(index);
-        for _ in 0..self.waiting.len() {
-            if let Some((request, base)) = self.waiting.pop_front() {
-                self.handle(now, request, base, dram, out);
-            }
-        }
+        // In order; those still unserved keep their places. A request whose line is neither
+        // present nor being fetched, with no MSHR free, would wait on: its line can only have
+        // become present through this fill or a store since the last retry, so the tags need
+        // not be searched again.
+        let mut waiting = core::mem::take(&mut self.waiting);
+        let skip_absent = !self.stored_since_retry;
+        waiting.retain(|&(request, base)| {
+            let waits_on =
+                skip_absent && self.free_mshrs == 0 && request.line != line && self.mshr_of(request.line).is_none();
+            waits_on || !self.serve(now, request, base, dram, out)
+        });
+        self.waiting = waiting;
+        self.stored_since_retry = false;
     }
 
     /// Counts so far.

@@ -619,7 +619,7 @@ impl Sm {
                         });
                         let (line, sector) = (self.line_bytes, self.sector_bytes);
                         coalesce(access.mask, &self.addresses, line, sector, self.lsu.requests_mut());
-                        self.lsu.start_global(kind, w, token);
+                        self.lsu.start_global(kind, w, token, &self.l1);
                     }
                 }
             }
