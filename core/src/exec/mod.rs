@@ -340,14 +340,17 @@ pub fn step(
         Instr::Load { space, dst, addr, offset } => {
             gather_addresses(regs, addr, offset, active, env.addresses);
             check(space, active, env, pc)?;
-            for_lanes(active, |l| {
-                let a = env.addresses[l];
-                // Checked above: the reads cannot fail.
-                regs[row(dst) + l] = match space {
-                    Space::Global => env.global.word(a),
-                    Space::Shared => env.shared.read(a).unwrap_or(0),
-                };
-            });
+            let target = &mut regs[row(dst)..row(dst) + LANES];
+            // Checked above: the reads cannot fail.
+            match space {
+                Space::Global if active == u32::MAX => {
+                    for (t, &a) in target.iter_mut().zip(env.addresses.iter()) {
+                        *t = env.global.word(a);
+                    }
+                }
+                Space::Global => for_lanes(active, |l| target[l] = env.global.word(env.addresses[l])),
+                Space::Shared => for_lanes(active, |l| target[l] = env.shared.read(env.addresses[l]).unwrap_or(0)),
+            }
             outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Load, mask: active });
         }
         Instr::Store { space, addr, offset, src } => {
@@ -434,7 +437,15 @@ fn write_row(regs: &mut [u32], dst: Reg, mask: u32, values: &[u32; LANES]) {
 }
 
 fn gather_addresses(regs: &[u32], addr: Reg, offset: i32, mask: u32, out: &mut [u32; LANES]) {
-    for_lanes(mask, |l| out[l] = regs[row(addr) + l].wrapping_add(offset as u32));
+    let base = &regs[row(addr)..row(addr) + LANES];
+    if mask == u32::MAX {
+        // Converged: a straight loop the compiler vectorises.
+        for (o, &r) in out.iter_mut().zip(base) {
+            *o = r.wrapping_add(offset as u32);
+        }
+    } else {
+        for_lanes(mask, |l| out[l] = base[l].wrapping_add(offset as u32));
+    }
 }
 
 /// Checks every lane's address before any lane's effect is applied.

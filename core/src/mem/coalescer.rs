@@ -29,13 +29,23 @@ pub fn coalesce(mask: u32, addresses: &[u32; LANES], line_bytes: u32, sector_byt
     let line_shift = line_bytes.trailing_zeros();
     let sector_shift = sector_bytes.trailing_zeros();
     let sector_mask = line_bytes / sector_bytes - 1;
+    let sector_of = |addr: u32| 1u32 << ((addr >> sector_shift) & sector_mask);
+    if mask == u32::MAX {
+        // Converged and all in one line (a coalesced access): one request (vectorised).
+        let line = addresses[0] >> line_shift;
+        if addresses.iter().all(|&a| a >> line_shift == line) {
+            let sectors = addresses.iter().fold(0, |acc, &a| acc | sector_of(a));
+            out.push(LineRequest { line: line as u64, sectors, lanes: u32::MAX, set: 0 });
+            return;
+        }
+    }
     let mut m = mask;
     while m != 0 {
         let lane = m.trailing_zeros();
         m &= m - 1;
         let addr = addresses[lane as usize];
         let line = (addr >> line_shift) as u64;
-        let sector = 1u32 << ((addr >> sector_shift) & sector_mask);
+        let sector = sector_of(addr);
         // A warp touches at most 32 lines: a linear search beats any map here, and neighbouring
         // lanes mostly share the line of the request before.
         let found = match out.last_mut() {
