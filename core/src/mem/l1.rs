@@ -520,6 +520,13 @@ impl L1Cache {
 
     /// A load of a line absent from its set, whose first way is `base`.
     fn load_absent(&mut self, base: usize, line: u64, sectors: u32, owner: u32, token: u32) -> L1Outcome {
+        if self.free_mshrs.is_empty() {
+            // It fails either way; only the reason needs the set (a retried request mostly
+            // ends here).
+            let set = &self.lines[base..base + self.ways as usize];
+            let reason = if set.iter().all(|w| w.reserved()) { FailReason::LineAlloc } else { FailReason::MshrEntry };
+            return self.fail(reason);
+        }
         // Among ways with no fetch in flight: an empty one first, else the oldest stamp (the
         // first of equals).
         let mut victim = None;
@@ -531,9 +538,6 @@ impl L1Cache {
             }
         }
         let Some(victim) = victim else { return self.fail(FailReason::LineAlloc) };
-        if self.free_mshrs.is_empty() {
-            return self.fail(FailReason::MshrEntry);
-        }
         if self.miss_queue_full() {
             return self.fail(FailReason::MissQueue);
         }
