@@ -55,6 +55,13 @@ impl WarpPlace {
                 // dividing for every lane (the same values as `unflatten`).
                 let (bx, by) = (self.block.x.max(1), self.block.y.max(1));
                 let mut at = self.block.unflatten(self.first_thread);
+                if at[0] + LANES as u32 <= bx {
+                    // The whole warp in one row of the block (always so for 1-D blocks).
+                    return match a {
+                        Axis::X => core::array::from_fn(|lane| at[0] + lane as u32),
+                        _ => [at[axis(a)]; LANES],
+                    };
+                }
                 core::array::from_fn(|_| {
                     let value = at[axis(a)];
                     at[0] += 1;
@@ -479,9 +486,10 @@ mod tests {
 
     #[test]
     fn thread_indices_step_through_the_block_like_unflatten() {
-        // A 5 × 3 × 4 block: warps cross rows and planes mid-warp.
-        let block = Dim3 { x: 5, y: 3, z: 4 };
-        for first_thread in [0, 32] {
+        // A 5 × 3 × 4 block: warps cross rows and planes mid-warp; a 64 × 2 × 2 block: warps
+        // stay in one row.
+        for (block, first_thread) in [((5, 3, 4), 0), ((5, 3, 4), 32), ((64, 2, 2), 0), ((64, 2, 2), 96)] {
+            let block = Dim3 { x: block.0, y: block.1, z: block.2 };
             let place = WarpPlace { grid: Dim3::linear(1), block, block_idx: [0; 3], first_thread, warp_size: 32 };
             for (axis, a) in [Axis::X, Axis::Y, Axis::Z].into_iter().enumerate() {
                 let row = place.special_row(Special::ThreadIdx(a));
