@@ -226,8 +226,8 @@ pub struct DramConfig {
     pub latency: u32,
     /// Bytes each channel transfers per core cycle.
     pub bytes_per_cycle: u32,
-    /// Requests each channel can queue before the L2 must wait. Validated but not modelled
-    /// yet: today back-pressure on DRAM comes from the L2 banks' MSHRs.
+    /// Requests each channel can hold waiting for their transfer to start. A read that finds
+    /// them all taken holds its L2 bank (which takes nothing new) until one starts.
     pub queue_entries: u32,
 }
 

@@ -1,7 +1,9 @@
 //! One L2 bank: a set-associative, write-back, write-allocate cache with its own MSHRs in
 //! front of a DRAM channel. Requests arrive from the network; the bank answers with replies to
 //! send back and DRAM reads to wait for. Timing is by timestamps: the bank's pipeline accepts
-//! one request per cycle, hits answer after `hit_latency`, misses after the DRAM read.
+//! one request per cycle, hits answer after `hit_latency`, misses after the DRAM read. A miss
+//! whose DRAM channel has its request queue full holds the pipeline until a slot frees, so
+//! everything behind it waits too: that is how a saturated DRAM pushes back on the L2.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -155,8 +157,9 @@ impl L2Bank {
         }
     }
 
-    /// Installs `line`, writing back a dirty victim through `dram`.
-    fn install(&mut self, now: u64, base: usize, line: u64, dirty: bool, dram: &mut Dram) {
+    /// Installs `line` at cycle `at` (the engine being at `now`), writing back a dirty victim
+    /// through `dram`.
+    fn install(&mut self, now: u64, at: u64, base: usize, line: u64, dirty: bool, dram: &mut Dram) {
         // The first empty way, else the first with the smallest stamp, in one pass.
         let end = base + self.ways as usize;
         let mut victim = base;
@@ -172,7 +175,7 @@ impl L2Bank {
         }
         if self.lines[victim] != INVALID && self.dirty[victim] {
             self.stats.writebacks += 1;
-            dram.write(now, self.channel(dram));
+            dram.write(now, at, self.channel(dram));
         }
         self.clock += 1;
         self.lines[victim] = line;
@@ -220,14 +223,23 @@ impl L2Bank {
             _ => self.stats.accesses += 1,
         }
         let base = self.set_base(request.line);
-        if !self.serve(start, request, base, dram, out) {
+        if !self.serve(now, start, request, base, dram, out) {
             self.waiting.push((request, base));
         }
     }
 
-    /// Serves `request` at `start`, `base` being the first tag entry of its set; `false` if it
-    /// must wait (no free MSHR, or its line's MSHR has no merge slot left).
-    fn serve(&mut self, start: u64, request: L2Request, base: usize, dram: &mut Dram, out: &mut Vec<L2Output>) -> bool {
+    /// Serves `request` at `start` (the engine being at `now`), `base` being the first tag
+    /// entry of its set; `false` if it must wait (no free MSHR, or its line's MSHR has no merge
+    /// slot left).
+    fn serve(
+        &mut self,
+        now: u64,
+        start: u64,
+        request: L2Request,
+        base: usize,
+        dram: &mut Dram,
+        out: &mut Vec<L2Output>,
+    ) -> bool {
         let line = request.line;
         if request.kind == RequestKind::Store {
             if let Some(i) = self.find_in(base, line) {
@@ -236,7 +248,7 @@ impl L2Bank {
             } else if let Some(m) = self.mshr_of(line) {
                 self.mshrs[m].dirty_on_fill = true;
             } else {
-                self.install(start, base, line, true, dram);
+                self.install(now, start, base, line, true, dram);
                 self.stored_since_retry = true;
             }
             return true;
@@ -269,8 +281,14 @@ impl L2Bank {
                 m.dirty_on_fill = request.kind == RequestKind::Atomic;
                 m.waiters.clear();
                 m.waiters.push(request);
-                let at = dram.read(start + self.hit_latency, channel);
-                out.push(L2Output::DramDone { at, line });
+                let asked = start + self.hit_latency;
+                let read = dram.read(now, asked, channel);
+                if read.accepted > asked {
+                    // The channel's queue was full: the bank held the miss until a slot freed,
+                    // taking nothing new meanwhile.
+                    self.pipeline_free = self.pipeline_free.max(start + (read.accepted - asked) + 1);
+                }
+                out.push(L2Output::DramDone { at: read.done, line });
                 true
             }
             None => false,
@@ -283,7 +301,7 @@ impl L2Bank {
         let Some(index) = self.mshr_of(line) else { return };
         let dirty = self.mshrs[index].dirty_on_fill;
         let base = self.set_base(line);
-        self.install(now, base, line, dirty, dram);
+        self.install(now, now, base, line, dirty, dram);
         let mshr = &mut self.mshrs[index];
         for &request in &mshr.waiters {
             out.push(L2Output::Reply { at: now, request });
@@ -299,7 +317,7 @@ impl L2Bank {
         waiting.retain(|&(request, base)| {
             let waits_on =
                 skip_absent && self.free_mshrs == 0 && request.line != line && self.mshr_of(request.line).is_none();
-            waits_on || !self.serve(now, request, base, dram, out)
+            waits_on || !self.serve(now, now, request, base, dram, out)
         });
         self.waiting = waiting;
         self.stored_since_retry = false;
@@ -308,5 +326,54 @@ impl L2Bank {
     /// Counts so far.
     pub fn stats(&self) -> L2Stats {
         self.stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::presets;
+
+    /// Bank 0 of a GTX 480 with a 10-cycle pipeline in front of 100-cycle, 4-cycles-a-line DRAM
+    /// with `queue_entries` slots: a store installs line 1200 at cycle 0, loads of five other
+    /// lines arrive at cycles 1 to 5 and miss, and a load of line 1200 arrives at cycle 6.
+    /// Returns when each miss's data is back, when the hit is answered, and the cycles the bank
+    /// was held by a full queue.
+    fn five_misses_then_a_hit(queue_entries: u32) -> (Vec<u64>, u64, u64) {
+        let mut config = presets::fermi_gtx480();
+        config.l2.hit_latency = 10;
+        (config.dram.latency, config.dram.bytes_per_cycle, config.dram.queue_entries) = (100, 32, queue_entries);
+        let (mut bank, mut dram, mut out) = (L2Bank::new(0, &config), Dram::new(&config), Vec::new());
+        let request = |line, kind| L2Request { sm: 0, line, sectors: 1, kind, token: 0 };
+        bank.arrive(0, request(1200, RequestKind::Store), &mut dram, &mut out);
+        for (cycle, line) in [(1, 0), (2, 12), (3, 24), (4, 36), (5, 48)] {
+            bank.arrive(cycle, request(line, RequestKind::Load), &mut dram, &mut out);
+        }
+        bank.arrive(6, request(1200, RequestKind::Load), &mut dram, &mut out);
+        let mut done = Vec::new();
+        let mut hit = 0;
+        for o in out {
+            match o {
+                L2Output::DramDone { at, .. } => done.push(at),
+                L2Output::Reply { at, request } if request.line == 1200 => hit = at,
+                L2Output::Reply { .. } => {}
+            }
+        }
+        (done, hit, dram.stats().queue_full_cycles)
+    }
+
+    #[test]
+    fn a_full_dram_queue_holds_the_bank_and_delays_the_hit_behind() {
+        // The misses ask DRAM at 11..15 (arrival + 10). Transfers start at 11, 15, 19, 23, 27,
+        // one line every 4 cycles, data back 104 cycles after the start.
+        let back = [115, 119, 123, 127, 131];
+        // 16 slots: never full; the hit starts at 6 and is answered at 16.
+        assert_eq!(five_misses_then_a_hit(16), (back.to_vec(), 16, 0));
+        // 2 slots: the 4th miss (asked at 14) finds the transfers starting at 15 and 19
+        // waiting and is held until 15; the bank takes the 5th at 6 instead of 5, which asks at
+        // 16, finds 19 and 23 waiting and is held until 19: 1 + 3 cycles. The data comes back
+        // as before (the channel was busy anyway), but the hit waits for the bank: it starts
+        // at 6 + 3 + 1 = 10 and is answered at 20.
+        assert_eq!(five_misses_then_a_hit(2), (back.to_vec(), 20, 4));
     }
 }
