@@ -21,8 +21,8 @@ use crate::stats::DramStats;
 struct Channel {
     /// The cycle the channel can start its next transfer.
     free_at: u64,
-    /// Start cycles of the accepted requests that had not started at the last cycle the
-    /// engine simulated, in order (they increase: transfers start one after another).
+    /// Start cycles of accepted requests, in order (they increase: transfers start one after
+    /// another), without those that started before any read still to come can ask.
     starts: VecDeque<u64>,
 }
 
@@ -66,30 +66,19 @@ impl Dram {
         self.channels.len() as u32
     }
 
-    /// Reads a line on `channel`, asked for at cycle `at`, during the engine's cycle `now`
-    /// (`now <= at`; no later call asks for a cycle before `now`).
-    pub fn read(&mut self, now: u64, at: u64, channel: u32) -> DramRead {
+    /// Reads a line on `channel`, asked for at cycle `at`. `floor <= at`, and no later read
+    /// asks for a cycle before `floor` (the L2 passes the cycle being simulated plus its hit
+    /// latency).
+    pub fn read(&mut self, floor: u64, at: u64, channel: u32) -> DramRead {
         self.stats.reads += 1;
-        let (accepted, start) = self.occupy(now, at, channel, true);
-        DramRead { accepted, done: start + self.latency + self.cycles_per_line }
-    }
-
-    /// Writes a line back on `channel` at `at` (nobody waits for it, but it uses bandwidth and
-    /// a queue slot), during the engine's cycle `now`.
-    pub fn write(&mut self, now: u64, at: u64, channel: u32) {
-        self.stats.writes += 1;
-        self.occupy(now, at, channel, false);
-    }
-
-    /// Queues a transfer asked for at `at`: returns when it was accepted and when it starts.
-    fn occupy(&mut self, now: u64, at: u64, channel: u32, waits_for_a_slot: bool) -> (u64, u64) {
         let c = &mut self.channels[channel as usize];
-        // Requests that started by `now` have left the queue for every later question.
-        while c.starts.front().is_some_and(|&s| s <= now) {
+        // Requests started by `floor` have left the queue for every read still to come.
+        while c.starts.front().is_some_and(|&s| s <= floor) {
             c.starts.pop_front();
         }
         let mut accepted = at;
-        if waits_for_a_slot {
+        // Fewer entries than slots cannot be a full queue (no search needed).
+        if c.starts.len() >= self.queue_entries {
             let waiting = c.starts.len() - c.starts.partition_point(|&s| s <= at);
             if waiting >= self.queue_entries {
                 // A slot frees when the request `queue_entries` from the end starts.
@@ -97,10 +86,24 @@ impl Dram {
                 self.stats.queue_full_cycles += accepted - at;
             }
         }
-        let start = accepted.max(c.free_at);
+        let start = self.occupy(accepted, channel);
+        DramRead { accepted, done: start + self.latency + self.cycles_per_line }
+    }
+
+    /// Writes a line back on `channel` at `at` (nobody waits for it, but it uses bandwidth and
+    /// a queue slot).
+    pub fn write(&mut self, at: u64, channel: u32) {
+        self.stats.writes += 1;
+        self.occupy(at, channel);
+    }
+
+    /// Queues a transfer accepted at `at`; returns when it starts.
+    fn occupy(&mut self, at: u64, channel: u32) -> u64 {
+        let c = &mut self.channels[channel as usize];
+        let start = at.max(c.free_at);
         c.free_at = start + self.cycles_per_line;
         c.starts.push_back(start);
-        (accepted, start)
+        start
     }
 
     /// Traffic so far.
@@ -124,7 +127,7 @@ mod tests {
         assert_eq!(done(dram.read(10, 10, 0)), 10 + 100 + 4);
         assert_eq!(done(dram.read(10, 10, 0)), 14 + 100 + 4, "waits for the first transfer");
         assert_eq!(done(dram.read(10, 10, 1)), 10 + 100 + 4, "another channel is independent");
-        dram.write(10, 10, 1);
+        dram.write(10, 1);
         assert_eq!(done(dram.read(10, 10, 1)), 18 + 100 + 4, "a write-back uses bandwidth too");
         assert_eq!(dram.stats(), DramStats { reads: 4, writes: 1, queue_full_cycles: 0 });
     }
@@ -144,7 +147,7 @@ mod tests {
         assert_eq!(done, [115, 119, 123, 127, 131], "the channel still serves them back to back");
         assert_eq!(dram.stats().queue_full_cycles, 1 + 3);
         // A write-back gets in even when the queue is full, and the next read waits behind it.
-        dram.write(6, 16, 0);
+        dram.write(16, 0);
         let r = dram.read(6, 16, 0);
         assert_eq!((r.accepted, r.done), (27, 139));
     }

@@ -157,9 +157,8 @@ impl L2Bank {
         }
     }
 
-    /// Installs `line` at cycle `at` (the engine being at `now`), writing back a dirty victim
-    /// through `dram`.
-    fn install(&mut self, now: u64, at: u64, base: usize, line: u64, dirty: bool, dram: &mut Dram) {
+    /// Installs `line` at cycle `at`, writing back a dirty victim through `dram`.
+    fn install(&mut self, at: u64, base: usize, line: u64, dirty: bool, dram: &mut Dram) {
         // The first empty way, else the first with the smallest stamp, in one pass.
         let end = base + self.ways as usize;
         let mut victim = base;
@@ -175,7 +174,7 @@ impl L2Bank {
         }
         if self.lines[victim] != INVALID && self.dirty[victim] {
             self.stats.writebacks += 1;
-            dram.write(now, at, self.channel(dram));
+            dram.write(at, self.channel(dram));
         }
         self.clock += 1;
         self.lines[victim] = line;
@@ -248,7 +247,7 @@ impl L2Bank {
             } else if let Some(m) = self.mshr_of(line) {
                 self.mshrs[m].dirty_on_fill = true;
             } else {
-                self.install(now, start, base, line, true, dram);
+                self.install(start, base, line, true, dram);
                 self.stored_since_retry = true;
             }
             return true;
@@ -282,7 +281,7 @@ impl L2Bank {
                 m.waiters.clear();
                 m.waiters.push(request);
                 let asked = start + self.hit_latency;
-                let read = dram.read(now, asked, channel);
+                let read = dram.read(now + self.hit_latency, asked, channel);
                 if read.accepted > asked {
                     // The channel's queue was full: the bank held the miss until a slot freed,
                     // taking nothing new meanwhile.
@@ -301,7 +300,7 @@ impl L2Bank {
         let Some(index) = self.mshr_of(line) else { return };
         let dirty = self.mshrs[index].dirty_on_fill;
         let base = self.set_base(line);
-        self.install(now, now, base, line, dirty, dram);
+        self.install(now, base, line, dirty, dram);
         let mshr = &mut self.mshrs[index];
         for &request in &mshr.waiters {
             out.push(L2Output::Reply { at: now, request });
