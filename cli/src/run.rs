@@ -170,7 +170,10 @@ fn print_summary(r: &Report, seconds: f64) {
     println!("warp instructions  {:>12}   IPC {:.2}", r.warp_instructions, r.ipc);
     println!("L1 hit rate        {:>12}   ({} accesses)", percent(r.l1.hits, r.l1.accesses), r.l1.accesses);
     println!("L2 hit rate        {:>12}   ({} accesses)", percent(r.l2.hits, r.l2.accesses), r.l2.accesses);
-    println!("DRAM               {:>12} reads, {} writes", r.dram.reads, r.dram.writes);
+    println!(
+        "DRAM               {:>12} reads, {} writes; L2 banks held {} cycles by full DRAM queues",
+        r.dram.reads, r.dram.writes, r.dram.queue_full_cycles
+    );
     let s = &r.stalls;
     let total = s.issued + s.no_warp + s.scoreboard + s.memory_pipeline + s.barrier + s.throttled;
     println!(

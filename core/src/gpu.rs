@@ -137,6 +137,20 @@ fn kind_of(code: u8) -> RequestKind {
     }
 }
 
+/// What the SMs did in one cycle, added to the time series once at its end.
+#[derive(Default)]
+struct CycleCounts {
+    instructions: u64,
+    stalls: StallCounts,
+}
+
+impl CycleCounts {
+    fn add_to(&self, window: &mut crate::stats::Window) {
+        window.warp_instructions += self.instructions;
+        window.stalls.add_counts(&self.stalls);
+    }
+}
+
 /// Runs with blocks left to place, oldest first, as parallel lists the dispatcher borrows.
 #[derive(Default)]
 struct Undispatched {
@@ -589,91 +603,102 @@ impl Simulation {
     }
 
     fn sm_cycles(&mut self, now: u64) -> Option<StepOutcome> {
-        let issue_width = self.config.core.issue_width;
-        let banks = self.config.l2.banks as u64;
-        let sector_bytes = self.config.l1.sector_bytes;
         // Counted for the whole cycle, then added to the series once.
-        let mut cycle_instructions = 0u64;
-        let mut cycle_stalls = StallCounts::default();
+        let mut cycle = CycleCounts::default();
         let shortcuts = self.options.skip_idle;
-        for i in 0..self.sms.len() {
-            if shortcuts && self.sm_wake[i] > now {
-                continue;
-            }
-            {
-                let Simulation { sms, series, .. } = self;
-                sms[i].catch_up(now, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
-            }
-            self.sms[i].lsu_cycle(now);
-            // Inject the head of the miss queue when the SM's network port is free.
-            if self.network.inject_free_at(Endpoint::Sm(i as u32)) <= now {
-                if let Some(miss) = self.sms[i].pop_miss(now) {
-                    let token = match miss.kind {
-                        RequestKind::Atomic => self.sms[i].take_atomic_token().unwrap_or(u32::MAX),
-                        _ => 0,
-                    };
-                    let data =
-                        if miss.kind == RequestKind::Store { miss.sectors.count_ones() * sector_bytes } else { 0 };
-                    let bank = (miss.line % banks) as u32;
-                    let flits = self.network.flits(data);
-                    let delivered = self.network.send(now, Endpoint::Sm(i as u32), Endpoint::Bank(bank), flits);
-                    let event = MemEvent::ArriveL2 {
-                        bank,
-                        sm: i as u32,
-                        line: miss.line,
-                        sectors: miss.sectors,
-                        kind: kind_code(miss.kind),
-                        token,
-                    };
-                    self.push_event(delivered, event);
+        // The SMs that run this cycle, 64 at a time as bits (running one changes no other's
+        // wake-up cycle).
+        for first in (0..self.sms.len()).step_by(64) {
+            let wake = &self.sm_wake[first..self.sm_wake.len().min(first + 64)];
+            let mut awake =
+                wake.iter().enumerate().fold(0u64, |bits, (k, &at)| bits | ((!shortcuts || at <= now) as u64) << k);
+            while awake != 0 {
+                let i = first + awake.trailing_zeros() as usize;
+                awake &= awake - 1;
+                if let Err(crate::sm::SmFault { kernel, fault }) = self.sm_cycle(i, now, &mut cycle) {
+                    // The run ends inside this cycle: SMs before this one took part in it,
+                    // dormant or not, so their stall counts include it.
+                    let Simulation { sms, series, .. } = self;
+                    for sm in &mut sms[..i] {
+                        sm.catch_up(now + 1, &mut |reasons, start, cycles| {
+                            series.add_stall_span(start, cycles, reasons)
+                        });
+                    }
+                    cycle.add_to(self.now_window.window(series, now));
+                    let name = self.kernels.get(kernel as usize).map_or_else(String::new, |k| k.name.clone());
+                    return Some(StepOutcome::Fault { kernel: name, sm: i as u32, fault });
                 }
-            }
-            let Simulation { sms, workload, memory, finished, blocks, kernels, launched, .. } = self;
-            let mut issued = |kernel: u32| {
-                if let Some(k) = kernels.get_mut(kernel as usize) {
-                    k.warp_instructions += 1;
-                }
-                cycle_instructions += 1;
-            };
-            let mut io = IssueCx {
-                kernels: &workload.kernels,
-                global: memory,
-                issue_width,
-                finished,
-                records: blocks,
-                launches: launched,
-                issued: &mut issued,
-            };
-            let result = sms[i].issue_cycle(now, &mut io);
-            for &reason in sms[i].last_reasons() {
-                cycle_stalls.add(reason, 1);
-            }
-            let mut wake = sms[i].next_wake(now);
-            if sms[i].has_misses() {
-                wake = wake.min(self.network.inject_free_at(Endpoint::Sm(i as u32)).max(now + 1));
-            }
-            self.sm_wake[i] = wake;
-            if let Err(crate::sm::SmFault { kernel, fault }) = result {
-                // The run ends inside this cycle: SMs before this one took part in it, dormant
-                // or not, so their stall counts include it.
-                let Simulation { sms, series, .. } = self;
-                for sm in &mut sms[..i] {
-                    sm.catch_up(now + 1, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
-                }
-                let window = self.now_window.window(series, now);
-                window.warp_instructions += cycle_instructions;
-                window.stalls.add_counts(&cycle_stalls);
-                let name = self.kernels.get(kernel as usize).map_or_else(String::new, |k| k.name.clone());
-                return Some(StepOutcome::Fault { kernel: name, sm: i as u32, fault });
             }
         }
-        let window = self.now_window.window(&mut self.series, now);
-        window.warp_instructions += cycle_instructions;
-        window.stalls.add_counts(&cycle_stalls);
+        cycle.add_to(self.now_window.window(&mut self.series, now));
         if !self.launched.is_empty() {
             return self.queue_device_launches(now);
         }
         None
+    }
+
+    /// Cycle `now` of SM `i`: its memory pipeline, a miss-queue injection, its issue stage.
+    fn sm_cycle(&mut self, i: usize, now: u64, cycle: &mut CycleCounts) -> Result<(), crate::sm::SmFault> {
+        {
+            let Simulation { sms, series, .. } = self;
+            sms[i].catch_up(now, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
+        }
+        self.sms[i].lsu_cycle(now);
+        // Inject the head of the miss queue when the SM's network port is free.
+        if self.network.inject_free_at(Endpoint::Sm(i as u32)) <= now {
+            if let Some(miss) = self.sms[i].pop_miss(now) {
+                self.inject(i, now, miss);
+            }
+        }
+        let issue_width = self.config.core.issue_width;
+        let Simulation { sms, workload, memory, finished, blocks, kernels, launched, .. } = self;
+        let mut issued = |kernel: u32| {
+            if let Some(k) = kernels.get_mut(kernel as usize) {
+                k.warp_instructions += 1;
+            }
+            cycle.instructions += 1;
+        };
+        let mut io = IssueCx {
+            kernels: &workload.kernels,
+            global: memory,
+            issue_width,
+            finished,
+            records: blocks,
+            launches: launched,
+            issued: &mut issued,
+        };
+        let result = sms[i].issue_cycle(now, &mut io);
+        for &reason in sms[i].last_reasons() {
+            cycle.stalls.add(reason, 1);
+        }
+        let mut wake = sms[i].next_wake(now);
+        if sms[i].has_misses() {
+            wake = wake.min(self.network.inject_free_at(Endpoint::Sm(i as u32)).max(now + 1));
+        }
+        self.sm_wake[i] = wake;
+        result
+    }
+
+    /// Sends SM `i`'s miss request into the network at `now`, towards its L2 bank.
+    fn inject(&mut self, i: usize, now: u64, miss: crate::mem::l1::MissRequest) {
+        let token = match miss.kind {
+            RequestKind::Atomic => self.sms[i].take_atomic_token().unwrap_or(u32::MAX),
+            _ => 0,
+        };
+        let data =
+            if miss.kind == RequestKind::Store { miss.sectors.count_ones() * self.config.l1.sector_bytes } else { 0 };
+        let bank = (miss.line % self.config.l2.banks as u64) as u32;
+        let flits = self.network.flits(data);
+        let delivered = self.network.send(now, Endpoint::Sm(i as u32), Endpoint::Bank(bank), flits);
+        let event = MemEvent::ArriveL2 {
+            bank,
+            sm: i as u32,
+            line: miss.line,
+            sectors: miss.sectors,
+            kind: kind_code(miss.kind),
+            token,
+        };
+        self.push_event(delivered, event);
     }
 
     fn retire_blocks(&mut self, now: u64) {

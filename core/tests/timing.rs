@@ -175,6 +175,33 @@ fn coalesced_access_makes_one_transaction_and_a_strided_one_thirty_two() {
 
 /// One warp reads lines `0, s, 2s, ... (k-1)s` (one set apart), `passes` times, each load
 /// waiting for the one before.
+/// One warp loading 32 lines that all fall in L2 bank 0 (a stride of 12 lines), with
+/// `queue_entries` slots in each DRAM channel's request queue.
+fn one_bank_of_misses(queue_entries: u32) -> Report {
+    let mut b = KernelBuilder::new("one_bank", 1);
+    let x = b.reg();
+    let base = b.param(0);
+    let a = lane_address(&mut b, base, 12 * 128);
+    b.load(Space::Global, x, a, 0).exit();
+    let mut c = machine(1);
+    c.dram.queue_entries = queue_entries;
+    run(c, workload(b.build(), 1, 32, 32 * 12 * 32, 1))
+}
+
+#[test]
+fn a_full_dram_queue_holds_the_l2_bank_but_not_the_channel() {
+    // The 32 misses reach bank 0 one a cycle and ask DRAM for a 4-cycle transfer each: the
+    // channel falls behind at once. With room for all of them nothing is held; with 2 slots the
+    // bank holds misses until a slot frees. The channel serves them back to back either way,
+    // so the warp finishes at the same cycle (the hand-worked case is in `mem::l2`'s tests).
+    let roomy = one_bank_of_misses(64);
+    let tight = one_bank_of_misses(2);
+    assert_eq!((roomy.dram.reads, tight.dram.reads), (32, 32));
+    assert_eq!(roomy.dram.queue_full_cycles, 0);
+    assert!(tight.dram.queue_full_cycles > 0);
+    assert_eq!(tight.cycles, roomy.cycles);
+}
+
 fn set_conflicts(k: u32, passes: u32) -> Report {
     let c = machine(1);
     let sets = c.l1.size_bytes / c.l1.line_bytes / c.l1.ways;

@@ -208,7 +208,7 @@ static FIELDS: &[FieldInfo] = &[
     number("dram.bytes_per_cycle", DRAM, "Bandwidth per channel", "bytes/cycle", 1, 1 << 16,
         "Bytes each channel transfers per core cycle."),
     number("dram.queue_entries", DRAM, "Queue", "entries", 1, QUEUE,
-        "Requests each channel can queue; checked but not modelled yet."),
+        "Requests each channel holds waiting for their transfer; a read finding it full holds its L2 bank until one starts."),
     number("clocks.core_mhz", CLOCKS, "Core clock", "MHz", 1, 100_000,
         "SM clock; the engine counts its cycles, this only converts them to time."),
     number("clocks.memory_mhz", CLOCKS, "Memory clock", "MHz", 1, 100_000,

@@ -226,8 +226,8 @@ pub struct DramConfig {
     pub latency: u32,
     /// Bytes each channel transfers per core cycle.
     pub bytes_per_cycle: u32,
-    /// Requests each channel can queue before the L2 must wait. Validated but not modelled
-    /// yet: today back-pressure on DRAM comes from the L2 banks' MSHRs.
+    /// Requests each channel can hold waiting for their transfer to start. A read that finds
+    /// them all taken holds its L2 bank (which takes nothing new) until one starts.
     pub queue_entries: u32,
 }
 
@@ -257,7 +257,10 @@ mod limits {
     pub const TBS_PER_SM: u32 = 256;
     pub const WAYS: u32 = 64;
     pub const LATENCY: u32 = 100_000;
-    pub const QUEUE: u32 = 65_536;
+    /// MSHR entries (L1 and L2), miss-queue and DRAM-queue entries. Real GPUs and GPGPU-Sim's
+    /// configurations stay in the hundreds; with merges of up to 64 the L1's token slots come to
+    /// at most 1024 × 64 × 4 B = 256 KiB per SM.
+    pub const QUEUE: u32 = 1024;
     pub const CACHE_BYTES: u32 = 1 << 30;
 }
 

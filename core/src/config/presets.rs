@@ -121,7 +121,8 @@ pub fn fermi_gtx480() -> GpuConfig {
             mshr_entries: 32,
             mshr_max_merge: 4,
         },
-        // 177.4 GB/s at a 700 MHz core clock is 253 B per cycle over 6 channels.
+        // 177.4 GB/s at a 700 MHz core clock is 253 B per cycle over 6 channels; FR-FCFS
+        // queues of 16 requests.
         dram: DramConfig { channels: 6, latency: 100, bytes_per_cycle: 42, queue_entries: 16 },
         clocks: ClockConfig { core_mhz: 700, memory_mhz: 924 },
         coherence: Coherence::InvalidateL1,
@@ -181,7 +182,7 @@ pub fn ccws_fermi() -> GpuConfig {
             mshr_entries: 32,
             mshr_max_merge: 4,
         },
-        // 51.2 GB/s at 1300 MHz is 39 B per core cycle over 8 channels.
+        // 51.2 GB/s at 1300 MHz is 39 B per core cycle over 8 channels; request queues of 32.
         dram: DramConfig { channels: 8, latency: 150, bytes_per_cycle: 5, queue_entries: 32 },
         clocks: ClockConfig { core_mhz: 1300, memory_mhz: 800 },
         coherence: Coherence::InvalidateL1,
@@ -241,7 +242,8 @@ pub fn ikra_denovo() -> GpuConfig {
             mshr_entries: 64,
             mshr_max_merge: 8,
         },
-        // Suggested: one memory controller moving about one line every 4 cycles.
+        // Suggested: one memory controller moving about one line every 4 cycles, its queue
+        // shared by all 16 banks.
         dram: DramConfig { channels: 1, latency: 168, bytes_per_cycle: 32, queue_entries: 64 },
         clocks: ClockConfig { core_mhz: 700, memory_mhz: 700 },
         coherence: Coherence::KeepL1,
@@ -300,7 +302,8 @@ pub fn laperm_k20c() -> GpuConfig {
             mshr_entries: 32,
             mshr_max_merge: 4,
         },
-        // 249.6 GB/s at 706 MHz is 354 B per core cycle over 6 channels.
+        // 249.6 GB/s at 706 MHz is 354 B per core cycle over 6 channels; GPGPU-Sim's usual
+        // 16-request queues (suggested).
         dram: DramConfig { channels: 6, latency: 100, bytes_per_cycle: 59, queue_entries: 16 },
         clocks: ClockConfig { core_mhz: 706, memory_mhz: 2600 },
         coherence: Coherence::InvalidateL1,
@@ -359,7 +362,8 @@ pub fn cke_maxwell() -> GpuConfig {
             mshr_entries: 128,
             mshr_max_merge: 8,
         },
-        // "48 bytes/cycle" read as the total per core cycle, over 16 channels.
+        // "48 bytes/cycle" read as the total per core cycle, over 16 channels; GPGPU-Sim's
+        // usual 16-request queues (suggested).
         dram: DramConfig { channels: 16, latency: 200, bytes_per_cycle: 3, queue_entries: 16 },
         clocks: ClockConfig { core_mhz: 1400, memory_mhz: 924 },
         coherence: Coherence::InvalidateL1,
@@ -419,7 +423,8 @@ pub fn h100() -> GpuConfig {
             mshr_entries: 256,
             mshr_max_merge: 8,
         },
-        // About 3.35 TB/s at 1755 MHz: 1900 B per core cycle over 40 channels.
+        // About 3.35 TB/s at 1755 MHz: 1900 B per core cycle over 40 channels; queues of 64
+        // (suggested).
         dram: DramConfig { channels: 40, latency: 350, bytes_per_cycle: 48, queue_entries: 64 },
         clocks: ClockConfig { core_mhz: 1755, memory_mhz: 2619 },
         coherence: Coherence::InvalidateL1,

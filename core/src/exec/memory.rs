@@ -100,6 +100,16 @@ impl GlobalMemory {
     /// first that fails gives its lane and error. Lanes of a warp mostly hit one buffer, so a
     /// lane inside the buffer of the lane before it needs no search.
     pub fn check_lanes(&self, addresses: &[u32; 32], mask: u32) -> Result<(), (u32, AccessError)> {
+        if mask == u32::MAX {
+            // Converged: every lane aligned and the lowest and highest address in one buffer
+            // means all of them are (vectorised); otherwise find the first bad lane below.
+            let any_bits = addresses.iter().fold(0, |acc, &a| acc | a);
+            let low = addresses.iter().fold(u32::MAX, |acc, &a| acc.min(a));
+            let high = addresses.iter().fold(0, |acc, &a| acc.max(a));
+            if any_bits % 4 == 0 && self.region_of(low).is_ok_and(|r| r.contains(high)) {
+                return Ok(());
+            }
+        }
         let mut last: Option<Region> = None;
         let mut m = mask;
         while m != 0 {

@@ -55,6 +55,13 @@ impl WarpPlace {
                 // dividing for every lane (the same values as `unflatten`).
                 let (bx, by) = (self.block.x.max(1), self.block.y.max(1));
                 let mut at = self.block.unflatten(self.first_thread);
+                if at[0] + LANES as u32 <= bx {
+                    // The whole warp in one row of the block (always so for 1-D blocks).
+                    return match a {
+                        Axis::X => core::array::from_fn(|lane| at[0] + lane as u32),
+                        _ => [at[axis(a)]; LANES],
+                    };
+                }
                 core::array::from_fn(|_| {
                     let value = at[axis(a)];
                     at[0] += 1;
@@ -340,14 +347,17 @@ pub fn step(
         Instr::Load { space, dst, addr, offset } => {
             gather_addresses(regs, addr, offset, active, env.addresses);
             check(space, active, env, pc)?;
-            for_lanes(active, |l| {
-                let a = env.addresses[l];
-                // Checked above: the reads cannot fail.
-                regs[row(dst) + l] = match space {
-                    Space::Global => env.global.word(a),
-                    Space::Shared => env.shared.read(a).unwrap_or(0),
-                };
-            });
+            let target = &mut regs[row(dst)..row(dst) + LANES];
+            // Checked above: the reads cannot fail.
+            match space {
+                Space::Global if active == u32::MAX => {
+                    for (t, &a) in target.iter_mut().zip(env.addresses.iter()) {
+                        *t = env.global.word(a);
+                    }
+                }
+                Space::Global => for_lanes(active, |l| target[l] = env.global.word(env.addresses[l])),
+                Space::Shared => for_lanes(active, |l| target[l] = env.shared.read(env.addresses[l]).unwrap_or(0)),
+            }
             outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Load, mask: active });
         }
         Instr::Store { space, addr, offset, src } => {
@@ -434,7 +444,15 @@ fn write_row(regs: &mut [u32], dst: Reg, mask: u32, values: &[u32; LANES]) {
 }
 
 fn gather_addresses(regs: &[u32], addr: Reg, offset: i32, mask: u32, out: &mut [u32; LANES]) {
-    for_lanes(mask, |l| out[l] = regs[row(addr) + l].wrapping_add(offset as u32));
+    let base = &regs[row(addr)..row(addr) + LANES];
+    if mask == u32::MAX {
+        // Converged: a straight loop the compiler vectorises.
+        for (o, &r) in out.iter_mut().zip(base) {
+            *o = r.wrapping_add(offset as u32);
+        }
+    } else {
+        for_lanes(mask, |l| out[l] = base[l].wrapping_add(offset as u32));
+    }
 }
 
 /// Checks every lane's address before any lane's effect is applied.
@@ -468,9 +486,10 @@ mod tests {
 
     #[test]
     fn thread_indices_step_through_the_block_like_unflatten() {
-        // A 5 × 3 × 4 block: warps cross rows and planes mid-warp.
-        let block = Dim3 { x: 5, y: 3, z: 4 };
-        for first_thread in [0, 32] {
+        // A 5 × 3 × 4 block: warps cross rows and planes mid-warp; a 64 × 2 × 2 block: warps
+        // stay in one row.
+        for (block, first_thread) in [((5, 3, 4), 0), ((5, 3, 4), 32), ((64, 2, 2), 0), ((64, 2, 2), 96)] {
+            let block = Dim3 { x: block.0, y: block.1, z: block.2 };
             let place = WarpPlace { grid: Dim3::linear(1), block, block_idx: [0; 3], first_thread, warp_size: 32 };
             for (axis, a) in [Axis::X, Axis::Y, Axis::Z].into_iter().enumerate() {
                 let row = place.special_row(Special::ThreadIdx(a));

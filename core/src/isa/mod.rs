@@ -383,6 +383,7 @@ pub enum Unit {
 
 impl Instr {
     /// The unit that executes this instruction.
+    #[inline]
     pub fn unit(&self) -> Unit {
         match self {
             Instr::Mov { .. }
@@ -399,6 +400,7 @@ impl Instr {
     }
 
     /// The register written, if any.
+    #[inline]
     pub fn dst(&self) -> Option<Reg> {
         match *self {
             Instr::Mov { dst, .. }
@@ -416,6 +418,7 @@ impl Instr {
     }
 
     /// The registers read (up to three), for the scoreboard.
+    #[inline]
     pub fn srcs(&self) -> [Option<Reg>; 3] {
         fn r(op: Operand) -> Option<Reg> {
             match op {

@@ -17,6 +17,9 @@ pub struct LineRequest {
     pub sectors: u32,
     /// Lanes served by this request.
     pub lanes: u32,
+    /// The L1 set of the line, filled in by the LSU (see [`crate::mem::l1::L1Cache::set_of`]) so
+    /// that a request retried many times is hashed once.
+    pub set: u32,
 }
 
 /// Groups the 4-byte accesses of the lanes in `mask` by line, appending to `out` (cleared first).
@@ -26,20 +29,35 @@ pub fn coalesce(mask: u32, addresses: &[u32; LANES], line_bytes: u32, sector_byt
     let line_shift = line_bytes.trailing_zeros();
     let sector_shift = sector_bytes.trailing_zeros();
     let sector_mask = line_bytes / sector_bytes - 1;
+    let sector_of = |addr: u32| 1u32 << ((addr >> sector_shift) & sector_mask);
+    if mask == u32::MAX {
+        // Converged and all in one line (a coalesced access): one request (vectorised).
+        let line = addresses[0] >> line_shift;
+        if addresses.iter().all(|&a| a >> line_shift == line) {
+            let sectors = addresses.iter().fold(0, |acc, &a| acc | sector_of(a));
+            out.push(LineRequest { line: line as u64, sectors, lanes: u32::MAX, set: 0 });
+            return;
+        }
+    }
     let mut m = mask;
     while m != 0 {
         let lane = m.trailing_zeros();
         m &= m - 1;
         let addr = addresses[lane as usize];
         let line = (addr >> line_shift) as u64;
-        let sector = 1u32 << ((addr >> sector_shift) & sector_mask);
-        // A warp touches at most 32 lines: a linear search beats any map here.
-        match out.iter_mut().find(|r| r.line == line) {
+        let sector = sector_of(addr);
+        // A warp touches at most 32 lines: a linear search beats any map here, and neighbouring
+        // lanes mostly share the line of the request before.
+        let found = match out.last_mut() {
+            Some(r) if r.line == line => Some(r),
+            _ => out.iter_mut().find(|r| r.line == line),
+        };
+        match found {
             Some(r) => {
                 r.sectors |= sector;
                 r.lanes |= 1 << lane;
             }
-            None => out.push(LineRequest { line, sectors: sector, lanes: 1 << lane }),
+            None => out.push(LineRequest { line, sectors: sector, lanes: 1 << lane, set: 0 }),
         }
     }
 }
@@ -81,7 +99,7 @@ mod tests {
     fn consecutive_words_coalesce_into_one_line() {
         let mut out = Vec::new();
         coalesce(u32::MAX, &addresses(|l| 0x1000 + 4 * l), 128, 32, &mut out);
-        assert_eq!(out, [LineRequest { line: 0x1000 / 128, sectors: 0b1111, lanes: u32::MAX }]);
+        assert_eq!(out, [LineRequest { line: 0x1000 / 128, sectors: 0b1111, lanes: u32::MAX, set: 0 }]);
     }
 
     #[test]
@@ -89,8 +107,8 @@ mod tests {
         let mut out = Vec::new();
         coalesce(u32::MAX, &addresses(|l| 0x1040 + 4 * l), 128, 32, &mut out);
         assert_eq!(out.len(), 2);
-        assert_eq!(out[0], LineRequest { line: 0x1000 / 128, sectors: 0b1100, lanes: 0xFFFF });
-        assert_eq!(out[1], LineRequest { line: 0x1080 / 128, sectors: 0b0011, lanes: 0xFFFF_0000 });
+        assert_eq!(out[0], LineRequest { line: 0x1000 / 128, sectors: 0b1100, lanes: 0xFFFF, set: 0 });
+        assert_eq!(out[1], LineRequest { line: 0x1080 / 128, sectors: 0b0011, lanes: 0xFFFF_0000, set: 0 });
     }
 
     #[test]

@@ -1,56 +1,108 @@
 //! Off-chip memory: independent channels, each moving `bytes_per_cycle` with a fixed access
-//! latency. A channel serves one line transfer at a time, so bandwidth limits throughput and
-//! queueing delay appears under load; like the network, a channel is modelled by the time it
-//! next falls free.
+//! latency. A channel serves one line transfer at a time, in the order requests were accepted,
+//! so bandwidth limits throughput and queueing delay appears under load; like the network, a
+//! channel is modelled by the time it next falls free.
+//!
+//! Each channel has a request queue of `queue_entries`: a request waits there from the cycle
+//! it is accepted until its transfer starts. A read that finds the queue full is not refused:
+//! the L2 bank holds it (and takes nothing new) until the oldest waiting request starts and
+//! frees a slot, which with timestamps is a cycle known at once — [`DramRead::accepted`]. A
+//! write-back always gets in (the bank's write buffer is not modelled) but takes a slot, so it
+//! delays the reads behind it.
 
-use alloc::vec;
+use alloc::collections::VecDeque;
 use alloc::vec::Vec;
 
 use crate::config::GpuConfig;
 use crate::stats::DramStats;
 
+/// One channel.
+#[derive(Clone, Debug, Default)]
+struct Channel {
+    /// The cycle the channel can start its next transfer.
+    free_at: u64,
+    /// Start cycles of accepted requests, in order (they increase: transfers start one after
+    /// another), without those that started before any read still to come can ask.
+    starts: VecDeque<u64>,
+}
+
+/// What became of a read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DramRead {
+    /// The cycle the channel took it into its queue: the cycle asked, or later if the queue
+    /// was full then.
+    pub accepted: u64,
+    /// The cycle its data is back.
+    pub done: u64,
+}
+
 /// The DRAM channels.
 #[derive(Clone, Debug)]
 pub struct Dram {
-    free_at: Vec<u64>,
+    channels: Vec<Channel>,
     latency: u64,
     cycles_per_line: u64,
+    queue_entries: usize,
     stats: DramStats,
 }
 
 impl Dram {
     /// Idle channels for `config`.
     pub fn new(config: &GpuConfig) -> Self {
+        let queue_entries = config.dram.queue_entries.max(1) as usize;
         Dram {
-            free_at: vec![0; config.dram.channels as usize],
+            channels: (0..config.dram.channels)
+                .map(|_| Channel { free_at: 0, starts: VecDeque::with_capacity(queue_entries.min(1024) + 1) })
+                .collect(),
             latency: config.dram.latency as u64,
             cycles_per_line: config.l1.line_bytes.div_ceil(config.dram.bytes_per_cycle) as u64,
+            queue_entries,
             stats: DramStats::default(),
         }
     }
 
     /// Number of channels.
     pub fn channels(&self) -> u32 {
-        self.free_at.len() as u32
+        self.channels.len() as u32
     }
 
-    /// Reads a line on `channel`, requested at `now`; returns the cycle the data is back.
-    pub fn read(&mut self, now: u64, channel: u32) -> u64 {
+    /// Reads a line on `channel`, asked for at cycle `at`. `floor <= at`, and no later read
+    /// asks for a cycle before `floor` (the L2 passes the cycle being simulated plus its hit
+    /// latency).
+    pub fn read(&mut self, floor: u64, at: u64, channel: u32) -> DramRead {
         self.stats.reads += 1;
-        let start = self.occupy(now, channel);
-        start + self.latency + self.cycles_per_line
+        let c = &mut self.channels[channel as usize];
+        // Requests started by `floor` have left the queue for every read still to come.
+        while c.starts.front().is_some_and(|&s| s <= floor) {
+            c.starts.pop_front();
+        }
+        let mut accepted = at;
+        // Fewer entries than slots cannot be a full queue (no search needed).
+        if c.starts.len() >= self.queue_entries {
+            let waiting = c.starts.len() - c.starts.partition_point(|&s| s <= at);
+            if waiting >= self.queue_entries {
+                // A slot frees when the request `queue_entries` from the end starts.
+                accepted = c.starts[c.starts.len() - self.queue_entries];
+                self.stats.queue_full_cycles += accepted - at;
+            }
+        }
+        let start = self.occupy(accepted, channel);
+        DramRead { accepted, done: start + self.latency + self.cycles_per_line }
     }
 
-    /// Writes a line back on `channel` at `now` (nobody waits for it, but it uses bandwidth).
-    pub fn write(&mut self, now: u64, channel: u32) {
+    /// Writes a line back on `channel` at `at` (nobody waits for it, but it uses bandwidth and
+    /// a queue slot).
+    pub fn write(&mut self, at: u64, channel: u32) {
         self.stats.writes += 1;
-        self.occupy(now, channel);
+        self.occupy(at, channel);
     }
 
-    fn occupy(&mut self, now: u64, channel: u32) -> u64 {
-        let free = &mut self.free_at[channel as usize];
-        let start = now.max(*free);
-        *free = start + self.cycles_per_line;
+    /// Queues a transfer accepted at `at`; returns when it starts.
+    fn occupy(&mut self, at: u64, channel: u32) -> u64 {
+        let c = &mut self.channels[channel as usize];
+        let start = at.max(c.free_at);
+        c.free_at = start + self.cycles_per_line;
+        c.starts.push_back(start);
         start
     }
 
@@ -71,11 +123,32 @@ mod tests {
         config.dram.latency = 100;
         config.dram.bytes_per_cycle = 32; // a 128 B line takes 4 cycles
         let mut dram = Dram::new(&config);
-        assert_eq!(dram.read(10, 0), 10 + 100 + 4);
-        assert_eq!(dram.read(10, 0), 14 + 100 + 4, "waits for the first transfer");
-        assert_eq!(dram.read(10, 1), 10 + 100 + 4, "another channel is independent");
+        let done = |r: DramRead| r.done;
+        assert_eq!(done(dram.read(10, 10, 0)), 10 + 100 + 4);
+        assert_eq!(done(dram.read(10, 10, 0)), 14 + 100 + 4, "waits for the first transfer");
+        assert_eq!(done(dram.read(10, 10, 1)), 10 + 100 + 4, "another channel is independent");
         dram.write(10, 1);
-        assert_eq!(dram.read(10, 1), 18 + 100 + 4, "a write-back uses bandwidth too");
-        assert_eq!(dram.stats(), DramStats { reads: 4, writes: 1 });
+        assert_eq!(done(dram.read(10, 10, 1)), 18 + 100 + 4, "a write-back uses bandwidth too");
+        assert_eq!(dram.stats(), DramStats { reads: 4, writes: 1, queue_full_cycles: 0 });
+    }
+
+    #[test]
+    fn a_full_queue_accepts_the_next_read_when_its_oldest_request_starts() {
+        // 4-cycle transfers, 2 queue slots. Reads asked at 11, 12, 13, 14, 16 start at 11, 15,
+        // 19, 23, 27. At 14 the requests starting at 15 and 19 wait: full until 15. At 16 those
+        // starting at 19 and 23 wait: full until 19.
+        let mut config = presets::fermi_gtx480();
+        (config.dram.latency, config.dram.bytes_per_cycle, config.dram.queue_entries) = (100, 32, 2);
+        let mut dram = Dram::new(&config);
+        let reads: Vec<DramRead> = [11, 12, 13, 14, 16].iter().map(|&at| dram.read(at - 10, at, 0)).collect();
+        let accepted: Vec<u64> = reads.iter().map(|r| r.accepted).collect();
+        let done: Vec<u64> = reads.iter().map(|r| r.done).collect();
+        assert_eq!(accepted, [11, 12, 13, 15, 19]);
+        assert_eq!(done, [115, 119, 123, 127, 131], "the channel still serves them back to back");
+        assert_eq!(dram.stats().queue_full_cycles, 1 + 3);
+        // A write-back gets in even when the queue is full, and the next read waits behind it.
+        dram.write(16, 0);
+        let r = dram.read(6, 16, 0);
+        assert_eq!((r.accepted, r.done), (27, 139));
     }
 }

@@ -270,6 +270,20 @@ impl L1Cache {
     /// `owner` (the warp) is recorded when a load allocates the line; `token` identifies the
     /// requester and is handed back by [`L1Cache::fill`] when its data arrives.
     pub fn access(&mut self, line: u64, sectors: u32, kind: RequestKind, owner: u32, token: u32) -> L1Outcome {
+        self.access_in(self.set_of(line), line, sectors, kind, owner, token)
+    }
+
+    /// [`L1Cache::access`] for a line whose set, [`L1Cache::set_of`], is already known.
+    pub fn access_in(
+        &mut self,
+        set: u32,
+        line: u64,
+        sectors: u32,
+        kind: RequestKind,
+        owner: u32,
+        token: u32,
+    ) -> L1Outcome {
+        debug_assert_eq!(set, self.set_of(line));
         debug_assert!(
             sectors != 0 && sectors & !self.all_sectors == 0,
             "sector mask {sectors:#b} is empty or names sectors beyond the line"
@@ -277,7 +291,7 @@ impl L1Cache {
         let outcome = match kind {
             RequestKind::Load if self.sets == 0 => self.load_uncached(line, sectors, token),
             RequestKind::Load => {
-                let base = self.set_base(line);
+                let base = set as usize * self.ways as usize;
                 match self.find_in(base, line) {
                     Some(i) => self.load_present(i, line, sectors, token),
                     None => self.load_absent(base, line, sectors, owner, token),
@@ -506,6 +520,13 @@ impl L1Cache {
 
     /// A load of a line absent from its set, whose first way is `base`.
     fn load_absent(&mut self, base: usize, line: u64, sectors: u32, owner: u32, token: u32) -> L1Outcome {
+        if self.free_mshrs.is_empty() {
+            // It fails either way; only the reason needs the set (a retried request mostly
+            // ends here).
+            let set = &self.lines[base..base + self.ways as usize];
+            let reason = if set.iter().all(|w| w.reserved()) { FailReason::LineAlloc } else { FailReason::MshrEntry };
+            return self.fail(reason);
+        }
         // Among ways with no fetch in flight: an empty one first, else the oldest stamp (the
         // first of equals).
         let mut victim = None;
@@ -517,9 +538,6 @@ impl L1Cache {
             }
         }
         let Some(victim) = victim else { return self.fail(FailReason::LineAlloc) };
-        if self.free_mshrs.is_empty() {
-            return self.fail(FailReason::MshrEntry);
-        }
         if self.miss_queue_full() {
             return self.fail(FailReason::MissQueue);
         }

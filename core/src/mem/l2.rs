@@ -1,9 +1,10 @@
 //! One L2 bank: a set-associative, write-back, write-allocate cache with its own MSHRs in
 //! front of a DRAM channel. Requests arrive from the network; the bank answers with replies to
 //! send back and DRAM reads to wait for. Timing is by timestamps: the bank's pipeline accepts
-//! one request per cycle, hits answer after `hit_latency`, misses after the DRAM read.
+//! one request per cycle, hits answer after `hit_latency`, misses after the DRAM read. A miss
+//! whose DRAM channel has its request queue full holds the pipeline until a slot frees, so
+//! everything behind it waits too: that is how a saturated DRAM pushes back on the L2.
 
-use alloc::collections::VecDeque;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -87,9 +88,12 @@ pub struct L2Bank {
     in_flight: [u32; BUCKETS],
     free_mshrs: usize,
     mshrs: Vec<Mshr>,
-    /// Requests that found no MSHR (or no merge slot), retried when one frees, with the first
-    /// tag entry of their set (each is retried many times).
-    waiting: VecDeque<(L2Request, usize)>,
+    /// Requests that found no MSHR (or no merge slot), oldest first, retried when one frees,
+    /// with the first tag entry of their set (each is retried many times).
+    waiting: Vec<(L2Request, usize)>,
+    /// A store installed a line since the last retry of `waiting` (so a waiting request's
+    /// line may have become present).
+    stored_since_retry: bool,
     pipeline_free: u64,
     stats: L2Stats,
 }
@@ -119,7 +123,8 @@ impl L2Bank {
             in_flight: [0; BUCKETS],
             free_mshrs: l2.mshr_entries as usize,
             mshrs: (0..l2.mshr_entries).map(|_| Mshr { dirty_on_fill: false, waiters: Vec::new() }).collect(),
-            waiting: VecDeque::new(),
+            waiting: Vec::new(),
+            stored_since_retry: false,
             pipeline_free: 0,
             stats: L2Stats::default(),
         }
@@ -152,16 +157,24 @@ impl L2Bank {
         }
     }
 
-    /// Installs `line`, writing back a dirty victim through `dram`.
-    fn install(&mut self, now: u64, base: usize, line: u64, dirty: bool, dram: &mut Dram) {
-        let ways = base..base + self.ways as usize;
-        let victim = ways
-            .clone()
-            .find(|&i| self.lines[i] == INVALID)
-            .unwrap_or_else(|| ways.min_by_key(|&i| self.stamps[i]).unwrap_or(base));
+    /// Installs `line` at cycle `at`, writing back a dirty victim through `dram`.
+    fn install(&mut self, at: u64, base: usize, line: u64, dirty: bool, dram: &mut Dram) {
+        // The first empty way, else the first with the smallest stamp, in one pass.
+        let end = base + self.ways as usize;
+        let mut victim = base;
+        let mut oldest = u64::MAX;
+        for (i, (&l, &stamp)) in self.lines[base..end].iter().zip(&self.stamps[base..end]).enumerate() {
+            if l == INVALID {
+                victim = base + i;
+                break;
+            }
+            if stamp < oldest {
+                (victim, oldest) = (base + i, stamp);
+            }
+        }
         if self.lines[victim] != INVALID && self.dirty[victim] {
             self.stats.writebacks += 1;
-            dram.write(now, self.channel(dram));
+            dram.write(at, self.channel(dram));
         }
         self.clock += 1;
         self.lines[victim] = line;
@@ -209,11 +222,23 @@ impl L2Bank {
             _ => self.stats.accesses += 1,
         }
         let base = self.set_base(request.line);
-        self.handle(start, request, base, dram, out);
+        if !self.serve(now, start, request, base, dram, out) {
+            self.waiting.push((request, base));
+        }
     }
 
-    /// Serves `request` at `start`; `base` is the first tag entry of its set.
-    fn handle(&mut self, start: u64, request: L2Request, base: usize, dram: &mut Dram, out: &mut Vec<L2Output>) {
+    /// Serves `request` at `start` (the engine being at `now`), `base` being the first tag
+    /// entry of its set; `false` if it must wait (no free MSHR, or its line's MSHR has no merge
+    /// slot left).
+    fn serve(
+        &mut self,
+        now: u64,
+        start: u64,
+        request: L2Request,
+        base: usize,
+        dram: &mut Dram,
+        out: &mut Vec<L2Output>,
+    ) -> bool {
         let line = request.line;
         if request.kind == RequestKind::Store {
             if let Some(i) = self.find_in(base, line) {
@@ -223,8 +248,9 @@ impl L2Bank {
                 self.mshrs[m].dirty_on_fill = true;
             } else {
                 self.install(start, base, line, true, dram);
+                self.stored_since_retry = true;
             }
-            return;
+            return true;
         }
         if let Some(i) = self.find_in(base, line) {
             self.stats.hits += 1;
@@ -233,19 +259,18 @@ impl L2Bank {
                 self.dirty[i] = true;
             }
             out.push(L2Output::Reply { at: start + self.hit_latency, request });
-            return;
+            return true;
         }
         let max_merge = self.max_merge;
         if let Some(m) = self.mshr_of(line) {
             let m = &mut self.mshrs[m];
-            if m.waiters.len() < max_merge {
-                self.stats.mshr_merges += 1;
-                m.dirty_on_fill |= request.kind == RequestKind::Atomic;
-                m.waiters.push(request);
-            } else {
-                self.waiting.push_back((request, base));
+            if m.waiters.len() >= max_merge {
+                return false;
             }
-            return;
+            self.stats.mshr_merges += 1;
+            m.dirty_on_fill |= request.kind == RequestKind::Atomic;
+            m.waiters.push(request);
+            return true;
         }
         let channel = self.channel(dram);
         match self.take_mshr(line) {
@@ -255,10 +280,17 @@ impl L2Bank {
                 m.dirty_on_fill = request.kind == RequestKind::Atomic;
                 m.waiters.clear();
                 m.waiters.push(request);
-                let at = dram.read(start + self.hit_latency, channel);
-                out.push(L2Output::DramDone { at, line });
+                let asked = start + self.hit_latency;
+                let read = dram.read(now + self.hit_latency, asked, channel);
+                if read.accepted > asked {
+                    // The channel's queue was full: the bank held the miss until a slot freed,
+                    // taking nothing new meanwhile.
+                    self.pipeline_free = self.pipeline_free.max(start + (read.accepted - asked) + 1);
+                }
+                out.push(L2Output::DramDone { at: read.done, line });
+                true
             }
-            None => self.waiting.push_back((request, base)),
+            None => false,
         }
     }
 
@@ -275,15 +307,72 @@ impl L2Bank {
         }
         mshr.waiters.clear();
         self.free_mshr(index);
-        for _ in 0..self.waiting.len() {
-            if let Some((request, base)) = self.waiting.pop_front() {
-                self.handle(now, request, base, dram, out);
-            }
-        }
+        // In order; those still unserved keep their places. A request whose line is neither
+        // present nor being fetched, with no MSHR free, would wait on: its line can only have
+        // become present through this fill or a store since the last retry, so the tags need
+        // not be searched again.
+        let mut waiting = core::mem::take(&mut self.waiting);
+        let skip_absent = !self.stored_since_retry;
+        waiting.retain(|&(request, base)| {
+            let waits_on =
+                skip_absent && self.free_mshrs == 0 && request.line != line && self.mshr_of(request.line).is_none();
+            waits_on || !self.serve(now, now, request, base, dram, out)
+        });
+        self.waiting = waiting;
+        self.stored_since_retry = false;
     }
 
     /// Counts so far.
     pub fn stats(&self) -> L2Stats {
         self.stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::presets;
+
+    /// Bank 0 of a GTX 480 with a 10-cycle pipeline in front of 100-cycle, 4-cycles-a-line DRAM
+    /// with `queue_entries` slots: a store installs line 1200 at cycle 0, loads of five other
+    /// lines arrive at cycles 1 to 5 and miss, and a load of line 1200 arrives at cycle 6.
+    /// Returns when each miss's data is back, when the hit is answered, and the cycles the bank
+    /// was held by a full queue.
+    fn five_misses_then_a_hit(queue_entries: u32) -> (Vec<u64>, u64, u64) {
+        let mut config = presets::fermi_gtx480();
+        config.l2.hit_latency = 10;
+        (config.dram.latency, config.dram.bytes_per_cycle, config.dram.queue_entries) = (100, 32, queue_entries);
+        let (mut bank, mut dram, mut out) = (L2Bank::new(0, &config), Dram::new(&config), Vec::new());
+        let request = |line, kind| L2Request { sm: 0, line, sectors: 1, kind, token: 0 };
+        bank.arrive(0, request(1200, RequestKind::Store), &mut dram, &mut out);
+        for (cycle, line) in [(1, 0), (2, 12), (3, 24), (4, 36), (5, 48)] {
+            bank.arrive(cycle, request(line, RequestKind::Load), &mut dram, &mut out);
+        }
+        bank.arrive(6, request(1200, RequestKind::Load), &mut dram, &mut out);
+        let mut done = Vec::new();
+        let mut hit = 0;
+        for o in out {
+            match o {
+                L2Output::DramDone { at, .. } => done.push(at),
+                L2Output::Reply { at, request } if request.line == 1200 => hit = at,
+                L2Output::Reply { .. } => {}
+            }
+        }
+        (done, hit, dram.stats().queue_full_cycles)
+    }
+
+    #[test]
+    fn a_full_dram_queue_holds_the_bank_and_delays_the_hit_behind() {
+        // The misses ask DRAM at 11..15 (arrival + 10). Transfers start at 11, 15, 19, 23, 27,
+        // one line every 4 cycles, data back 104 cycles after the start.
+        let back = [115, 119, 123, 127, 131];
+        // 16 slots: never full; the hit starts at 6 and is answered at 16.
+        assert_eq!(five_misses_then_a_hit(16), (back.to_vec(), 16, 0));
+        // 2 slots: the 4th miss (asked at 14) finds the transfers starting at 15 and 19
+        // waiting and is held until 15; the bank takes the 5th at 6 instead of 5, which asks at
+        // 16, finds 19 and 23 waiting and is held until 19: 1 + 3 cycles. The data comes back
+        // as before (the channel was busy anyway), but the hit waits for the bank: it starts
+        // at 6 + 3 + 1 = 10 and is answered at 20.
+        assert_eq!(five_misses_then_a_hit(2), (back.to_vec(), 20, 4));
     }
 }

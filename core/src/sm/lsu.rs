@@ -89,8 +89,11 @@ impl Lsu {
         self.state = State::Shared { until };
     }
 
-    /// A global access whose requests are in [`Lsu::requests_mut`].
-    pub fn start_global(&mut self, kind: RequestKind, warp: WarpSlot, token: Option<u32>) {
+    /// A global access whose requests are in [`Lsu::requests_mut`], to `l1`.
+    pub fn start_global(&mut self, kind: RequestKind, warp: WarpSlot, token: Option<u32>, l1: &L1Cache) {
+        for r in &mut self.requests {
+            r.set = l1.set_of(r.line);
+        }
         self.state = State::Global { kind, warp, token, next: 0 };
     }
 
@@ -121,7 +124,8 @@ impl Lsu {
                     self.finish(token, loads);
                     return;
                 };
-                let outcome = l1.access(request.line, request.sectors, kind, warp as u32, token.unwrap_or(u32::MAX));
+                let (owner, token_or_none) = (warp as u32, token.unwrap_or(u32::MAX));
+                let outcome = l1.access_in(request.set, request.line, request.sectors, kind, owner, token_or_none);
                 match outcome {
                     L1Outcome::ReservationFail(reason) => {
                         report.lsu_stall_cycles += 1;

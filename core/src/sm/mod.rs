@@ -173,14 +173,12 @@ fn operands_ready_at(warp: &Warp, instr: &Instr) -> u64 {
     match instr {
         // A launch reads up to 6 + params registers: like exit, it waits for all of them.
         Instr::Exit | Instr::Launch { .. } => warp.ready_at.iter().copied().max().unwrap_or(0),
-        _ => instr
-            .srcs()
-            .into_iter()
-            .flatten()
-            .chain(instr.dst())
-            .map(|r| warp.ready_at[r.0 as usize])
-            .max()
-            .unwrap_or(0),
+        _ => {
+            let at =
+                |r: Option<crate::isa::Reg>| r.map_or(0, |r| warp.ready_at.get(r.0 as usize).copied().unwrap_or(0));
+            let [a, b, c] = instr.srcs();
+            at(a).max(at(b)).max(at(c)).max(at(instr.dst()))
+        }
     }
 }
 
@@ -630,7 +628,7 @@ impl Sm {
                         });
                         let (line, sector) = (self.line_bytes, self.sector_bytes);
                         coalesce(access.mask, &self.addresses, line, sector, self.lsu.requests_mut());
-                        self.lsu.start_global(kind, w, token);
+                        self.lsu.start_global(kind, w, token, &self.l1);
                     }
                 }
             }

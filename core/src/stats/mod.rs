@@ -144,6 +144,10 @@ pub struct DramStats {
     pub reads: u64,
     /// Line writes (write-backs).
     pub writes: u64,
+    /// Cycles L2 banks held a read because its channel's request queue was full (the bank
+    /// takes no new request meanwhile).
+    #[serde(default)]
+    pub queue_full_cycles: u64,
 }
 
 /// Interconnect traffic, both directions.
