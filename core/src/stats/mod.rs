@@ -23,7 +23,7 @@ pub struct StallBreakdown {
     pub memory_pipeline: u64,
     /// Every live warp waits at a barrier.
     pub barrier: u64,
-    /// A warp was ready but the policy withheld its load.
+    /// Warps were ready but the policy held them back (a load gate, a warp limit).
     pub throttled: u64,
 }
 
@@ -99,7 +99,7 @@ pub enum StallReason {
     MemoryPipeline,
     /// All at a barrier.
     Barrier,
-    /// The policy held a load back.
+    /// The policy held the ready warps back.
     Throttled,
 }
 

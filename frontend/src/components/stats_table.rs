@@ -51,6 +51,8 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                     { row("stat-l2-hit-rate", "L2 hit rate", percent(r.l2.hits, l2_lookups),
                         format!("{} hits of {} lookups", grouped(r.l2.hits), grouped(l2_lookups))) }
                     { row("stat-dram", "DRAM reads / writes", format!("{} / {}", grouped(r.dram.reads), grouped(r.dram.writes)), "lines".into()) }
+                    { row("stat-dram-queue-full", "DRAM queue full", grouped(r.dram.queue_full_cycles),
+                        "cycles L2 banks held a read for a full channel queue".into()) }
                     { row("stat-flits", "Interconnect flits", grouped(r.network.flits), format!("{} packets", grouped(r.network.packets))) }
                     { row("stat-stall-memory", "Memory pipeline stalls", percent(s.memory_pipeline, scheduler_cycles), "of scheduler cycles".into()) }
                     { row("stat-stall-scoreboard", "Waiting on results", percent(s.scoreboard, scheduler_cycles), "of scheduler cycles".into()) }
