@@ -63,6 +63,18 @@ fn run(config: GpuConfig, w: Workload) -> Report {
     run_with(config, w, RunOptions::default()).0
 }
 
+/// mov, then `links` adds each depending on the one before, then exit.
+fn dependent_chain(links: u64) -> Kernel {
+    let mut b = KernelBuilder::new("chain", 1);
+    let r = b.reg();
+    b.mov(r, Operand::Imm(1));
+    for _ in 0..links {
+        b.alu(AluOp::Add, r, r, Operand::Imm(1));
+    }
+    b.exit();
+    b.build()
+}
+
 /// `dst = base + threadIdx.x * stride`.
 fn lane_address(b: &mut KernelBuilder, base: Reg, stride: u32) -> Reg {
     let a = b.reg();
@@ -76,14 +88,7 @@ fn a_dependent_alu_chain_takes_latency_per_link() {
     // issues at cycle 1; each add waits 4 cycles for its predecessor; a warp exits only once
     // nothing is in flight for it, so exit waits for the last add's result too.
     const N: u64 = 10;
-    let mut b = KernelBuilder::new("chain", 1);
-    let r = b.reg();
-    b.mov(r, Operand::Imm(1));
-    for _ in 0..N {
-        b.alu(AluOp::Add, r, r, Operand::Imm(1));
-    }
-    b.exit();
-    let report = run(machine(1), workload(b.build(), 1, 32, 1, 1));
+    let report = run(machine(1), workload(dependent_chain(N), 1, 32, 1, 1));
     assert_eq!(report.kernels[0].end_cycle, 1 + 4 * N + 4);
     assert_eq!(report.warp_instructions, N + 2);
 }
@@ -94,20 +99,11 @@ fn a_static_warp_limit_runs_only_the_oldest_warps() {
     // above). Under SWL with limit 1 they run one after another: the next warp becomes
     // eligible the cycle after the previous one exits.
     const N: u64 = 10;
-    let chain = || {
-        let mut b = KernelBuilder::new("chain", 1);
-        let r = b.reg();
-        b.mov(r, Operand::Imm(1));
-        for _ in 0..N {
-            b.alu(AluOp::Add, r, r, Operand::Imm(1));
-        }
-        b.exit();
-        b.build()
-    };
     let run_warp = |spec: &str| {
         let policies = Policies { tb: "rr".into(), warp: spec.into() };
-        let mut sim = Simulation::new(machine(1), workload(chain(), 1, 128, 1, 1), &policies, RunOptions::default())
-            .expect("valid setup");
+        let mut sim =
+            Simulation::new(machine(1), workload(dependent_chain(N), 1, 128, 1, 1), &policies, RunOptions::default())
+                .expect("valid setup");
         assert_eq!(sim.run(), StepOutcome::Finished);
         sim.report()
     };
