@@ -1,23 +1,11 @@
 // End-to-end: the page, its Web Worker and the engine, in headless Chromium. Numbers the page
 // shows are checked against the native CLI on the same set-up.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  choose, launchBrowser, nativeRun, openPage, runAndWait, screenshot, serveDist, shownInteger, waitForApp,
-} from './harness.mjs';
+import { choose, nativeRun, openPage, runAndWait, screenshot, shownInteger, waitForApp } from './harness.mjs';
+import { useBrowser } from './session.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const session = useBrowser();
 
 /** Opens the app on library workload `id` at its smallest size. Resolves to that size. */
 async function openSmallest(page, id) {
@@ -29,7 +17,7 @@ async function openSmallest(page, id) {
 }
 
 test('an error in the kernel file is marked at its line and column, and Run waits for a fix', async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(session.browser, session.server.url);
   await waitForApp(page);
   const source = await page.inputValue('#source');
   const line = source.split('\n').length + 1;
@@ -51,7 +39,7 @@ test('an error in the kernel file is marked at its line and column, and Run wait
 });
 
 test('a library workload runs in the worker and the page shows the native engine\'s numbers', async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(session.browser, session.server.url);
   const size = await openSmallest(page, 'vecadd');
   const cycles = await runAndWait(page);
   const expected = nativeRun(['--workload', 'vecadd', '--size', String(size), '--gpu', 'fermi-gtx480']);
@@ -83,7 +71,7 @@ test('a library workload runs in the worker and the page shows the native engine
 });
 
 test('a #define changed in the Parameters panel overrides the file, like -D', async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(session.browser, session.server.url);
   await waitForApp(page);
   await choose(page, 'workload', 'stencil');
   const field = page.locator('#defines input').first();
@@ -133,7 +121,7 @@ async function caret(page) {
 }
 
 test('the Launches panel lists the launches with the engine\'s occupancy, follows Parameters and hardware, and leads to the source', async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(session.browser, session.server.url);
   await waitForApp(page);
   await choose(page, 'machine', 'fermi-gtx480');
   await choose(page, 'workload', 'hotspot');
@@ -202,7 +190,7 @@ test('the Launches panel lists the launches with the engine\'s occupancy, follow
 });
 
 test('Cancel stops a long run and the next run goes ahead', async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(session.browser, session.server.url);
   await waitForApp(page);
   // The largest size of a slow workload: minutes of simulation, so Cancel always comes first.
   await choose(page, 'workload', 'coloring');
@@ -220,7 +208,7 @@ test('Cancel stops a long run and the next run goes ahead', async () => {
 });
 
 test('the compare view runs two warp schedulers and shows their speedup', async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(session.browser, session.server.url);
   const size = await openSmallest(page, 'vecadd');
   await page.click('#tab-compare');
   await choose(page, 'cmp-warp-0', 'lrr');
@@ -239,7 +227,7 @@ test('the compare view runs two warp schedulers and shows their speedup', async 
 });
 
 test('a policy\'s parameters are fields beside its menu, checked as typed, carried by the link and the compare view', async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(session.browser, session.server.url);
   const size = await openSmallest(page, 'vecadd');
   assert.equal(await page.locator('#warp-policy-limit').count(), 0, 'GTO has no parameters');
   await choose(page, 'warp-policy', 'swl');
@@ -264,7 +252,7 @@ test('a policy\'s parameters are fields beside its menu, checked as typed, carri
   assert.notEqual(swl, gto, 'the limit changes the schedule');
 
   // The link restores the tuned policy.
-  const restored = await openPage(browser, page.url());
+  const restored = await openPage(session.browser, page.url());
   await waitForApp(restored);
   assert.equal(await restored.locator('#warp-policy').inputValue(), 'swl');
   assert.equal(await restored.locator('#warp-policy-limit').inputValue(), '2');
@@ -285,7 +273,7 @@ test('a policy\'s parameters are fields beside its menu, checked as typed, carri
 });
 
 test('a share link restores the whole set-up, and its embed view runs', async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(session.browser, session.server.url);
   await waitForApp(page);
   await choose(page, 'machine', 'ccws-fermi');
   const size = await openSmallest(page, 'hotspot');
@@ -297,7 +285,7 @@ test('a share link restores the whole set-up, and its embed view runs', async ()
   assert.match(url, /hw=[^&]*l1\.ways:4/);
   await page.close();
 
-  const restored = await openPage(browser, url);
+  const restored = await openPage(session.browser, url);
   await waitForApp(restored);
   assert.equal(await restored.inputValue('#workload'), 'hotspot');
   assert.equal(await restored.inputValue('#size'), String(size));
@@ -307,7 +295,7 @@ test('a share link restores the whole set-up, and its embed view runs', async ()
   assert.deepEqual(restored.errors, []);
   await restored.close();
 
-  const embed = await openPage(browser, `${url}&embed=1`);
+  const embed = await openPage(session.browser, `${url}&embed=1`);
   await embed.locator('#run').waitFor({ timeout: 20000 });
   assert.equal(await embed.locator('.masthead').isVisible(), false, 'no page chrome in an iframe');
   assert.equal(await embed.locator('#tab-compare').count(), 0, 'embed mode is run-and-watch only');
@@ -320,7 +308,7 @@ test('a share link restores the whole set-up, and its embed view runs', async ()
 });
 
 test('the gallery reproduces a paper card beside the paper\'s number', async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(session.browser, session.server.url);
   await waitForApp(page);
   await page.click('#tab-gallery');
   const card = page.locator('#card-ccws-gto-vs-lrr');
@@ -335,7 +323,7 @@ test('the gallery reproduces a paper card beside the paper\'s number', async () 
 });
 
 test('a worker panic becomes a message and a fresh worker takes over', async () => {
-  const page = await openPage(browser, `${server.url}?debug=1`);
+  const page = await openPage(session.browser, `${session.server.url}?debug=1`);
   await waitForApp(page);
   await page.click('#crash-worker');
   await page.locator('.notice.error, #status.error').first().waitFor({ timeout: 5000 });
@@ -348,7 +336,7 @@ test('a worker panic becomes a message and a fresh worker takes over', async () 
 });
 
 test('a panic on the page shows a banner instead of leaving it dead', async () => {
-  const page = await openPage(browser, `${server.url}?debug=1`);
+  const page = await openPage(session.browser, `${session.server.url}?debug=1`);
   await waitForApp(page);
   await page.click('#crash-page');
   const banner = page.locator('#fatal');

@@ -1,23 +1,13 @@
 // The engine in the browser: the same inputs must give the same report as natively, bit for bit.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, nativeBenchReport, openPage, runBenchInWorker, serveDist } from './harness.mjs';
+import { nativeBenchReport, openPage, runBenchInWorker } from './harness.mjs';
+import { useBrowser } from './session.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const session = useBrowser();
 
 test('the worker reports exactly what the native engine reports', async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(session.browser, session.server.url);
   for (const workload of ['streaming', 'thrashing', 'compute']) {
     const expected = nativeBenchReport(workload);
     const { report } = await runBenchInWorker(page, workload, true);

@@ -1,22 +1,12 @@
 // The app with the keyboard alone: from page load, choose a workload, run it, open the share
 // box, move through the run with the timeline and the scrubber, and switch views with the tab
 // bar's arrow keys. Focus must move where a person expects and stay visible.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, nativeRun, openPage, serveDist, shownInteger, waitForApp } from './harness.mjs';
+import { nativeRun, openPage, shownInteger, waitForApp } from './harness.mjs';
+import { useBrowser } from './session.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const session = useBrowser();
 
 /** What has keyboard focus: its id, role and whether a focus ring is drawn around it. */
 function focused(page) {
@@ -43,7 +33,7 @@ async function pressUntil(page, key, wanted, limit, what) {
 }
 
 test('a keyboard walk-through: choose a workload, run it, share it, watch it, switch views', async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(session.browser, session.server.url);
   await waitForApp(page);
   const source = await page.inputValue('#source');
 
@@ -135,7 +125,7 @@ test('a keyboard walk-through: choose a workload, run it, share it, watch it, sw
 });
 
 test('the skip link takes the keyboard straight to Run', async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(session.browser, session.server.url);
   await waitForApp(page);
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
@@ -147,7 +137,7 @@ test('the skip link takes the keyboard straight to Run', async () => {
 });
 
 test('in the editor, Tab indents once the person has typed there, and Escape then Tab leaves', async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(session.browser, session.server.url);
   await waitForApp(page);
   await page.focus('#source');
   await page.keyboard.press('End');

@@ -2,22 +2,12 @@
 // panels stack, nothing widens the page beyond the screen (wide tables and canvases scroll in
 // their own frames), and canvases are drawn at the screen's pixel density. Screenshots of each
 // view land in artifacts/ as narrow-*.png.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { choose, launchBrowser, openPage, runAndWait, screenshot, serveDist, waitForApp } from './harness.mjs';
+import { choose, openPage, runAndWait, screenshot, waitForApp } from './harness.mjs';
+import { useBrowser } from './session.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const session = useBrowser();
 
 // Not Chromium's mobile emulation: it zooms out of a page that overflows, which would hide
 // the very overflow checked for here.
@@ -53,7 +43,7 @@ async function assertCanvasesFitAndAreSharp(page, where) {
 }
 
 test('on a phone every view fits the screen\'s width, before and after runs', async () => {
-  const page = await openPage(browser, server.url, PHONE);
+  const page = await openPage(session.browser, session.server.url, PHONE);
   await waitForApp(page);
   await assertNoSidewaysScroll(page, 'Simulate');
   await screenshot(page, 'narrow-simulate');
@@ -81,7 +71,7 @@ test('on a phone every view fits the screen\'s width, before and after runs', as
 });
 
 test('on a tablet the views fit too, and the set-up wraps onto rows', async () => {
-  const page = await openPage(browser, server.url, TABLET);
+  const page = await openPage(session.browser, session.server.url, TABLET);
   await waitForApp(page);
   for (const tab of ['compare', 'gallery', 'simulate']) {
     await page.click(`#tab-${tab}`);
@@ -97,7 +87,7 @@ test('on a tablet the views fit too, and the set-up wraps onto rows', async () =
 });
 
 test('narrowing the window after a run shrinks the drawings with it', async () => {
-  const page = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  const page = await openPage(session.browser, session.server.url, { viewport: { width: 1440, height: 900 } });
   await waitForApp(page);
   await choose(page, 'workload', 'vecadd');
   await page.fill('#size', await page.locator('#size').getAttribute('min'));
