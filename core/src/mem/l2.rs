@@ -12,6 +12,7 @@ use crate::config::{GpuConfig, Replacement, SetIndex};
 use crate::mem::cache::fermi_hash_set;
 use crate::mem::dram::Dram;
 use crate::mem::l1::RequestKind;
+use crate::mem::line_table::LineTable;
 use crate::stats::L2Stats;
 
 /// A request from an SM.
@@ -57,13 +58,6 @@ struct Mshr {
 
 const INVALID: u64 = u64::MAX;
 
-const BUCKETS: usize = 128;
-
-/// The bucket of `line` in [`L2Bank::in_flight`] (a multiplicative hash to 7 bits).
-fn bucket(line: u64) -> usize {
-    (line.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 57) as usize
-}
-
 /// One bank.
 #[derive(Clone, Debug)]
 pub struct L2Bank {
@@ -80,19 +74,16 @@ pub struct L2Bank {
     stamps: Vec<u64>,
     dirty: Vec<bool>,
     clock: u64,
-    /// Line each MSHR is fetching, `INVALID` when free: a flat array, because every request
-    /// that misses the tags searches it.
-    mshr_lines: Vec<u64>,
-    /// How many of `mshr_lines` fall in each bucket of [`bucket`]: most searches for a line
-    /// with no fetch in flight end at an empty bucket.
-    in_flight: [u32; BUCKETS],
-    free_mshrs: usize,
+    /// The MSHR fetching each line in flight: every request that misses the tags asks.
+    in_flight: LineTable,
+    /// MSHRs not in use.
+    free_mshrs: Vec<u32>,
     mshrs: Vec<Mshr>,
     /// Requests that found no MSHR (or no merge slot), oldest first, retried when one frees,
     /// with the first tag entry of their set (each is retried many times).
     waiting: Vec<(L2Request, usize)>,
-    /// A store installed a line since the last retry of `waiting` (so a waiting request's
-    /// line may have become present).
+    /// A store installed the line of a waiting request since the last retry of `waiting` (so
+    /// that line is present now).
     stored_since_retry: bool,
     pipeline_free: u64,
     stats: L2Stats,
@@ -119,9 +110,8 @@ impl L2Bank {
             stamps: vec![0; entries],
             dirty: vec![false; entries],
             clock: 0,
-            mshr_lines: vec![INVALID; l2.mshr_entries as usize],
-            in_flight: [0; BUCKETS],
-            free_mshrs: l2.mshr_entries as usize,
+            in_flight: LineTable::new(l2.mshr_entries as usize),
+            free_mshrs: (0..l2.mshr_entries).rev().collect(),
             mshrs: (0..l2.mshr_entries).map(|_| Mshr { dirty_on_fill: false, waiters: Vec::new() }).collect(),
             waiting: Vec::new(),
             stored_since_retry: false,
@@ -183,29 +173,21 @@ impl L2Bank {
     }
 
     /// The MSHR fetching `line`, if any.
+    #[inline]
     fn mshr_of(&self, line: u64) -> Option<usize> {
-        if self.in_flight[bucket(line)] == 0 {
-            return None;
-        }
-        self.mshr_lines.iter().position(|&l| l == line)
+        self.in_flight.get(line)
     }
 
-    /// Takes the first free MSHR, if any, for `line`.
+    /// Takes a free MSHR, if any, for `line`.
     fn take_mshr(&mut self, line: u64) -> Option<usize> {
-        if self.free_mshrs == 0 {
-            return None;
-        }
-        let m = self.mshr_lines.iter().position(|&l| l == INVALID)?;
-        self.mshr_lines[m] = line;
-        self.free_mshrs -= 1;
-        self.in_flight[bucket(line)] += 1;
+        let m = self.free_mshrs.pop()? as usize;
+        self.in_flight.insert(line, m);
         Some(m)
     }
 
-    fn free_mshr(&mut self, m: usize) {
-        self.in_flight[bucket(self.mshr_lines[m])] -= 1;
-        self.mshr_lines[m] = INVALID;
-        self.free_mshrs += 1;
+    fn free_mshr(&mut self, m: usize, line: u64) {
+        self.in_flight.remove(line);
+        self.free_mshrs.push(m as u32);
     }
 
     fn channel(&self, dram: &Dram) -> u32 {
@@ -248,7 +230,8 @@ impl L2Bank {
                 self.mshrs[m].dirty_on_fill = true;
             } else {
                 self.install(start, base, line, true, dram);
-                self.stored_since_retry = true;
+                // Only a waiting request for this very line can now be served by the tags.
+                self.stored_since_retry |= self.waiting.iter().any(|(r, _)| r.line == line);
             }
             return true;
         }
@@ -306,7 +289,7 @@ impl L2Bank {
             out.push(L2Output::Reply { at: now, request });
         }
         mshr.waiters.clear();
-        self.free_mshr(index);
+        self.free_mshr(index, line);
         // In order; those still unserved keep their places. A request whose line is neither
         // present nor being fetched, with no MSHR free, would wait on: its line can only have
         // become present through this fill or a store since the last retry, so the tags need
@@ -314,8 +297,10 @@ impl L2Bank {
         let mut waiting = core::mem::take(&mut self.waiting);
         let skip_absent = !self.stored_since_retry;
         waiting.retain(|&(request, base)| {
-            let waits_on =
-                skip_absent && self.free_mshrs == 0 && request.line != line && self.mshr_of(request.line).is_none();
+            let waits_on = skip_absent
+                && self.free_mshrs.is_empty()
+                && request.line != line
+                && self.mshr_of(request.line).is_none();
             waits_on || !self.serve(now, now, request, base, dram, out)
         });
         self.waiting = waiting;

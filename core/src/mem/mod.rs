@@ -7,4 +7,5 @@ pub mod dram;
 pub mod events;
 pub mod l1;
 pub mod l2;
+pub mod line_table;
 pub mod network;
