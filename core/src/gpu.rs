@@ -26,6 +26,7 @@ use crate::mem::l2::{L2Bank, L2Output, L2Request};
 use crate::mem::network::{Endpoint, Network};
 use crate::sched::tb::{BlockNeeds, Dispatch, KernelLaunch, PendingKernel, Placement, SmFree, TbPolicy, TbScheduler};
 use crate::sched::warp::WarpPolicy;
+use crate::sm::scoreboard::{self, Operands};
 use crate::sm::{Finished, IssueCx, LaunchShape, Sm};
 use crate::stats::snapshot::NONE;
 use crate::stats::{
@@ -163,6 +164,8 @@ struct Undispatched {
 pub struct Simulation {
     config: GpuConfig,
     workload: Workload,
+    /// The workload's kernels decoded for the scoreboard.
+    operands: Vec<Vec<Operands>>,
     options: RunOptions,
     memory: GlobalMemory,
     regions: Vec<Region>,
@@ -261,6 +264,7 @@ impl Simulation {
             free: vec![SmFree::default(); config.core.sm_count as usize],
             budget: vec![0; config.core.sm_count as usize],
             config,
+            operands: workload.kernels.iter().map(scoreboard::decode).collect(),
             workload,
             options,
         })
@@ -651,7 +655,7 @@ impl Simulation {
             }
         }
         let issue_width = self.config.core.issue_width;
-        let Simulation { sms, workload, memory, finished, blocks, kernels, launched, .. } = self;
+        let Simulation { sms, workload, operands, memory, finished, blocks, kernels, launched, .. } = self;
         let mut issued = |kernel: u32| {
             if let Some(k) = kernels.get_mut(kernel as usize) {
                 k.warp_instructions += 1;
@@ -660,6 +664,7 @@ impl Simulation {
         };
         let mut io = IssueCx {
             kernels: &workload.kernels,
+            operands,
             global: memory,
             issue_width,
             finished,

@@ -9,6 +9,7 @@
 
 pub mod lsu;
 mod ready;
+pub mod scoreboard;
 mod snapshot;
 
 pub use snapshot::WarpView;
@@ -19,7 +20,7 @@ use alloc::vec::Vec;
 use crate::config::GpuConfig;
 use crate::exec::memory::{GlobalMemory, SharedMemory};
 use crate::exec::{self, AccessKind, ExecEnv, Executed, Fault, WarpExec, WarpPlace, LANES};
-use crate::isa::{Dim3, Instr, Kernel, Space, Unit};
+use crate::isa::{Dim3, Kernel, Space, Unit};
 use crate::launch::DeviceLaunch;
 use crate::mem::coalescer::{bank_conflict_degree, coalesce};
 use crate::mem::l1::{L1Cache, RequestKind};
@@ -28,6 +29,7 @@ use crate::sched::warp::{L1Event, ReadyWarps, WarpCx, WarpInfo, WarpPolicy, Warp
 use crate::stats::{BlockRecord, SmReport, StallCounts, StallReason};
 use lsu::{Lsu, PendingLoads};
 use ready::{Readiness, NOT_READY};
+use scoreboard::Operands;
 
 /// One warp slot.
 #[derive(Clone, Debug, Default)]
@@ -88,6 +90,8 @@ pub struct Finished {
 pub struct IssueCx<'a> {
     /// The workload's kernels.
     pub kernels: &'a [Kernel],
+    /// Their instructions decoded for the scoreboard ([`scoreboard::decode`]), by kernel.
+    pub operands: &'a [Vec<Operands>],
     /// Device memory.
     pub global: &'a mut GlobalMemory,
     /// Instructions each scheduler may issue per cycle.
@@ -164,22 +168,6 @@ fn release(warps: &mut [Warp], schedulers: &mut [Scheduler], w: WarpSlot, reg: u
     let scheduler = &mut schedulers[w as usize % n];
     scheduler.ready.touch(w);
     scheduler.sleep_until = 0;
-}
-
-/// The first cycle at which `instr` may read and write its registers (`NOT_READY` while a
-/// load is in flight). A warp may only exit once nothing is in flight for it, so `exit` waits
-/// for every register.
-fn operands_ready_at(warp: &Warp, instr: &Instr) -> u64 {
-    match instr {
-        // A launch reads up to 6 + params registers: like exit, it waits for all of them.
-        Instr::Exit | Instr::Launch { .. } => warp.ready_at.iter().copied().max().unwrap_or(0),
-        _ => {
-            let at =
-                |r: Option<crate::isa::Reg>| r.map_or(0, |r| warp.ready_at.get(r.0 as usize).copied().unwrap_or(0));
-            let [a, b, c] = instr.srcs();
-            at(a).max(at(b)).max(at(c)).max(at(instr.dst()))
-        }
-    }
 }
 
 fn unit_index(unit: Unit) -> usize {
@@ -447,15 +435,15 @@ impl Sm {
         &mut self,
         s: usize,
         now: u64,
-        kernels: &[Kernel],
+        operands: &[Vec<Operands>],
     ) -> Result<Words<W>, StallReason> {
         let Sm { schedulers, warps, blocks, lsu, .. } = self;
         let scheduler = &mut schedulers[s];
         scheduler.ready.refresh::<W>(now, |w| {
             let warp = &warps[w as usize];
-            let code = &kernels[blocks[warp.block_slot as usize].code_index as usize].code;
+            let code = &operands[blocks[warp.block_slot as usize].code_index as usize];
             match warp.exec.stack.pc().and_then(|pc| code.get(pc as usize)) {
-                Some(instr) => (operands_ready_at(warp, instr), instr.unit()),
+                Some(next) => (next.ready_at(&warp.ready_at), next.unit),
                 // Running off the end faults when it issues: let it issue.
                 None => (0, Unit::Control),
             }
@@ -488,10 +476,10 @@ impl Sm {
     }
 
     fn schedule(&mut self, s: usize, now: u64, io: &mut IssueCx<'_>) -> Result<StallReason, SmFault> {
-        let kernels = io.kernels;
+        let operands = io.operands;
         let ready = match self.schedulers[s].ready.wide() {
-            false => self.collect_ready::<1>(s, now, kernels).map(WarpSet::from),
-            true => self.collect_ready::<4>(s, now, kernels).map(WarpSet::from),
+            false => self.collect_ready::<1>(s, now, operands).map(WarpSet::from),
+            true => self.collect_ready::<4>(s, now, operands).map(WarpSet::from),
         };
         let ready = match ready {
             Ok(ready) => ready,
@@ -535,15 +523,14 @@ impl Sm {
             let warp = &self.warps[w as usize];
             let code_index = self.blocks[warp.block_slot as usize].code_index as usize;
             let pc = warp.exec.stack.pc().unwrap_or(0);
-            let instr = kernels[code_index].code.get(pc as usize).copied();
-            let is_global_load = matches!(instr, Some(Instr::Load { space: Space::Global, .. }));
+            let next = io.operands[code_index].get(pc as usize);
             let cx = WarpCx { now, sm: self.id, warps: &self.info };
-            if is_global_load && !self.schedulers[s].policy.may_issue_load(&cx, w) {
+            if next.is_some_and(|n| n.global_load) && !self.schedulers[s].policy.may_issue_load(&cx, w) {
                 throttled = true;
                 continue;
             }
             // Only one memory instruction enters the LSU per cycle.
-            if instr.map(|i| i.unit()) == Some(Unit::Memory) && self.lsu.busy() {
+            if next.is_some_and(|n| n.unit == Unit::Memory) && self.lsu.busy() {
                 continue;
             }
             let kernel = self.info[w as usize].kernel;

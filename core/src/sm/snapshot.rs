@@ -11,7 +11,8 @@ use crate::isa::{Instr, Kernel, Space, Unit};
 use crate::sched::warp::{WarpCx, WarpScheduler, WarpSlot};
 use crate::stats::WarpState;
 
-use super::{operands_ready_at, unit_index, Sm, NOT_READY};
+use super::scoreboard::Operands;
+use super::{unit_index, Sm, NOT_READY};
 
 /// One warp slot in a snapshot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +64,7 @@ impl Sm {
     /// instruction; `None` runs off the end, which issues and faults) at `now`.
     fn waiting_state(&self, w: usize, now: u64, instr: Option<&Instr>) -> WarpState {
         let Some(instr) = instr else { return WarpState::Ready };
-        match operands_ready_at(&self.warps[w], instr) {
+        match Operands::of(instr).ready_at(&self.warps[w].ready_at) {
             NOT_READY => return WarpState::Memory,
             at if at > now => return WarpState::Dependency,
             _ => {}

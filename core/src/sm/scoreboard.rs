@@ -1,0 +1,95 @@
+//! The scoreboard's view of each instruction, decoded once per kernel: the registers it must
+//! wait for and the unit it goes to. The issue stage looks at a warp's next instruction every
+//! time the warp may have become ready, so this spares decoding the instruction each time.
+
+use alloc::vec::Vec;
+
+use crate::isa::{Instr, Kernel, Space, Unit};
+
+/// What the scoreboard waits for before an instruction may issue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wait {
+    /// No registers: a barrier or an unconditional branch.
+    Nothing,
+    /// The registers in [`Operands::regs`].
+    Registers,
+    /// Every register of the warp: an exit, or a launch reading up to 6 + params registers.
+    All,
+}
+
+/// One instruction as the issue stage sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Operands {
+    /// The registers it reads and writes, padded by repeating the first (the latest ready cycle
+    /// of the list does not change).
+    regs: [u8; 4],
+    wait: Wait,
+    /// The unit it goes to.
+    pub unit: Unit,
+    /// A load from global memory (the policies' load gate applies to these).
+    pub global_load: bool,
+}
+
+impl Operands {
+    /// Decodes `instr`.
+    pub fn of(instr: &Instr) -> Self {
+        let (unit, global_load) = (instr.unit(), matches!(instr, Instr::Load { space: Space::Global, .. }));
+        if matches!(instr, Instr::Exit | Instr::Launch { .. }) {
+            return Operands { regs: [0; 4], wait: Wait::All, unit, global_load };
+        }
+        let [a, b, c] = instr.srcs();
+        let mut regs = [0u8; 4];
+        let mut n = 0;
+        for r in [a, b, c, instr.dst()].into_iter().flatten() {
+            regs[n] = r.0;
+            n += 1;
+        }
+        if n == 0 {
+            return Operands { regs, wait: Wait::Nothing, unit, global_load };
+        }
+        for k in n..4 {
+            regs[k] = regs[0];
+        }
+        Operands { regs, wait: Wait::Registers, unit, global_load }
+    }
+
+    /// The first cycle at which the instruction may read and write its registers, given when
+    /// each register of the warp becomes readable (a register past the end counts as ready).
+    #[inline]
+    pub fn ready_at(&self, ready: &[u64]) -> u64 {
+        match self.wait {
+            Wait::Nothing => 0,
+            Wait::Registers => {
+                let at = |r: u8| ready.get(r as usize).copied().unwrap_or(0);
+                at(self.regs[0]).max(at(self.regs[1])).max(at(self.regs[2]).max(at(self.regs[3])))
+            }
+            Wait::All => ready.iter().copied().max().unwrap_or(0),
+        }
+    }
+}
+
+/// Every instruction of `kernel`, decoded.
+pub fn decode(kernel: &Kernel) -> Vec<Operands> {
+    kernel.code.iter().map(Operands::of).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::{AluOp, Operand, Reg};
+
+    #[test]
+    fn an_instruction_waits_for_its_latest_register() {
+        let ready = [5, 9, 2, 7];
+        let add = Instr::Alu { op: AluOp::Add, dst: Reg(3), a: Operand::Reg(Reg(0)), b: Operand::Imm(1) };
+        // Reads r0 (5), writes r3 (7): the write-after-write wait counts too.
+        assert_eq!(Operands::of(&add).ready_at(&ready), 7);
+        let add = Instr::Alu { op: AluOp::Add, dst: Reg(2), a: Operand::Reg(Reg(1)), b: Operand::Reg(Reg(0)) };
+        assert_eq!(Operands::of(&add).ready_at(&ready), 9);
+        assert_eq!(Operands::of(&Instr::Exit).ready_at(&ready), 9, "exit waits for every register");
+        assert_eq!(Operands::of(&Instr::Barrier).ready_at(&ready), 0);
+        let store = Instr::Store { space: Space::Global, addr: Reg(2), offset: 0, src: Operand::Imm(4) };
+        let decoded = Operands::of(&store);
+        assert_eq!((decoded.ready_at(&ready), decoded.unit, decoded.global_load), (2, Unit::Memory, false));
+    }
+}
