@@ -101,6 +101,12 @@ impl GlobalMemory {
     /// lane inside the buffer of the lane before it needs no search.
     pub fn check_lanes(&self, addresses: &[u32; 32], mask: u32) -> Result<(), (u32, AccessError)> {
         if mask == u32::MAX {
+            if let Some(base) = super::consecutive_words(addresses) {
+                // 32 consecutive words: the first and the last decide.
+                if base % 4 == 0 && self.region_of(base).is_ok_and(|r| r.contains(base + 4 * 31)) {
+                    return Ok(());
+                }
+            }
             // Converged: every lane aligned and the lowest and highest address in one buffer
             // means all of them are (vectorised); otherwise find the first bad lane below.
             let any_bits = addresses.iter().fold(0, |acc, &a| acc | a);
@@ -127,6 +133,24 @@ impl GlobalMemory {
     /// The word at `addr`, which [`GlobalMemory::check`] has accepted.
     pub fn word(&self, addr: u32) -> u32 {
         self.words.get((addr / 4) as usize).copied().unwrap_or(0)
+    }
+
+    /// Reads the words from `addr` on into `out`, which [`GlobalMemory::check`] has accepted
+    /// for every word.
+    pub fn get_words(&self, addr: u32, out: &mut [u32]) {
+        let start = (addr / 4) as usize;
+        if let Some(words) = self.words.get(start..start + out.len()) {
+            out.copy_from_slice(words);
+        }
+    }
+
+    /// Writes `values` from `addr` on, which [`GlobalMemory::check`] has accepted for every
+    /// word.
+    pub fn set_words(&mut self, addr: u32, values: &[u32]) {
+        let start = (addr / 4) as usize;
+        if let Some(words) = self.words.get_mut(start..start + values.len()) {
+            words.copy_from_slice(values);
+        }
     }
 
     /// Sets the word at `addr`, which [`GlobalMemory::check`] has accepted.

@@ -271,6 +271,20 @@ pub struct ExecEnv<'a> {
     pub addresses: &'a mut [u32; LANES],
 }
 
+/// The address of lane 0 when lane `l` accesses the word `4 * l` bytes after it, for every
+/// lane and without wrapping past the top of the address space: the common `a[i]` access of a
+/// converged warp, which the memory checks, the loads and stores and the coalescer handle as
+/// one block of 32 words. (The comparison is branch-free, so it vectorises.)
+#[inline]
+pub fn consecutive_words(addresses: &[u32; LANES]) -> Option<u32> {
+    let base = addresses[0];
+    let mut same = true;
+    for (l, &a) in addresses.iter().enumerate() {
+        same &= a == base.wrapping_add(4 * l as u32);
+    }
+    (same && base <= u32::MAX - 4 * (LANES as u32 - 1)).then_some(base)
+}
+
 /// Calls `f` for each lane set in `mask`, lowest first.
 #[inline]
 fn for_lanes(mut mask: u32, mut f: impl FnMut(usize)) {
@@ -350,11 +364,14 @@ pub fn step(
             let target = &mut regs[row(dst)..row(dst) + LANES];
             // Checked above: the reads cannot fail.
             match space {
-                Space::Global if active == u32::MAX => {
-                    for (t, &a) in target.iter_mut().zip(env.addresses.iter()) {
-                        *t = env.global.word(a);
+                Space::Global if active == u32::MAX => match consecutive_words(env.addresses) {
+                    Some(base) => env.global.get_words(base, target),
+                    None => {
+                        for (t, &a) in target.iter_mut().zip(env.addresses.iter()) {
+                            *t = env.global.word(a);
+                        }
                     }
-                }
+                },
                 Space::Global => for_lanes(active, |l| target[l] = env.global.word(env.addresses[l])),
                 Space::Shared => for_lanes(active, |l| target[l] = env.shared.read(env.addresses[l]).unwrap_or(0)),
             }
@@ -363,16 +380,24 @@ pub fn step(
         Instr::Store { space, addr, offset, src } => {
             gather_addresses(regs, addr, offset, active, env.addresses);
             check(space, active, env, pc)?;
-            // Lanes write in lane order, so when several hit one word the highest lane wins.
-            for_lanes(active, |l| {
-                let (a, v) = (env.addresses[l], read(regs, src, l));
-                match space {
-                    Space::Global => env.global.set_word(a, v),
-                    Space::Shared => {
-                        let _ = env.shared.write(a, v);
+            let block = match space {
+                Space::Global if active == u32::MAX => consecutive_words(env.addresses),
+                _ => None,
+            };
+            match block {
+                // Checked above: the 32 words lie in one buffer.
+                Some(base) => env.global.set_words(base, &operand_row(regs, src)),
+                // Lanes write in lane order, so when several hit one word the highest lane wins.
+                None => for_lanes(active, |l| {
+                    let (a, v) = (env.addresses[l], read(regs, src, l));
+                    match space {
+                        Space::Global => env.global.set_word(a, v),
+                        Space::Shared => {
+                            let _ = env.shared.write(a, v);
+                        }
                     }
-                }
-            });
+                }),
+            }
             outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Store, mask: active });
         }
         Instr::Atomic { op, space, dst, addr, src, compare } => {
@@ -483,6 +508,16 @@ fn check(space: Space, mask: u32, env: &ExecEnv<'_>, pc: u32) -> Result<(), Faul
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn consecutive_words_are_a_block_only_in_order_and_without_wrapping() {
+        let words = |f: &dyn Fn(u32) -> u32| core::array::from_fn::<u32, LANES, _>(|l| f(l as u32));
+        assert_eq!(consecutive_words(&words(&|l| 0x100 + 4 * l)), Some(0x100));
+        assert_eq!(consecutive_words(&words(&|l| 0x100 + 8 * l)), None, "a stride of two words");
+        assert_eq!(consecutive_words(&words(&|l| 0x100 + 4 * (l ^ 1))), None, "pairs swapped");
+        assert_eq!(consecutive_words(&words(&|l| u32::MAX - 127 + 4 * l)), Some(u32::MAX - 127));
+        assert_eq!(consecutive_words(&words(&|l| (u32::MAX - 119).wrapping_add(4 * l))), None, "wraps");
+    }
 
     #[test]
     fn thread_indices_step_through_the_block_like_unflatten() {

@@ -6,7 +6,7 @@
 
 use alloc::vec::Vec;
 
-use crate::exec::LANES;
+use crate::exec::{consecutive_words, LANES};
 
 /// One line's worth of a warp access.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +31,18 @@ pub fn coalesce(mask: u32, addresses: &[u32; LANES], line_bytes: u32, sector_byt
     let sector_mask = line_bytes / sector_bytes - 1;
     let sector_of = |addr: u32| 1u32 << ((addr >> sector_shift) & sector_mask);
     if mask == u32::MAX {
+        // Converged on 32 consecutive words in one line (the common `a[i]`): one request whose
+        // sectors are every one from the first word's to the last word's (sectors are at least
+        // a word, so none in between is skipped).
+        if let Some(base) = consecutive_words(addresses) {
+            let last = base + 4 * (LANES as u32 - 1);
+            if base >> line_shift == last >> line_shift {
+                let (first, last) = ((base >> sector_shift) & sector_mask, (last >> sector_shift) & sector_mask);
+                let sectors = ((2u64 << last) - (1u64 << first)) as u32;
+                out.push(LineRequest { line: (base >> line_shift) as u64, sectors, lanes: u32::MAX, set: 0 });
+                return;
+            }
+        }
         // Converged and all in one line (a coalesced access): one request (vectorised).
         let line = addresses[0] >> line_shift;
         if addresses.iter().all(|&a| a >> line_shift == line) {
@@ -100,6 +112,18 @@ mod tests {
         let mut out = Vec::new();
         coalesce(u32::MAX, &addresses(|l| 0x1000 + 4 * l), 128, 32, &mut out);
         assert_eq!(out, [LineRequest { line: 0x1000 / 128, sectors: 0b1111, lanes: u32::MAX, set: 0 }]);
+    }
+
+    #[test]
+    fn consecutive_words_name_every_sector_they_cross() {
+        let mut out = Vec::new();
+        // 32 words from byte 40 of a 256-byte line with 32-byte sectors: bytes 40..168,
+        // sectors 1 to 5.
+        coalesce(u32::MAX, &addresses(|l| 0x1000 + 40 + 4 * l), 256, 32, &mut out);
+        assert_eq!(out, [LineRequest { line: 0x1000 / 256, sectors: 0b11_1110, lanes: u32::MAX, set: 0 }]);
+        // A whole 128-byte line of 4-byte sectors: all 32 of them.
+        coalesce(u32::MAX, &addresses(|l| 0x1000 + 4 * l), 128, 4, &mut out);
+        assert_eq!(out, [LineRequest { line: 0x1000 / 128, sectors: u32::MAX, lanes: u32::MAX, set: 0 }]);
     }
 
     #[test]
