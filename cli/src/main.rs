@@ -34,7 +34,7 @@ enum Command {
     Docs,
     /// Drive one cache with a synthetic address stream and count hits and misses.
     Sweep(SweepArgs),
-    /// Measure the engine's speed on the standard workloads (streaming, thrashing, compute).
+    /// Measure the engine's speed on the standard workloads (streaming, thrashing, compute, divergent).
     Bench(bench::BenchArgs),
     /// Read a GPGPU-Sim gpgpusim.config onto a preset and print the machine as JSON, with every
     /// option that was not applied.

@@ -1,6 +1,8 @@
-//! Three workloads that measure the engine's own speed (not the GPU's): one streams through
-//! memory, one thrashes the L1 with scattered reads, one is pure arithmetic. The native
-//! benchmark (`warpscope bench`) and the browser benchmark run exactly these.
+//! Workloads that measure the engine's own speed (not the GPU's): one streams through memory,
+//! one thrashes the L1 (data with reuse that the warps evict from each other), one is pure
+//! arithmetic, and one chases pointers with every lane on its own line (the memory system's
+//! worst case). The native benchmark (`warpscope bench`) and the browser benchmark run exactly
+//! these.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -58,9 +60,51 @@ pub fn streaming(n: u32) -> Bench {
     }
 }
 
+/// Line size the thrashing kernel strides by (the line of every preset).
+const TILE_LINE_BYTES: u32 = 128;
+
+/// Each warp sums its own tile of `tile_lines` lines (`tile_lines` a power of two), reading it
+/// `loads / tile_lines` times over, one coalesced line per load; warp `w` uses tile
+/// `w % tiles`. The reuse is there, but between two reads of a line each of the SM's other
+/// warps reads a line of its own: with 48 warps of 8-line tiles (48 KiB) against a 16 KiB L1,
+/// LRU evicts every line before its next read. This is the pattern of the CCWS paper's
+/// cache-sensitive workloads; the tiles (256 KiB at the standard size) fit in the L2.
+pub fn thrashing(threads: u32, loads: u32, tile_lines: u32, tiles: u32) -> Bench {
+    let mut b = KernelBuilder::new("tiles", 2);
+    let (table, out) = (b.param(0), b.param(1));
+    let i = global_index(&mut b);
+    let (base, t, k, a, v, acc, more) = (b.reg(), b.reg(), b.reg(), b.reg(), b.reg(), b.reg(), b.reg());
+    let (head, done) = (b.label(), b.label());
+    // base = table + (i / 32 % tiles) * tile bytes + lane * 4
+    b.alu(AluOp::ShrU, t, i, Operand::Imm(5)).alu(AluOp::RemU, t, t, Operand::Imm(tiles));
+    b.alu(AluOp::Mul, t, t, Operand::Imm(tile_lines * TILE_LINE_BYTES)).alu(AluOp::Add, base, table, t);
+    b.alu(AluOp::And, t, i, Operand::Imm(31)).alu(AluOp::Shl, t, t, Operand::Imm(2)).alu(AluOp::Add, base, base, t);
+    b.mov(k, Operand::Imm(0)).mov(acc, Operand::Imm(0));
+    b.place(head).cmp(CmpOp::Lt, CmpType::Int, more, k, Operand::Imm(loads)).branch_if(more, true, done, done);
+    b.alu(AluOp::And, a, k, Operand::Imm(tile_lines - 1)).alu(AluOp::Shl, a, a, Operand::Imm(7));
+    b.alu(AluOp::Add, a, a, base).load(Space::Global, v, a, 0).alu(AluOp::Add, acc, acc, v);
+    b.alu(AluOp::Add, k, k, Operand::Imm(1)).jump(head);
+    b.place(done).alu(AluOp::Shl, a, i, Operand::Imm(2)).alu(AluOp::Add, a, a, out);
+    b.store(Space::Global, a, 0, acc).exit();
+    let table_words = tiles * tile_lines * TILE_LINE_BYTES / 4;
+    Bench {
+        name: "thrashing",
+        about: "each warp re-reads its own 1 KiB tile, coalesced; 48 warps' tiles are 3× an L1, so LRU keeps none",
+        workload: one_launch(
+            b.build(),
+            vec![
+                BufferSpec { name: "tiles".into(), words: table_words, init: BufferInit::Iota, elem: ElemType::Int },
+                BufferSpec { name: "out".into(), words: threads, init: BufferInit::Zeros, elem: ElemType::Int },
+            ],
+            threads / 256,
+            vec![Arg::Buffer(0), Arg::Buffer(1)],
+        ),
+    }
+}
+
 /// Each thread follows `steps` random pointers through a table of `table_words` words: every
 /// load touches its own line and the table is far larger than an L1.
-pub fn thrashing(threads: u32, steps: u32, table_words: u32) -> Bench {
+pub fn pointer_chase(threads: u32, steps: u32, table_words: u32) -> Bench {
     let mut b = KernelBuilder::new("chase", 2);
     let (table, out) = (b.param(0), b.param(1));
     let i = global_index(&mut b);
@@ -74,8 +118,8 @@ pub fn thrashing(threads: u32, steps: u32, table_words: u32) -> Bench {
     b.place(done).alu(AluOp::Shl, a, i, Operand::Imm(2)).alu(AluOp::Add, a, a, out);
     b.store(Space::Global, a, 0, p).exit();
     Bench {
-        name: "thrashing",
-        about: "dependent random loads over a table 64× an L1: misses, MSHR pressure, long latencies",
+        name: "divergent",
+        about: "dependent random loads, 32 lines per warp load, over a table 64× an L1: misses, MSHR pressure, long latencies",
         workload: one_launch(
             b.build(),
             vec![
@@ -118,14 +162,14 @@ pub fn compute(threads: u32, iterations: u32) -> Bench {
     }
 }
 
-/// The standard set, sized to take about a second each natively.
+/// The standard set, sized to take a fraction of a second each natively.
 pub fn standard() -> Vec<Bench> {
-    vec![streaming(1 << 20), thrashing(1 << 15, 32, 1 << 20), compute(1 << 16, 256)]
+    vec![streaming(1 << 20), thrashing(1 << 16, 32, 8, 256), compute(1 << 16, 256), pointer_chase(1 << 15, 32, 1 << 20)]
 }
 
 /// The same workloads at a size that runs in a fraction of a second (for tests).
 pub fn tiny() -> Vec<Bench> {
-    vec![streaming(1 << 14), thrashing(1 << 11, 8, 1 << 16), compute(1 << 11, 32)]
+    vec![streaming(1 << 14), thrashing(1 << 12, 16, 8, 64), compute(1 << 11, 32), pointer_chase(1 << 11, 8, 1 << 16)]
 }
 
 /// The workload called `name` from the standard set, or from [`tiny`] when `tiny`.

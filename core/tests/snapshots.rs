@@ -159,9 +159,9 @@ fn a_line_loaded_again_and_again_counts_its_hits_and_one_allocation() {
 
 #[test]
 fn per_line_counts_add_up_to_the_sms_l1_counters() {
-    // The thrashing benchmark: many warps per SM missing and hitting, across several SMs.
+    // The pointer-chasing benchmark: many warps per SM missing and hitting, across several SMs.
     for l1_sm in [0, 3] {
-        let w = bench::thrashing(1024, 8, 1 << 15).workload;
+        let w = bench::pointer_chase(1024, 8, 1 << 15).workload;
         let mut sim = simulation(presets::fermi_gtx480(), w, RunOptions::default());
         let snapshots = run_with_snapshots(&mut sim, 50, l1_sm);
         let report = sim.report();
@@ -178,7 +178,7 @@ fn per_line_counts_add_up_to_the_sms_l1_counters() {
 fn resident_blocks_are_those_the_report_records_as_alive() {
     // More blocks than fit at once on two SMs, of uneven length: blocks retire and others
     // take their slots while the run goes on.
-    let w = bench::thrashing(4096, 4, 1 << 14).workload;
+    let w = bench::pointer_chase(4096, 4, 1 << 14).workload;
     let mut sim = simulation(machine(2), w, RunOptions::default());
     let snapshots = run_with_snapshots(&mut sim, 3, 0);
     let report = sim.report();
@@ -212,7 +212,7 @@ fn resident_blocks_are_those_the_report_records_as_alive() {
 
 #[test]
 fn after_the_run_every_slot_is_empty_and_the_totals_are_the_reports() {
-    let w = bench::thrashing(512, 8, 1 << 14).workload;
+    let w = bench::pointer_chase(512, 8, 1 << 14).workload;
     let mut sim = simulation(presets::fermi_gtx480(), w, RunOptions::default());
     assert_eq!(sim.run(), StepOutcome::Finished);
     let s = sim.snapshot(usize::MAX);
@@ -233,7 +233,7 @@ fn after_the_run_every_slot_is_empty_and_the_totals_are_the_reports() {
 
 #[test]
 fn snapshots_and_exact_landings_change_no_result() {
-    for w in [bench::thrashing(1024, 8, 1 << 15).workload, bench::streaming(1 << 14).workload] {
+    for w in [bench::pointer_chase(1024, 8, 1 << 15).workload, bench::streaming(1 << 14).workload] {
         let plain = {
             let mut sim = simulation(presets::fermi_gtx480(), w.clone(), RunOptions::default());
             assert_eq!(sim.run(), StepOutcome::Finished);
@@ -258,7 +258,7 @@ fn every_cycle(w: &Workload, skip_idle: bool) -> (Vec<Snapshot>, Report) {
 
 #[test]
 fn skipping_idle_cycles_does_not_change_what_a_snapshot_shows() {
-    let w = bench::thrashing(2048, 4, 1 << 14).workload;
+    let w = bench::pointer_chase(2048, 4, 1 << 14).workload;
     let (skipping, report) = every_cycle(&w, true);
     let (plain, plain_report) = every_cycle(&w, false);
     assert_eq!(report, plain_report);

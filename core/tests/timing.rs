@@ -354,7 +354,7 @@ fn the_timing_engine_computes_what_the_reference_computes() {
 #[test]
 fn reports_are_identical_run_to_run_and_with_idle_skipping_off() {
     // A streaming kernel and a latency-bound pointer chase that keeps LSUs blocked on MSHRs.
-    for w in [vector_add(20_000), warpscope_core::bench::thrashing(2048, 8, 1 << 16).workload] {
+    for w in [vector_add(20_000), warpscope_core::bench::pointer_chase(2048, 8, 1 << 16).workload] {
         let run_once = |skip_idle| {
             let options = RunOptions { skip_idle, series_every: 100, ..RunOptions::default() };
             serde_json::to_string(&run_with(presets::fermi_gtx480(), w.clone(), options).0).unwrap()
@@ -403,4 +403,31 @@ fn the_l1_snapshot_shows_which_warp_filled_each_line() {
     let count = |slot| owners.iter().filter(|o| **o == Some(slot)).count();
     assert_eq!((count(0), count(1)), (32, 32));
     assert_eq!(owners.iter().filter(|o| o.is_none()).count(), 64);
+}
+
+/// The thrashing benchmark is what it says: each warp reads its 8-line tile 4 times over, so
+/// once a line is in the L1 its next 3 reads could hit (3/4 of all reads, a little more where
+/// a later warp of the same SM shares the tile). With 48 warps an SM has 48 KiB of tiles for a
+/// 16 KiB L1 and LRU evicts each line before it comes round again; limited to its 8 oldest
+/// warps (8 KiB), an SM keeps the tiles. Every tile line leaves DRAM exactly once (the tiles
+/// fit in the L2).
+#[test]
+fn the_thrashing_benchmark_thrashes_the_l1_until_the_warps_are_limited() {
+    let bench = warpscope_core::bench::standard().into_iter().find(|b| b.name == "thrashing").unwrap();
+    let hit_rate = |warp: &str| {
+        let policies = Policies { warp: warp.into(), ..Policies::default() };
+        let mut sim =
+            Simulation::new(presets::fermi_gtx480(), bench.workload.clone(), &policies, RunOptions::default()).unwrap();
+        assert_eq!(sim.run(), StepOutcome::Finished);
+        let r = sim.report();
+        // 256 tiles × 8 lines; the 65 536 threads' results are written, not read.
+        assert_eq!(r.dram.reads, 256 * 8, "{warp}");
+        r.l1.hits as f64 / (r.l1.hits + r.l1.misses) as f64
+    };
+    for warp in ["gto", "lrr"] {
+        let rate = hit_rate(warp);
+        assert!(rate < 0.1, "{warp}: L1 hit rate {rate}");
+    }
+    let limited = hit_rate("swl:limit=8");
+    assert!((0.7..=0.8).contains(&limited), "8 warps: L1 hit rate {limited}");
 }

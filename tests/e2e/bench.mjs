@@ -8,7 +8,7 @@ const browser = await launchBrowser();
 try {
   const page = await openPage(browser, server.url);
   console.log('workload                       cycles   warp instr   wall s  M instr/s    M cyc/s');
-  for (const workload of ['streaming', 'thrashing', 'compute']) {
+  for (const workload of ['streaming', 'thrashing', 'compute', 'divergent']) {
     let best;
     for (let i = 0; i < 3; i++) {
       const run = await runBenchInWorker(page, workload, false);

@@ -8,7 +8,7 @@ const session = useBrowser();
 
 test('the worker reports exactly what the native engine reports', async () => {
   const page = await openPage(session.browser, session.server.url);
-  for (const workload of ['streaming', 'thrashing', 'compute']) {
+  for (const workload of ['streaming', 'thrashing', 'compute', 'divergent']) {
     const expected = nativeBenchReport(workload);
     const { report } = await runBenchInWorker(page, workload, true);
     assert.equal(report.kind, 'Simulation');

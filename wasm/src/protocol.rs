@@ -65,8 +65,8 @@ pub enum Request {
 pub enum Job {
     /// A cache driven by a synthetic address stream; one access is one cycle of work.
     CacheSweep(CacheSweepSpec),
-    /// One of the engine's benchmark workloads (`streaming`, `thrashing`, `compute`) on a
-    /// machine preset, with the default policies.
+    /// One of the engine's benchmark workloads (`streaming`, `thrashing`, `compute`,
+    /// `divergent`) on a machine preset, with the default policies.
     Bench {
         /// Workload name.
         workload: String,
