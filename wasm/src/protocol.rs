@@ -283,7 +283,8 @@ pub enum Reply {
         id: JobId,
         /// Its result.
         report: JobReport,
-        /// Wall time from the request's arrival to the end, measured in the worker.
+        /// Wall time of the simulation in the worker: from the job being set up (the kernel
+        /// compiled, device memory filled) to its end, progress messages included.
         elapsed_ms: f64,
         /// Why the run ended before its workload did (it reached its cycle limit), for a
         /// person; the report covers the cycles simulated. `None`: it ran to completion.
