@@ -19,40 +19,67 @@ struct Entry {
 
 const NEVER: u32 = u32::MAX;
 
-/// The stack; empty once every lane has exited.
-#[derive(Clone, Debug, Default)]
+/// No entry: the value of [`SimtStack::top`] once every lane has exited.
+const EMPTY: Entry = Entry { pc: 0, reconverge: NEVER, mask: 0 };
+
+/// The stack; empty once every lane has exited. The top entry is kept apart from the ones
+/// below it, in the warp itself: the issue stage reads the next pc of every warp it looks at,
+/// and that should not cost a trip to another allocation.
+#[derive(Clone, Debug)]
 pub struct SimtStack {
-    entries: Vec<Entry>,
+    /// The top entry, [`EMPTY`] (no lanes) when the stack is empty.
+    top: Entry,
+    /// The entries below it, bottom first.
+    below: Vec<Entry>,
+}
+
+impl Default for SimtStack {
+    fn default() -> Self {
+        SimtStack { top: EMPTY, below: Vec::new() }
+    }
 }
 
 impl SimtStack {
     /// Starts `mask`'s lanes at instruction 0, reusing the allocation.
     pub fn reset(&mut self, mask: u32) {
-        self.entries.clear();
-        if mask != 0 {
-            self.entries.push(Entry { pc: 0, reconverge: NEVER, mask });
-        }
+        self.below.clear();
+        self.top = Entry { pc: 0, reconverge: NEVER, mask };
     }
 
     /// The next instruction, or `None` once every lane has exited.
+    #[inline]
     pub fn pc(&self) -> Option<u32> {
-        self.entries.last().map(|e| e.pc)
+        (self.top.mask != 0).then_some(self.top.pc)
     }
 
     /// The lanes that execute the next instruction.
+    #[inline]
     pub fn active_mask(&self) -> u32 {
-        self.entries.last().map_or(0, |e| e.mask)
+        self.top.mask
     }
 
     /// Depth of divergence (1 when converged), for statistics and tests.
     pub fn depth(&self) -> usize {
-        self.entries.len()
+        if self.top.mask == 0 {
+            0
+        } else {
+            self.below.len() + 1
+        }
+    }
+
+    fn push(&mut self, entry: Entry) {
+        self.below.push(self.top);
+        self.top = entry;
+    }
+
+    fn pop(&mut self) {
+        self.top = self.below.pop().unwrap_or(EMPTY);
     }
 
     /// Moves past a non-branching instruction.
     pub fn advance(&mut self) {
-        if let Some(top) = self.entries.last_mut() {
-            top.pc += 1;
+        if self.top.mask != 0 {
+            self.top.pc += 1;
         }
         self.pop_reconverged();
     }
@@ -60,22 +87,24 @@ impl SimtStack {
     /// Executes a branch: lanes of `taken` (a subset of the active mask) go to `target`, the
     /// rest fall through; both meet at `reconverge`.
     pub fn branch(&mut self, taken: u32, target: u32, reconverge: u32) {
-        let Some(top) = self.entries.last_mut() else { return };
-        let not_taken = top.mask & !taken;
-        let fallthrough = top.pc + 1;
+        if self.top.mask == 0 {
+            return;
+        }
+        let not_taken = self.top.mask & !taken;
+        let fallthrough = self.top.pc + 1;
         if not_taken == 0 {
-            top.pc = target;
+            self.top.pc = target;
         } else if taken == 0 {
-            top.pc = fallthrough;
+            self.top.pc = fallthrough;
         } else {
-            top.pc = reconverge;
+            self.top.pc = reconverge;
             // Pushed second, so the taken path runs first. A path that starts at the
             // reconvergence point has nothing to run and just waits there.
             if fallthrough != reconverge {
-                self.entries.push(Entry { pc: fallthrough, reconverge, mask: not_taken });
+                self.push(Entry { pc: fallthrough, reconverge, mask: not_taken });
             }
             if target != reconverge {
-                self.entries.push(Entry { pc: target, reconverge, mask: taken });
+                self.push(Entry { pc: target, reconverge, mask: taken });
             }
         }
         self.pop_reconverged();
@@ -83,19 +112,20 @@ impl SimtStack {
 
     /// Retires `lanes` for good; entries left without lanes disappear.
     pub fn exit(&mut self, lanes: u32) {
-        for entry in &mut self.entries {
+        for entry in &mut self.below {
             entry.mask &= !lanes;
         }
-        self.entries.retain(|e| e.mask != 0);
+        self.below.retain(|e| e.mask != 0);
+        self.top.mask &= !lanes;
+        if self.top.mask == 0 {
+            self.pop();
+        }
         self.pop_reconverged();
     }
 
     fn pop_reconverged(&mut self) {
-        while let Some(top) = self.entries.last() {
-            if top.pc != top.reconverge {
-                break;
-            }
-            self.entries.pop();
+        while self.top.mask != 0 && self.top.pc == self.top.reconverge {
+            self.pop();
         }
     }
 }

@@ -41,6 +41,9 @@ struct Warp {
     ready_at: Vec<u64>,
     place: Option<WarpPlace>,
     block_slot: u16,
+    /// Its block's kernel code (a copy of [`Block::code_index`], so that the issue stage's
+    /// look at the warp's next instruction does not go through the block).
+    code_index: u32,
     /// The (kernel run, block index) of the block it was admitted for, kept after it exits so
     /// that a snapshot can tell a finished warp of a live block from a stale slot.
     admitted_for: Option<(u32, u32)>,
@@ -306,6 +309,7 @@ impl Sm {
             warp.exec.stack.reset(place.live_mask());
             warp.place = Some(place);
             warp.block_slot = slot as u16;
+            warp.code_index = launch.code_index;
             warp.admitted_for = Some((launch.kernel, block));
             warp.last_issue = u64::MAX;
             let n_sched = self.schedulers.len();
@@ -437,11 +441,11 @@ impl Sm {
         now: u64,
         operands: &[Vec<Operands>],
     ) -> Result<Words<W>, StallReason> {
-        let Sm { schedulers, warps, blocks, lsu, .. } = self;
+        let Sm { schedulers, warps, lsu, .. } = self;
         let scheduler = &mut schedulers[s];
         scheduler.ready.refresh::<W>(now, |w| {
             let warp = &warps[w as usize];
-            let code = &operands[blocks[warp.block_slot as usize].code_index as usize];
+            let code = &operands[warp.code_index as usize];
             match warp.exec.stack.pc().and_then(|pc| code.get(pc as usize)) {
                 Some(next) => (next.ready_at(&warp.ready_at), next.unit),
                 // Running off the end faults when it issues: let it issue.
@@ -521,7 +525,7 @@ impl Sm {
             let w = picked;
             left.remove(i);
             let warp = &self.warps[w as usize];
-            let code_index = self.blocks[warp.block_slot as usize].code_index as usize;
+            let code_index = warp.code_index as usize;
             let pc = warp.exec.stack.pc().unwrap_or(0);
             let next = io.operands[code_index].get(pc as usize);
             let cx = WarpCx { now, sm: self.id, warps: &self.info };
