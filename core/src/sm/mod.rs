@@ -512,7 +512,7 @@ impl Sm {
             let cx = WarpCx { now, sm: self.id, warps: &self.info };
             let scheduler = &mut self.schedulers[s];
             let members = &scheduler.ready.members;
-            let picked = scheduler.policy.pick(&cx, &ReadyWarps::new(left, members));
+            let picked = scheduler.policy.pick(&cx, &ReadyWarps::new(&left, members));
             let Some(picked) = picked else {
                 // The policy holds back every warp left (a warp limit): they are throttled.
                 throttled = true;

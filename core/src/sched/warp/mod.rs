@@ -178,7 +178,8 @@ pub(crate) mod test_support {
         for &s in ready {
             set.insert(m.position(s).expect("a member"));
         }
-        ReadyWarps::new(set, m)
+        // A policy borrows the ready set; a test's few sets may as well live forever.
+        ReadyWarps::new(alloc::boxed::Box::leak(alloc::boxed::Box::new(set)), m)
     }
 
     /// The picks a policy makes from `ready` when every pick issues, in order.
@@ -188,7 +189,7 @@ pub(crate) mod test_support {
             set.insert(m.position(s).expect("a member"));
         }
         let mut out = Vec::new();
-        while let Some(s) = policy.pick(&cx(w), &ReadyWarps::new(set, m)) {
+        while let Some(s) = policy.pick(&cx(w), &ReadyWarps::new(&set, m)) {
             set.remove(m.position(s).expect("a member"));
             policy.on_issue(&cx(w), s);
             out.push(s);

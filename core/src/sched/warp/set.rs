@@ -308,13 +308,15 @@ impl Members {
 /// The warps of one scheduler that can issue now, for its policy to pick from.
 #[derive(Clone, Copy, Debug)]
 pub struct ReadyWarps<'a> {
-    set: WarpSet,
+    // Borrowed, not copied: the issue stage has just cleared a bit of it, and reading a fresh
+    // copy back in wider loads than it was stored with stalls the load.
+    set: &'a WarpSet,
     members: &'a Members,
 }
 
 impl<'a> ReadyWarps<'a> {
     /// The members at the positions of `set`.
-    pub fn new(set: WarpSet, members: &'a Members) -> Self {
+    pub fn new(set: &'a WarpSet, members: &'a Members) -> Self {
         ReadyWarps { set, members }
     }
 
@@ -397,7 +399,8 @@ mod tests {
         assert_eq!(m.slots(), [1, 9]);
         assert_eq!((m.position(7), m.position(1), m.position(9)), (None, Some(0), Some(1)));
         assert_eq!(m.all(), set(&[0, 1]));
-        let ready = ReadyWarps::new(set(&[1]), &m);
+        let ready_set = set(&[1]);
+        let ready = ReadyWarps::new(&ready_set, &m);
         assert!(ready.contains(9) && !ready.contains(1));
         assert_eq!(ready.oldest(), Some(9));
     }
