@@ -564,7 +564,7 @@ impl Simulation {
                     if atomic {
                         self.sms[sm as usize].atomic_reply(at, token);
                     } else {
-                        self.sms[sm as usize].fill(at, line, sectors, &mut self.woken);
+                        self.sms[sm as usize].fill(at, line, sectors, token, &mut self.woken);
                     }
                 }
             }
@@ -681,9 +681,11 @@ impl Simulation {
 
     /// Sends SM `i`'s miss request into the network at `now`, towards its L2 bank.
     fn inject(&mut self, i: usize, now: u64, miss: crate::mem::l1::MissRequest) {
+        // Echoed back in the reply: an atomic's load, or the MSHR a load's data completes.
         let token = match miss.kind {
             RequestKind::Atomic => self.sms[i].take_atomic_token().unwrap_or(u32::MAX),
-            _ => 0,
+            RequestKind::Load => miss.mshr,
+            RequestKind::Store => 0,
         };
         let data =
             if miss.kind == RequestKind::Store { miss.sectors.count_ones() * self.config.l1.sector_bytes } else { 0 };

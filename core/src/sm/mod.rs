@@ -360,10 +360,10 @@ impl Sm {
         }
     }
 
-    /// A reply for `line` reached the SM at `now`.
-    pub fn fill(&mut self, now: u64, line: u64, sectors: u32, woken: &mut Vec<u32>) {
+    /// A reply for `line` reached the SM at `now`, for the miss request that named MSHR `mshr`.
+    pub fn fill(&mut self, now: u64, line: u64, sectors: u32, mshr: u32, woken: &mut Vec<u32>) {
         woken.clear();
-        self.l1.fill(line, sectors, woken);
+        self.l1.fill_entry(mshr, line, sectors, woken);
         let cx = WarpCx { now, sm: self.id, warps: &self.info };
         for scheduler in &mut self.schedulers {
             scheduler.policy.on_l1_event(&cx, &L1Event::Fill { line });
