@@ -814,7 +814,12 @@ impl Simulation {
         if let Some(at) = self.events.next_due() {
             next = next.min(at.max(now + 1));
         }
-        next
+        // A jump stops at the cycle limit, so that a run cut short reports the same cycles
+        // whichever cycles were skipped (`u64::MAX`, nothing left to happen, stays a deadlock).
+        match next {
+            u64::MAX => next,
+            _ => next.min(self.options.max_cycles.max(now + 1)),
+        }
     }
 
     fn describe_stuck(&self) -> String {
