@@ -312,6 +312,20 @@ impl L1Cache {
         outcome
     }
 
+    /// The failure a load of `line` (in `set`) would meet if presented now, when that is cheap
+    /// to tell for sure: the line absent and no MSHR free, as [`L1Cache::access_in`] decides
+    /// it. `None` does not promise success.
+    pub fn load_doomed(&self, set: u32, line: u64) -> Option<FailReason> {
+        if self.sets == 0 || !self.free_mshrs.is_empty() {
+            return None;
+        }
+        let base = set as usize * self.ways as usize;
+        match self.find_in(base, line) {
+            Some(_) => None,
+            None => Some(self.no_free_mshr_reason(base)),
+        }
+    }
+
     /// Counts `n` more failed attempts for `reason` without making them: the engine knows they
     /// would fail, because nothing that could free the resource (a fill, a miss-queue pop)
     /// happened in between.
@@ -546,14 +560,21 @@ impl L1Cache {
         L1Outcome::SectorMiss
     }
 
+    /// Why a load of a line absent from the set at `base` fails when no MSHR is free: it fails
+    /// either way, and only the reason needs the set.
+    fn no_free_mshr_reason(&self, base: usize) -> FailReason {
+        let set = &self.lines[base..base + self.ways as usize];
+        if set.iter().all(|w| w.reserved()) {
+            FailReason::LineAlloc
+        } else {
+            FailReason::MshrEntry
+        }
+    }
+
     /// A load of a line absent from its set, whose first way is `base`.
     fn load_absent(&mut self, base: usize, line: u64, sectors: u32, owner: u32, token: u32) -> L1Outcome {
         if self.free_mshrs.is_empty() {
-            // It fails either way; only the reason needs the set (a retried request mostly
-            // ends here).
-            let set = &self.lines[base..base + self.ways as usize];
-            let reason = if set.iter().all(|w| w.reserved()) { FailReason::LineAlloc } else { FailReason::MshrEntry };
-            return self.fail(reason);
+            return self.fail(self.no_free_mshr_reason(base));
         }
         // Among ways with no fetch in flight: an empty one first, else the oldest stamp (the
         // first of equals).
@@ -1055,6 +1076,39 @@ mod tests {
             by_entry.fill_entry(1, 4, ALL, &mut woken.0);
             assert_eq!(woken.0, [11, 10, 12, 13]);
         }
+    }
+
+    #[test]
+    fn a_doomed_load_fails_as_foretold() {
+        // Random loads and fills on a cache with few MSHRs: whenever `load_doomed` names a
+        // failure, the access fails for that reason and changes nothing else.
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let mut l1 = L1Cache::new(&L1Config { mshr_entries: 3, miss_queue_entries: 8, ..config() });
+        let (mut foretold, mut woken) = (0, Vec::new());
+        for step in 0..5000u32 {
+            let line = rng.below(24);
+            if rng.below(3) == 0 {
+                if let Some(miss) = l1.pop_miss() {
+                    l1.fill_entry(miss.mshr, miss.line, miss.sectors, &mut woken);
+                }
+                continue;
+            }
+            let set = l1.set_of(line);
+            let sectors = 1 << rng.below(4);
+            let before = state(&l1);
+            match l1.load_doomed(set, line) {
+                Some(reason) => {
+                    foretold += 1;
+                    let outcome = l1.access_in(set, line, sectors, LOAD, 0, step);
+                    assert_eq!(outcome, L1Outcome::ReservationFail(reason), "step {step}");
+                    assert_eq!(state(&l1), before);
+                }
+                None => {
+                    l1.access_in(set, line, sectors, LOAD, 0, step);
+                }
+            }
+        }
+        assert!(foretold > 100, "{foretold} failures foretold");
     }
 
     #[test]
