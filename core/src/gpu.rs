@@ -568,7 +568,7 @@ impl Simulation {
                     if atomic {
                         self.sms[sm as usize].atomic_reply(at, token);
                     } else {
-                        self.sms[sm as usize].fill(at, line, sectors, &mut self.woken);
+                        self.sms[sm as usize].fill(at, line, sectors, token, &mut self.woken);
                     }
                 }
             }
@@ -686,9 +686,11 @@ impl Simulation {
 
     /// Sends SM `i`'s miss request into the network at `now`, towards its L2 bank.
     fn inject(&mut self, i: usize, now: u64, miss: crate::mem::l1::MissRequest) {
+        // Echoed back in the reply: an atomic's load, or the MSHR a load's data completes.
         let token = match miss.kind {
             RequestKind::Atomic => self.sms[i].take_atomic_token().unwrap_or(u32::MAX),
-            _ => 0,
+            RequestKind::Load => miss.mshr,
+            RequestKind::Store => 0,
         };
         let data =
             if miss.kind == RequestKind::Store { miss.sectors.count_ones() * self.config.l1.sector_bytes } else { 0 };
@@ -817,7 +819,12 @@ impl Simulation {
         if let Some(at) = self.events.next_due() {
             next = next.min(at.max(now + 1));
         }
-        next
+        // A jump stops at the cycle limit, so that a run cut short reports the same cycles
+        // whichever cycles were skipped (`u64::MAX`, nothing left to happen, stays a deadlock).
+        match next {
+            u64::MAX => next,
+            _ => next.min(self.options.max_cycles.max(now + 1)),
+        }
     }
 
     fn describe_stuck(&self) -> String {

@@ -376,6 +376,20 @@ fn a_run_that_would_not_end_stops_at_the_cycle_limit() {
 }
 
 #[test]
+fn a_run_cut_short_stops_at_the_limit_even_inside_a_stretch_of_skipped_cycles() {
+    // Some limits fall where the clock would jump over idle cycles; it stops at the limit
+    // there, as it does cycle by cycle.
+    // Every warp waits on its first loads from cycle 182 to 266.
+    let w = vector_add(20_000);
+    for max_cycles in (150..300).step_by(5) {
+        let options = RunOptions { max_cycles, ..RunOptions::default() };
+        let mut sim = Simulation::new(presets::fermi_gtx480(), w.clone(), &Policies::default(), options).unwrap();
+        assert_eq!(sim.run(), StepOutcome::CycleLimit { cycles: max_cycles });
+        assert_eq!(sim.report().cycles, max_cycles);
+    }
+}
+
+#[test]
 fn an_unknown_policy_is_named_with_the_choices() {
     let policies = Policies { tb: "rr".into(), warp: "fastest".into() };
     let err = Simulation::new(machine(1), vector_add(10), &policies, RunOptions::default()).err().unwrap();

@@ -105,12 +105,12 @@ const INVALID: u64 = u64::MAX;
 /// with 64 sets, `addr[12]` becomes the top index bit. Defined for 32 and 64 sets only
 /// (configuration validation enforces it); other counts fall back to linear indexing.
 pub fn fermi_hash_set(byte_addr: u64, sets: u32) -> u32 {
-    let bit = |n: u32| ((byte_addr >> n) & 1) as u32;
     let low = ((byte_addr >> 7) & 0x1F) as u32;
-    let high = bit(13) | bit(14) << 1 | bit(15) << 2 | bit(17) << 3 | bit(19) << 4;
+    // Bits 13..=15 land in 0..=2, bit 17 in 3, bit 19 in 4: three shifts, not five.
+    let high = ((byte_addr >> 13) & 0b111 | (byte_addr >> 14) & 0b1000 | (byte_addr >> 15) & 0b1_0000) as u32;
     match sets {
         32 => low ^ high,
-        64 => (low ^ high) | bit(12) << 5,
+        64 => (low ^ high) | ((byte_addr >> 7) & 0b10_0000) as u32,
         _ => ((byte_addr >> 7) % sets.max(1) as u64) as u32,
     }
 }
@@ -274,6 +274,17 @@ mod tests {
         assert_eq!(sets, [0, 0, 1, 1, 2, 2, 3, 3]);
         assert_eq!(fermi_hash_set(1 << 12, 64), 32, "bit 12 is the top index bit with 64 sets");
         assert_eq!(fermi_hash_set((1 << 19) | (5 << 7), 32), 5 ^ 16);
+    }
+
+    #[test]
+    fn the_fermi_hash_gathers_the_documented_bits() {
+        let bit = |a: u64, n: u32| ((a >> n) & 1) as u32;
+        for a in (0..1u64 << 21).step_by(128).chain([u64::MAX - 127]) {
+            let low = ((a >> 7) & 0x1F) as u32;
+            let high = bit(a, 13) | bit(a, 14) << 1 | bit(a, 15) << 2 | bit(a, 17) << 3 | bit(a, 19) << 4;
+            assert_eq!(fermi_hash_set(a, 32), low ^ high, "{a:#x}");
+            assert_eq!(fermi_hash_set(a, 64), (low ^ high) | bit(a, 12) << 5, "{a:#x}");
+        }
     }
 
     #[test]

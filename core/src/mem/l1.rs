@@ -86,6 +86,9 @@ pub struct MissRequest {
     pub sectors: u32,
     /// What it does at L2.
     pub kind: RequestKind,
+    /// For a load, the MSHR entry its reply completes: the engine hands it back with the reply
+    /// so that [`L1Cache::fill_entry`] needs no set hash or tag search. Meaningless otherwise.
+    pub mshr: u32,
 }
 
 /// Counters of one L1. Accepted accesses are counted once each; reservation failures count
@@ -134,6 +137,7 @@ impl L1Stats {
 }
 
 const NO_MSHR: u32 = u32::MAX;
+const NO_WAY: u32 = u32::MAX;
 
 /// One way of the tag array.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,6 +174,9 @@ const EMPTY_WAY: Way = Way { line: 0, stamp: 0, valid: 0, owner: 0, mshr: NO_MSH
 struct Mshr {
     in_use: bool,
     line: u64,
+    /// The way reserved for the line (`NO_WAY` without an L1); it holds the line until the
+    /// entry is freed.
+    way: u32,
     /// Sectors asked of L2 through this entry.
     requested: u32,
     /// Of those, sectors whose reply has arrived.
@@ -178,7 +185,7 @@ struct Mshr {
     merged: u32,
 }
 
-const FREE_MSHR: Mshr = Mshr { in_use: false, line: 0, requested: 0, arrived: 0, merged: 0 };
+const FREE_MSHR: Mshr = Mshr { in_use: false, line: 0, way: NO_WAY, requested: 0, arrived: 0, merged: 0 };
 
 /// One SM's L1 data cache with its MSHRs and miss queue.
 #[derive(Clone, Debug)]
@@ -305,6 +312,20 @@ impl L1Cache {
         outcome
     }
 
+    /// The failure a load of `line` (in `set`) would meet if presented now, when that is cheap
+    /// to tell for sure: the line absent and no MSHR free, as [`L1Cache::access_in`] decides
+    /// it. `None` does not promise success.
+    pub fn load_doomed(&self, set: u32, line: u64) -> Option<FailReason> {
+        if self.sets == 0 || !self.free_mshrs.is_empty() {
+            return None;
+        }
+        let base = set as usize * self.ways as usize;
+        match self.find_in(base, line) {
+            Some(_) => None,
+            None => Some(self.no_free_mshr_reason(base)),
+        }
+    }
+
     /// Counts `n` more failed attempts for `reason` without making them: the engine knows they
     /// would fail, because nothing that could free the resource (a fill, a miss-queue pop)
     /// happened in between.
@@ -344,6 +365,24 @@ impl L1Cache {
             None => self.mshr_of_line(line),
         };
         let Some(m) = mshr else { return };
+        self.complete(m, way, sectors, woken);
+    }
+
+    /// [`L1Cache::fill`] for the reply to a miss request that named MSHR `mshr`
+    /// ([`MissRequest::mshr`]): the entry points to the line's way, so neither the set nor the
+    /// tags are looked up. An entry not fetching `line` falls back to the search.
+    pub fn fill_entry(&mut self, mshr: u32, line: u64, sectors: u32, woken: &mut Vec<u32>) {
+        match self.mshrs.get(mshr as usize) {
+            Some(entry) if entry.in_use && entry.line == line => {
+                let way = (entry.way != NO_WAY).then_some(entry.way as usize);
+                self.complete(mshr as usize, way, sectors, woken);
+            }
+            _ => self.fill(line, sectors, woken),
+        }
+    }
+
+    /// `sectors` arrived for MSHR `m`, whose line is in `way` if the L1 holds it.
+    fn complete(&mut self, m: usize, way: Option<usize>, sectors: u32, woken: &mut Vec<u32>) {
         let entry = &mut self.mshrs[m];
         // Only requested sectors count, so sectors added later are always awaited anew.
         entry.arrived |= sectors & entry.requested;
@@ -450,18 +489,20 @@ impl L1Cache {
         self.miss_queue.len() >= self.miss_queue_capacity
     }
 
-    fn queue(&mut self, line: u64, sectors: u32, kind: RequestKind) {
+    /// Queues a request towards L2; `mshr` is the entry a load's reply completes.
+    fn queue(&mut self, line: u64, sectors: u32, kind: RequestKind, mshr: u32) {
         debug_assert!(!self.miss_queue_full());
-        self.miss_queue.push_back(MissRequest { line, sectors, kind });
+        self.miss_queue.push_back(MissRequest { line, sectors, kind, mshr });
     }
 
-    /// Takes a free MSHR for `line` (the caller checked there is one) with `token` as its first request.
-    fn allocate_mshr(&mut self, line: u64, sectors: u32, token: u32) -> u32 {
+    /// Takes a free MSHR for `line` (the caller checked there is one) with `token` as its first
+    /// request; `way` is the way reserved for the line (`NO_WAY` without an L1).
+    fn allocate_mshr(&mut self, line: u64, way: u32, sectors: u32, token: u32) -> u32 {
         let Some(m) = self.free_mshrs.pop() else {
             debug_assert!(false, "allocate_mshr without a free entry");
             return NO_MSHR;
         };
-        self.mshrs[m as usize] = Mshr { in_use: true, line, requested: sectors, arrived: 0, merged: 1 };
+        self.mshrs[m as usize] = Mshr { in_use: true, line, way, requested: sectors, arrived: 0, merged: 1 };
         self.mshr_tokens[m as usize * self.max_merge as usize] = token;
         m
     }
@@ -487,7 +528,7 @@ impl L1Cache {
             return L1Outcome::HitReserved;
         }
         self.mshrs[m].requested |= new_sectors;
-        self.queue(line, new_sectors, RequestKind::Load);
+        self.queue(line, new_sectors, RequestKind::Load, m as u32);
         self.stats.sector_misses += 1;
         L1Outcome::SectorMiss
     }
@@ -512,20 +553,28 @@ impl L1Cache {
             return self.fail(FailReason::MissQueue);
         }
         self.touch(i);
-        self.lines[i].mshr = self.allocate_mshr(line, missing, token);
-        self.queue(line, missing, RequestKind::Load);
+        let mshr = self.allocate_mshr(line, i as u32, missing, token);
+        self.lines[i].mshr = mshr;
+        self.queue(line, missing, RequestKind::Load, mshr);
         self.stats.sector_misses += 1;
         L1Outcome::SectorMiss
+    }
+
+    /// Why a load of a line absent from the set at `base` fails when no MSHR is free: it fails
+    /// either way, and only the reason needs the set.
+    fn no_free_mshr_reason(&self, base: usize) -> FailReason {
+        let set = &self.lines[base..base + self.ways as usize];
+        if set.iter().all(|w| w.reserved()) {
+            FailReason::LineAlloc
+        } else {
+            FailReason::MshrEntry
+        }
     }
 
     /// A load of a line absent from its set, whose first way is `base`.
     fn load_absent(&mut self, base: usize, line: u64, sectors: u32, owner: u32, token: u32) -> L1Outcome {
         if self.free_mshrs.is_empty() {
-            // It fails either way; only the reason needs the set (a retried request mostly
-            // ends here).
-            let set = &self.lines[base..base + self.ways as usize];
-            let reason = if set.iter().all(|w| w.reserved()) { FailReason::LineAlloc } else { FailReason::MshrEntry };
-            return self.fail(reason);
+            return self.fail(self.no_free_mshr_reason(base));
         }
         // Among ways with no fetch in flight: an empty one first, else the oldest stamp (the
         // first of equals).
@@ -547,10 +596,10 @@ impl L1Cache {
             self.stats.evictions += 1;
         }
         self.clock += 1;
-        let mshr = self.allocate_mshr(line, sectors, token);
+        let mshr = self.allocate_mshr(line, victim as u32, sectors, token);
         self.lines[victim] = Way { line, stamp: self.clock, valid: 0, owner, mshr, drop_on_fill: false };
         self.line_allocations[victim] = self.line_allocations[victim].saturating_add(1);
-        self.queue(line, sectors, RequestKind::Load);
+        self.queue(line, sectors, RequestKind::Load, mshr);
         self.stats.misses += 1;
         L1Outcome::Miss { evicted }
     }
@@ -566,8 +615,8 @@ impl L1Cache {
         if self.miss_queue_full() {
             return self.fail(FailReason::MissQueue);
         }
-        self.allocate_mshr(line, sectors, token);
-        self.queue(line, sectors, RequestKind::Load);
+        let mshr = self.allocate_mshr(line, NO_WAY, sectors, token);
+        self.queue(line, sectors, RequestKind::Load, mshr);
         self.stats.misses += 1;
         L1Outcome::Miss { evicted: None }
     }
@@ -584,7 +633,7 @@ impl L1Cache {
                 self.lines[i] = EMPTY_WAY;
             }
         }
-        self.queue(line, sectors, kind);
+        self.queue(line, sectors, kind, NO_MSHR);
         self.stats.forwarded += 1;
         L1Outcome::Forwarded
     }
@@ -628,10 +677,16 @@ mod tests {
         woken
     }
 
+    /// The oldest miss request as (line, sectors, kind), leaving out its MSHR index, which
+    /// `the_reply_names_its_mshr_and_fills_it_without_a_search` checks.
+    fn pop(l1: &mut L1Cache) -> Option<(u64, u32, RequestKind)> {
+        l1.pop_miss().map(|m| (m.line, m.sectors, m.kind))
+    }
+
     /// Loads `line` whole on behalf of `owner` and completes the fetch: the line ends valid.
     fn bring_in(l1: &mut L1Cache, line: u64, owner: u32) {
         assert!(matches!(l1.access(line, ALL, LOAD, owner, 0), L1Outcome::Miss { .. }));
-        assert_eq!(l1.pop_miss(), Some(MissRequest { line, sectors: ALL, kind: LOAD }));
+        assert_eq!(pop(l1), Some((line, ALL, LOAD)));
         assert_eq!(fill(l1, line, ALL), [0]);
     }
 
@@ -649,8 +704,8 @@ mod tests {
         assert_eq!((l1.sets(), l1.ways()), (4, 2));
         assert_eq!(l1.access(5, ALL, LOAD, 7, 100), L1Outcome::Miss { evicted: None });
         assert_eq!((l1.mshrs_in_use(), l1.miss_queue_len()), (1, 1));
-        assert_eq!(l1.peek_miss(), Some(&MissRequest { line: 5, sectors: ALL, kind: LOAD }));
-        assert_eq!(l1.pop_miss(), Some(MissRequest { line: 5, sectors: ALL, kind: LOAD }));
+        assert_eq!(l1.peek_miss().map(|m| (m.line, m.sectors, m.kind)), Some((5, ALL, LOAD)));
+        assert_eq!(pop(&mut l1), Some((5, ALL, LOAD)));
         assert_eq!(l1.pop_miss(), None);
         assert_eq!(fill(&mut l1, 5, ALL), [100]);
         assert_eq!(l1.mshrs_in_use(), 0);
@@ -733,7 +788,7 @@ mod tests {
         assert_eq!(l1.access(9, 0b1, RequestKind::Atomic, 0, 5), L1Outcome::ReservationFail(FailReason::MissQueue));
         assert_eq!(state(&l1), before);
         assert_eq!(l1.stats().fail_miss_queue, 3);
-        assert_eq!(l1.pop_miss(), Some(MissRequest { line: 0, sectors: ALL, kind: LOAD }));
+        assert_eq!(pop(&mut l1), Some((0, ALL, LOAD)));
         assert_eq!(l1.access(2, ALL, LOAD, 0, 3), L1Outcome::Miss { evicted: None });
         assert_eq!(l1.miss_queue_len(), 2);
     }
@@ -810,11 +865,7 @@ mod tests {
         l1.pop_miss();
         assert_eq!(fill(&mut l1, 3, 0b0001), [1]);
         assert_eq!(l1.access(3, 0b0011, LOAD, 6, 2), L1Outcome::SectorMiss);
-        assert_eq!(
-            l1.pop_miss(),
-            Some(MissRequest { line: 3, sectors: 0b0010, kind: LOAD }),
-            "only the missing sector"
-        );
+        assert_eq!(pop(&mut l1), Some((3, 0b0010, LOAD)), "only the missing sector");
         assert_eq!(l1.access(3, 0b0001, LOAD, 6, 3), L1Outcome::Hit, "the valid sector still hits meanwhile");
         assert_eq!(fill(&mut l1, 3, 0b0010), [2]);
         assert_eq!(l1.access(3, 0b0011, LOAD, 6, 4), L1Outcome::Hit);
@@ -829,8 +880,8 @@ mod tests {
         l1.access(3, 0b0001, LOAD, 0, 1);
         assert_eq!(l1.access(3, 0b0110, LOAD, 0, 2), L1Outcome::SectorMiss);
         assert_eq!(l1.mshrs_in_use(), 1, "same entry");
-        assert_eq!(l1.pop_miss(), Some(MissRequest { line: 3, sectors: 0b0001, kind: LOAD }));
-        assert_eq!(l1.pop_miss(), Some(MissRequest { line: 3, sectors: 0b0110, kind: LOAD }));
+        assert_eq!(pop(&mut l1), Some((3, 0b0001, LOAD)));
+        assert_eq!(pop(&mut l1), Some((3, 0b0110, LOAD)));
         assert_eq!(fill(&mut l1, 3, 0b0001), [] as [u32; 0]);
         assert_eq!(fill(&mut l1, 3, 0b0110), [1, 2]);
         assert_eq!(l1.access(3, 0b0111, LOAD, 0, 3), L1Outcome::Hit);
@@ -845,7 +896,7 @@ mod tests {
             let mut l1 = L1Cache::new(&L1Config { write_policy: policy, ..config() });
             bring_in(&mut l1, 2, 0);
             assert_eq!(l1.access(2, 0b0100, RequestKind::Store, 0, 0), L1Outcome::Forwarded);
-            assert_eq!(l1.pop_miss(), Some(MissRequest { line: 2, sectors: 0b0100, kind: RequestKind::Store }));
+            assert_eq!(pop(&mut l1), Some((2, 0b0100, RequestKind::Store)));
             assert_eq!(l1.access(2, ALL, LOAD, 0, 1), reload, "{policy:?}");
             assert_eq!(l1.stats().evictions, 0, "a write is not a replacement");
         }
@@ -856,7 +907,7 @@ mod tests {
         let mut l1 = L1Cache::new(&L1Config { write_policy: L1WritePolicy::WriteThrough, ..config() });
         bring_in(&mut l1, 2, 0);
         assert_eq!(l1.access(2, 0b0001, RequestKind::Atomic, 0, 0), L1Outcome::Forwarded);
-        assert_eq!(l1.pop_miss(), Some(MissRequest { line: 2, sectors: 0b0001, kind: RequestKind::Atomic }));
+        assert_eq!(pop(&mut l1), Some((2, 0b0001, RequestKind::Atomic)));
         assert_eq!(l1.owners_of_set(2).collect::<Vec<_>>(), [None, None]);
         assert_eq!(l1.access(7, ALL, RequestKind::Store, 0, 0), L1Outcome::Forwarded);
         assert_eq!((l1.mshrs_in_use(), l1.owners_of_set(3).filter(Option::is_some).count()), (0, 0));
@@ -975,8 +1026,8 @@ mod tests {
         let mut l1 = L1Cache::new(&L1Config { size_bytes: 0, ..config() });
         assert_eq!(l1.access(9, 0b0001, LOAD, 0, 1), L1Outcome::Miss { evicted: None });
         assert_eq!(l1.access(9, 0b0010, LOAD, 0, 2), L1Outcome::SectorMiss);
-        assert_eq!(l1.pop_miss(), Some(MissRequest { line: 9, sectors: 0b0001, kind: LOAD }));
-        assert_eq!(l1.pop_miss(), Some(MissRequest { line: 9, sectors: 0b0010, kind: LOAD }));
+        assert_eq!(pop(&mut l1), Some((9, 0b0001, LOAD)));
+        assert_eq!(pop(&mut l1), Some((9, 0b0010, LOAD)));
         assert_eq!(fill(&mut l1, 9, 0b0001), [] as [u32; 0]);
         assert_eq!(fill(&mut l1, 9, 0b0010), [1, 2]);
         assert_eq!(l1.mshrs_in_use(), 0);
@@ -992,6 +1043,72 @@ mod tests {
         assert_eq!(l1.owners_of_set(u32::MAX).count(), 0);
         assert_eq!(l1.access(u64::MAX, 0b1, LOAD, 0, 7), L1Outcome::Miss { evicted: None });
         assert_eq!(l1.access(u64::MAX, 0b1, LOAD, 0, 8), L1Outcome::HitReserved);
+    }
+
+    #[test]
+    fn the_reply_names_its_mshr_and_fills_it_without_a_search() {
+        // With and without an L1, each load's request names its entry, and filling by entry
+        // ends in the same state as filling by line.
+        for size_bytes in [config().size_bytes, 0] {
+            let mut by_entry = L1Cache::new(&L1Config { size_bytes, ..roomy() });
+            let mut by_line = by_entry.clone();
+            for l1 in [&mut by_entry, &mut by_line] {
+                l1.access(1, 0b0001, LOAD, 0, 10);
+                l1.access(2, ALL, LOAD, 0, 11);
+                l1.access(1, 0b0110, LOAD, 0, 12);
+                l1.access(3, ALL, RequestKind::Store, 0, 0);
+            }
+            let requests: Vec<MissRequest> = core::iter::from_fn(|| by_entry.pop_miss()).collect();
+            while by_line.pop_miss().is_some() {}
+            let entries: Vec<(u64, u32)> = requests.iter().take(3).map(|m| (m.line, m.mshr)).collect();
+            assert_eq!(entries, [(1, 0), (2, 1), (1, 0)], "size {size_bytes}");
+            let mut woken = (Vec::new(), Vec::new());
+            for m in requests.iter().filter(|m| m.kind == LOAD) {
+                by_entry.fill_entry(m.mshr, m.line, m.sectors, &mut woken.0);
+                by_line.fill(m.line, m.sectors, &mut woken.1);
+                assert_eq!(woken.0, woken.1);
+            }
+            assert_eq!(woken.0, [11, 10, 12]);
+            assert_eq!(state(&by_entry), state(&by_line));
+            assert_eq!(by_entry.mshrs_in_use(), 0);
+            // A reply naming an entry that does not fetch its line falls back to the search.
+            by_entry.access(4, ALL, LOAD, 0, 13);
+            by_entry.fill_entry(1, 4, ALL, &mut woken.0);
+            assert_eq!(woken.0, [11, 10, 12, 13]);
+        }
+    }
+
+    #[test]
+    fn a_doomed_load_fails_as_foretold() {
+        // Random loads and fills on a cache with few MSHRs: whenever `load_doomed` names a
+        // failure, the access fails for that reason and changes nothing else.
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let mut l1 = L1Cache::new(&L1Config { mshr_entries: 3, miss_queue_entries: 8, ..config() });
+        let (mut foretold, mut woken) = (0, Vec::new());
+        for step in 0..5000u32 {
+            let line = rng.below(24);
+            if rng.below(3) == 0 {
+                if let Some(miss) = l1.pop_miss() {
+                    l1.fill_entry(miss.mshr, miss.line, miss.sectors, &mut woken);
+                }
+                continue;
+            }
+            let set = l1.set_of(line);
+            let sectors = 1 << rng.below(4);
+            let before = state(&l1);
+            match l1.load_doomed(set, line) {
+                Some(reason) => {
+                    foretold += 1;
+                    let outcome = l1.access_in(set, line, sectors, LOAD, 0, step);
+                    assert_eq!(outcome, L1Outcome::ReservationFail(reason), "step {step}");
+                    assert_eq!(state(&l1), before);
+                }
+                None => {
+                    l1.access_in(set, line, sectors, LOAD, 0, step);
+                }
+            }
+        }
+        assert!(foretold > 100, "{foretold} failures foretold");
     }
 
     #[test]

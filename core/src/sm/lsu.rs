@@ -2,6 +2,10 @@
 //! line request per cycle to the L1. A request the L1 cannot accept (a reservation failure)
 //! is retried every cycle and blocks every later memory instruction: the memory-pipeline stall.
 //!
+//! Retries that must fail are not made but counted: a failed request waits for an event that
+//! can let it in (see [`Blocked`]), and a request the L1 will certainly turn away next cycle
+//! waits from this one, so that the SM need not run that cycle just to fail.
+//!
 //! [`PendingLoads`] tracks each load or atomic until every one of its line requests is
 //! answered, then releases its destination register.
 
@@ -31,15 +35,36 @@ enum State {
     },
 }
 
+/// A head request that fails for `reason` every cycle until a fill or a miss-queue slot frees
+/// something: the LSU waits for that instead of retrying, and counts the attempts it would have
+/// made (each a failure) as if it had made them.
+#[derive(Clone, Copy, Debug)]
+struct Blocked {
+    reason: FailReason,
+    /// Its latest attempt, made or foreseen: every attempt before this cycle is counted.
+    since: u64,
+    /// Whether the attempt at `since` is counted. One foreseen for the next cycle is counted
+    /// only once that cycle has passed, so that counts read at any cycle match those of
+    /// an LSU that retried.
+    counted: bool,
+}
+
+impl Blocked {
+    /// Counts the attempts from `since` up to (not including) `until` not counted yet.
+    fn count_until(&mut self, until: u64, l1: &mut L1Cache, report: &mut SmReport) {
+        let missed = until.saturating_sub(self.since + self.counted as u64);
+        report.lsu_stall_cycles += missed;
+        l1.record_failures(self.reason, missed);
+    }
+}
+
 /// The LSU.
 #[derive(Clone, Debug)]
 pub struct Lsu {
     state: State,
     requests: Vec<LineRequest>,
     hit_latency: u64,
-    /// The head request failed at this cycle for this reason, and will fail again until a fill
-    /// or a miss-queue slot frees something: the LSU waits for that instead of retrying.
-    blocked: Option<(FailReason, u64)>,
+    blocked: Option<Blocked>,
     /// Whether a failed request may wait for its unblocking event (off: retry every cycle).
     may_block: bool,
     /// Tokens of atomics in the order they entered the miss queue, so a reply finds its load.
@@ -72,10 +97,35 @@ impl Lsu {
     /// Something that can unblock the head request happened; it is retried from cycle `retry`.
     /// The attempts it would have made (and failed) in between are counted now.
     pub fn unblock(&mut self, retry: u64, l1: &mut L1Cache, report: &mut SmReport) {
-        if let Some((reason, since)) = self.blocked.take() {
-            let missed = retry.saturating_sub(since + 1);
-            report.lsu_stall_cycles += missed;
-            l1.record_failures(reason, missed);
+        if let Some(mut blocked) = self.blocked.take() {
+            blocked.count_until(retry, l1, report);
+        }
+    }
+
+    /// A miss request left the queue at `now`. A head request blocked on the full queue is
+    /// retried next cycle. One blocked for another reason would fail that retry the same way
+    /// (a queue slot is all that changed): it stays blocked, with that attempt foreseen, as
+    /// [`Lsu::unblock`] followed by the failed retry would leave the counts.
+    pub fn miss_queue_popped(&mut self, now: u64, l1: &mut L1Cache, report: &mut SmReport) {
+        match &mut self.blocked {
+            Some(blocked) if blocked.reason != FailReason::MissQueue => {
+                blocked.count_until(now + 1, l1, report);
+                (blocked.since, blocked.counted) = (now + 1, false);
+            }
+            Some(_) => self.unblock(now + 1, l1, report),
+            None => {}
+        }
+    }
+
+    /// The cycles before `now` are over (simulated, or slept through by the SM): a foreseen
+    /// attempt among them is counted.
+    pub fn settle(&mut self, now: u64, l1: &mut L1Cache, report: &mut SmReport) {
+        if let Some(blocked) = &mut self.blocked {
+            if !blocked.counted && blocked.since < now {
+                blocked.counted = true;
+                report.lsu_stall_cycles += 1;
+                l1.record_failures(blocked.reason, 1);
+            }
         }
     }
 
@@ -118,7 +168,7 @@ impl Lsu {
                     self.state = State::Idle;
                 }
             }
-            State::Global { .. } if self.blocked.is_some() => {}
+            State::Global { .. } if self.blocked.is_some() => self.settle(now + 1, l1, report),
             State::Global { kind, warp, token, next } => {
                 let Some(request) = self.requests.get(next).copied() else {
                     self.finish(token, loads);
@@ -130,7 +180,7 @@ impl Lsu {
                     L1Outcome::ReservationFail(reason) => {
                         report.lsu_stall_cycles += 1;
                         if self.may_block {
-                            self.blocked = Some((reason, now));
+                            self.blocked = Some(Blocked { reason, since: now, counted: true });
                         }
                         return;
                     }
@@ -160,10 +210,17 @@ impl Lsu {
                         }
                     }
                 }
-                if next + 1 == self.requests.len() {
+                let Some(&following) = self.requests.get(next + 1) else {
                     self.finish(token, loads);
-                } else {
-                    self.state = State::Global { kind, warp, token, next: next + 1 };
+                    return;
+                };
+                self.state = State::Global { kind, warp, token, next: next + 1 };
+                // Nothing but a fill or a miss-queue slot (each of which unblocks) can change the
+                // L1 before the next cycle's attempt: if it must fail, wait from now.
+                if self.may_block && kind == RequestKind::Load {
+                    if let Some(reason) = l1.load_doomed(following.set, following.line) {
+                        self.blocked = Some(Blocked { reason, since: now + 1, counted: false });
+                    }
                 }
             }
         }

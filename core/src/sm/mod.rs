@@ -352,10 +352,10 @@ impl Sm {
         }
     }
 
-    /// A reply for `line` reached the SM at `now`.
-    pub fn fill(&mut self, now: u64, line: u64, sectors: u32, woken: &mut Vec<u32>) {
+    /// A reply for `line` reached the SM at `now`, for the miss request that named MSHR `mshr`.
+    pub fn fill(&mut self, now: u64, line: u64, sectors: u32, mshr: u32, woken: &mut Vec<u32>) {
         woken.clear();
-        self.l1.fill(line, sectors, woken);
+        self.l1.fill_entry(mshr, line, sectors, woken);
         let cx = WarpCx { now, sm: self.id, warps: &self.info };
         for scheduler in &mut self.schedulers {
             scheduler.policy.on_l1_event(&cx, &L1Event::Fill { line });
@@ -419,12 +419,16 @@ impl Sm {
     }
 
     /// Counts the stall cycles of a dormant stretch, from the last cycle this SM ran up to
-    /// (not including) `now`: nothing changed in it, so each scheduler kept its last reason.
-    /// `charge(reasons, first_cycle, cycles)` is called with every scheduler's reason.
+    /// (not including) `now`: nothing changed in it, so each scheduler kept its last reason, and
+    /// a failed LSU attempt foreseen in it is counted. `charge(reasons, first_cycle, cycles)` is
+    /// called with every scheduler's reason.
     pub fn catch_up(&mut self, now: u64, charge: &mut dyn FnMut(&[StallReason], u64, u64)) {
         if now <= self.accounted_to {
+            // A foreseen attempt is never before `accounted_to`: it is settled below, or made
+            // for a cycle after the one the SM last ran.
             return;
         }
+        self.lsu.settle(now, &mut self.l1, &mut self.report);
         let cycles = now - self.accounted_to;
         for &reason in &self.last_reasons {
             self.stalls.add(reason, cycles);
@@ -465,7 +469,7 @@ impl Sm {
     /// blocked on a full queue can go again next cycle.
     pub fn pop_miss(&mut self, now: u64) -> Option<crate::mem::l1::MissRequest> {
         let miss = self.l1.pop_miss()?;
-        self.lsu.unblock(now + 1, &mut self.l1, &mut self.report);
+        self.lsu.miss_queue_popped(now, &mut self.l1, &mut self.report);
         Some(miss)
     }
 

@@ -269,7 +269,19 @@ impl TimeSeries {
     }
 
     /// The index of the window containing `cycle`, created (and older ones merged) as needed.
+    #[inline]
     fn index_of(&mut self, cycle: u64) -> usize {
+        // Spans charged to the series are mostly in windows that exist already.
+        let index = (cycle / self.every) as usize;
+        if index < self.windows.len() {
+            return index;
+        }
+        self.grow_to(cycle)
+    }
+
+    /// [`TimeSeries::index_of`] for a cycle past the last window.
+    #[cold]
+    fn grow_to(&mut self, cycle: u64) -> usize {
         loop {
             let index = (cycle / self.every) as usize;
             if index < MAX_WINDOWS {
