@@ -659,6 +659,17 @@ impl Sm {
             }
             _ => {}
         }
+        if self.info[wi].live {
+            // Its next instruction is looked at now, while the warp's state is in the host's
+            // cache, rather than when its scheduler next runs.
+            let warp = &self.warps[wi];
+            let code = &io.operands[warp.code_index as usize];
+            let (wait, unit) = match warp.exec.stack.pc().and_then(|pc| code.get(pc as usize)) {
+                Some(next) => (next.ready_at(&warp.ready_at), next.unit),
+                None => (0, Unit::Control),
+            };
+            self.schedulers[s].ready.looked_at(w, now, wait, unit);
+        }
         Ok(())
     }
 

@@ -159,6 +159,35 @@ impl Readiness {
         self.exited = WarpSet::EMPTY;
     }
 
+    /// Records at cycle `now` that position `i`'s next instruction has its registers ready at
+    /// `wait` and needs `unit`.
+    #[inline]
+    fn set_next(&mut self, i: usize, now: u64, wait: u64, unit: Unit) {
+        self.wait_until[i] = wait;
+        let (old, new) = (self.unit[i] as usize, unit_set(unit));
+        if old != new {
+            self.units[old].remove(i);
+            self.units[new].insert(i);
+            self.unit[i] = new as u8;
+        }
+        self.loading.set(i, wait == NOT_READY);
+        let later = wait != NOT_READY && wait > now;
+        self.waiting.set(i, later);
+        if later {
+            self.next_wait = self.next_wait.min(wait);
+        }
+    }
+
+    /// `slot` just issued at `now`, and its next instruction has its registers ready at `wait`
+    /// and needs `unit`: what [`Readiness::refresh`] would find, given while the warp's state
+    /// is still in the host's cache.
+    pub fn looked_at(&mut self, slot: WarpSlot, now: u64, wait: u64, unit: Unit) {
+        if let Some(i) = self.position(slot) {
+            self.set_next(i, now, wait, unit);
+            self.stale.remove(i);
+        }
+    }
+
     /// Brings the sets up to date for cycle `now`: `next(slot)` gives the cycle a stale warp's
     /// next instruction has its registers ready and the unit it needs.
     pub fn refresh<const W: usize>(&mut self, now: u64, mut next: impl FnMut(WarpSlot) -> (u64, Unit)) {
@@ -166,19 +195,7 @@ impl Readiness {
         if !stale.is_empty() {
             stale.for_each(|i| {
                 let (wait, unit) = next(self.members.slot(i));
-                self.wait_until[i] = wait;
-                let (old, new) = (self.unit[i] as usize, unit_set(unit));
-                if old != new {
-                    self.units[old].remove(i);
-                    self.units[new].insert(i);
-                    self.unit[i] = new as u8;
-                }
-                self.loading.set(i, wait == NOT_READY);
-                let later = wait != NOT_READY && wait > now;
-                self.waiting.set(i, later);
-                if later {
-                    self.next_wait = self.next_wait.min(wait);
-                }
+                self.set_next(i, now, wait, unit);
             });
             self.stale = WarpSet::EMPTY;
         }
