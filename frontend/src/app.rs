@@ -23,6 +23,7 @@ use crate::components::run_view::RunPanel;
 use crate::components::setup_bar::{SetupBar, SetupChange};
 use crate::components::tab_bar::TabBar;
 use crate::gallery::CARDS;
+use crate::identity::Same;
 use crate::setup::Setup;
 use crate::share;
 use crate::state::{Action, AppState, QueuedJob, RunView, Target, WorkerStatus};
@@ -161,6 +162,10 @@ pub fn app() -> Html {
     let compile_timer = use_mut_ref(|| None::<Timeout>);
     let embed = use_memo((), |_| query_param("embed").is_some_and(|v| v == "1"));
     let debug = use_memo((), |_| query_param("debug").is_some_and(|v| v == "1"));
+    // The compare rows' scheduler lists, copied once per catalog rather than on every render.
+    let policy_lists = use_memo(state.catalog.clone().map(Same), |catalog| {
+        catalog.as_ref().map(|c| (Rc::new(c.0.tb_policies.clone()), Rc::new(c.0.warp_policies.clone())))
+    });
     let fresh_id = {
         let next_id = next_id.clone();
         move || {
@@ -590,7 +595,8 @@ pub fn app() -> Html {
                     <section class="card" aria-labelledby="compare-title">
                         <h2 id="compare-title">{ "Compare policies" }</h2>
                         <CompareView variants={(*variants).clone()} runs={state.compare.clone()}
-                            tb_policies={Rc::new(catalog.tb_policies.clone())} warp_policies={Rc::new(catalog.warp_policies.clone())}
+                            tb_policies={(*policy_lists).as_ref().map(|l| l.0.clone()).unwrap_or_default()}
+                            warp_policies={(*policy_lists).as_ref().map(|l| l.1.clone()).unwrap_or_default()}
                             subject={AttrValue::from(format!("{workload_name} on {machine_name}"))}
                             {on_change} {on_add} on_run={on_run_all} {on_cancel}
                             busy={state.compare.iter().any(|r| r.busy())} />

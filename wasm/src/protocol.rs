@@ -172,7 +172,7 @@ pub struct CatalogMachine {
 }
 
 /// A scheduling policy from the engine's registry.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CatalogPolicy {
     /// Stable id.
     pub id: String,
@@ -186,7 +186,7 @@ pub struct CatalogPolicy {
 }
 
 /// One tunable number of a policy (see `warpscope_core::sched::ParamInfo`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CatalogParam {
     /// Stable name in specs and links.
     pub name: String,

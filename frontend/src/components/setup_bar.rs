@@ -8,6 +8,7 @@ use warpscope_wasm::protocol::Catalog;
 use yew::prelude::*;
 
 use crate::components::policy_picker::PolicyPicker;
+use crate::identity::Same;
 use crate::setup::Setup;
 
 /// A change the person made.
@@ -62,6 +63,9 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
     let setup = &props.setup;
     let size_text = use_state(|| None::<String>);
     let budget_text = use_state(|| None::<String>);
+    // Copied once per catalog, not on every render: the pickers then see the same lists.
+    let tb_policies = use_memo(Same(catalog.clone()), |c| c.0.tb_policies.clone());
+    let warp_policies = use_memo(Same(catalog.clone()), |c| c.0.warp_policies.clone());
     let entry = setup.library_entry(catalog).cloned();
 
     let select_change = |make: fn(String) -> SetupChange| {
@@ -174,9 +178,9 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
                 </select>
                 <span class="hint">{ format!("{} SMs", setup.config.core.sm_count) }</span>
             </div>
-            <PolicyPicker id="tb-policy" label="Thread-block scheduler" policies={Rc::new(catalog.tb_policies.clone())}
+            <PolicyPicker id="tb-policy" label="Thread-block scheduler" policies={tb_policies}
                 spec={setup.policies.tb.clone()} on_change={props.on_change.reform(SetupChange::Tb)} disabled={props.busy} />
-            <PolicyPicker id="warp-policy" label="Warp scheduler" policies={Rc::new(catalog.warp_policies.clone())}
+            <PolicyPicker id="warp-policy" label="Warp scheduler" policies={warp_policies}
                 spec={setup.policies.warp.clone()} on_change={props.on_change.reform(SetupChange::Warp)} disabled={props.busy} />
             <div class="field">
                 <label for="max-cycles">{ "Cycle budget" }</label>
