@@ -81,7 +81,8 @@ pub fn thrashing(threads: u32, loads: u32, tile_lines: u32, tiles: u32) -> Bench
     b.alu(AluOp::And, t, i, Operand::Imm(31)).alu(AluOp::Shl, t, t, Operand::Imm(2)).alu(AluOp::Add, base, base, t);
     b.mov(k, Operand::Imm(0)).mov(acc, Operand::Imm(0));
     b.place(head).cmp(CmpOp::Lt, CmpType::Int, more, k, Operand::Imm(loads)).branch_if(more, true, done, done);
-    b.alu(AluOp::And, a, k, Operand::Imm(tile_lines - 1)).alu(AluOp::Shl, a, a, Operand::Imm(7));
+    b.alu(AluOp::And, a, k, Operand::Imm(tile_lines - 1));
+    b.alu(AluOp::Shl, a, a, Operand::Imm(TILE_LINE_BYTES.trailing_zeros()));
     b.alu(AluOp::Add, a, a, base).load(Space::Global, v, a, 0).alu(AluOp::Add, acc, acc, v);
     b.alu(AluOp::Add, k, k, Operand::Imm(1)).jump(head);
     b.place(done).alu(AluOp::Shl, a, i, Operand::Imm(2)).alu(AluOp::Add, a, a, out);

@@ -103,7 +103,8 @@ impl GlobalMemory {
         if mask == u32::MAX {
             if let Some(base) = super::consecutive_words(addresses) {
                 // 32 consecutive words: the first and the last decide.
-                if base % 4 == 0 && self.region_of(base).is_ok_and(|r| r.contains(base + 4 * 31)) {
+                // (`region_of` refuses a misaligned `base`, and the others are `base` + 4k.)
+                if self.region_of(base).is_ok_and(|r| r.contains(base + 4 * 31)) {
                     return Ok(());
                 }
             }

@@ -173,6 +173,17 @@ fn release(warps: &mut [Warp], schedulers: &mut [Scheduler], w: WarpSlot, reg: u
     scheduler.sleep_until = 0;
 }
 
+/// When `warp`'s next instruction has its registers ready (`NOT_READY` while a load is in
+/// flight) and the unit it needs, from its kernel's decoded `operands`.
+fn next_instruction(warp: &Warp, operands: &[Vec<Operands>]) -> (u64, Unit) {
+    let code = &operands[warp.code_index as usize];
+    match warp.exec.stack.pc().and_then(|pc| code.get(pc as usize)) {
+        Some(next) => (next.ready_at(&warp.ready_at), next.unit),
+        // Running off the end faults when it issues: let it issue.
+        None => (0, Unit::Control),
+    }
+}
+
 fn unit_index(unit: Unit) -> usize {
     match unit {
         Unit::Alu | Unit::Memory => 0,
@@ -447,15 +458,7 @@ impl Sm {
     ) -> Result<Words<W>, StallReason> {
         let Sm { schedulers, warps, lsu, .. } = self;
         let scheduler = &mut schedulers[s];
-        scheduler.ready.refresh::<W>(now, |w| {
-            let warp = &warps[w as usize];
-            let code = &operands[warp.code_index as usize];
-            match warp.exec.stack.pc().and_then(|pc| code.get(pc as usize)) {
-                Some(next) => (next.ready_at(&warp.ready_at), next.unit),
-                // Running off the end faults when it issues: let it issue.
-                None => (0, Unit::Control),
-            }
-        });
+        scheduler.ready.refresh::<W>(now, |w| next_instruction(&warps[w as usize], operands));
         let free = scheduler.unit_free;
         let lsu_busy = lsu.busy();
         let look = scheduler.ready.look::<W>([free[0] > now, free[1] > now, free[2] > now, lsu_busy]);
@@ -662,12 +665,7 @@ impl Sm {
         if self.info[wi].live {
             // Its next instruction is looked at now, while the warp's state is in the host's
             // cache, rather than when its scheduler next runs.
-            let warp = &self.warps[wi];
-            let code = &io.operands[warp.code_index as usize];
-            let (wait, unit) = match warp.exec.stack.pc().and_then(|pc| code.get(pc as usize)) {
-                Some(next) => (next.ready_at(&warp.ready_at), next.unit),
-                None => (0, Unit::Control),
-            };
+            let (wait, unit) = next_instruction(&self.warps[wi], io.operands);
             self.schedulers[s].ready.looked_at(w, now, wait, unit);
         }
         Ok(())
