@@ -63,17 +63,43 @@ pub fn alu(op: AluOp, a: u32, b: u32) -> u32 {
     }
 }
 
-/// Applies `f` lane by lane; monomorphised per operation so the loop can be vectorised.
+/// One operand's value in all 32 lanes: a register's row, read in place (not copied), or an
+/// immediate that every lane shares.
+#[derive(Clone, Copy, Debug)]
+pub enum Row<'a> {
+    /// A value per lane.
+    Lanes(&'a [u32; 32]),
+    /// The same value in every lane.
+    Splat(u32),
+}
+
+/// Applies `f` lane by lane; monomorphised per operation (and per operand form) so the loop
+/// can be vectorised.
 #[inline(always)]
-fn lanes(out: &mut [u32; 32], a: &[u32; 32], b: &[u32; 32], f: impl Fn(u32, u32) -> u32) {
-    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-        *o = f(x, y);
+fn lanes(out: &mut [u32; 32], a: Row<'_>, b: Row<'_>, f: impl Fn(u32, u32) -> u32) {
+    match (a, b) {
+        (Row::Lanes(a), Row::Lanes(b)) => {
+            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                *o = f(x, y);
+            }
+        }
+        (Row::Lanes(a), Row::Splat(y)) => {
+            for (o, &x) in out.iter_mut().zip(a) {
+                *o = f(x, y);
+            }
+        }
+        (Row::Splat(x), Row::Lanes(b)) => {
+            for (o, &y) in out.iter_mut().zip(b) {
+                *o = f(x, y);
+            }
+        }
+        (Row::Splat(x), Row::Splat(y)) => out.fill(f(x, y)),
     }
 }
 
 /// `a op b` for all 32 lanes at once (inactive lanes are computed too and discarded by the
 /// caller): one dispatch on `op` per warp instruction instead of one per lane.
-pub fn alu_row(op: AluOp, out: &mut [u32; 32], a: &[u32; 32], b: &[u32; 32]) {
+pub fn alu_row(op: AluOp, out: &mut [u32; 32], a: Row<'_>, b: Row<'_>) {
     match op {
         AluOp::Add => lanes(out, a, b, |x, y| x.wrapping_add(y)),
         AluOp::Sub => lanes(out, a, b, |x, y| x.wrapping_sub(y)),
@@ -147,9 +173,9 @@ pub fn compare(op: CmpOp, ty: CmpType, a: u32, b: u32) -> u32 {
 }
 
 /// `(a op b)` as 0 or 1 for all 32 lanes at once, dispatching on `op` and `ty` once.
-pub fn compare_row(op: CmpOp, ty: CmpType, out: &mut [u32; 32], a: &[u32; 32], b: &[u32; 32]) {
+pub fn compare_row(op: CmpOp, ty: CmpType, out: &mut [u32; 32], a: Row<'_>, b: Row<'_>) {
     #[inline(always)]
-    fn by_op<T: PartialOrd>(op: CmpOp, out: &mut [u32; 32], a: &[u32; 32], b: &[u32; 32], as_t: impl Fn(u32) -> T) {
+    fn by_op<T: PartialOrd>(op: CmpOp, out: &mut [u32; 32], a: Row<'_>, b: Row<'_>, as_t: impl Fn(u32) -> T) {
         match op {
             CmpOp::Eq => lanes(out, a, b, |x, y| (as_t(x) == as_t(y)) as u32),
             CmpOp::Ne => lanes(out, a, b, |x, y| (as_t(x) != as_t(y)) as u32),
@@ -206,11 +232,21 @@ mod tests {
             Add, Sub, Mul, DivS, DivU, RemS, RemU, And, Or, Xor, Shl, ShrU, ShrS, MinS, MaxS, MinU, MaxU, FAdd, FSub,
             FMul, FMin, FMax,
         ];
+        // Every operand form: registers on both sides, an immediate on either, or both.
+        let (x, y) = (a[5], b[9]);
+        let forms = [
+            (Row::Lanes(&a), Row::Lanes(&b), a, b),
+            (Row::Lanes(&a), Row::Splat(y), a, [y; 32]),
+            (Row::Splat(x), Row::Lanes(&b), [x; 32], b),
+            (Row::Splat(x), Row::Splat(y), [x; 32], [y; 32]),
+        ];
         for op in ops {
-            let mut out = [0u32; 32];
-            alu_row(op, &mut out, &a, &b);
-            for lane in 0..32 {
-                assert_eq!(out[lane], alu(op, a[lane], b[lane]), "{op:?} lane {lane}");
+            for (ra, rb, la, lb) in forms {
+                let mut out = [0u32; 32];
+                alu_row(op, &mut out, ra, rb);
+                for lane in 0..32 {
+                    assert_eq!(out[lane], alu(op, la[lane], lb[lane]), "{op:?} {ra:?} {rb:?} lane {lane}");
+                }
             }
         }
     }
@@ -223,9 +259,14 @@ mod tests {
         for ty in [CmpType::Int, CmpType::Uint, CmpType::Float] {
             for op in [CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge] {
                 let mut out = [0u32; 32];
-                compare_row(op, ty, &mut out, &a, &b);
+                compare_row(op, ty, &mut out, Row::Lanes(&a), Row::Lanes(&b));
                 for lane in 0..32 {
                     assert_eq!(out[lane], compare(op, ty, a[lane], b[lane]), "{op:?} {ty:?} lane {lane}");
+                }
+                // An immediate on the right, the common form of a loop bound.
+                compare_row(op, ty, &mut out, Row::Lanes(&a), Row::Splat(b[4]));
+                for lane in 0..32 {
+                    assert_eq!(out[lane], compare(op, ty, a[lane], b[4]), "{op:?} {ty:?} imm lane {lane}");
                 }
             }
         }

@@ -13,6 +13,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use crate::isa::{Axis, Dim3, Instr, Operand, Reg, Space, Special};
+use alu::Row;
 use memory::{AccessError, GlobalMemory, SharedMemory};
 use simt::SimtStack;
 
@@ -332,9 +333,8 @@ pub fn step(
         Instr::Mov { dst, src } => write_row(regs, dst, active, &operand_row(regs, src)),
         Instr::Special { dst, which } => write_row(regs, dst, active, &place.special_row(which)),
         Instr::Alu { op, dst, a, b } => {
-            let (x, y) = (operand_row(regs, a), operand_row(regs, b));
             let mut out = [0u32; LANES];
-            alu::alu_row(op, &mut out, &x, &y);
+            alu::alu_row(op, &mut out, operand(regs, a), operand(regs, b));
             write_row(regs, dst, active, &out);
         }
         Instr::Unary { op, dst, a } => {
@@ -348,9 +348,8 @@ pub fn step(
             for_lanes(active, |l| regs[row(dst) + l] = alu::sfu(op, read(regs, a, l), read(regs, b, l)))
         }
         Instr::Cmp { op, ty, dst, a, b } => {
-            let (x, y) = (operand_row(regs, a), operand_row(regs, b));
             let mut out = [0u32; LANES];
-            alu::compare_row(op, ty, &mut out, &x, &y);
+            alu::compare_row(op, ty, &mut out, operand(regs, a), operand(regs, b));
             write_row(regs, dst, active, &out);
         }
         Instr::Select { dst, cond, a, b } => {
@@ -386,7 +385,10 @@ pub fn step(
             };
             match block {
                 // Checked above: the 32 words lie in one buffer.
-                Some(base) => env.global.set_words(base, &operand_row(regs, src)),
+                Some(base) => match operand(regs, src) {
+                    Row::Lanes(values) => env.global.set_words(base, values),
+                    Row::Splat(v) => env.global.set_words(base, &[v; LANES]),
+                },
                 // Lanes write in lane order, so when several hit one word the highest lane wins.
                 None => for_lanes(active, |l| {
                     let (a, v) = (env.addresses[l], read(regs, src, l));
@@ -444,7 +446,20 @@ pub fn step(
     Ok(outcome)
 }
 
-/// All lanes' values of an operand.
+/// An operand for all lanes, a register read in place.
+#[inline]
+fn operand(regs: &[u32], op: Operand) -> Row<'_> {
+    match op {
+        Operand::Reg(r) => match regs[row(r)..row(r) + LANES].try_into() {
+            Ok(lanes) => Row::Lanes(lanes),
+            // Not reached: a range of `LANES` words always converts.
+            Err(_) => Row::Splat(0),
+        },
+        Operand::Imm(v) => Row::Splat(v),
+    }
+}
+
+/// All lanes' values of an operand, copied.
 #[inline]
 fn operand_row(regs: &[u32], op: Operand) -> [u32; LANES] {
     match op {

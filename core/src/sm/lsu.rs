@@ -129,6 +129,16 @@ impl Lsu {
         }
     }
 
+    /// Cycle `now` of an LSU that is not [`Lsu::active`]: what [`Lsu::cycle`] does then,
+    /// without its set-up.
+    #[inline]
+    pub fn settle_waiting(&mut self, now: u64, l1: &mut L1Cache, report: &mut SmReport) {
+        match self.state {
+            State::Global { .. } => self.settle(now + 1, l1, report),
+            State::Idle | State::Shared { .. } => {}
+        }
+    }
+
     /// The buffer the coalescer fills for the next global access.
     pub fn requests_mut(&mut self) -> &mut Vec<LineRequest> {
         &mut self.requests
@@ -304,6 +314,12 @@ impl PendingLoads {
         if e.outstanding == 0 {
             self.complete.push(token);
         }
+    }
+
+    /// Whether some load is complete and waits to be released.
+    #[inline]
+    pub fn any_complete(&self) -> bool {
+        !self.complete.is_empty()
     }
 
     /// Releases every complete load: `release(warp, reg, ready_at)`. Returns whether any was.

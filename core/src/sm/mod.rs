@@ -347,6 +347,12 @@ impl Sm {
     /// Advances the memory pipeline by one cycle; loads answered entirely by L1 hits release
     /// their registers.
     pub fn lsu_cycle(&mut self, now: u64) {
+        if !self.lsu.active() && !self.loads.any_complete() {
+            // Idle, or blocked until an event (the case of most cycles of a memory-bound run):
+            // only a foreseen failed attempt is there to count.
+            self.lsu.settle_waiting(now, &mut self.l1, &mut self.report);
+            return;
+        }
         let Sm { id, lsu, l1, loads, warps, info, schedulers, report, .. } = self;
         let mut cx_events = |event| {
             let cx = WarpCx { now, sm: *id, warps: info };
@@ -570,7 +576,6 @@ impl Sm {
         let Some(place) = warp.place else { return Ok(()) };
         let mut env = ExecEnv { global: io.global, shared: &mut blocks[block_slot].shared, addresses };
         let executed = exec::step(&kernel.code, &mut warp.exec, &mut warp.regs, &place, &mut env)?;
-        self.schedulers[s].ready.touch(w);
         self.warps[wi].last_issue = now;
         self.report.warp_instructions += 1;
         let Some(instr) = instr else { return Ok(()) };

@@ -143,6 +143,8 @@ impl Readiness {
 
     #[cold]
     fn remove_exited(&mut self) {
+        // A narrow scheduler's positions all lie in the sets' first word.
+        let words = if self.wide { usize::MAX } else { 1 };
         // Ascending: each removal moves the later positions down by one.
         for (removed, i) in self.exited.iter().enumerate() {
             let i = i - removed;
@@ -150,10 +152,10 @@ impl Readiness {
             self.wait_until.remove(i);
             self.unit.remove(i);
             for set in [&mut self.all, &mut self.stale, &mut self.barrier, &mut self.loading, &mut self.waiting] {
-                set.remove_at(i);
+                set.remove_at_within(i, words);
             }
             for set in &mut self.units {
-                set.remove_at(i);
+                set.remove_at_within(i, words);
             }
         }
         self.exited = WarpSet::EMPTY;

@@ -68,11 +68,16 @@ impl WarpSet {
     /// Removes position `i` and moves every later position down by one: the member at `i`
     /// left the list and the ones after it moved up.
     pub fn remove_at(&mut self, i: usize) {
+        self.remove_at_within(i, WORDS);
+    }
+
+    /// [`WarpSet::remove_at`] for a set whose positions all lie in its first `words` words.
+    pub fn remove_at_within(&mut self, i: usize, words: usize) {
         let (word, bit) = (i / 64, i % 64);
         let low = (1u64 << bit) - 1;
         let w = self.0[word];
         self.0[word] = (w & low) | ((w >> 1) & !low);
-        for k in word + 1..WORDS {
+        for k in word + 1..words.min(WORDS) {
             let carry = self.0[k] & 1;
             self.0[k - 1] |= carry << 63;
             self.0[k] >>= 1;
