@@ -573,9 +573,9 @@ impl Sm {
         let instr = kernel.code.get(pc as usize).copied();
         let Sm { warps, blocks, addresses, .. } = self;
         let warp = &mut warps[wi];
-        let Some(place) = warp.place else { return Ok(()) };
+        let Some(place) = &warp.place else { return Ok(()) };
         let mut env = ExecEnv { global: io.global, shared: &mut blocks[block_slot].shared, addresses };
-        let executed = exec::step(&kernel.code, &mut warp.exec, &mut warp.regs, &place, &mut env)?;
+        let executed = exec::step(&kernel.code, &mut warp.exec, &mut warp.regs, place, &mut env)?;
         self.warps[wi].last_issue = now;
         self.report.warp_instructions += 1;
         let Some(instr) = instr else { return Ok(()) };
