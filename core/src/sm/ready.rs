@@ -271,3 +271,36 @@ impl Readiness {
         earliest
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scheduler of more than 64 warps whose exited warps sit in both of the sets' first two
+    /// words: the younger members move up one place per exit, across the word boundary, and
+    /// every set moves with them.
+    #[test]
+    fn exits_in_a_wide_scheduler_move_the_younger_warps_across_words() {
+        let mut ready = Readiness::new(160, 160);
+        assert!(ready.wide());
+        for slot in 0..100 {
+            ready.admit(slot);
+        }
+        ready.refresh::<4>(0, |_| (0, Unit::Alu));
+        ready.exit(2);
+        ready.exit(70);
+        ready.drop_exited();
+        ready.refresh::<4>(1, |_| (0, Unit::Alu));
+        let look = ready.look::<4>([false; 4]);
+        let positions: Vec<usize> = WarpSet::from(look.ready).iter().collect();
+        assert_eq!(positions, (0..98).collect::<Vec<_>>(), "98 members left, every one ready");
+        let slots: Vec<WarpSlot> = positions.iter().map(|&i| ready.members.slot(i)).collect();
+        let expected: Vec<WarpSlot> = (0..100).filter(|&s| s != 2 && s != 70).collect();
+        assert_eq!(slots, expected, "oldest first, without the two that left");
+        // A warp younger than both exits, now at position 97, waits on a load: only it leaves
+        // the ready set.
+        ready.looked_at(99, 1, NOT_READY, Unit::Alu);
+        let look = ready.look::<4>([false; 4]);
+        assert!(!look.ready.contains(97) && look.ready.contains(96) && look.ready.contains(63));
+    }
+}
