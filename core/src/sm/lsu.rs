@@ -129,16 +129,6 @@ impl Lsu {
         }
     }
 
-    /// Cycle `now` of an LSU that is not [`Lsu::active`]: what [`Lsu::cycle`] does then,
-    /// without its set-up.
-    #[inline]
-    pub fn settle_waiting(&mut self, now: u64, l1: &mut L1Cache, report: &mut SmReport) {
-        match self.state {
-            State::Global { .. } => self.settle(now + 1, l1, report),
-            State::Idle | State::Shared { .. } => {}
-        }
-    }
-
     /// The buffer the coalescer fills for the next global access.
     pub fn requests_mut(&mut self) -> &mut Vec<LineRequest> {
         &mut self.requests
@@ -324,7 +314,7 @@ impl PendingLoads {
 
     /// Releases every complete load: `release(warp, reg, ready_at)`. Returns whether any was.
     pub fn complete_ready(&mut self, mut release: impl FnMut(WarpSlot, u8, u64)) -> bool {
-        let any = !self.complete.is_empty();
+        let any = self.any_complete();
         while let Some(token) = self.complete.pop() {
             let e = &mut self.entries[token as usize];
             if e.live {

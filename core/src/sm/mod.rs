@@ -349,8 +349,8 @@ impl Sm {
     pub fn lsu_cycle(&mut self, now: u64) {
         if !self.lsu.active() && !self.loads.any_complete() {
             // Idle, or blocked until an event (the case of most cycles of a memory-bound run):
-            // only a foreseen failed attempt is there to count.
-            self.lsu.settle_waiting(now, &mut self.l1, &mut self.report);
+            // only a foreseen failed attempt is there to count, as `Lsu::cycle` would.
+            self.lsu.settle(now + 1, &mut self.l1, &mut self.report);
             return;
         }
         let Sm { id, lsu, l1, loads, warps, info, schedulers, report, .. } = self;
