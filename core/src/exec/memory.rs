@@ -98,10 +98,13 @@ impl GlobalMemory {
 
     /// Checks the word accesses of the lanes of `mask` at `addresses`, lowest lane first; the
     /// first that fails gives its lane and error. Lanes of a warp mostly hit one buffer, so a
-    /// lane inside the buffer of the lane before it needs no search.
-    pub fn check_lanes(&self, addresses: &[u32; 32], mask: u32) -> Result<(), (u32, AccessError)> {
+    /// lane inside the buffer of the lane before it needs no search. `block` is the first
+    /// address when the lanes are 32 consecutive words ([`super::consecutive_words`]; `None`
+    /// also serves, slower).
+    pub fn check_lanes(&self, addresses: &[u32; 32], mask: u32, block: Option<u32>) -> Result<(), (u32, AccessError)> {
+        debug_assert!(block.is_none() || block == super::consecutive_words(addresses).filter(|_| mask == u32::MAX));
         if mask == u32::MAX {
-            if let Some(base) = super::consecutive_words(addresses) {
+            if let Some(base) = block {
                 // 32 consecutive words: the first and the last decide.
                 // (`region_of` refuses a misaligned `base`, and the others are `base` + 4k.)
                 if self.region_of(base).is_ok_and(|r| r.contains(base + 4 * 31)) {
@@ -248,14 +251,25 @@ mod tests {
         for (lane, addr) in addresses.iter_mut().enumerate() {
             *addr = if lane % 2 == 0 { a.base } else { b.base } + (lane as u32 % 16) * 4;
         }
-        assert_eq!(m.check_lanes(&addresses, u32::MAX), Ok(()));
+        assert_eq!(m.check_lanes(&addresses, u32::MAX, None), Ok(()));
         addresses[9] = a.base + 64;
         addresses[12] = a.base + 2;
-        assert_eq!(m.check_lanes(&addresses, u32::MAX), Err((9, AccessError::Unmapped)));
-        assert_eq!(m.check_lanes(&addresses, !(1 << 9)), Err((12, AccessError::Misaligned)));
-        assert_eq!(m.check_lanes(&addresses, 0b11), Ok(()));
+        assert_eq!(m.check_lanes(&addresses, u32::MAX, None), Err((9, AccessError::Unmapped)));
+        assert_eq!(m.check_lanes(&addresses, !(1 << 9), None), Err((12, AccessError::Misaligned)));
+        assert_eq!(m.check_lanes(&addresses, 0b11, None), Ok(()));
         m.set_word(b.base + 4, 5);
         assert_eq!(m.word(b.base + 4), 5);
+    }
+
+    #[test]
+    fn a_block_of_consecutive_words_is_checked_by_its_ends() {
+        let mut m = GlobalMemory::default();
+        let a = m.alloc(32 * 4).unwrap();
+        let block = |first: u32| core::array::from_fn::<u32, 32, _>(|l| first + 4 * l as u32);
+        assert_eq!(m.check_lanes(&block(a.base), u32::MAX, Some(a.base)), Ok(()));
+        // One word further: the last lane falls past the buffer's end.
+        let shifted = a.base + 4;
+        assert_eq!(m.check_lanes(&block(shifted), u32::MAX, Some(shifted)), Err((31, AccessError::Unmapped)));
     }
 
     #[test]

@@ -106,6 +106,10 @@ pub struct MemAccess {
     pub kind: AccessKind,
     /// Lanes that accessed memory.
     pub mask: u32,
+    /// For a global load or store of every lane at 32 consecutive words, the first word's
+    /// address ([`consecutive_words`]): found once here, used by the checks, the data move and
+    /// the coalescer.
+    pub block: Option<u32>,
 }
 
 /// What an executed instruction means for the timing model.
@@ -358,31 +362,22 @@ pub fn step(
             write_row(regs, dst, active, &out);
         }
         Instr::Load { space, dst, addr, offset } => {
-            gather_addresses(regs, addr, offset, active, env.addresses);
-            check(space, active, env, pc)?;
+            let block = gather_addresses(regs, addr, offset, active, env.addresses).filter(|_| space == Space::Global);
+            check(space, active, block, env, pc)?;
             let target = &mut regs[row(dst)..row(dst) + LANES];
             // Checked above: the reads cannot fail.
             match space {
-                Space::Global if active == u32::MAX => match consecutive_words(env.addresses) {
+                Space::Global => match block {
                     Some(base) => env.global.get_words(base, target),
-                    None => {
-                        for (t, &a) in target.iter_mut().zip(env.addresses.iter()) {
-                            *t = env.global.word(a);
-                        }
-                    }
+                    None => for_lanes(active, |l| target[l] = env.global.word(env.addresses[l])),
                 },
-                Space::Global => for_lanes(active, |l| target[l] = env.global.word(env.addresses[l])),
                 Space::Shared => for_lanes(active, |l| target[l] = env.shared.read(env.addresses[l]).unwrap_or(0)),
             }
-            outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Load, mask: active });
+            outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Load, mask: active, block });
         }
         Instr::Store { space, addr, offset, src } => {
-            gather_addresses(regs, addr, offset, active, env.addresses);
-            check(space, active, env, pc)?;
-            let block = match space {
-                Space::Global if active == u32::MAX => consecutive_words(env.addresses),
-                _ => None,
-            };
+            let block = gather_addresses(regs, addr, offset, active, env.addresses).filter(|_| space == Space::Global);
+            check(space, active, block, env, pc)?;
             match block {
                 // Checked above: the 32 words lie in one buffer.
                 Some(base) => match operand(regs, src) {
@@ -400,11 +395,11 @@ pub fn step(
                     }
                 }),
             }
-            outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Store, mask: active });
+            outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Store, mask: active, block });
         }
         Instr::Atomic { op, space, dst, addr, src, compare } => {
             gather_addresses(regs, addr, 0, active, env.addresses);
-            check(space, active, env, pc)?;
+            check(space, active, None, env, pc)?;
             // Lanes are serialised in lane order: the result is deterministic.
             for_lanes(active, |l| {
                 let a = env.addresses[l];
@@ -421,7 +416,7 @@ pub fn step(
                 }
                 regs[row(dst) + l] = old;
             });
-            outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Atomic, mask: active });
+            outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Atomic, mask: active, block: None });
         }
         Instr::Branch { cond, negate, target, reconverge } => {
             let taken = match cond {
@@ -483,22 +478,27 @@ fn write_row(regs: &mut [u32], dst: Reg, mask: u32, values: &[u32; LANES]) {
     }
 }
 
-fn gather_addresses(regs: &[u32], addr: Reg, offset: i32, mask: u32, out: &mut [u32; LANES]) {
+/// Writes each lane's address (`addr` plus `offset`) into `out`; when every lane is active and
+/// the addresses are 32 consecutive words, returns the first ([`consecutive_words`]).
+fn gather_addresses(regs: &[u32], addr: Reg, offset: i32, mask: u32, out: &mut [u32; LANES]) -> Option<u32> {
     let base = &regs[row(addr)..row(addr) + LANES];
     if mask == u32::MAX {
         // Converged: a straight loop the compiler vectorises.
         for (o, &r) in out.iter_mut().zip(base) {
             *o = r.wrapping_add(offset as u32);
         }
+        consecutive_words(out)
     } else {
         for_lanes(mask, |l| out[l] = base[l].wrapping_add(offset as u32));
+        None
     }
 }
 
 /// Checks every lane's address before any lane's effect is applied.
-fn check(space: Space, mask: u32, env: &ExecEnv<'_>, pc: u32) -> Result<(), Fault> {
+/// `block` is the first address when the lanes access 32 consecutive global words.
+fn check(space: Space, mask: u32, block: Option<u32>, env: &ExecEnv<'_>, pc: u32) -> Result<(), Fault> {
     if space == Space::Global {
-        return env.global.check_lanes(env.addresses, mask).map_err(|(lane, error)| Fault {
+        return env.global.check_lanes(env.addresses, mask, block).map_err(|(lane, error)| Fault {
             pc,
             lane,
             kind: FaultKind::Memory { space, address: env.addresses[lane as usize], error },

@@ -23,8 +23,18 @@ pub struct LineRequest {
 }
 
 /// Groups the 4-byte accesses of the lanes in `mask` by line, appending to `out` (cleared first).
+/// `block` is the first address when every lane accesses one of 32 consecutive words, as
+/// [`consecutive_words`] finds it (the executor already has; `None` also serves, slower).
 /// `line_bytes` and `sector_bytes` are powers of two.
-pub fn coalesce(mask: u32, addresses: &[u32; LANES], line_bytes: u32, sector_bytes: u32, out: &mut Vec<LineRequest>) {
+pub fn coalesce(
+    mask: u32,
+    addresses: &[u32; LANES],
+    block: Option<u32>,
+    line_bytes: u32,
+    sector_bytes: u32,
+    out: &mut Vec<LineRequest>,
+) {
+    debug_assert!(block.is_none() || block == consecutive_words(addresses).filter(|_| mask == u32::MAX));
     out.clear();
     let line_shift = line_bytes.trailing_zeros();
     let sector_shift = sector_bytes.trailing_zeros();
@@ -34,7 +44,7 @@ pub fn coalesce(mask: u32, addresses: &[u32; LANES], line_bytes: u32, sector_byt
         // Converged on 32 consecutive words in one line (the common `a[i]`): one request whose
         // sectors are every one from the first word's to the last word's (sectors are at least
         // a word, so none in between is skipped).
-        if let Some(base) = consecutive_words(addresses) {
+        if let Some(base) = block {
             let last = base + 4 * (LANES as u32 - 1);
             if base >> line_shift == last >> line_shift {
                 let (first, last) = ((base >> sector_shift) & sector_mask, (last >> sector_shift) & sector_mask);
@@ -105,6 +115,18 @@ mod tests {
 
     fn addresses(f: impl Fn(u32) -> u32) -> [u32; LANES] {
         core::array::from_fn(|lane| f(lane as u32))
+    }
+
+    /// Coalesces as the engine does (with the block found when there is one) and checks that
+    /// the general path, without it, makes the same requests.
+    fn coalesce(mask: u32, addresses: &[u32; LANES], line_bytes: u32, sector_bytes: u32, out: &mut Vec<LineRequest>) {
+        let block = consecutive_words(addresses).filter(|_| mask == u32::MAX);
+        super::coalesce(mask, addresses, block, line_bytes, sector_bytes, out);
+        let mut general = Vec::new();
+        super::coalesce(mask, addresses, None, line_bytes, sector_bytes, &mut general);
+        if block.is_some() {
+            assert_eq!(*out, general, "the block shortcut and the general path disagree");
+        }
     }
 
     #[test]

@@ -630,7 +630,7 @@ impl Sm {
                             self.loads.start(w, d.0, now)
                         });
                         let (line, sector) = (self.line_bytes, self.sector_bytes);
-                        coalesce(access.mask, &self.addresses, line, sector, self.lsu.requests_mut());
+                        coalesce(access.mask, &self.addresses, access.block, line, sector, self.lsu.requests_mut());
                         self.lsu.start_global(kind, w, token, &self.l1);
                     }
                 }
