@@ -671,17 +671,14 @@ impl Simulation {
             records: blocks,
             launches: launched,
             issued: &mut issued,
+            stalls: &mut cycle.stalls,
         };
-        let result = sms[i].issue_cycle(now, &mut io);
-        for &reason in sms[i].last_reasons() {
-            cycle.stalls.add(reason, 1);
-        }
-        let mut wake = sms[i].next_wake(now);
+        let mut wake = sms[i].issue_cycle(now, &mut io)?;
         if sms[i].has_misses() {
             wake = wake.min(self.network.inject_free_at(Endpoint::Sm(i as u32)).max(now + 1));
         }
         self.sm_wake[i] = wake;
-        result
+        Ok(())
     }
 
     /// Sends SM `i`'s miss request into the network at `now`, towards its L2 bank.

@@ -107,6 +107,8 @@ pub struct IssueCx<'a> {
     pub launches: &'a mut Vec<DeviceLaunch>,
     /// Called with the kernel run of every warp instruction issued.
     pub issued: &'a mut dyn FnMut(u32),
+    /// Receives each scheduler's reason for the cycle (the engine's count for its time series).
+    pub stalls: &'a mut StallCounts,
 }
 
 /// A warp of kernel run `kernel` faulted.
@@ -397,27 +399,35 @@ impl Sm {
     }
 
     /// Runs the issue stage of every scheduler for cycle `now`; what it produces for the rest
-    /// of the GPU goes into `cx`.
-    pub fn issue_cycle(&mut self, now: u64, io: &mut IssueCx<'_>) -> Result<(), SmFault> {
+    /// of the GPU goes into `io`. Returns the next cycle the SM has something to do, unless a
+    /// reply or a new block arrives first.
+    pub fn issue_cycle(&mut self, now: u64, io: &mut IssueCx<'_>) -> Result<u64, SmFault> {
         self.accounted_to = now + 1;
+        let mut wake = u64::MAX;
         for s in 0..self.schedulers.len() {
             if self.shortcuts && now < self.schedulers[s].sleep_until {
                 // Nothing changed since its last look: it stalls for the same reason.
                 self.stalls.add(self.last_reasons[s], 1);
+                io.stalls.add(self.last_reasons[s], 1);
+                wake = wake.min(self.schedulers[s].sleep_until);
                 continue;
             }
             let reason = self.schedule(s, now, io)?;
             self.stalls.add(reason, 1);
+            io.stalls.add(reason, 1);
             self.last_reasons[s] = reason;
             // A policy's gate can change without any event the SM sees; everything else wakes
             // a sleeping scheduler (a register released, a block admitted, a barrier opening,
             // the LSU emptying).
-            self.schedulers[s].sleep_until = match reason {
+            let sleep_until = match reason {
                 StallReason::Issued | StallReason::Throttled => now + 1,
                 _ => self.earliest_issue(s, now),
             };
+            self.schedulers[s].sleep_until = sleep_until;
+            wake = wake.min(sleep_until);
         }
-        Ok(())
+        // The first cycle after this one the SM must run, unless news arrives before it.
+        Ok(if self.lsu.active() { now + 1 } else { wake.max(now + 1) })
     }
 
     /// The first cycle after `now` at which some warp of scheduler `s` could issue.
@@ -690,14 +700,5 @@ impl Sm {
             }
         }
         self.wake_all();
-    }
-
-    /// The earliest cycle after `now` at which this SM could do something, assuming no reply
-    /// arrives from the memory side before then (`u64::MAX`: only a reply can wake it).
-    pub fn next_wake(&self, now: u64) -> u64 {
-        if self.lsu.active() {
-            return now + 1;
-        }
-        self.schedulers.iter().map(|s| s.sleep_until).min().unwrap_or(u64::MAX).max(now + 1)
     }
 }
