@@ -440,11 +440,6 @@ impl Sm {
         }
     }
 
-    /// What each scheduler did in the last simulated cycle.
-    pub fn last_reasons(&self) -> &[StallReason] {
-        &self.last_reasons
-    }
-
     /// Counts the stall cycles of a dormant stretch, from the last cycle this SM ran up to
     /// (not including) `now`: nothing changed in it, so each scheduler kept its last reason, and
     /// a failed LSU attempt foreseen in it is counted. `charge(reasons, first_cycle, cycles)` is
