@@ -1,7 +1,8 @@
 //! A small map from a line address to the index of the entry (an MSHR) handling it. Every
 //! request that misses a cache's tags asks whether its line is already being fetched, so the
 //! answer must not cost a scan of all entries: this is open addressing with linear probing
-//! over a power-of-two table kept at most half full, so a lookup is a probe or two.
+//! over a power-of-two table kept at most a quarter full, so a lookup, even of a line that is
+//! not there (the common question), is a probe or two.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -20,7 +21,7 @@ pub struct LineTable {
 impl LineTable {
     /// A table for up to `capacity` lines at once.
     pub fn new(capacity: usize) -> Self {
-        let len = (capacity.max(1) * 2).next_power_of_two();
+        let len = (capacity.max(1) * 4).next_power_of_two();
         LineTable { lines: vec![EMPTY; len], entries: vec![0; len], bits: len.trailing_zeros() }
     }
 
