@@ -27,11 +27,9 @@ use crate::mem::network::{Endpoint, Network};
 use crate::sched::tb::{BlockNeeds, Dispatch, KernelLaunch, PendingKernel, Placement, SmFree, TbPolicy, TbScheduler};
 use crate::sched::warp::WarpPolicy;
 use crate::sm::scoreboard::{self, Operands};
-use crate::sm::{Finished, IssueCx, LaunchShape, Sm};
+use crate::sm::{CycleTally, Finished, IssueCx, LaunchShape, Sm};
 use crate::stats::snapshot::NONE;
-use crate::stats::{
-    BlockRecord, KernelReport, L2Stats, Report, Snapshot, StallBreakdown, StallCounts, TimeSeries, WindowCursor,
-};
+use crate::stats::{BlockRecord, KernelReport, L2Stats, Report, Snapshot, StallBreakdown, TimeSeries, WindowCursor};
 use crate::workload::Workload;
 
 /// Which policies run: each a spec, the registry id optionally followed by parameter values
@@ -138,14 +136,7 @@ fn kind_of(code: u8) -> RequestKind {
     }
 }
 
-/// What the SMs did in one cycle, added to the time series once at its end.
-#[derive(Default)]
-struct CycleCounts {
-    instructions: u64,
-    stalls: StallCounts,
-}
-
-impl CycleCounts {
+impl CycleTally {
     fn add_to(&self, window: &mut crate::stats::Window) {
         window.warp_instructions += self.instructions;
         window.stalls.add_counts(&self.stalls);
@@ -608,7 +599,7 @@ impl Simulation {
 
     fn sm_cycles(&mut self, now: u64) -> Option<StepOutcome> {
         // Counted for the whole cycle, then added to the series once.
-        let mut cycle = CycleCounts::default();
+        let mut cycle = CycleTally::default();
         let shortcuts = self.options.skip_idle;
         // The SMs that run this cycle, 64 at a time as bits (running one changes no other's
         // wake-up cycle).
@@ -642,7 +633,7 @@ impl Simulation {
     }
 
     /// Cycle `now` of SM `i`: its memory pipeline, a miss-queue injection, its issue stage.
-    fn sm_cycle(&mut self, i: usize, now: u64, cycle: &mut CycleCounts) -> Result<(), crate::sm::SmFault> {
+    fn sm_cycle(&mut self, i: usize, now: u64, cycle: &mut CycleTally) -> Result<(), crate::sm::SmFault> {
         {
             let Simulation { sms, series, .. } = self;
             sms[i].catch_up(now, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
@@ -656,12 +647,6 @@ impl Simulation {
         }
         let issue_width = self.config.core.issue_width;
         let Simulation { sms, workload, operands, memory, finished, blocks, kernels, launched, .. } = self;
-        let mut issued = |kernel: u32| {
-            if let Some(k) = kernels.get_mut(kernel as usize) {
-                k.warp_instructions += 1;
-            }
-            cycle.instructions += 1;
-        };
         let mut io = IssueCx {
             kernels: &workload.kernels,
             operands,
@@ -670,8 +655,8 @@ impl Simulation {
             finished,
             records: blocks,
             launches: launched,
-            issued: &mut issued,
-            stalls: &mut cycle.stalls,
+            runs: kernels,
+            tally: cycle,
         };
         let mut wake = sms[i].issue_cycle(now, &mut io)?;
         if sms[i].has_misses() {

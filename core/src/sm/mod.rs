@@ -26,7 +26,7 @@ use crate::mem::coalescer::{bank_conflict_degree, coalesce};
 use crate::mem::l1::{L1Cache, RequestKind};
 use crate::sched::tb::{BlockNeeds, SmFree};
 use crate::sched::warp::{L1Event, ReadyWarps, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot, Words};
-use crate::stats::{BlockRecord, SmReport, StallCounts, StallReason};
+use crate::stats::{BlockRecord, KernelReport, SmReport, StallCounts, StallReason};
 use lsu::{Lsu, PendingLoads};
 use ready::{Readiness, NOT_READY};
 use scoreboard::Operands;
@@ -105,10 +105,19 @@ pub struct IssueCx<'a> {
     pub records: &'a mut Vec<BlockRecord>,
     /// Grids launched by device threads.
     pub launches: &'a mut Vec<DeviceLaunch>,
-    /// Called with the kernel run of every warp instruction issued.
-    pub issued: &'a mut dyn FnMut(u32),
-    /// Receives each scheduler's reason for the cycle (the engine's count for its time series).
-    pub stalls: &'a mut StallCounts,
+    /// The kernel runs' reports, by run: each counts the warp instructions of its run.
+    pub runs: &'a mut [KernelReport],
+    /// What every SM did in the cycle so far.
+    pub tally: &'a mut CycleTally,
+}
+
+/// What the SMs did in one cycle, added to the engine's time series once at its end.
+#[derive(Default)]
+pub struct CycleTally {
+    /// Warp instructions issued.
+    pub instructions: u64,
+    /// Each scheduler's reason.
+    pub stalls: StallCounts,
 }
 
 /// A warp of kernel run `kernel` faulted.
@@ -408,13 +417,13 @@ impl Sm {
             if self.shortcuts && now < self.schedulers[s].sleep_until {
                 // Nothing changed since its last look: it stalls for the same reason.
                 self.stalls.add(self.last_reasons[s], 1);
-                io.stalls.add(self.last_reasons[s], 1);
+                io.tally.stalls.add(self.last_reasons[s], 1);
                 wake = wake.min(self.schedulers[s].sleep_until);
                 continue;
             }
             let reason = self.schedule(s, now, io)?;
             self.stalls.add(reason, 1);
-            io.stalls.add(reason, 1);
+            io.tally.stalls.add(reason, 1);
             self.last_reasons[s] = reason;
             // A policy's gate can change without any event the SM sees; everything else wakes
             // a sleeping scheduler (a register released, a block admitted, a barrier opening,
@@ -557,7 +566,10 @@ impl Sm {
             }
             let kernel = self.info[w as usize].kernel;
             self.issue(s, w, now, &kernels[code_index], io).map_err(|fault| SmFault { kernel, fault })?;
-            (io.issued)(kernel);
+            if let Some(run) = io.runs.get_mut(kernel as usize) {
+                run.warp_instructions += 1;
+            }
+            io.tally.instructions += 1;
             count += 1;
             let cx = WarpCx { now, sm: self.id, warps: &self.info };
             self.schedulers[s].policy.on_issue(&cx, w);
