@@ -111,6 +111,18 @@ pub struct IssueCx<'a> {
     pub tally: &'a mut CycleTally,
 }
 
+/// A warp the policy picked, as the issue stage found it.
+#[derive(Clone, Copy)]
+struct Picked {
+    slot: WarpSlot,
+    /// Its position in its scheduler's list (fixed while the scheduler picks).
+    position: usize,
+    /// The address of its next instruction.
+    pc: u32,
+    /// That instruction decoded (`None` past the end of the code, which faults).
+    next: Option<Operands>,
+}
+
 /// What the SMs did in one cycle, added to the engine's time series once at its end.
 #[derive(Default)]
 pub struct CycleTally {
@@ -554,7 +566,7 @@ impl Sm {
             let warp = &self.warps[w as usize];
             let code_index = warp.code_index as usize;
             let pc = warp.exec.stack.pc().unwrap_or(0);
-            let next = io.operands[code_index].get(pc as usize);
+            let next = io.operands[code_index].get(pc as usize).copied();
             let cx = WarpCx { now, sm: self.id, warps: &self.info };
             if next.is_some_and(|n| n.global_load) && !self.schedulers[s].policy.may_issue_load(&cx, w) {
                 throttled = true;
@@ -565,7 +577,8 @@ impl Sm {
                 continue;
             }
             let kernel = self.info[w as usize].kernel;
-            self.issue(s, w, now, &kernels[code_index], io).map_err(|fault| SmFault { kernel, fault })?;
+            let at = Picked { slot: w, position: i, pc, next };
+            self.issue(s, at, now, &kernels[code_index], io).map_err(|fault| SmFault { kernel, fault })?;
             if let Some(run) = io.runs.get_mut(kernel as usize) {
                 run.warp_instructions += 1;
             }
@@ -583,11 +596,18 @@ impl Sm {
         })
     }
 
-    fn issue(&mut self, s: usize, w: WarpSlot, now: u64, kernel: &Kernel, io: &mut IssueCx<'_>) -> Result<(), Fault> {
+    /// Executes the instruction of scheduler `s`'s warp `picked` and starts its timing.
+    fn issue(
+        &mut self,
+        s: usize,
+        picked: Picked,
+        now: u64,
+        kernel: &Kernel,
+        io: &mut IssueCx<'_>,
+    ) -> Result<(), Fault> {
+        let Picked { slot: w, position, pc, next } = picked;
         let wi = w as usize;
         let block_slot = self.warps[wi].block_slot as usize;
-        let pc = self.warps[wi].exec.stack.pc().unwrap_or(0);
-        let instr = kernel.code.get(pc as usize).copied();
         let Sm { warps, blocks, addresses, .. } = self;
         let warp = &mut warps[wi];
         let Some(place) = &warp.place else { return Ok(()) };
@@ -595,8 +615,9 @@ impl Sm {
         let executed = exec::step(&kernel.code, &mut warp.exec, &mut warp.regs, place, &mut env)?;
         self.warps[wi].last_issue = now;
         self.report.warp_instructions += 1;
-        let Some(instr) = instr else { return Ok(()) };
-        let unit = instr.unit();
+        // Running off the end of the code faulted in `step`.
+        let Some(ops) = next else { return Ok(()) };
+        let unit = ops.unit;
         match executed {
             Executed::Launch { kernel: code, dims, args, mask } => {
                 let u = unit_index(unit);
@@ -621,13 +642,13 @@ impl Sm {
             }
             Executed::Compute | Executed::Finished | Executed::Barrier => {
                 let u = unit_index(unit);
-                if let Some(dst) = instr.dst() {
+                if let Some(dst) = ops.dst {
                     self.warps[wi].ready_at[dst.0 as usize] = now + self.latency[u];
                 }
                 self.schedulers[s].unit_free[u] = now + self.interval[u];
             }
             Executed::Memory(access) => {
-                let dst = instr.dst();
+                let dst = ops.dst;
                 match access.space {
                     Space::Shared => {
                         let degree = bank_conflict_degree(access.mask, &self.addresses, self.shared_banks) as u64;
@@ -688,7 +709,7 @@ impl Sm {
             // Its next instruction is looked at now, while the warp's state is in the host's
             // cache, rather than when its scheduler next runs.
             let (wait, unit) = next_instruction(&self.warps[wi], io.operands);
-            self.schedulers[s].ready.looked_at(w, now, wait, unit);
+            self.schedulers[s].ready.looked_at(position, now, wait, unit);
         }
         Ok(())
     }

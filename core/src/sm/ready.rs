@@ -180,14 +180,13 @@ impl Readiness {
         }
     }
 
-    /// `slot` just issued at `now`, and its next instruction has its registers ready at `wait`
-    /// and needs `unit`: what [`Readiness::refresh`] would find, given while the warp's state
-    /// is still in the host's cache.
-    pub fn looked_at(&mut self, slot: WarpSlot, now: u64, wait: u64, unit: Unit) {
-        if let Some(i) = self.position(slot) {
-            self.set_next(i, now, wait, unit);
-            self.stale.remove(i);
-        }
+    /// The warp at position `i` just issued at `now`, and its next instruction has its
+    /// registers ready at `wait` and needs `unit`: what [`Readiness::refresh`] would find,
+    /// given while the warp's state is still in the host's cache.
+    pub fn looked_at(&mut self, i: usize, now: u64, wait: u64, unit: Unit) {
+        debug_assert!(i < self.members.len(), "position {i} holds no warp");
+        self.set_next(i, now, wait, unit);
+        self.stale.remove(i);
     }
 
     /// Brings the sets up to date for cycle `now`: `next(slot)` gives the cycle a stale warp's
@@ -299,7 +298,7 @@ mod tests {
         assert_eq!(slots, expected, "oldest first, without the two that left");
         // A warp younger than both exits, now at position 97, waits on a load: only it leaves
         // the ready set.
-        ready.looked_at(99, 1, NOT_READY, Unit::Alu);
+        ready.looked_at(97, 1, NOT_READY, Unit::Alu);
         let look = ready.look::<4>([false; 4]);
         assert!(!look.ready.contains(97) && look.ready.contains(96) && look.ready.contains(63));
     }

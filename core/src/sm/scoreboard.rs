@@ -4,7 +4,7 @@
 
 use alloc::vec::Vec;
 
-use crate::isa::{Instr, Kernel, Space, Unit};
+use crate::isa::{Instr, Kernel, Reg, Space, Unit};
 
 /// What the scoreboard waits for before an instruction may issue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,29 +28,32 @@ pub struct Operands {
     pub unit: Unit,
     /// A load from global memory (the policies' load gate applies to these).
     pub global_load: bool,
+    /// The register it writes, if any.
+    pub dst: Option<Reg>,
 }
 
 impl Operands {
     /// Decodes `instr`.
     pub fn of(instr: &Instr) -> Self {
         let (unit, global_load) = (instr.unit(), matches!(instr, Instr::Load { space: Space::Global, .. }));
+        let dst = instr.dst();
         if matches!(instr, Instr::Exit | Instr::Launch { .. }) {
-            return Operands { regs: [0; 4], wait: Wait::All, unit, global_load };
+            return Operands { regs: [0; 4], wait: Wait::All, unit, global_load, dst };
         }
         let [a, b, c] = instr.srcs();
         let mut regs = [0u8; 4];
         let mut n = 0;
-        for r in [a, b, c, instr.dst()].into_iter().flatten() {
+        for r in [a, b, c, dst].into_iter().flatten() {
             regs[n] = r.0;
             n += 1;
         }
         if n == 0 {
-            return Operands { regs, wait: Wait::Nothing, unit, global_load };
+            return Operands { regs, wait: Wait::Nothing, unit, global_load, dst };
         }
         for k in n..4 {
             regs[k] = regs[0];
         }
-        Operands { regs, wait: Wait::Registers, unit, global_load }
+        Operands { regs, wait: Wait::Registers, unit, global_load, dst }
     }
 
     /// The first cycle at which the instruction may read and write its registers, given when
@@ -76,7 +79,7 @@ pub fn decode(kernel: &Kernel) -> Vec<Operands> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::{AluOp, Operand, Reg};
+    use crate::isa::{AluOp, Operand};
 
     #[test]
     fn an_instruction_waits_for_its_latest_register() {
@@ -91,5 +94,6 @@ mod tests {
         let store = Instr::Store { space: Space::Global, addr: Reg(2), offset: 0, src: Operand::Imm(4) };
         let decoded = Operands::of(&store);
         assert_eq!((decoded.ready_at(&ready), decoded.unit, decoded.global_load), (2, Unit::Memory, false));
+        assert_eq!((decoded.dst, Operands::of(&add).dst), (None, Some(Reg(2))));
     }
 }
