@@ -86,6 +86,8 @@ pub struct L2Bank {
     /// that line is present now).
     stored_since_retry: bool,
     pipeline_free: u64,
+    /// The DRAM channel behind this bank.
+    channel: u32,
     stats: L2Stats,
 }
 
@@ -116,6 +118,7 @@ impl L2Bank {
             waiting: Vec::new(),
             stored_since_retry: false,
             pipeline_free: 0,
+            channel: id % config.dram.channels.max(1),
             stats: L2Stats::default(),
         }
     }
@@ -191,7 +194,8 @@ impl L2Bank {
     }
 
     fn channel(&self, dram: &Dram) -> u32 {
-        self.id % dram.channels()
+        debug_assert_eq!(self.channel, self.id % dram.channels());
+        self.channel
     }
 
     /// A request arrives at cycle `now`.

@@ -49,6 +49,9 @@ struct Warp {
     admitted_for: Option<(u32, u32)>,
     /// The cycle it last issued (`u64::MAX`: not since it was admitted).
     last_issue: u64,
+    /// The scheduler its slot belongs to (slot `w` to scheduler `w % schedulers`, for good;
+    /// kept so that a register release need not divide).
+    scheduler: u16,
 }
 
 /// One thread-block slot.
@@ -189,9 +192,9 @@ pub struct Sm {
 
 /// Marks register `reg` of warp `w` readable from cycle `at`, waking its scheduler.
 fn release(warps: &mut [Warp], schedulers: &mut [Scheduler], w: WarpSlot, reg: u8, at: u64) {
-    warps[w as usize].ready_at[reg as usize] = at;
-    let n = schedulers.len();
-    let scheduler = &mut schedulers[w as usize % n];
+    let warp = &mut warps[w as usize];
+    warp.ready_at[reg as usize] = at;
+    let scheduler = &mut schedulers[warp.scheduler as usize];
     scheduler.ready.touch(w);
     scheduler.sleep_until = 0;
 }
@@ -234,7 +237,7 @@ impl Sm {
                     sleep_until: 0,
                 })
                 .collect(),
-            warps: vec![Warp::default(); slots],
+            warps: (0..slots).map(|w| Warp { scheduler: (w % n.max(1)) as u16, ..Warp::default() }).collect(),
             info: vec![WarpInfo::default(); slots],
             blocks: (0..core.max_tbs_per_sm)
                 .map(|_| Block {
@@ -346,8 +349,7 @@ impl Sm {
             warp.code_index = launch.code_index;
             warp.admitted_for = Some((launch.kernel, block));
             warp.last_issue = u64::MAX;
-            let n_sched = self.schedulers.len();
-            self.schedulers[w % n_sched].ready.admit(w as WarpSlot);
+            self.schedulers[self.warps[w].scheduler as usize].ready.admit(w as WarpSlot);
             self.info[w] = WarpInfo {
                 live: true,
                 age: self.next_age,
@@ -723,10 +725,9 @@ impl Sm {
             return;
         }
         b.warps_at_barrier = 0;
-        let n = self.schedulers.len();
         for (w, warp) in self.warps.iter().enumerate() {
             if self.info[w].live && warp.block_slot as usize == block_slot {
-                self.schedulers[w % n].ready.set_barrier(w as WarpSlot, false);
+                self.schedulers[warp.scheduler as usize].ready.set_barrier(w as WarpSlot, false);
                 self.info[w].at_barrier = false;
             }
         }
