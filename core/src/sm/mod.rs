@@ -449,7 +449,13 @@ impl Sm {
             self.schedulers[s].sleep_until = sleep_until;
             wake = wake.min(sleep_until);
         }
-        // The first cycle after this one the SM must run, unless news arrives before it.
+        // The first cycle after this one the SM must run, unless news arrives before it. A
+        // scheduler's issue can wake the others (a barrier opening, a block finishing) after
+        // their wake-up cycle was taken above, but it issued, so `wake` is `now + 1` anyway.
+        debug_assert_eq!(
+            wake.max(now + 1),
+            self.schedulers.iter().map(|s| s.sleep_until).min().unwrap_or(u64::MAX).max(now + 1)
+        );
         Ok(if self.lsu.active() { now + 1 } else { wake.max(now + 1) })
     }
 
