@@ -481,10 +481,6 @@ impl Dim3 {
 
     /// The coordinates of linear index `i` (x fastest).
     pub fn unflatten(&self, i: u32) -> [u32; 3] {
-        if i < self.x {
-            // The first row (all of a one-dimensional shape), without three divisions.
-            return [i, 0, 0];
-        }
         [i % self.x, (i / self.x) % self.y, i / (self.x * self.y)]
     }
 

@@ -38,7 +38,7 @@ pub fn coalesce(
     out.clear();
     let line_shift = line_bytes.trailing_zeros();
     let sector_shift = sector_bytes.trailing_zeros();
-    let sector_mask = (line_bytes >> sector_shift) - 1;
+    let sector_mask = line_bytes / sector_bytes - 1;
     let sector_of = |addr: u32| 1u32 << ((addr >> sector_shift) & sector_mask);
     if mask == u32::MAX {
         // Converged on 32 consecutive words in one line (the common `a[i]`): one request whose

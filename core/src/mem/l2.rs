@@ -86,8 +86,6 @@ pub struct L2Bank {
     /// that line is present now).
     stored_since_retry: bool,
     pipeline_free: u64,
-    /// The DRAM channel behind this bank.
-    channel: u32,
     stats: L2Stats,
 }
 
@@ -118,7 +116,6 @@ impl L2Bank {
             waiting: Vec::new(),
             stored_since_retry: false,
             pipeline_free: 0,
-            channel: id % config.dram.channels.max(1),
             stats: L2Stats::default(),
         }
     }
@@ -194,8 +191,7 @@ impl L2Bank {
     }
 
     fn channel(&self, dram: &Dram) -> u32 {
-        debug_assert_eq!(self.channel, self.id % dram.channels());
-        self.channel
+        self.id % dram.channels()
     }
 
     /// A request arrives at cycle `now`.

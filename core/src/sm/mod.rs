@@ -49,9 +49,6 @@ struct Warp {
     admitted_for: Option<(u32, u32)>,
     /// The cycle it last issued (`u64::MAX`: not since it was admitted).
     last_issue: u64,
-    /// The scheduler its slot belongs to (slot `w` to scheduler `w % schedulers`, for good;
-    /// kept so that a register release need not divide).
-    scheduler: u16,
 }
 
 /// One thread-block slot.
@@ -192,9 +189,9 @@ pub struct Sm {
 
 /// Marks register `reg` of warp `w` readable from cycle `at`, waking its scheduler.
 fn release(warps: &mut [Warp], schedulers: &mut [Scheduler], w: WarpSlot, reg: u8, at: u64) {
-    let warp = &mut warps[w as usize];
-    warp.ready_at[reg as usize] = at;
-    let scheduler = &mut schedulers[warp.scheduler as usize];
+    warps[w as usize].ready_at[reg as usize] = at;
+    let n = schedulers.len();
+    let scheduler = &mut schedulers[w as usize % n];
     scheduler.ready.touch(w);
     scheduler.sleep_until = 0;
 }
@@ -237,7 +234,7 @@ impl Sm {
                     sleep_until: 0,
                 })
                 .collect(),
-            warps: (0..slots).map(|w| Warp { scheduler: (w % n.max(1)) as u16, ..Warp::default() }).collect(),
+            warps: vec![Warp::default(); slots],
             info: vec![WarpInfo::default(); slots],
             blocks: (0..core.max_tbs_per_sm)
                 .map(|_| Block {
@@ -349,7 +346,8 @@ impl Sm {
             warp.code_index = launch.code_index;
             warp.admitted_for = Some((launch.kernel, block));
             warp.last_issue = u64::MAX;
-            self.schedulers[self.warps[w].scheduler as usize].ready.admit(w as WarpSlot);
+            let n_sched = self.schedulers.len();
+            self.schedulers[w % n_sched].ready.admit(w as WarpSlot);
             self.info[w] = WarpInfo {
                 live: true,
                 age: self.next_age,
@@ -731,9 +729,10 @@ impl Sm {
             return;
         }
         b.warps_at_barrier = 0;
+        let n = self.schedulers.len();
         for (w, warp) in self.warps.iter().enumerate() {
             if self.info[w].live && warp.block_slot as usize == block_slot {
-                self.schedulers[warp.scheduler as usize].ready.set_barrier(w as WarpSlot, false);
+                self.schedulers[w % n].ready.set_barrier(w as WarpSlot, false);
                 self.info[w].at_barrier = false;
             }
         }

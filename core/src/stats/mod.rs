@@ -271,14 +271,7 @@ impl TimeSeries {
     /// The index of the window containing `cycle`, created (and older ones merged) as needed.
     #[inline]
     fn index_of(&mut self, cycle: u64) -> usize {
-        // Spans charged to the series mostly fall in its newest window: found without a
-        // division (window `i` always starts at `i * every`).
-        if let Some(newest) = self.windows.last() {
-            if cycle >= newest.start && cycle - newest.start < self.every {
-                return self.windows.len() - 1;
-            }
-        }
-        // Else mostly in windows that exist already.
+        // Spans charged to the series are mostly in windows that exist already.
         let index = (cycle / self.every) as usize;
         if index < self.windows.len() {
             return index;

@@ -16,11 +16,9 @@ impl TbScheduler for RoundRobin {
     fn dispatch(&mut self, d: &mut Dispatch<'_>) {
         let n = d.sm_count();
         // The scan order is fixed at the start of the cycle; the first block goes to SM 0.
-        // Wrapped by a subtraction, not `%`: both sums stay below 2n.
-        let wrap = |k: u32| if k >= n { k - n } else { k };
-        let start = self.last_sm.map_or(0, |l| wrap(l + 1));
+        let start = self.last_sm.map_or(0, |l| (l + 1) % n);
         for i in 0..n {
-            let sm = wrap(start + i);
+            let sm = (start + i) % n;
             let Some(index) = (0..d.pending().len()).find(|&k| d.pending()[k].next_block < d.pending()[k].blocks)
             else {
                 return;
