@@ -52,9 +52,13 @@ struct Blocked {
 impl Blocked {
     /// Counts the attempts from `since` up to (not including) `until` not counted yet.
     fn count_until(&mut self, until: u64, l1: &mut L1Cache, report: &mut SmReport) {
-        let missed = until.saturating_sub(self.since + self.counted as u64);
-        report.lsu_stall_cycles += missed;
-        l1.record_failures(self.reason, missed);
+        self.charge(until.saturating_sub(self.since + self.counted as u64), l1, report);
+    }
+
+    /// Counts `attempts` failed attempts, as stalled cycles and as the L1's failures.
+    fn charge(&self, attempts: u64, l1: &mut L1Cache, report: &mut SmReport) {
+        report.lsu_stall_cycles += attempts;
+        l1.record_failures(self.reason, attempts);
     }
 }
 
@@ -123,8 +127,7 @@ impl Lsu {
         if let Some(blocked) = &mut self.blocked {
             if !blocked.counted && blocked.since < now {
                 blocked.counted = true;
-                report.lsu_stall_cycles += 1;
-                l1.record_failures(blocked.reason, 1);
+                blocked.charge(1, l1, report);
             }
         }
     }
