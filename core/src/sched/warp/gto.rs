@@ -31,7 +31,7 @@ impl Tunable for Gto {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{cx, members, picks, ready, warps};
+    use super::super::test_support::{cx, members, pick, picks, warps};
     use super::*;
 
     #[test]
@@ -40,10 +40,10 @@ mod tests {
         let w = warps(&[40, 30, 20, 10]);
         let m = members(&[3, 2, 1, 0], 4);
         let mut gto = Gto::default();
-        assert_eq!(gto.pick(&cx(&w), &ready(&m, &[3, 2, 1, 0])), Some(3), "nobody issued yet: oldest first");
+        assert_eq!(pick(&mut gto, &cx(&w), &m, &[3, 2, 1, 0]), Some(3), "nobody issued yet: oldest first");
         gto.on_issue(&cx(&w), 1);
-        assert_eq!(gto.pick(&cx(&w), &ready(&m, &[3, 1, 0])), Some(1), "greedy slot 1 keeps priority");
-        assert_eq!(gto.pick(&cx(&w), &ready(&m, &[3, 0])), Some(3), "greedy warp stalled: oldest ready");
+        assert_eq!(pick(&mut gto, &cx(&w), &m, &[3, 1, 0]), Some(1), "greedy slot 1 keeps priority");
+        assert_eq!(pick(&mut gto, &cx(&w), &m, &[3, 0]), Some(3), "greedy warp stalled: oldest ready");
         // A wide issue: the greedy warp, then the rest oldest first.
         assert_eq!(picks(&mut gto, &w, &m, &[3, 1, 0]), [1, 3, 0]);
     }

@@ -31,7 +31,7 @@ impl Tunable for Lrr {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{cx, members, picks, ready, warps};
+    use super::super::test_support::{cx, members, pick, picks, warps};
     use super::*;
 
     #[test]
@@ -40,7 +40,7 @@ mod tests {
         // Members by age; LRR ignores age.
         let m = members(&[3, 0, 4, 1, 2], 5);
         let mut lrr = Lrr::default();
-        assert_eq!(lrr.pick(&cx(&w), &ready(&m, &[4, 0, 2, 3])), Some(0), "nobody has issued: slot order");
+        assert_eq!(pick(&mut lrr, &cx(&w), &m, &[4, 0, 2, 3]), Some(0), "nobody has issued: slot order");
         assert_eq!(picks(&mut lrr, &w, &m, &[4, 0, 2, 3]), [0, 2, 3, 4]);
         lrr.on_issue(&cx(&w), 2);
         assert_eq!(picks(&mut lrr, &w, &m, &[0, 1, 2, 4]), [4, 0, 1, 2], "after slot 2: 3 (not ready), 4, then wrap");

@@ -172,22 +172,23 @@ pub(crate) mod test_support {
         m
     }
 
-    /// The set of `ready` slots, for `m`.
-    pub fn ready<'a>(m: &'a Members, ready: &[WarpSlot]) -> ReadyWarps<'a> {
+    /// The positions in `m` of the `ready` slots.
+    fn ready_set(m: &Members, ready: &[WarpSlot]) -> WarpSet {
         let mut set = WarpSet::EMPTY;
         for &s in ready {
             set.insert(m.position(s).expect("a member"));
         }
-        // A policy borrows the ready set; a test's few sets may as well live forever.
-        ReadyWarps::new(alloc::boxed::Box::leak(alloc::boxed::Box::new(set)), m)
+        set
+    }
+
+    /// What `policy` picks at `cx` when the `ready` slots of `m` can issue.
+    pub fn pick(policy: &mut impl WarpScheduler, cx: &WarpCx<'_>, m: &Members, ready: &[WarpSlot]) -> Option<WarpSlot> {
+        policy.pick(cx, &ReadyWarps::new(&ready_set(m, ready), m))
     }
 
     /// The picks a policy makes from `ready` when every pick issues, in order.
     pub fn picks(policy: &mut impl WarpScheduler, w: &[WarpInfo], m: &Members, ready: &[WarpSlot]) -> Vec<WarpSlot> {
-        let mut set = WarpSet::EMPTY;
-        for &s in ready {
-            set.insert(m.position(s).expect("a member"));
-        }
+        let mut set = ready_set(m, ready);
         let mut out = Vec::new();
         while let Some(s) = policy.pick(&cx(w), &ReadyWarps::new(&set, m)) {
             set.remove(m.position(s).expect("a member"));

@@ -109,7 +109,7 @@ impl WarpScheduler for Swl {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{cx, members, ready, warps};
+    use super::super::test_support::{cx, members, pick, warps};
     use super::super::WarpInfo;
     use super::*;
 
@@ -120,11 +120,11 @@ mod tests {
         let m = members(&[4, 3, 2, 1, 0], 5);
         let mut swl = Swl::new(2);
         let all = [4, 3, 2, 1, 0];
-        assert_eq!(swl.pick(&cx(&w), &ready(&m, &all)), Some(4), "oldest first");
+        assert_eq!(pick(&mut swl, &cx(&w), &m, &all), Some(4), "oldest first");
         swl.on_issue(&cx(&w), 3);
-        assert_eq!(swl.pick(&cx(&w), &ready(&m, &all)), Some(3), "greedy within the limit");
-        assert_eq!(swl.pick(&cx(&w), &ready(&m, &[2, 1, 0])), None, "slots 4 and 3 stalled: the rest are held back");
-        assert_eq!(swl.pick(&cx(&w), &ready(&m, &[4, 0])), Some(4));
+        assert_eq!(pick(&mut swl, &cx(&w), &m, &all), Some(3), "greedy within the limit");
+        assert_eq!(pick(&mut swl, &cx(&w), &m, &[2, 1, 0]), None, "slots 4 and 3 stalled: the rest are held back");
+        assert_eq!(pick(&mut swl, &cx(&w), &m, &[4, 0]), Some(4));
     }
 
     #[test]
@@ -132,10 +132,10 @@ mod tests {
         let mut w = warps(&[50, 40, 30, 20, 10]);
         let m = members(&[4, 3, 2, 1, 0], 5);
         let mut swl = Swl::new(2);
-        assert_eq!(swl.pick(&cx(&w), &ready(&m, &[2])), None);
+        assert_eq!(pick(&mut swl, &cx(&w), &m, &[2]), None);
         w[4].live = false;
         let next_cycle = WarpCx { now: 1, ..cx(&w) };
-        assert_eq!(swl.pick(&next_cycle, &ready(&m, &[2])), Some(2), "slot 2 is now among the 2 oldest");
+        assert_eq!(pick(&mut swl, &next_cycle, &m, &[2]), Some(2), "slot 2 is now among the 2 oldest");
     }
 
     #[test]
@@ -147,13 +147,13 @@ mod tests {
         }
         let m = members(&[3, 2, 1, 0], 4);
         let mut swl = Swl::new(2);
-        assert_eq!(swl.pick(&cx(&w), &ready(&m, &[1, 0])), None, "slots 1 and 0 are beyond the limit");
+        assert_eq!(pick(&mut swl, &cx(&w), &m, &[1, 0]), None, "slots 1 and 0 are beyond the limit");
         w[3].at_barrier = true;
         w[2].at_barrier = true;
         let next_cycle = WarpCx { now: 1, ..cx(&w) };
-        assert_eq!(swl.pick(&next_cycle, &ready(&m, &[1, 0])), Some(1), "block 0's last warp joins the barrier");
+        assert_eq!(pick(&mut swl, &next_cycle, &m, &[1, 0]), Some(1), "block 0's last warp joins the barrier");
         let mut only_other = Swl::new(2);
-        assert_eq!(only_other.pick(&next_cycle, &ready(&m, &[0])), None, "another block still waits");
+        assert_eq!(pick(&mut only_other, &next_cycle, &m, &[0]), None, "another block still waits");
     }
 
     #[test]
@@ -163,7 +163,7 @@ mod tests {
         let mut swl = Swl::new(64);
         let mut gto = super::super::gto::Gto::default();
         for r in [&[2, 1, 0][..], &[1, 0], &[0], &[2, 0]] {
-            let (a, b) = (swl.pick(&cx(&w), &ready(&m, r)), gto.pick(&cx(&w), &ready(&m, r)));
+            let (a, b) = (pick(&mut swl, &cx(&w), &m, r), pick(&mut gto, &cx(&w), &m, r));
             assert_eq!(a, b);
             if let Some(s) = a {
                 swl.on_issue(&cx(&w), s);
