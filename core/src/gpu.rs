@@ -218,10 +218,22 @@ impl Simulation {
         workload.validate(&config)?;
         let warp_policy = WarpPolicy::from_spec(&policies.warp).map_err(|e| ConfigError::new("policies.warp", e.0))?;
         let tb_policy = TbPolicy::from_spec(&policies.tb).map_err(|e| ConfigError::new("policies.tb", e.0))?;
+        Ok(Simulation::with_policies(config, workload, tb_policy, warp_policy, options))
+    }
+
+    /// [`Simulation::new`] with the policies given as objects (tests use policies the registry
+    /// does not list); the configuration and the workload are valid.
+    pub(crate) fn with_policies(
+        config: GpuConfig,
+        workload: Workload,
+        tb_policy: TbPolicy,
+        warp_policy: WarpPolicy,
+        options: RunOptions,
+    ) -> Simulation {
         let (memory, regions) = workload.materialize();
         let sms = (0..config.core.sm_count).map(|i| Sm::new(i, &config, &warp_policy, options.skip_idle)).collect();
         let banks = (0..config.l2.banks).map(|b| L2Bank::new(b, &config)).collect();
-        Ok(Simulation {
+        Simulation {
             dram: Dram::new(&config),
             network: Network::new(&config),
             sm_wake: vec![0; config.core.sm_count as usize],
@@ -258,7 +270,7 @@ impl Simulation {
             operands: workload.kernels.iter().map(scoreboard::decode).collect(),
             workload,
             options,
-        })
+        }
     }
 
     /// The current cycle.
@@ -304,6 +316,12 @@ impl Simulation {
     /// The machine.
     pub fn config(&self) -> &GpuConfig {
         &self.config
+    }
+
+    /// The warp policy of SM `sm`, as it stands (for tests of policies).
+    #[cfg(test)]
+    pub(crate) fn warp_policy(&self, sm: usize) -> &WarpPolicy {
+        self.sms[sm].policy()
     }
 
     /// Runs at most `budget` cycles. Skipping idle cycles may carry the clock past the budget's

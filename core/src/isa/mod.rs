@@ -381,7 +381,42 @@ pub enum Unit {
     Control,
 }
 
+/// What an instruction does, as the issue gates of warp policies tell instructions apart
+/// (throttling loads, balancing memory issue between kernels, limiting memory instructions).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum InstrClass {
+    /// Arithmetic, moves, branches, barriers, exit, launches: no memory access.
+    #[default]
+    Compute,
+    /// A load from global memory (through the L1).
+    GlobalLoad,
+    /// A store to global memory (written through to L2).
+    GlobalStore,
+    /// An atomic on global memory (performed at L2).
+    GlobalAtomic,
+    /// A load, store or atomic on the block's shared memory.
+    Shared,
+}
+
+impl InstrClass {
+    /// Whether it goes through the L1 to global memory.
+    pub fn is_global(self) -> bool {
+        matches!(self, InstrClass::GlobalLoad | InstrClass::GlobalStore | InstrClass::GlobalAtomic)
+    }
+}
+
 impl Instr {
+    /// What this instruction does, for issue gates.
+    pub fn class(&self) -> InstrClass {
+        match self {
+            Instr::Load { space: Space::Global, .. } => InstrClass::GlobalLoad,
+            Instr::Store { space: Space::Global, .. } => InstrClass::GlobalStore,
+            Instr::Atomic { space: Space::Global, .. } => InstrClass::GlobalAtomic,
+            Instr::Load { .. } | Instr::Store { .. } | Instr::Atomic { .. } => InstrClass::Shared,
+            _ => InstrClass::Compute,
+        }
+    }
+
     /// The unit that executes this instruction.
     #[inline]
     pub fn unit(&self) -> Unit {

@@ -20,12 +20,14 @@ use alloc::vec::Vec;
 use crate::config::GpuConfig;
 use crate::exec::memory::{GlobalMemory, SharedMemory};
 use crate::exec::{self, AccessKind, ExecEnv, Executed, Fault, WarpExec, WarpPlace, LANES};
-use crate::isa::{Dim3, Kernel, Space, Unit};
+use crate::isa::{Dim3, InstrClass, Kernel, Space, Unit};
 use crate::launch::DeviceLaunch;
 use crate::mem::coalescer::{bank_conflict_degree, coalesce};
 use crate::mem::l1::{L1Cache, RequestKind};
 use crate::sched::tb::{BlockNeeds, SmFree};
-use crate::sched::warp::{L1Event, ReadyWarps, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot, Words};
+use crate::sched::warp::{
+    Issued, L1Event, ReadyWarps, SmShape, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot, Words,
+};
 use crate::stats::{BlockRecord, KernelReport, SmReport, StallCounts, StallReason};
 use lsu::{Lsu, PendingLoads};
 use ready::{Readiness, NOT_READY};
@@ -68,7 +70,6 @@ struct Block {
 /// Timing state of one warp scheduler.
 #[derive(Clone, Debug)]
 struct Scheduler {
-    policy: WarpPolicy,
     /// Cycle each unit accepts its next instruction: ALU, SFU, control.
     unit_free: [u64; 3],
     /// Its live warps, oldest first (warps are admitted in age order), and which can issue.
@@ -158,6 +159,8 @@ pub struct LaunchShape {
 pub struct Sm {
     id: u32,
     warp_size: u32,
+    /// The warp-scheduling policy, one object for all the schedulers.
+    policy: WarpPolicy,
     schedulers: Vec<Scheduler>,
     warps: Vec<Warp>,
     /// Policy-visible state of each warp slot, kept in step with `warps`.
@@ -223,12 +226,18 @@ impl Sm {
         let core = &config.core;
         let p = &config.pipeline;
         let (n, slots) = (core.schedulers_per_sm as usize, core.max_warps_per_sm as usize);
+        let mut policy = policy.clone();
+        policy.attach(&SmShape {
+            schedulers: n as u16,
+            warp_slots: slots as u16,
+            tb_slots: core.max_tbs_per_sm as u16,
+        });
         Sm {
             id,
             warp_size: core.warp_size,
+            policy,
             schedulers: (0..n)
                 .map(|_| Scheduler {
-                    policy: policy.clone(),
                     unit_free: [0; 3],
                     ready: Readiness::new(slots, slots.div_ceil(n)),
                     sleep_until: 0,
@@ -267,6 +276,12 @@ impl Sm {
             shortcuts,
             accounted_to: 0,
         }
+    }
+
+    /// Its warp policy.
+    #[cfg(test)]
+    pub(crate) fn policy(&self) -> &WarpPolicy {
+        &self.policy
     }
 
     /// Free resources, for the TB scheduler.
@@ -376,12 +391,10 @@ impl Sm {
             self.lsu.settle(now + 1, &mut self.l1, &mut self.report);
             return;
         }
-        let Sm { id, lsu, l1, loads, warps, info, schedulers, report, .. } = self;
+        let Sm { id, lsu, l1, loads, warps, info, schedulers, report, policy, .. } = self;
         let mut cx_events = |event| {
-            let cx = WarpCx { now, sm: *id, warps: info };
-            for s in schedulers.iter_mut() {
-                s.policy.on_l1_event(&cx, &event);
-            }
+            let cx = WarpCx { now, sm: *id, scheduler: 0, warps: info };
+            policy.on_l1_event(&cx, &event);
         };
         let was_busy = lsu.busy();
         lsu.cycle(now, l1, loads, report, &mut cx_events);
@@ -396,10 +409,8 @@ impl Sm {
     pub fn fill(&mut self, now: u64, line: u64, sectors: u32, mshr: u32, woken: &mut Vec<u32>) {
         woken.clear();
         self.l1.fill_entry(mshr, line, sectors, woken);
-        let cx = WarpCx { now, sm: self.id, warps: &self.info };
-        for scheduler in &mut self.schedulers {
-            scheduler.policy.on_l1_event(&cx, &L1Event::Fill { line });
-        }
+        let cx = WarpCx { now, sm: self.id, scheduler: 0, warps: &self.info };
+        self.policy.on_l1_event(&cx, &L1Event::Fill { line });
         // The fill freed an MSHR and un-reserved a line: the LSU may proceed this cycle.
         self.lsu.unblock(now, &mut self.l1, &mut self.report);
         for &token in woken.iter() {
@@ -553,11 +564,11 @@ impl Sm {
         let kernels = io.kernels;
         let mut count = 0;
         let mut throttled = false;
+        let scheduler = s as u16;
         while count < io.issue_width && !left.is_empty() {
-            let cx = WarpCx { now, sm: self.id, warps: &self.info };
-            let scheduler = &mut self.schedulers[s];
-            let members = &scheduler.ready.members;
-            let picked = scheduler.policy.pick(&cx, &ReadyWarps::new(&left, members));
+            let cx = WarpCx { now, sm: self.id, scheduler, warps: &self.info };
+            let members = &self.schedulers[s].ready.members;
+            let picked = self.policy.pick(&cx, &ReadyWarps::new(&left, members));
             let Some(picked) = picked else {
                 // The policy holds back every warp left (a warp limit): they are throttled.
                 throttled = true;
@@ -573,8 +584,9 @@ impl Sm {
             let code_index = warp.code_index as usize;
             let pc = warp.exec.stack.pc().unwrap_or(0);
             let next = io.operands[code_index].get(pc as usize).copied();
-            let cx = WarpCx { now, sm: self.id, warps: &self.info };
-            if next.is_some_and(|n| n.global_load) && !self.schedulers[s].policy.may_issue_load(&cx, w) {
+            let class = next.map_or(InstrClass::Compute, |n| n.class);
+            let cx = WarpCx { now, sm: self.id, scheduler, warps: &self.info };
+            if !self.policy.may_issue(&cx, w, class) {
                 throttled = true;
                 continue;
             }
@@ -584,14 +596,15 @@ impl Sm {
             }
             let kernel = self.info[w as usize].kernel;
             let at = Picked { slot: w, position: i, pc, next };
-            self.issue(s, at, now, &kernels[code_index], io).map_err(|fault| SmFault { kernel, fault })?;
+            let requests =
+                self.issue(s, at, now, &kernels[code_index], io).map_err(|fault| SmFault { kernel, fault })?;
             if let Some(run) = io.runs.get_mut(kernel as usize) {
                 run.warp_instructions += 1;
             }
             io.tally.instructions += 1;
             count += 1;
-            let cx = WarpCx { now, sm: self.id, warps: &self.info };
-            self.schedulers[s].policy.on_issue(&cx, w);
+            let cx = WarpCx { now, sm: self.id, scheduler, warps: &self.info };
+            self.policy.on_issue(&cx, w, &Issued { class, kernel, requests });
         }
         Ok(if count > 0 {
             StallReason::Issued
@@ -602,7 +615,8 @@ impl Sm {
         })
     }
 
-    /// Executes the instruction of scheduler `s`'s warp `picked` and starts its timing.
+    /// Executes the instruction of scheduler `s`'s warp `picked` and starts its timing. Returns
+    /// the requests a memory instruction made (see [`Issued::requests`]).
     // Kept out of line: inlined, its many instruction kinds crowd the registers of the picking
     // loop around it (measured: fewer host instructions on three of the four benchmarks).
     #[inline(never)]
@@ -613,20 +627,21 @@ impl Sm {
         now: u64,
         kernel: &Kernel,
         io: &mut IssueCx<'_>,
-    ) -> Result<(), Fault> {
+    ) -> Result<u32, Fault> {
         let Picked { slot: w, position, pc, next } = picked;
         let wi = w as usize;
         let block_slot = self.warps[wi].block_slot as usize;
         let Sm { warps, blocks, addresses, .. } = self;
         let warp = &mut warps[wi];
-        let Some(place) = &warp.place else { return Ok(()) };
+        let Some(place) = &warp.place else { return Ok(0) };
         let mut env = ExecEnv { global: io.global, shared: &mut blocks[block_slot].shared, addresses };
         let executed = exec::step(&kernel.code, &mut warp.exec, &mut warp.regs, place, &mut env)?;
         self.warps[wi].last_issue = now;
         self.report.warp_instructions += 1;
         // Running off the end of the code faulted in `step`.
-        let Some(ops) = next else { return Ok(()) };
+        let Some(ops) = next else { return Ok(0) };
         let unit = ops.unit;
+        let mut requests = 0;
         match executed {
             Executed::Launch { kernel: code, dims, args, mask } => {
                 let u = unit_index(unit);
@@ -661,6 +676,7 @@ impl Sm {
                 match access.space {
                     Space::Shared => {
                         let degree = bank_conflict_degree(access.mask, &self.addresses, self.shared_banks) as u64;
+                        requests = degree as u32;
                         self.lsu.start_shared(now + degree);
                         if let Some(dst) = dst {
                             self.warps[wi].ready_at[dst.0 as usize] = now + degree + self.shared_latency;
@@ -678,6 +694,7 @@ impl Sm {
                         });
                         let (line, sector) = (self.line_bytes, self.sector_bytes);
                         coalesce(access.mask, &self.addresses, access.block, line, sector, self.lsu.requests_mut());
+                        requests = self.lsu.requests_mut().len() as u32;
                         self.lsu.start_global(kind, w, token, &self.l1);
                     }
                 }
@@ -720,7 +737,7 @@ impl Sm {
             let (wait, unit) = next_instruction(&self.warps[wi], io.operands);
             self.schedulers[s].ready.looked_at(position, now, wait, unit);
         }
-        Ok(())
+        Ok(requests)
     }
 
     fn release_barrier_if_complete(&mut self, block_slot: usize) {

@@ -4,7 +4,7 @@
 
 use alloc::vec::Vec;
 
-use crate::isa::{Instr, Kernel, Reg, Space, Unit};
+use crate::isa::{Instr, InstrClass, Kernel, Reg, Unit};
 
 /// What the scoreboard waits for before an instruction may issue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,8 +26,8 @@ pub struct Operands {
     wait: Wait,
     /// The unit it goes to.
     pub unit: Unit,
-    /// A load from global memory (the policies' load gate applies to these).
-    pub global_load: bool,
+    /// What it does, for the policies' issue gates.
+    pub class: InstrClass,
     /// The register it writes, if any.
     pub dst: Option<Reg>,
 }
@@ -35,10 +35,10 @@ pub struct Operands {
 impl Operands {
     /// Decodes `instr`.
     pub fn of(instr: &Instr) -> Self {
-        let (unit, global_load) = (instr.unit(), matches!(instr, Instr::Load { space: Space::Global, .. }));
+        let (unit, class) = (instr.unit(), instr.class());
         let dst = instr.dst();
         if matches!(instr, Instr::Exit | Instr::Launch { .. }) {
-            return Operands { regs: [0; 4], wait: Wait::All, unit, global_load, dst };
+            return Operands { regs: [0; 4], wait: Wait::All, unit, class, dst };
         }
         let [a, b, c] = instr.srcs();
         let mut regs = [0u8; 4];
@@ -48,12 +48,12 @@ impl Operands {
             n += 1;
         }
         if n == 0 {
-            return Operands { regs, wait: Wait::Nothing, unit, global_load, dst };
+            return Operands { regs, wait: Wait::Nothing, unit, class, dst };
         }
         for k in n..4 {
             regs[k] = regs[0];
         }
-        Operands { regs, wait: Wait::Registers, unit, global_load, dst }
+        Operands { regs, wait: Wait::Registers, unit, class, dst }
     }
 
     /// The first cycle at which the instruction may read and write its registers, given when
@@ -79,7 +79,7 @@ pub fn decode(kernel: &Kernel) -> Vec<Operands> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::{AluOp, Operand};
+    use crate::isa::{AluOp, Operand, Space};
 
     #[test]
     fn an_instruction_waits_for_its_latest_register() {
@@ -93,7 +93,10 @@ mod tests {
         assert_eq!(Operands::of(&Instr::Barrier).ready_at(&ready), 0);
         let store = Instr::Store { space: Space::Global, addr: Reg(2), offset: 0, src: Operand::Imm(4) };
         let decoded = Operands::of(&store);
-        assert_eq!((decoded.ready_at(&ready), decoded.unit, decoded.global_load), (2, Unit::Memory, false));
+        assert_eq!((decoded.ready_at(&ready), decoded.unit, decoded.class), (2, Unit::Memory, InstrClass::GlobalStore));
+        let shared = Instr::Load { space: Space::Shared, dst: Reg(1), addr: Reg(2), offset: 0 };
+        assert_eq!(Operands::of(&shared).class, InstrClass::Shared);
+        assert_eq!(Operands::of(&add).class, InstrClass::Compute);
         assert_eq!((decoded.dst, Operands::of(&add).dst), (None, Some(Reg(2))));
     }
 }

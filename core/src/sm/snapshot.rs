@@ -7,7 +7,7 @@
 //! Nothing changes in an SM during cycles the engine skips, so judging the registers and units
 //! against the snapshot's cycle gives the same answer whether or not cycles were skipped.
 
-use crate::isa::{Instr, Kernel, Space, Unit};
+use crate::isa::{Instr, Kernel, Unit};
 use crate::sched::warp::{WarpCx, WarpScheduler, WarpSlot};
 use crate::stats::WarpState;
 
@@ -77,11 +77,9 @@ impl Sm {
         if unit_busy {
             return WarpState::Dependency;
         }
-        if matches!(instr, Instr::Load { space: Space::Global, .. }) {
-            let cx = WarpCx { now, sm: self.id, warps: &self.info };
-            if !scheduler.policy.may_issue_load(&cx, w as WarpSlot) {
-                return WarpState::Throttled;
-            }
+        let cx = WarpCx { now, sm: self.id, scheduler: (w % self.schedulers.len()) as u16, warps: &self.info };
+        if !self.policy.may_issue(&cx, w as WarpSlot, instr.class()) {
+            return WarpState::Throttled;
         }
         WarpState::Ready
     }

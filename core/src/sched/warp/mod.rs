@@ -1,6 +1,11 @@
-//! Warp schedulers: each cycle, each scheduler of an SM asks its policy to pick, among its
-//! warps that can issue, the one to issue first; then, while the issue width allows, the next
-//! among those left.
+//! Warp schedulers: each cycle, each scheduler of an SM asks the SM's policy to pick, among the
+//! scheduler's warps that can issue, the one to issue first; then, while the issue width allows,
+//! the next among those left.
+//!
+//! One policy object serves a whole SM: it is told which scheduler asks ([`WarpCx::scheduler`]),
+//! keeps per-scheduler state where a paper's scheduler has it (GTO's greedy warp) and SM-wide
+//! state where a paper's mechanism is SM-wide (a warp limit, instruction counts, epochs), and
+//! hears every issue and cache event of the SM.
 //!
 //! # Adding a policy
 //! 1. Write `sched/warp/<name>.rs` with a type implementing [`WarpScheduler`]; only `pick` is
@@ -9,14 +14,24 @@
 //! 3. That's it: the engine, the CLI and the UI's menu find it through [`WARP_POLICIES`].
 //!
 //! The engine owns the issue mechanics (scoreboard, functional units, the memory pipeline); a
-//! policy only orders ready warps, may veto loads, and hears about issues and cache events.
+//! policy only orders ready warps, may hold back an instruction by its class
+//! ([`WarpScheduler::may_issue`]), and hears about issues and cache events.
+//!
+//! **Invariant:** the engine lets a scheduler sleep while none of its warps can issue, and skips
+//! cycles in which nothing can happen; a policy is not called in them. State that changes with
+//! time alone (a decay, an epoch) is therefore computed from [`WarpCx::now`] when the policy is
+//! next called, never by counting calls.
 
 pub mod gto;
 pub mod lrr;
+#[cfg(test)]
+mod probe;
 pub mod set;
 pub mod swl;
 
 pub use set::{Members, ReadyWarps, WarpSet, Words};
+
+pub use crate::isa::InstrClass;
 
 use super::{PolicyInfo, PolicySpec, SpecError, Tunable};
 
@@ -44,8 +59,41 @@ pub struct WarpCx<'a> {
     pub now: u64,
     /// The SM.
     pub sm: u32,
+    /// The scheduler asking or whose warp issued (`0..schedulers`; 0 for cache events, which
+    /// name their warps). Warp slot `w` belongs to scheduler `w % schedulers`.
+    pub scheduler: u16,
     /// Every warp slot of the SM.
     pub warps: &'a [WarpInfo],
+}
+
+/// The shape of the SM a policy object serves, given once before its first call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SmShape {
+    /// Warp schedulers.
+    pub schedulers: u16,
+    /// Warp slots (`0..warp_slots`).
+    pub warp_slots: u16,
+    /// Thread-block slots.
+    pub tb_slots: u16,
+}
+
+impl SmShape {
+    /// The scheduler that owns warp slot `slot`.
+    pub fn scheduler_of(&self, slot: WarpSlot) -> u16 {
+        slot % self.schedulers.max(1)
+    }
+}
+
+/// An instruction that issued, as a policy hears of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Issued {
+    /// What it does.
+    pub class: InstrClass,
+    /// The kernel run of the warp.
+    pub kernel: u32,
+    /// For a global access, the line requests the coalescer made of it; for a shared-memory
+    /// access, the passes its bank conflicts take; 0 otherwise.
+    pub requests: u32,
 }
 
 /// Something the L1 did on behalf of a warp, for policies that learn from the cache.
@@ -74,36 +122,47 @@ pub enum L1Event {
     },
 }
 
-/// A warp-scheduling policy (one instance per scheduler).
+/// A warp-scheduling policy: one instance per SM, serving all of its schedulers.
 ///
-/// Within a cycle the engine calls `pick` with the warps that can issue, takes the one picked
-/// out of the set, and issues it unless `may_issue_load` holds its load back (or another
-/// memory instruction took the LSU this cycle); `on_issue` follows each issue. While the issue
-/// width allows, it picks again among the warps left, so a policy's order within a cycle is the
-/// order of its picks.
+/// Within a cycle the engine visits the SM's schedulers in order. For each, it calls `pick`
+/// with the scheduler's warps that can issue, takes the one picked out of the set, and issues
+/// it unless `may_issue` holds it back (or another memory instruction took the LSU this cycle);
+/// `on_issue` follows each issue. While the issue width allows, it picks again among the warps
+/// left, so a policy's order within a cycle is the order of its picks.
 pub trait WarpScheduler {
-    /// Required: the warp of `ready` (never empty) to offer next, highest priority first.
-    /// `None` holds back every warp left this cycle (a limiting policy; the cycle counts as
-    /// throttled if nothing issued); picking a warp not in `ready` is a bug in the policy.
+    /// Sizes per-scheduler or per-slot state for the SM it serves; called once, before anything
+    /// else.
+    fn attach(&mut self, _shape: &SmShape) {}
+
+    /// Required: the warp of `ready` (never empty; all of scheduler `cx.scheduler`) to offer
+    /// next, highest priority first. `None` holds back every warp left this cycle (a limiting
+    /// policy; the cycle counts as throttled if nothing issued); picking a warp not in `ready`
+    /// is a bug in the policy.
     fn pick(&mut self, cx: &WarpCx<'_>, ready: &ReadyWarps<'_>) -> Option<WarpSlot>;
 
-    /// Whether `slot` may issue a global load now (throttling policies say no).
-    fn may_issue_load(&self, _cx: &WarpCx<'_>, _slot: WarpSlot) -> bool {
+    /// The gate: whether the picked warp `slot`, whose next instruction is of class `class`,
+    /// may issue now. `false` holds it back this cycle (counted as throttled if nothing
+    /// issues), and the scheduler picks again among the rest.
+    fn may_issue(&self, _cx: &WarpCx<'_>, _slot: WarpSlot, _class: InstrClass) -> bool {
         true
     }
 
-    /// `slot` issued an instruction.
-    fn on_issue(&mut self, _cx: &WarpCx<'_>, _slot: WarpSlot) {}
+    /// `slot` (of scheduler `cx.scheduler`) issued an instruction.
+    fn on_issue(&mut self, _cx: &WarpCx<'_>, _slot: WarpSlot, _issued: &Issued) {}
 
-    /// The L1 reports a miss or an eviction concerning this scheduler's SM.
+    /// The SM's L1 reports a miss, a fill or an eviction.
     fn on_l1_event(&mut self, _cx: &WarpCx<'_>, _event: &L1Event) {}
 }
 
 macro_rules! warp_policies {
-    ($( $variant:ident($ty:ty) = $id:literal, $label:literal, $description:literal; )*) => {
+    ($( $variant:ident($ty:ty) = $id:literal, $label:literal, $description:literal; )*
+     #[cfg(test)] { $( $tvariant:ident($tty:ty); )* }) => {
         /// Every warp scheduler, dispatched statically on the hot path.
         #[derive(Clone, Debug)]
-        pub enum WarpPolicy { $( #[doc = $description] $variant($ty), )* }
+        pub enum WarpPolicy {
+            $( #[doc = $description] $variant($ty), )*
+            $( #[cfg(test)] #[doc = "Test-only."] $tvariant($tty), )*
+        }
 
         /// The registry, in menu order.
         pub const WARP_POLICIES: &[PolicyInfo] = &[
@@ -123,18 +182,37 @@ macro_rules! warp_policies {
         }
 
         impl WarpScheduler for WarpPolicy {
+            fn attach(&mut self, shape: &SmShape) {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.attach(shape), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.attach(shape), )*
+                }
+            }
             #[inline]
             fn pick(&mut self, cx: &WarpCx<'_>, ready: &ReadyWarps<'_>) -> Option<WarpSlot> {
-                match self { $( WarpPolicy::$variant(p) => p.pick(cx, ready), )* }
+                match self {
+                    $( WarpPolicy::$variant(p) => p.pick(cx, ready), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.pick(cx, ready), )*
+                }
             }
-            fn may_issue_load(&self, cx: &WarpCx<'_>, slot: WarpSlot) -> bool {
-                match self { $( WarpPolicy::$variant(p) => p.may_issue_load(cx, slot), )* }
+            #[inline]
+            fn may_issue(&self, cx: &WarpCx<'_>, slot: WarpSlot, class: InstrClass) -> bool {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.may_issue(cx, slot, class), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.may_issue(cx, slot, class), )*
+                }
             }
-            fn on_issue(&mut self, cx: &WarpCx<'_>, slot: WarpSlot) {
-                match self { $( WarpPolicy::$variant(p) => p.on_issue(cx, slot), )* }
+            fn on_issue(&mut self, cx: &WarpCx<'_>, slot: WarpSlot, issued: &Issued) {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.on_issue(cx, slot, issued), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.on_issue(cx, slot, issued), )*
+                }
             }
             fn on_l1_event(&mut self, cx: &WarpCx<'_>, event: &L1Event) {
-                match self { $( WarpPolicy::$variant(p) => p.on_l1_event(cx, event), )* }
+                match self {
+                    $( WarpPolicy::$variant(p) => p.on_l1_event(cx, event), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.on_l1_event(cx, event), )*
+                }
             }
         }
     };
@@ -147,6 +225,10 @@ warp_policies! {
         "Keeps issuing from the same warp until it stalls, then switches to the oldest ready warp.";
     Swl(swl::Swl) = "swl", "Static warp limit",
         "Greedy-then-oldest among the SM's oldest warps only, up to a fixed number; the rest wait (CCWS paper, SWL).";
+    // Variants that exist only in the crate's unit tests (not in the registry).
+    #[cfg(test)] {
+        Probe(probe::Probe);
+    }
 }
 
 #[cfg(test)]
@@ -159,9 +241,19 @@ pub(crate) mod test_support {
         ages.iter().map(|&age| WarpInfo { live: true, age, tb_slot: 0, kernel: 0, at_barrier: false }).collect()
     }
 
+    /// Scheduler 0 of SM 0 at cycle 0.
     pub fn cx(warps: &[WarpInfo]) -> WarpCx<'_> {
-        WarpCx { now: 0, sm: 0, warps }
+        WarpCx { now: 0, sm: 0, scheduler: 0, warps }
     }
+
+    /// `policy` attached to an SM of one scheduler owning `slots` warp slots.
+    pub fn attached<P: WarpScheduler>(mut policy: P, slots: usize) -> P {
+        policy.attach(&SmShape { schedulers: 1, warp_slots: slots as u16, tb_slots: 8 });
+        policy
+    }
+
+    /// What an ALU instruction of kernel 0 tells `on_issue`.
+    pub const ALU: Issued = Issued { class: InstrClass::Compute, kernel: 0, requests: 0 };
 
     /// One scheduler owning every slot, with `slots` as members, oldest first.
     pub fn members(slots: &[WarpSlot], sm_slots: usize) -> Members {
@@ -192,7 +284,7 @@ pub(crate) mod test_support {
         let mut out = Vec::new();
         while let Some(s) = policy.pick(&cx(w), &ReadyWarps::new(&set, m)) {
             set.remove(m.position(s).expect("a member"));
-            policy.on_issue(&cx(w), s);
+            policy.on_issue(&cx(w), s, &ALU);
             out.push(s);
             if set.is_empty() {
                 break;

@@ -5,19 +5,25 @@
 //!
 //! A barrier needs the whole block: when warps within the limit wait at one, the rest of their
 //! block may run up to it too, so that it can open; then the limit applies again.
+//!
+//! The limit is the SM's: on an SM of several schedulers it counts the oldest warps of all of
+//! them, and each scheduler keeps its own greedy warp.
 
+use alloc::vec;
 use alloc::vec::Vec;
 
-use super::{ReadyWarps, WarpCx, WarpScheduler, WarpSlot};
+use super::{Issued, ReadyWarps, SmShape, WarpCx, WarpScheduler, WarpSlot};
 use crate::sched::{ParamInfo, ParamValues, Tunable};
 
-/// State: the limit, the greedy warp, and which warps may issue this cycle.
+/// State: the limit, each scheduler's greedy warp, and which warps may issue now.
 #[derive(Clone, Debug)]
 pub struct Swl {
     limit: usize,
-    greedy: Option<WarpSlot>,
-    /// The cycle `eligible` was worked out for (`u64::MAX`: never).
-    eligible_at: u64,
+    greedy: Vec<Option<WarpSlot>>,
+    /// The cycle and scheduler `eligible` was worked out for (`u64::MAX`: never). Worked out
+    /// again for each scheduler, so that it sees warps that exited or reached a barrier
+    /// through an earlier scheduler's issue in the same cycle.
+    eligible_at: (u64, u16),
     /// Per warp slot of the SM: may it issue this cycle.
     eligible: Vec<bool>,
     /// Scratch: the ages of the live warps (kept to avoid allocating every cycle).
@@ -31,8 +37,8 @@ impl Swl {
     pub fn new(limit: u32) -> Self {
         Swl {
             limit: limit.max(1) as usize,
-            greedy: None,
-            eligible_at: u64::MAX,
+            greedy: Vec::new(),
+            eligible_at: (u64::MAX, 0),
             eligible: Vec::new(),
             ages: Vec::new(),
             block_at_barrier: Vec::new(),
@@ -42,10 +48,10 @@ impl Swl {
     /// Works out, once per cycle, which warps may issue: the `limit` oldest live ones, and the
     /// rest of any block with a warp at a barrier.
     fn refresh(&mut self, cx: &WarpCx<'_>) {
-        if self.eligible_at == cx.now {
+        if self.eligible_at == (cx.now, cx.scheduler) {
             return;
         }
-        self.eligible_at = cx.now;
+        self.eligible_at = (cx.now, cx.scheduler);
         self.ages.clear();
         self.ages.extend(cx.warps.iter().filter(|w| w.live).map(|w| w.age));
         // Ages are unique, so the `limit`-th smallest is a threshold that admits exactly `limit`.
@@ -93,23 +99,27 @@ impl Tunable for Swl {
 }
 
 impl WarpScheduler for Swl {
+    fn attach(&mut self, shape: &SmShape) {
+        self.greedy = vec![None; shape.schedulers as usize];
+    }
+
     fn pick(&mut self, cx: &WarpCx<'_>, ready: &ReadyWarps<'_>) -> Option<WarpSlot> {
         self.refresh(cx);
-        match self.greedy {
+        match self.greedy[cx.scheduler as usize] {
             Some(g) if ready.contains(g) && self.may_issue(g) => Some(g),
             // `None` with warps ready: every one of them is held back (counted as throttled).
             _ => ready.iter().find(|&w| self.may_issue(w)),
         }
     }
 
-    fn on_issue(&mut self, _cx: &WarpCx<'_>, slot: WarpSlot) {
-        self.greedy = Some(slot);
+    fn on_issue(&mut self, cx: &WarpCx<'_>, slot: WarpSlot, _issued: &Issued) {
+        self.greedy[cx.scheduler as usize] = Some(slot);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{cx, members, pick, warps};
+    use super::super::test_support::{attached, cx, members, pick, warps, ALU};
     use super::super::WarpInfo;
     use super::*;
 
@@ -118,10 +128,10 @@ mod tests {
         // Slot ages: slot 0 is the youngest, slot 4 the oldest.
         let w = warps(&[50, 40, 30, 20, 10]);
         let m = members(&[4, 3, 2, 1, 0], 5);
-        let mut swl = Swl::new(2);
+        let mut swl = attached(Swl::new(2), 5);
         let all = [4, 3, 2, 1, 0];
         assert_eq!(pick(&mut swl, &cx(&w), &m, &all), Some(4), "oldest first");
-        swl.on_issue(&cx(&w), 3);
+        swl.on_issue(&cx(&w), 3, &ALU);
         assert_eq!(pick(&mut swl, &cx(&w), &m, &all), Some(3), "greedy within the limit");
         assert_eq!(pick(&mut swl, &cx(&w), &m, &[2, 1, 0]), None, "slots 4 and 3 stalled: the rest are held back");
         assert_eq!(pick(&mut swl, &cx(&w), &m, &[4, 0]), Some(4));
@@ -131,7 +141,7 @@ mod tests {
     fn a_warp_that_exits_makes_room_for_the_next_oldest() {
         let mut w = warps(&[50, 40, 30, 20, 10]);
         let m = members(&[4, 3, 2, 1, 0], 5);
-        let mut swl = Swl::new(2);
+        let mut swl = attached(Swl::new(2), 5);
         assert_eq!(pick(&mut swl, &cx(&w), &m, &[2]), None);
         w[4].live = false;
         let next_cycle = WarpCx { now: 1, ..cx(&w) };
@@ -146,13 +156,13 @@ mod tests {
             w[slot].tb_slot = block;
         }
         let m = members(&[3, 2, 1, 0], 4);
-        let mut swl = Swl::new(2);
+        let mut swl = attached(Swl::new(2), 5);
         assert_eq!(pick(&mut swl, &cx(&w), &m, &[1, 0]), None, "slots 1 and 0 are beyond the limit");
         w[3].at_barrier = true;
         w[2].at_barrier = true;
         let next_cycle = WarpCx { now: 1, ..cx(&w) };
         assert_eq!(pick(&mut swl, &next_cycle, &m, &[1, 0]), Some(1), "block 0's last warp joins the barrier");
-        let mut only_other = Swl::new(2);
+        let mut only_other = attached(Swl::new(2), 4);
         assert_eq!(pick(&mut only_other, &next_cycle, &m, &[0]), None, "another block still waits");
     }
 
@@ -160,14 +170,14 @@ mod tests {
     fn a_limit_above_the_live_warps_is_plain_gto() {
         let w = warps(&[30, 20, 10]);
         let m = members(&[2, 1, 0], 3);
-        let mut swl = Swl::new(64);
-        let mut gto = super::super::gto::Gto::default();
+        let mut swl = attached(Swl::new(64), 3);
+        let mut gto = attached(super::super::gto::Gto::default(), 3);
         for r in [&[2, 1, 0][..], &[1, 0], &[0], &[2, 0]] {
             let (a, b) = (pick(&mut swl, &cx(&w), &m, r), pick(&mut gto, &cx(&w), &m, r));
             assert_eq!(a, b);
             if let Some(s) = a {
-                swl.on_issue(&cx(&w), s);
-                gto.on_issue(&cx(&w), s);
+                swl.on_issue(&cx(&w), s, &ALU);
+                gto.on_issue(&cx(&w), s, &ALU);
             }
         }
     }

@@ -1,0 +1,170 @@
+//! A test-only warp policy that records what the policy interface delivers: every issue the
+//! SM's schedulers make (by scheduler, by class, with its requests and first cycle), on GTO's
+//! order, and optionally a gate that holds back one class of instruction until a cycle. Its
+//! engine tests check the interface against hand-worked counts.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::gto::Gto;
+use super::{InstrClass, Issued, ReadyWarps, SmShape, WarpCx, WarpScheduler, WarpSlot};
+
+const CLASSES: usize = 5;
+
+fn index(class: InstrClass) -> usize {
+    match class {
+        InstrClass::Compute => 0,
+        InstrClass::GlobalLoad => 1,
+        InstrClass::GlobalStore => 2,
+        InstrClass::GlobalAtomic => 3,
+        InstrClass::Shared => 4,
+    }
+}
+
+/// What the probe saw on one SM.
+#[derive(Clone, Debug, Default)]
+pub struct Probe {
+    order: Gto,
+    /// Instructions of `class` may not issue before `cycle`.
+    pub hold: Option<(InstrClass, u64)>,
+    /// Issues per scheduler.
+    pub per_scheduler: Vec<u64>,
+    /// Issues per class.
+    pub by_class: [u64; CLASSES],
+    /// Requests per class.
+    pub requests: [u64; CLASSES],
+    /// The first cycle an instruction of each class issued.
+    pub first: [Option<u64>; CLASSES],
+    /// Times the gate said no.
+    pub refusals: core::cell::Cell<u64>,
+}
+
+impl Probe {
+    /// Issues of `class`.
+    pub fn issued(&self, class: InstrClass) -> u64 {
+        self.by_class[index(class)]
+    }
+
+    /// Requests of `class`.
+    pub fn requests(&self, class: InstrClass) -> u64 {
+        self.requests[index(class)]
+    }
+
+    /// The first cycle `class` issued.
+    pub fn first(&self, class: InstrClass) -> Option<u64> {
+        self.first[index(class)]
+    }
+}
+
+impl WarpScheduler for Probe {
+    fn attach(&mut self, shape: &SmShape) {
+        self.order.attach(shape);
+        self.per_scheduler = vec![0; shape.schedulers as usize];
+    }
+
+    fn pick(&mut self, cx: &WarpCx<'_>, ready: &ReadyWarps<'_>) -> Option<WarpSlot> {
+        self.order.pick(cx, ready)
+    }
+
+    fn may_issue(&self, cx: &WarpCx<'_>, _slot: WarpSlot, class: InstrClass) -> bool {
+        let held = self.hold.is_some_and(|(held, until)| held == class && cx.now < until);
+        self.refusals.set(self.refusals.get() + held as u64);
+        !held
+    }
+
+    fn on_issue(&mut self, cx: &WarpCx<'_>, slot: WarpSlot, issued: &Issued) {
+        self.order.on_issue(cx, slot, issued);
+        self.per_scheduler[cx.scheduler as usize] += 1;
+        let i = index(issued.class);
+        self.by_class[i] += 1;
+        self.requests[i] += issued.requests as u64;
+        self.first[i].get_or_insert(cx.now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{presets, GpuConfig};
+    use crate::kernel::{compile, CompileOptions};
+    use crate::sched::tb::TbPolicy;
+    use crate::sched::warp::WarpPolicy;
+    use crate::stats::Report;
+    use crate::{RunOptions, Simulation, StepOutcome};
+
+    /// Each thread loads a word `STRIDE` words after its neighbour's, adds one and stores it
+    /// back: one block of 128 threads (four warps) per SM.
+    const KERNEL: &str = "
+        #define STRIDE 1
+        __global__ void bump(int* data) {
+            int i = (blockIdx.x * blockDim.x + threadIdx.x) * STRIDE;
+            data[i] = data[i] + 1;
+        }
+        host { int data[4 * 128 * 32]; bump<<<4, 128>>>(data); }";
+
+    /// Four SMs of four schedulers each.
+    fn machine() -> GpuConfig {
+        let mut config = presets::fermi_gtx480();
+        config.core.sm_count = 4;
+        config.core.schedulers_per_sm = 4;
+        config
+    }
+
+    fn run(stride: u32, probe: Probe) -> (Report, Vec<Probe>) {
+        let config = machine();
+        let defines = [("STRIDE".into(), alloc::format!("{stride}"))];
+        let program = compile(KERNEL, &CompileOptions { config: &config, defines: &defines }).expect("compiles");
+        let tb = TbPolicy::from_spec("rr").expect("registered");
+        let mut sim =
+            Simulation::with_policies(config, program.workload, tb, WarpPolicy::Probe(probe), RunOptions::default());
+        assert_eq!(sim.run(), StepOutcome::Finished);
+        let probes = (0..4)
+            .map(|sm| match sim.warp_policy(sm) {
+                WarpPolicy::Probe(p) => p.clone(),
+                _ => unreachable!("built with a probe"),
+            })
+            .collect();
+        (sim.report(), probes)
+    }
+
+    #[test]
+    fn one_policy_object_hears_every_scheduler_of_its_sm() {
+        let (report, probes) = run(1, Probe::default());
+        for (sm, probe) in probes.iter().enumerate() {
+            // Four warps, one per scheduler, each running the same straight-line code.
+            let per_warp = report.sms[sm].warp_instructions / 4;
+            assert!(per_warp > 0);
+            assert_eq!(probe.per_scheduler, [per_warp; 4], "SM {sm}");
+            assert_eq!(probe.per_scheduler.iter().sum::<u64>(), report.sms[sm].warp_instructions);
+            // One load and one store per warp, each of 32 consecutive words: one 128-byte line.
+            assert_eq!((probe.issued(InstrClass::GlobalLoad), probe.issued(InstrClass::GlobalStore)), (4, 4));
+            assert_eq!((probe.requests(InstrClass::GlobalLoad), probe.requests(InstrClass::GlobalStore)), (4, 4));
+            assert_eq!(probe.issued(InstrClass::Shared) + probe.issued(InstrClass::GlobalAtomic), 0);
+        }
+    }
+
+    #[test]
+    fn a_strided_access_reports_one_request_per_line() {
+        // 32 words apart: every lane touches its own 128-byte line.
+        let (_, probes) = run(32, Probe::default());
+        assert!(probes.iter().all(|p| p.requests(InstrClass::GlobalLoad) == 4 * 32));
+        assert!(probes.iter().all(|p| p.requests(InstrClass::GlobalStore) == 4 * 32));
+    }
+
+    #[test]
+    fn a_gate_holds_back_its_class_only_until_it_opens() {
+        let (free, free_probes) = run(1, Probe::default());
+        let first_store = free_probes[0].first(InstrClass::GlobalStore).expect("stores issue");
+        // Hold stores until well after they would have issued; loads and arithmetic are free.
+        let until = first_store + 500;
+        let (held, probes) = run(1, Probe { hold: Some((InstrClass::GlobalStore, until)), ..Probe::default() });
+        for (probe, free) in probes.iter().zip(&free_probes) {
+            assert_eq!(probe.first(InstrClass::GlobalStore), Some(until), "stores issue the cycle the gate opens");
+            assert_eq!(probe.first(InstrClass::GlobalLoad), free.first(InstrClass::GlobalLoad));
+            assert_eq!(probe.first(InstrClass::Compute), free.first(InstrClass::Compute));
+            assert!(probe.refusals.get() > 0);
+        }
+        assert!(held.stalls.throttled > 0 && free.stalls.throttled == 0, "held cycles count as throttled");
+        assert!(held.cycles >= free.cycles + 500 - first_store.min(500));
+    }
+}
