@@ -24,7 +24,9 @@ use crate::mem::events::EventQueue;
 use crate::mem::l1::{L1Stats, RequestKind};
 use crate::mem::l2::{L2Bank, L2Output, L2Request};
 use crate::mem::network::{Endpoint, Network};
-use crate::sched::tb::{BlockNeeds, Dispatch, KernelLaunch, PendingKernel, Placement, SmFree, TbPolicy, TbScheduler};
+use crate::sched::tb::{
+    BlockNeeds, Dispatch, KernelLaunch, PendingKernel, Placement, SmFree, TbCx, TbPolicy, TbScheduler,
+};
 use crate::sched::warp::WarpPolicy;
 use crate::sm::scoreboard::{self, Operands};
 use crate::sm::{CycleTally, Finished, IssueCx, LaunchShape, Sm};
@@ -174,6 +176,8 @@ pub struct Simulation {
     /// Resources were freed or blocks became available since the last dispatch that placed
     /// nothing: only then can a (deterministic) TB policy decide differently.
     dispatch_pending: bool,
+    /// The cycle the TB policy asked to be called again at (`u64::MAX`: not asked).
+    tb_wake: u64,
     tb_policy: TbPolicy,
     now: u64,
     /// Host launches and their stream order.
@@ -243,6 +247,7 @@ impl Simulation {
             regions,
             events: EventQueue::new(),
             dispatch_pending: false,
+            tb_wake: u64::MAX,
             tb_policy,
             now: 0,
             host: HostQueue::new(&workload.launches.iter().map(|l| l.stream).collect::<Vec<_>>()),
@@ -316,6 +321,12 @@ impl Simulation {
     /// The machine.
     pub fn config(&self) -> &GpuConfig {
         &self.config
+    }
+
+    /// The thread-block policy, as it stands (for tests of policies).
+    #[cfg(test)]
+    pub(crate) fn tb_policy(&self) -> &TbPolicy {
+        &self.tb_policy
     }
 
     /// The warp policy of SM `sm`, as it stands (for tests of policies).
@@ -474,16 +485,10 @@ impl Simulation {
             ..KernelReport::default()
         });
         let sm_count = self.config.core.sm_count;
-        self.tb_policy.on_kernel_launch(&KernelLaunch {
-            kernel: id,
-            code,
-            blocks,
-            grid,
-            block,
-            sm_count,
-            origin,
-            depth,
-        });
+        self.tb_policy.on_kernel_launch(
+            &TbCx { now, sm_count },
+            &KernelLaunch { kernel: id, code, blocks, grid, block, sm_count, origin, depth },
+        );
         self.dispatch_pending = true;
         id
     }
@@ -711,20 +716,25 @@ impl Simulation {
     fn retire_blocks(&mut self, now: u64) {
         let mut finished = core::mem::take(&mut self.finished);
         self.dispatch_pending |= !finished.is_empty();
+        let cx = TbCx { now, sm_count: self.config.core.sm_count };
         for f in finished.drain(..) {
             let run = &mut self.runs[f.kernel as usize];
             run.finished_blocks += 1;
-            if run.finished_blocks == run.blocks {
+            let complete = run.finished_blocks == run.blocks;
+            if complete {
                 self.kernels[f.kernel as usize].end_cycle = now;
             }
-            self.tb_policy.on_tb_finish(f.sm, f.kernel, f.block);
+            self.tb_policy.on_tb_finish(&cx, f.sm, f.kernel, f.block);
+            if complete {
+                self.tb_policy.on_kernel_complete(&cx, f.kernel);
+            }
             self.settle(f.kernel);
         }
         self.finished = finished;
     }
 
     fn dispatch(&mut self, now: u64) {
-        if !self.dispatch_pending || self.undispatched.pending.is_empty() {
+        if !(self.dispatch_pending || now >= self.tb_wake) || self.undispatched.pending.is_empty() {
             return;
         }
         for (free, sm) in self.free.iter_mut().zip(&self.sms) {
@@ -738,6 +748,8 @@ impl Simulation {
         self.placements.clear();
         let u = &mut self.undispatched;
         let mut d = Dispatch {
+            now,
+            wake: u64::MAX,
             free: &mut self.free,
             pending: &mut u.pending,
             needs: &u.needs,
@@ -747,6 +759,7 @@ impl Simulation {
             budget_total: total,
         };
         self.tb_policy.dispatch(&mut d);
+        self.tb_wake = d.wake;
         self.dispatch_pending = !self.placements.is_empty();
         for p in &self.placements {
             let run = &self.runs[p.kernel as usize];
@@ -809,6 +822,9 @@ impl Simulation {
         }
         if let Some((at, _)) = self.device_queue.front() {
             next = next.min((*at).max(now + 1));
+        }
+        if !self.undispatched.pending.is_empty() {
+            next = next.min(self.tb_wake.max(now + 1));
         }
         for &wake in &self.sm_wake {
             next = next.min(wake.max(now + 1));

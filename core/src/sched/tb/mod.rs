@@ -9,7 +9,15 @@
 //! The engine keeps the resource accounting: a policy asks [`Dispatch::fits`] and calls
 //! [`Dispatch::place`]; it cannot overfill an SM or place a block twice. [`occupancy`] is the
 //! same accounting asked once of an empty SM: how many blocks of a shape it holds.
+//!
+//! The engine calls `dispatch` when something changed (a run became ready, a block finished,
+//! the last dispatch placed blocks) and at the cycle a policy asked for with
+//! [`Dispatch::wake_at`] — a steal that takes time, a launch queue's latency, the end of a
+//! profiling phase. It is not called in the cycles between, so a policy's sense of time comes
+//! from [`Dispatch::now`] and [`TbCx::now`], never from counting calls.
 
+#[cfg(test)]
+mod alarm;
 pub mod occupancy;
 pub mod rr;
 
@@ -144,8 +152,21 @@ pub struct Placement {
     pub block: u32,
 }
 
+/// When and where a thread-block scheduler is told something.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TbCx {
+    /// The current cycle.
+    pub now: u64,
+    /// SMs of the GPU.
+    pub sm_count: u32,
+}
+
 /// One cycle's dispatch opportunity, handed to the policy.
 pub struct Dispatch<'a> {
+    /// The current cycle.
+    pub(crate) now: u64,
+    /// The cycle the policy asked to be called again at (`u64::MAX`: not asked).
+    pub(crate) wake: u64,
     /// Free resources per SM (decremented by each placement).
     pub(crate) free: &'a mut [SmFree],
     /// Kernels with blocks left, oldest launch first.
@@ -166,6 +187,18 @@ impl Dispatch<'_> {
     /// Number of SMs.
     pub fn sm_count(&self) -> u32 {
         self.free.len() as u32
+    }
+
+    /// The current cycle.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// Asks to be called again at `cycle` (later than now) even if nothing changes before it;
+    /// of several requests in one call the earliest counts. The request is for this call only:
+    /// a policy that still waits asks again.
+    pub fn wake_at(&mut self, cycle: u64) {
+        self.wake = self.wake.min(cycle.max(self.now + 1));
     }
 
     /// Kernels with blocks left to place, oldest launch first.
@@ -208,20 +241,28 @@ impl Dispatch<'_> {
 /// A thread-block scheduling policy.
 pub trait TbScheduler {
     /// A kernel run became ready to dispatch; it is now the last of [`Dispatch::pending`].
-    fn on_kernel_launch(&mut self, _launch: &KernelLaunch) {}
+    fn on_kernel_launch(&mut self, _cx: &TbCx, _launch: &KernelLaunch) {}
 
     /// Block `block` of kernel run `kernel` finished on `sm`.
-    fn on_tb_finish(&mut self, _sm: u32, _kernel: u32, _block: u32) {}
+    fn on_tb_finish(&mut self, _cx: &TbCx, _sm: u32, _kernel: u32, _block: u32) {}
+
+    /// Every block of kernel run `kernel` has finished (the grids it launched may still run;
+    /// they are runs of their own).
+    fn on_kernel_complete(&mut self, _cx: &TbCx, _kernel: u32) {}
 
     /// Places blocks this cycle through `d`.
     fn dispatch(&mut self, d: &mut Dispatch<'_>);
 }
 
 macro_rules! tb_policies {
-    ($( $variant:ident($ty:ty) = $id:literal, $label:literal, $description:literal; )*) => {
+    ($( $variant:ident($ty:ty) = $id:literal, $label:literal, $description:literal; )*
+     #[cfg(test)] { $( $tvariant:ident($tty:ty); )* }) => {
         /// Every thread-block scheduler, dispatched statically.
         #[derive(Clone, Debug)]
-        pub enum TbPolicy { $( #[doc = $description] $variant($ty), )* }
+        pub enum TbPolicy {
+            $( #[doc = $description] $variant($ty), )*
+            $( #[cfg(test)] #[doc = "Test-only."] $tvariant($tty), )*
+        }
 
         /// The registry, in menu order.
         pub const TB_POLICIES: &[PolicyInfo] = &[
@@ -241,14 +282,29 @@ macro_rules! tb_policies {
         }
 
         impl TbScheduler for TbPolicy {
-            fn on_kernel_launch(&mut self, launch: &KernelLaunch) {
-                match self { $( TbPolicy::$variant(p) => p.on_kernel_launch(launch), )* }
+            fn on_kernel_launch(&mut self, cx: &TbCx, launch: &KernelLaunch) {
+                match self {
+                    $( TbPolicy::$variant(p) => p.on_kernel_launch(cx, launch), )*
+                    $( #[cfg(test)] TbPolicy::$tvariant(p) => p.on_kernel_launch(cx, launch), )*
+                }
             }
-            fn on_tb_finish(&mut self, sm: u32, kernel: u32, block: u32) {
-                match self { $( TbPolicy::$variant(p) => p.on_tb_finish(sm, kernel, block), )* }
+            fn on_tb_finish(&mut self, cx: &TbCx, sm: u32, kernel: u32, block: u32) {
+                match self {
+                    $( TbPolicy::$variant(p) => p.on_tb_finish(cx, sm, kernel, block), )*
+                    $( #[cfg(test)] TbPolicy::$tvariant(p) => p.on_tb_finish(cx, sm, kernel, block), )*
+                }
+            }
+            fn on_kernel_complete(&mut self, cx: &TbCx, kernel: u32) {
+                match self {
+                    $( TbPolicy::$variant(p) => p.on_kernel_complete(cx, kernel), )*
+                    $( #[cfg(test)] TbPolicy::$tvariant(p) => p.on_kernel_complete(cx, kernel), )*
+                }
             }
             fn dispatch(&mut self, d: &mut Dispatch<'_>) {
-                match self { $( TbPolicy::$variant(p) => p.dispatch(d), )* }
+                match self {
+                    $( TbPolicy::$variant(p) => p.dispatch(d), )*
+                    $( #[cfg(test)] TbPolicy::$tvariant(p) => p.dispatch(d), )*
+                }
             }
         }
     };
@@ -257,4 +313,8 @@ macro_rules! tb_policies {
 tb_policies! {
     RoundRobin(rr::RoundRobin) = "rr", "Round-robin",
         "Hands the next block to the next SM with room, scanning from the SM after the last one served (GPGPU-Sim's policy).";
+    // Variants that exist only in the crate's unit tests (not in the registry).
+    #[cfg(test)] {
+        Alarm(alarm::Alarm);
+    }
 }

@@ -57,6 +57,8 @@ mod tests {
         let mut budget = vec![1; free.len()];
         let needs = [needs];
         let mut d = Dispatch {
+            now: 0,
+            wake: u64::MAX,
             free,
             pending,
             needs: &needs,

@@ -1,0 +1,64 @@
+//! The engine's shortcuts — skipping idle cycles, sleeping schedulers, dormant SMs, LSUs that
+//! wait for the event that unblocks them — never change a result, under every registered
+//! policy: each runs a few library workloads with the shortcuts on and off, on machines of one
+//! and of four schedulers per SM, and the reports must be identical byte for byte.
+
+use warpscope_core::config::{presets, GpuConfig};
+use warpscope_core::kernel::{compile, CompileOptions};
+use warpscope_core::library;
+use warpscope_core::sched::tb::TB_POLICIES;
+use warpscope_core::sched::warp::WARP_POLICIES;
+use warpscope_core::sched::PolicyInfo;
+use warpscope_core::{Policies, RunOptions, Simulation};
+
+/// Divergent cache-sensitive lookups, two streams sharing SMs, device-side launches.
+const WORKLOADS: &[&str] = &["memcached", "pair-compute-memory", "bfs-dp"];
+
+fn machines() -> [GpuConfig; 2] {
+    let mut one = presets::ccws_fermi();
+    one.core.sm_count = 4;
+    let mut four = presets::cke_maxwell();
+    four.core.sm_count = 4;
+    [one, four]
+}
+
+/// Every policy's spec with its defaults, and with each parameter at its smallest value.
+fn specs(registry: &[PolicyInfo]) -> Vec<String> {
+    let mut out = Vec::new();
+    for info in registry {
+        out.push(info.id.to_string());
+        for p in info.params {
+            out.push(format!("{}:{}={}", info.id, p.name, p.min));
+        }
+    }
+    out
+}
+
+fn report(config: &GpuConfig, workload: &str, policies: &Policies, skip_idle: bool) -> String {
+    let entry = library::by_id(workload).expect("a library workload");
+    let defines = [entry.size_define(entry.size.min)];
+    let program = compile(entry.source, &CompileOptions { config, defines: &defines }).expect("compiles");
+    let options = RunOptions { skip_idle, max_cycles: 2_000_000, ..RunOptions::default() };
+    let mut sim = Simulation::new(config.clone(), program.workload, policies, options).expect("valid");
+    let outcome = sim.run();
+    format!("{outcome:?} {}", serde_json::to_string(&sim.report()).expect("encodes"))
+}
+
+#[test]
+fn every_registered_policy_gives_the_same_report_with_or_without_shortcuts() {
+    let mut runs = 0;
+    for tb in specs(TB_POLICIES) {
+        for warp in specs(WARP_POLICIES) {
+            let policies = Policies { tb: tb.clone(), warp: warp.clone() };
+            for config in &machines() {
+                for &workload in WORKLOADS {
+                    let fast = report(config, workload, &policies, true);
+                    let reference = report(config, workload, &policies, false);
+                    assert!(fast == reference, "{tb} / {warp} on {} running {workload}", config.name);
+                    runs += 1;
+                }
+            }
+        }
+    }
+    assert!(runs >= 24);
+}
