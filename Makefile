@@ -1,7 +1,8 @@
 # warpscope — the two commands a newcomer needs:
 #
 #   make serve   build the app into dist/ and serve it on http://127.0.0.1:$(PORT)/
-#   make test    formatting, lints, native tests, the wasm build and the browser tests
+#   make test    formatting, lints, native tests, the papers' claims, the wasm build and the
+#                browser tests
 #
 # Both install whatever is missing first (Debian packages, wasm-bindgen-cli, npm packages) and
 # skip everything that is already installed or built. Nothing here reads ../shared.
@@ -34,7 +35,7 @@ if ! dpkg -s $(1) >/dev/null 2>&1; then
 fi
 endef
 
-.PHONY: help serve test setup setup-test build lint test-native test-browser bench clean
+.PHONY: help serve test setup setup-test build lint test-native test-reproduction test-browser bench clean
 
 help:
 	@echo "make serve   build dist/ and serve it on http://127.0.0.1:$(PORT)/"
@@ -83,12 +84,18 @@ test-native:
 	echo "==> native tests"
 	cargo test --workspace --quiet
 
+## Every paper claim row, run natively in release on every core: fails when a verdict departs
+## from its row's status or REPRODUCTION.md is not what the rows generate.
+test-reproduction:
+	echo "==> the papers' claims (warpscope reproduce --check)"
+	cargo run --release --quiet -p warpscope-cli -- reproduce --check >/dev/null
+
 test-browser: setup-test build
 	echo "==> browser tests (headless Chromium)"
 	cargo build --quiet -p warpscope-cli
 	cd $(E2E) && node --test --test-concurrency=1
 
-test: setup-test lint test-native test-browser
+test: setup-test lint test-native test-reproduction test-browser
 	echo "==> all tests passed"
 
 ## Engine speed, natively and in the browser's worker, and how fast the page draws a big run

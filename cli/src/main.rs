@@ -6,6 +6,8 @@
 
 mod bench;
 mod docs;
+mod reproduce;
+mod reproduction_md;
 mod run;
 
 use std::process::ExitCode;
@@ -34,6 +36,8 @@ enum Command {
     Docs,
     /// Drive one cache with a synthetic address stream and count hits and misses.
     Sweep(SweepArgs),
+    /// Run the papers' claim rows on every core, judge them and write REPRODUCTION.md.
+    Reproduce(reproduce::ReproduceArgs),
     /// Measure the engine's speed on the standard workloads (streaming, thrashing, compute, divergent).
     Bench(bench::BenchArgs),
     /// Read a GPGPU-Sim gpgpusim.config onto a preset and print the machine as JSON, with every
@@ -173,6 +177,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Command::Bench(args) => return bench::run(&args),
+        Command::Reproduce(args) => return reproduce::run(&args),
         Command::ImportConfig(args) => return import_config(&args),
     };
     let mut sweep = match CacheSweep::new(args.spec()) {

@@ -22,6 +22,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod bench;
+pub mod claims;
 pub mod config;
 pub mod error;
 pub mod exec;

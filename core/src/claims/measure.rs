@@ -1,0 +1,201 @@
+//! What a claim measures of a run, read off its [`Report`].
+//!
+//! Every metric the 55 rows name is here, including those whose counters do not exist yet
+//! (energy, per-kernel cache statistics, weighted speedup over solo runs, ...): a `Pending`
+//! row can say exactly what it will measure, and [`Metric::available`] says which can be
+//! measured today. A row that is run may only use available metrics (a test checks it).
+
+use alloc::string::String;
+
+use crate::stats::Report;
+
+/// A number measured of one run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    /// Cycles until the whole launch sequence finished.
+    Cycles,
+    /// Warp instructions per cycle, whole GPU.
+    Ipc,
+    /// L1 misses (new fetches and sector misses) per thousand warp instructions. The papers
+    /// count instructions per thread or per warp; a ratio between variants of one workload
+    /// is the same either way.
+    L1Mpki,
+    /// L1 hits per accepted L1 access.
+    L1HitRate,
+    /// L2 hits per L2 lookup.
+    L2HitRate,
+    /// DRAM line reads.
+    DramReads,
+    /// Interconnect flits, both directions (the network-traffic measure).
+    NetworkFlits,
+    /// Share of SM cycles in which the LSU retried a request the L1 could not accept (the
+    /// CKE paper's "% LSU stall").
+    LsuStallShare,
+    /// Share of scheduler cycles in which an instruction issued (a compute-utilisation
+    /// measure).
+    IssueShare,
+    /// Failed L1 attempts (every cause) per accepted L1 access (the CKE paper's rsfail rate).
+    ReservationFailsPerAccess,
+    /// Cycles from the start of the first run of the named kernel to the end of its first
+    /// run that ends (a kernel's time beside its co-runners).
+    FirstRunCycles(&'static str),
+    // ---- not measurable yet: each names what it waits for -----------------------------
+    /// Total energy of the run (needs the energy model of the IKRA issue).
+    Energy,
+    /// L1 hits of requests served by another SM's L1 (needs DeNovo's remote-L1 reads).
+    RemoteL1Hits,
+    /// Sum over co-running kernels of IPC shared / IPC alone (needs per-kernel IPC and solo
+    /// runs: the CKE issue).
+    WeightedSpeedup,
+    /// Average normalised turnaround time over co-running kernels (CKE issue).
+    Antt,
+    /// Fairness, min over max of the kernels' normalised progress (CKE issue).
+    Fairness,
+    /// The named kernel's IPC beside its co-runners over its IPC alone (CKE issue).
+    KernelNormalizedIpc(&'static str),
+    /// The named kernel's L1 accesses per thousand cycles while it runs (needs per-kernel
+    /// statistics).
+    KernelL1AccessesPerKcycle(&'static str),
+    /// The named kernel's L1 miss rate (needs per-kernel statistics).
+    KernelL1MissRate(&'static str),
+    /// Share of L1 hits that hit a line the same warp brought in (needs the hit
+    /// breakdown of the CCWS issue).
+    IntraWarpHitShare,
+    /// Average warps allowed to issue per SM over the run (needs the throttling statistics of
+    /// the CCWS and CIAO issues).
+    ActiveWarps,
+    /// Loads held back by a policy's gate per thousand warp instructions (CCWS issue).
+    GatedLoadsPerKilo,
+}
+
+impl Metric {
+    /// Whether the engine measures it today.
+    pub fn available(self) -> bool {
+        match self {
+            Metric::FirstRunCycles(_) => true,
+            other => other.measure(&Report::default()).is_some(),
+        }
+    }
+
+    /// Short name for tables.
+    pub fn name(self) -> String {
+        let fixed = match self {
+            Metric::Cycles => "cycles",
+            Metric::Ipc => "IPC",
+            Metric::L1Mpki => "L1 MPKI",
+            Metric::L1HitRate => "L1 hit rate",
+            Metric::L2HitRate => "L2 hit rate",
+            Metric::DramReads => "DRAM reads",
+            Metric::NetworkFlits => "network flits",
+            Metric::LsuStallShare => "LSU stall share",
+            Metric::IssueShare => "issue share",
+            Metric::ReservationFailsPerAccess => "rsfail per access",
+            Metric::Energy => "energy",
+            Metric::RemoteL1Hits => "remote-L1 hits",
+            Metric::WeightedSpeedup => "weighted speedup",
+            Metric::Antt => "ANTT",
+            Metric::Fairness => "fairness",
+            Metric::IntraWarpHitShare => "intra-warp hit share",
+            Metric::ActiveWarps => "active warps",
+            Metric::GatedLoadsPerKilo => "gated loads per kilo-instruction",
+            Metric::FirstRunCycles(k) => return alloc::format!("{k} cycles"),
+            Metric::KernelNormalizedIpc(k) => return alloc::format!("{k} normalised IPC"),
+            Metric::KernelL1AccessesPerKcycle(k) => return alloc::format!("{k} L1 accesses per 1K cycles"),
+            Metric::KernelL1MissRate(k) => return alloc::format!("{k} L1 miss rate"),
+        };
+        String::from(fixed)
+    }
+
+    /// Its value for `report`; `None` when the engine does not measure it yet.
+    pub fn measure(self, report: &Report) -> Option<f64> {
+        let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+        let l1 = &report.l1;
+        Some(match self {
+            Metric::Cycles => report.cycles as f64,
+            Metric::Ipc => ratio(report.warp_instructions, report.cycles),
+            Metric::L1Mpki => 1000.0 * ratio(l1.misses + l1.sector_misses, report.warp_instructions),
+            Metric::L1HitRate => ratio(l1.hits, l1.accesses),
+            Metric::L2HitRate => ratio(report.l2.hits, report.l2.accesses),
+            Metric::DramReads => report.dram.reads as f64,
+            Metric::NetworkFlits => report.network.flits as f64,
+            Metric::LsuStallShare => {
+                let stalled: u64 = report.sms.iter().map(|s| s.lsu_stall_cycles).sum();
+                ratio(stalled, report.cycles * report.sms.len() as u64)
+            }
+            Metric::IssueShare => {
+                let s = &report.stalls;
+                let all = s.issued + s.no_warp + s.scoreboard + s.memory_pipeline + s.barrier + s.throttled;
+                ratio(s.issued, all)
+            }
+            Metric::ReservationFailsPerAccess => {
+                let fails = l1.fail_line_alloc + l1.fail_mshr_entry + l1.fail_mshr_merge + l1.fail_miss_queue;
+                ratio(fails, l1.accesses)
+            }
+            Metric::FirstRunCycles(name) => {
+                let mut runs = report.kernels.iter().filter(|k| k.name == name);
+                let start = runs.clone().map(|k| k.start_cycle).min()?;
+                let end = runs.find_map(|k| (k.end_cycle > 0).then_some(k.end_cycle))?;
+                (end - start) as f64
+            }
+            Metric::Energy
+            | Metric::RemoteL1Hits
+            | Metric::WeightedSpeedup
+            | Metric::Antt
+            | Metric::Fairness
+            | Metric::KernelNormalizedIpc(_)
+            | Metric::KernelL1AccessesPerKcycle(_)
+            | Metric::KernelL1MissRate(_)
+            | Metric::IntraWarpHitShare
+            | Metric::ActiveWarps
+            | Metric::GatedLoadsPerKilo => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mem::l1::L1Stats;
+    use crate::stats::{KernelReport, SmReport};
+    use alloc::vec;
+
+    fn report() -> Report {
+        Report {
+            cycles: 1000,
+            warp_instructions: 4000,
+            l1: L1Stats {
+                accesses: 200,
+                hits: 150,
+                misses: 30,
+                sector_misses: 10,
+                fail_mshr_entry: 60,
+                fail_miss_queue: 40,
+                ..L1Stats::default()
+            },
+            sms: vec![
+                SmReport { lsu_stall_cycles: 100, ..SmReport::default() },
+                SmReport { lsu_stall_cycles: 300, ..SmReport::default() },
+            ],
+            kernels: vec![
+                KernelReport { name: "a".into(), start_cycle: 10, end_cycle: 400, ..KernelReport::default() },
+                KernelReport { name: "b".into(), start_cycle: 0, end_cycle: 990, ..KernelReport::default() },
+                KernelReport { name: "a".into(), start_cycle: 401, end_cycle: 800, ..KernelReport::default() },
+            ],
+            ..Report::default()
+        }
+    }
+
+    #[test]
+    fn metrics_read_the_report_as_documented() {
+        let r = report();
+        assert_eq!(Metric::Ipc.measure(&r), Some(4.0));
+        assert_eq!(Metric::L1Mpki.measure(&r), Some(10.0), "40 misses in 4000 instructions");
+        assert_eq!(Metric::L1HitRate.measure(&r), Some(0.75));
+        assert_eq!(Metric::ReservationFailsPerAccess.measure(&r), Some(0.5));
+        assert_eq!(Metric::LsuStallShare.measure(&r), Some(0.2), "400 of 2 SMs × 1000 cycles");
+        assert_eq!(Metric::FirstRunCycles("a").measure(&r), Some(390.0));
+        assert_eq!(Metric::FirstRunCycles("c").measure(&r), None);
+        assert_eq!(Metric::Energy.measure(&r), None);
+        assert!(Metric::Cycles.available() && !Metric::WeightedSpeedup.available());
+    }
+}
