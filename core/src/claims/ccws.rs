@@ -295,6 +295,6 @@ pub(super) const CLAIMS: &[Claim] = &[
              hit rates do rise (10.5 → 59.9 %, 12.8 → 45.0 %), but with the large L1 they stay limited by the \
              memory pipeline (busy in 24 % and 68 % of scheduler cycles)",
         ),
-        headline: false,
+        headline: true,
     },
 ];
