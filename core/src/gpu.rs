@@ -115,7 +115,7 @@ impl core::fmt::Display for StepOutcome {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum MemEvent {
     /// A request reaches its L2 bank.
-    ArriveL2 { bank: u32, sm: u32, line: u64, sectors: u32, kind: u8, token: u32 },
+    ArriveL2 { bank: u32, sm: u32, line: u64, sectors: u32, kind: u8, token: u32, kernel: u32 },
     /// A DRAM read for `line` completes at `bank`.
     DramDone { bank: u32, line: u64 },
     /// A reply reaches its SM.
@@ -414,9 +414,9 @@ impl Simulation {
     /// Counts the stall cycles of every dormant SM up to the current cycle, so that a report
     /// taken now is complete.
     fn catch_up_all(&mut self) {
-        let Simulation { sms, series, now, .. } = self;
+        let Simulation { sms, series, now, kernels, .. } = self;
         for sm in sms.iter_mut() {
-            sm.catch_up(*now, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
+            sm.catch_up(*now, kernels, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
         }
     }
 
@@ -471,9 +471,9 @@ impl Simulation {
         self.undispatched.pending.push(PendingKernel { kernel: id, blocks, next_block: 0 });
         self.undispatched.needs.push(needs);
         self.undispatched.placed.push(vec![false; blocks as usize]);
-        let (stream, parent) = match origin {
-            Origin::Host { stream, .. } => (stream, None),
-            Origin::Device { run, .. } => (0, Some(run)),
+        let (stream, parent, parent_block, parent_sm) = match origin {
+            Origin::Host { stream, .. } => (stream, None, None, None),
+            Origin::Device { run, block, sm } => (0, Some(run), Some(block), Some(sm)),
         };
         self.kernels.push(KernelReport {
             name: kernel.name.clone(),
@@ -482,6 +482,8 @@ impl Simulation {
             stream,
             parent,
             depth,
+            parent_block,
+            parent_sm,
             ..KernelReport::default()
         });
         let sm_count = self.config.core.sm_count;
@@ -568,13 +570,13 @@ impl Simulation {
             self.l2_out.clear();
             let mut out = core::mem::take(&mut self.l2_out);
             match event {
-                MemEvent::ArriveL2 { bank, sm, line, sectors, kind, token } => {
-                    let request = L2Request { sm, line, sectors, kind: kind_of(kind), token };
-                    self.banks[bank as usize].arrive(at, request, &mut self.dram, &mut out);
+                MemEvent::ArriveL2 { bank, sm, line, sectors, kind, token, kernel } => {
+                    let request = L2Request { sm, line, sectors, kind: kind_of(kind), token, kernel };
+                    self.banks[bank as usize].arrive(at, request, &mut self.dram, &mut out, &mut self.kernels);
                     self.send_replies(bank, &out);
                 }
                 MemEvent::DramDone { bank, line } => {
-                    self.banks[bank as usize].dram_done(at, line, &mut self.dram, &mut out);
+                    self.banks[bank as usize].dram_done(at, line, &mut self.dram, &mut out, &mut self.kernels);
                     self.send_replies(bank, &out);
                 }
                 MemEvent::ArriveSm { sm, line, sectors, atomic, token } => {
@@ -582,7 +584,7 @@ impl Simulation {
                     if atomic {
                         self.sms[sm as usize].atomic_reply(at, token);
                     } else {
-                        self.sms[sm as usize].fill(at, line, sectors, token, &mut self.woken);
+                        self.sms[sm as usize].fill(at, line, sectors, token, &mut self.woken, &mut self.kernels);
                     }
                 }
             }
@@ -592,8 +594,8 @@ impl Simulation {
 
     /// Makes sure SM `sm` runs at cycle `at` (it has news), counting its dormant cycles first.
     fn wake(&mut self, sm: usize, at: u64) {
-        let Simulation { sms, series, .. } = self;
-        sms[sm].catch_up(at, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
+        let Simulation { sms, series, kernels, .. } = self;
+        sms[sm].catch_up(at, kernels, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
         self.sm_wake[sm] = self.sm_wake[sm].min(at);
     }
 
@@ -636,9 +638,9 @@ impl Simulation {
                 if let Err(crate::sm::SmFault { kernel, fault }) = self.sm_cycle(i, now, &mut cycle) {
                     // The run ends inside this cycle: SMs before this one took part in it,
                     // dormant or not, so their stall counts include it.
-                    let Simulation { sms, series, .. } = self;
+                    let Simulation { sms, series, kernels, .. } = self;
                     for sm in &mut sms[..i] {
-                        sm.catch_up(now + 1, &mut |reasons, start, cycles| {
+                        sm.catch_up(now + 1, kernels, &mut |reasons, start, cycles| {
                             series.add_stall_span(start, cycles, reasons)
                         });
                     }
@@ -658,13 +660,13 @@ impl Simulation {
     /// Cycle `now` of SM `i`: its memory pipeline, a miss-queue injection, its issue stage.
     fn sm_cycle(&mut self, i: usize, now: u64, cycle: &mut CycleTally) -> Result<(), crate::sm::SmFault> {
         {
-            let Simulation { sms, series, .. } = self;
-            sms[i].catch_up(now, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
+            let Simulation { sms, series, kernels, .. } = self;
+            sms[i].catch_up(now, kernels, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
         }
-        self.sms[i].lsu_cycle(now);
+        self.sms[i].lsu_cycle(now, &mut self.kernels);
         // Inject the head of the miss queue when the SM's network port is free.
         if self.network.inject_free_at(Endpoint::Sm(i as u32)) <= now {
-            if let Some(miss) = self.sms[i].pop_miss(now) {
+            if let Some(miss) = self.sms[i].pop_miss(now, &mut self.kernels) {
                 self.inject(i, now, miss);
             }
         }
@@ -709,6 +711,7 @@ impl Simulation {
             sectors: miss.sectors,
             kind: kind_code(miss.kind),
             token,
+            kernel: miss.kernel,
         };
         self.push_event(delivered, event);
     }

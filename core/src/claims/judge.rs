@@ -248,8 +248,13 @@ fn judge_check(claim: &Claim, check: &Check, value: &dyn Fn(usize, usize, Metric
     let mut seen = String::new();
     for (name, members) in &groups {
         let mut missing = false;
+        let named = check.relation.labels();
         let per_variant: Vec<f64> = (0..claim.variants.len())
             .map(|v| {
+                // Only the variants the relation names need a value (a kernel may not run in others).
+                if !named.contains(&claim.variants[v].label) {
+                    return f64::NAN;
+                }
                 let values: Vec<f64> = members
                     .iter()
                     .filter_map(|&w| {
@@ -432,6 +437,15 @@ mod tests {
         let v = judge(&claim(CHECKS), &|w, v, m| if w == 1 { None } else { ipc(w, v, m) });
         assert!(!v.holds);
         assert_eq!(v.checks[0].seen, "x: L1 = 1.00; y: not measured");
+    }
+
+    #[test]
+    fn only_the_variants_a_relation_names_need_a_value() {
+        // L8 measures nothing (a kernel that does not run in it): a check of L1 against L2 holds.
+        const CHECKS: &[Check] =
+            &[check(Metric::Ipc, Across::Each, Relation::RatioAtLeast { a: "L2", b: "L1", min: 2.0 })];
+        let v = judge(&claim(CHECKS), &|w, v, m| if v == 3 { None } else { ipc(w, v, m) });
+        assert!(v.holds, "{v:?}");
     }
 
     #[test]

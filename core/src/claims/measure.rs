@@ -39,6 +39,12 @@ pub enum Metric {
     /// Cycles from the start of the first run of the named kernel to the end of its first
     /// run that ends (a kernel's time beside its co-runners).
     FirstRunCycles(&'static str),
+    /// The named kernel's L1 accesses per thousand cycles while it runs: over its runs, their
+    /// accesses over the cycles from each one's start to its end.
+    KernelL1AccessesPerKcycle(&'static str),
+    /// The named kernel's L1 miss rate: misses (sector misses included) per load or atomic
+    /// access, over its runs.
+    KernelL1MissRate(&'static str),
     // ---- not measurable yet: each names what it waits for -----------------------------
     /// Total energy of the run (needs the energy model of the IKRA issue).
     Energy,
@@ -53,11 +59,6 @@ pub enum Metric {
     Fairness,
     /// The named kernel's IPC beside its co-runners over its IPC alone (CKE issue).
     KernelNormalizedIpc(&'static str),
-    /// The named kernel's L1 accesses per thousand cycles while it runs (needs per-kernel
-    /// statistics).
-    KernelL1AccessesPerKcycle(&'static str),
-    /// The named kernel's L1 miss rate (needs per-kernel statistics).
-    KernelL1MissRate(&'static str),
     /// Share of L1 hits that hit a line the same warp brought in (needs the hit
     /// breakdown of the CCWS issue).
     IntraWarpHitShare,
@@ -72,7 +73,7 @@ impl Metric {
     /// Whether the engine measures it today.
     pub fn available(self) -> bool {
         match self {
-            Metric::FirstRunCycles(_) => true,
+            Metric::FirstRunCycles(_) | Metric::KernelL1AccessesPerKcycle(_) | Metric::KernelL1MissRate(_) => true,
             other => other.measure(&Report::default()).is_some(),
         }
     }
@@ -137,14 +138,31 @@ impl Metric {
                 let end = runs.find_map(|k| (k.end_cycle > 0).then_some(k.end_cycle))?;
                 (end - start) as f64
             }
+            Metric::KernelL1AccessesPerKcycle(name) => {
+                let runs = report.kernels.iter().filter(|k| k.name == name && k.end_cycle > 0);
+                let (accesses, cycles) =
+                    runs.fold((0, 0), |(a, c), k| (a + k.l1.accesses, c + (k.end_cycle - k.start_cycle)));
+                if cycles == 0 {
+                    return None;
+                }
+                1000.0 * ratio(accesses, cycles)
+            }
+            Metric::KernelL1MissRate(name) => {
+                let runs = report.kernels.iter().filter(|k| k.name == name);
+                let (misses, loads) = runs.fold((0, 0), |(m, l), k| {
+                    (m + k.l1.misses + k.l1.sector_misses, l + k.l1.accesses - k.l1.forwarded)
+                });
+                if loads == 0 {
+                    return None;
+                }
+                ratio(misses, loads)
+            }
             Metric::Energy
             | Metric::RemoteL1Hits
             | Metric::WeightedSpeedup
             | Metric::Antt
             | Metric::Fairness
             | Metric::KernelNormalizedIpc(_)
-            | Metric::KernelL1AccessesPerKcycle(_)
-            | Metric::KernelL1MissRate(_)
             | Metric::IntraWarpHitShare
             | Metric::ActiveWarps
             | Metric::GatedLoadsPerKilo => return None,
@@ -158,6 +176,11 @@ mod tests {
     use crate::mem::l1::L1Stats;
     use crate::stats::{KernelReport, SmReport};
     use alloc::vec;
+
+    /// 39 accesses, of which 9 stores; 6 misses and 3 sector misses.
+    fn a_l1() -> L1Stats {
+        L1Stats { accesses: 39, forwarded: 9, misses: 6, sector_misses: 3, ..L1Stats::default() }
+    }
 
     fn report() -> Report {
         Report {
@@ -177,9 +200,21 @@ mod tests {
                 SmReport { lsu_stall_cycles: 300, ..SmReport::default() },
             ],
             kernels: vec![
-                KernelReport { name: "a".into(), start_cycle: 10, end_cycle: 400, ..KernelReport::default() },
+                KernelReport {
+                    name: "a".into(),
+                    start_cycle: 10,
+                    end_cycle: 400,
+                    l1: a_l1(),
+                    ..KernelReport::default()
+                },
                 KernelReport { name: "b".into(), start_cycle: 0, end_cycle: 990, ..KernelReport::default() },
-                KernelReport { name: "a".into(), start_cycle: 401, end_cycle: 800, ..KernelReport::default() },
+                KernelReport {
+                    name: "a".into(),
+                    start_cycle: 401,
+                    end_cycle: 791,
+                    l1: a_l1(),
+                    ..KernelReport::default()
+                },
             ],
             ..Report::default()
         }
@@ -195,6 +230,9 @@ mod tests {
         assert_eq!(Metric::LsuStallShare.measure(&r), Some(0.2), "400 of 2 SMs × 1000 cycles");
         assert_eq!(Metric::FirstRunCycles("a").measure(&r), Some(390.0));
         assert_eq!(Metric::FirstRunCycles("c").measure(&r), None);
+        assert_eq!(Metric::KernelL1AccessesPerKcycle("a").measure(&r), Some(100.0), "78 accesses in 390 + 390 cycles");
+        assert_eq!(Metric::KernelL1MissRate("a").measure(&r), Some(0.3), "18 of 60 loads");
+        assert_eq!(Metric::KernelL1MissRate("b").measure(&r), None, "no loads");
         assert_eq!(Metric::Energy.measure(&r), None);
         assert!(Metric::Cycles.available() && !Metric::WeightedSpeedup.available());
     }

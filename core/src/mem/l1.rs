@@ -89,6 +89,8 @@ pub struct MissRequest {
     /// For a load, the MSHR entry its reply completes: the engine hands it back with the reply
     /// so that [`L1Cache::fill_entry`] needs no set hash or tag search. Meaningless otherwise.
     pub mshr: u32,
+    /// The kernel run whose access queued it (the L2 and DRAM count it against that run).
+    pub kernel: u32,
 }
 
 /// Counters of one L1. Accepted accesses are counted once each; reservation failures count
@@ -117,6 +119,37 @@ pub struct L1Stats {
     pub fail_mshr_merge: u64,
     /// Failed attempts: miss queue full.
     pub fail_miss_queue: u64,
+}
+
+impl L1Stats {
+    /// Counts one attempt that ended in `outcome`, as the L1 counts it: an accepted access by
+    /// its kind (a miss that pushed a valid line out also as an eviction), a failed one by its
+    /// cause. The engine keeps each kernel run's counts with it.
+    pub fn record(&mut self, outcome: &L1Outcome) {
+        let counter = match *outcome {
+            L1Outcome::ReservationFail(reason) => return self.record_failures(reason, 1),
+            L1Outcome::Hit => &mut self.hits,
+            L1Outcome::HitReserved => &mut self.hit_reserved,
+            L1Outcome::Miss { evicted } => {
+                self.evictions += evicted.is_some() as u64;
+                &mut self.misses
+            }
+            L1Outcome::SectorMiss => &mut self.sector_misses,
+            L1Outcome::Forwarded => &mut self.forwarded,
+        };
+        *counter += 1;
+        self.accesses += 1;
+    }
+
+    /// Counts `n` attempts failed for `reason`.
+    pub fn record_failures(&mut self, reason: FailReason, n: u64) {
+        *match reason {
+            FailReason::LineAlloc => &mut self.fail_line_alloc,
+            FailReason::MshrEntry => &mut self.fail_mshr_entry,
+            FailReason::MshrMerge => &mut self.fail_mshr_merge,
+            FailReason::MissQueue => &mut self.fail_miss_queue,
+        } += n;
+    }
 }
 
 impl L1Stats {
@@ -201,6 +234,8 @@ pub struct L1Cache {
     write_policy: L1WritePolicy,
     max_merge: u32,
     miss_queue_capacity: usize,
+    /// The kernel run of the access being served, stamped on the miss requests it queues.
+    requester: u32,
     /// Tag array, entry `set * ways + way`.
     lines: Vec<Way>,
     mshrs: Vec<Mshr>,
@@ -231,6 +266,7 @@ impl L1Cache {
         let max_merge = config.mshr_max_merge.max(1);
         let entries = config.mshr_entries;
         L1Cache {
+            requester: 0,
             sets,
             ways,
             line_bytes: config.line_bytes,
@@ -277,10 +313,12 @@ impl L1Cache {
     /// `owner` (the warp) is recorded when a load allocates the line; `token` identifies the
     /// requester and is handed back by [`L1Cache::fill`] when its data arrives.
     pub fn access(&mut self, line: u64, sectors: u32, kind: RequestKind, owner: u32, token: u32) -> L1Outcome {
-        self.access_in(self.set_of(line), line, sectors, kind, owner, token)
+        self.access_in(self.set_of(line), line, sectors, kind, owner, token, 0)
     }
 
-    /// [`L1Cache::access`] for a line whose set, [`L1Cache::set_of`], is already known.
+    /// [`L1Cache::access`] for a line whose set, [`L1Cache::set_of`], is already known, by an
+    /// instruction of kernel run `kernel` (stamped on the miss requests it queues).
+    #[allow(clippy::too_many_arguments)]
     pub fn access_in(
         &mut self,
         set: u32,
@@ -289,7 +327,9 @@ impl L1Cache {
         kind: RequestKind,
         owner: u32,
         token: u32,
+        kernel: u32,
     ) -> L1Outcome {
+        self.requester = kernel;
         debug_assert_eq!(set, self.set_of(line));
         debug_assert!(
             sectors != 0 && sectors & !self.all_sectors == 0,
@@ -330,13 +370,7 @@ impl L1Cache {
     /// would fail, because nothing that could free the resource (a fill, a miss-queue pop)
     /// happened in between.
     pub fn record_failures(&mut self, reason: FailReason, n: u64) {
-        let counter = match reason {
-            FailReason::LineAlloc => &mut self.stats.fail_line_alloc,
-            FailReason::MshrEntry => &mut self.stats.fail_mshr_entry,
-            FailReason::MshrMerge => &mut self.stats.fail_mshr_merge,
-            FailReason::MissQueue => &mut self.stats.fail_miss_queue,
-        };
-        *counter += n;
+        self.stats.record_failures(reason, n);
     }
 
     /// Requests waiting to enter the interconnect.
@@ -492,7 +526,7 @@ impl L1Cache {
     /// Queues a request towards L2; `mshr` is the entry a load's reply completes.
     fn queue(&mut self, line: u64, sectors: u32, kind: RequestKind, mshr: u32) {
         debug_assert!(!self.miss_queue_full());
-        self.miss_queue.push_back(MissRequest { line, sectors, kind, mshr });
+        self.miss_queue.push_back(MissRequest { line, sectors, kind, mshr, kernel: self.requester });
     }
 
     /// Takes a free MSHR for `line` (the caller checked there is one) with `token` as its first
@@ -1099,12 +1133,12 @@ mod tests {
             match l1.load_doomed(set, line) {
                 Some(reason) => {
                     foretold += 1;
-                    let outcome = l1.access_in(set, line, sectors, LOAD, 0, step);
+                    let outcome = l1.access_in(set, line, sectors, LOAD, 0, step, 0);
                     assert_eq!(outcome, L1Outcome::ReservationFail(reason), "step {step}");
                     assert_eq!(state(&l1), before);
                 }
                 None => {
-                    l1.access_in(set, line, sectors, LOAD, 0, step);
+                    l1.access_in(set, line, sectors, LOAD, 0, step, 0);
                 }
             }
         }

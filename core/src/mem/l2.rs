@@ -13,7 +13,7 @@ use crate::mem::cache::fermi_hash_set;
 use crate::mem::dram::Dram;
 use crate::mem::l1::RequestKind;
 use crate::mem::line_table::LineTable;
-use crate::stats::L2Stats;
+use crate::stats::{KernelReport, L2Stats};
 
 /// A request from an SM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +28,21 @@ pub struct L2Request {
     pub kind: RequestKind,
     /// The SM's token, echoed in the reply.
     pub token: u32,
+    /// The kernel run whose instruction made it (its statistics count it).
+    pub kernel: u32,
+}
+
+/// The kernel run a bank's action is counted against, in the runs' reports.
+struct Charge<'a> {
+    runs: &'a mut [KernelReport],
+    kernel: u32,
+}
+
+impl Charge<'_> {
+    /// The run's report (none for a run the slice does not hold, as in unit tests).
+    fn run(&mut self) -> Option<&mut KernelReport> {
+        self.runs.get_mut(self.kernel as usize)
+    }
 }
 
 /// What the bank asks the engine to do.
@@ -147,8 +162,9 @@ impl L2Bank {
         }
     }
 
-    /// Installs `line` at cycle `at`, writing back a dirty victim through `dram`.
-    fn install(&mut self, at: u64, base: usize, line: u64, dirty: bool, dram: &mut Dram) {
+    /// Installs `line` at cycle `at` for a request of kernel run `kernel`, writing back a dirty
+    /// victim through `dram` (a write-back the run is charged with).
+    fn install(&mut self, at: u64, base: usize, line: u64, dirty: bool, dram: &mut Dram, mut charge: Charge<'_>) {
         // The first empty way, else the first with the smallest stamp, in one pass.
         let end = base + self.ways as usize;
         let mut victim = base;
@@ -164,6 +180,10 @@ impl L2Bank {
         }
         if self.lines[victim] != INVALID && self.dirty[victim] {
             self.stats.writebacks += 1;
+            if let Some(run) = charge.run() {
+                run.l2.writebacks += 1;
+                run.dram_writes += 1;
+            }
             dram.write(at, self.channel(dram));
         }
         self.clock += 1;
@@ -194,17 +214,36 @@ impl L2Bank {
         self.id % dram.channels()
     }
 
-    /// A request arrives at cycle `now`.
-    pub fn arrive(&mut self, now: u64, request: L2Request, dram: &mut Dram, out: &mut Vec<L2Output>) {
+    /// A request arrives at cycle `now`. `runs` are the kernel runs' reports, which count
+    /// each request against its run.
+    pub fn arrive(
+        &mut self,
+        now: u64,
+        request: L2Request,
+        dram: &mut Dram,
+        out: &mut Vec<L2Output>,
+        runs: &mut [KernelReport],
+    ) {
         let start = now.max(self.pipeline_free);
         self.pipeline_free = start + 1;
         // Counted once here: a request retried from the wait queue is not a new access.
+        let run = runs.get_mut(request.kernel as usize);
         match request.kind {
-            RequestKind::Store => self.stats.writes += 1,
-            _ => self.stats.accesses += 1,
+            RequestKind::Store => {
+                self.stats.writes += 1;
+                if let Some(run) = run {
+                    run.l2.writes += 1;
+                }
+            }
+            _ => {
+                self.stats.accesses += 1;
+                if let Some(run) = run {
+                    run.l2.accesses += 1;
+                }
+            }
         }
         let base = self.set_base(request.line);
-        if !self.serve(now, start, request, base, dram, out) {
+        if !self.serve(now, start, request, base, dram, out, runs) {
             self.waiting.push((request, base));
         }
     }
@@ -212,6 +251,7 @@ impl L2Bank {
     /// Serves `request` at `start` (the engine being at `now`), `base` being the first tag
     /// entry of its set; `false` if it must wait (no free MSHR, or its line's MSHR has no merge
     /// slot left).
+    #[allow(clippy::too_many_arguments)]
     fn serve(
         &mut self,
         now: u64,
@@ -220,8 +260,10 @@ impl L2Bank {
         base: usize,
         dram: &mut Dram,
         out: &mut Vec<L2Output>,
+        runs: &mut [KernelReport],
     ) -> bool {
         let line = request.line;
+        let mut charge = Charge { runs, kernel: request.kernel };
         if request.kind == RequestKind::Store {
             if let Some(i) = self.find_in(base, line) {
                 self.touch(i);
@@ -229,7 +271,7 @@ impl L2Bank {
             } else if let Some(m) = self.mshr_of(line) {
                 self.mshrs[m].dirty_on_fill = true;
             } else {
-                self.install(start, base, line, true, dram);
+                self.install(start, base, line, true, dram, charge);
                 // Only a waiting request for this very line can now be served by the tags.
                 self.stored_since_retry |= self.waiting.iter().any(|(r, _)| r.line == line);
             }
@@ -237,6 +279,9 @@ impl L2Bank {
         }
         if let Some(i) = self.find_in(base, line) {
             self.stats.hits += 1;
+            if let Some(run) = charge.run() {
+                run.l2.hits += 1;
+            }
             self.touch(i);
             if request.kind == RequestKind::Atomic {
                 self.dirty[i] = true;
@@ -251,6 +296,9 @@ impl L2Bank {
                 return false;
             }
             self.stats.mshr_merges += 1;
+            if let Some(run) = charge.run() {
+                run.l2.mshr_merges += 1;
+            }
             m.dirty_on_fill |= request.kind == RequestKind::Atomic;
             m.waiters.push(request);
             return true;
@@ -259,6 +307,10 @@ impl L2Bank {
         match self.take_mshr(line) {
             Some(m) => {
                 self.stats.misses += 1;
+                if let Some(run) = charge.run() {
+                    run.l2.misses += 1;
+                    run.dram_reads += 1;
+                }
                 let m = &mut self.mshrs[m];
                 m.dirty_on_fill = request.kind == RequestKind::Atomic;
                 m.waiters.clear();
@@ -278,12 +330,21 @@ impl L2Bank {
     }
 
     /// The DRAM read of `line` completed at `now`: fill, answer every waiter, retry waiters
-    /// that found no MSHR.
-    pub fn dram_done(&mut self, now: u64, line: u64, dram: &mut Dram, out: &mut Vec<L2Output>) {
+    /// that found no MSHR. The fill's write-back, if any, is charged to the run whose miss
+    /// started the read.
+    pub fn dram_done(
+        &mut self,
+        now: u64,
+        line: u64,
+        dram: &mut Dram,
+        out: &mut Vec<L2Output>,
+        runs: &mut [KernelReport],
+    ) {
         let Some(index) = self.mshr_of(line) else { return };
         let dirty = self.mshrs[index].dirty_on_fill;
         let base = self.set_base(line);
-        self.install(now, base, line, dirty, dram);
+        let kernel = self.mshrs[index].waiters.first().map_or(u32::MAX, |r| r.kernel);
+        self.install(now, base, line, dirty, dram, Charge { runs: &mut *runs, kernel });
         let mshr = &mut self.mshrs[index];
         for &request in &mshr.waiters {
             out.push(L2Output::Reply { at: now, request });
@@ -301,7 +362,7 @@ impl L2Bank {
                 && self.free_mshrs.is_empty()
                 && request.line != line
                 && self.mshr_of(request.line).is_none();
-            waits_on || !self.serve(now, now, request, base, dram, out)
+            waits_on || !self.serve(now, now, request, base, dram, out, runs)
         });
         self.waiting = waiting;
         self.stored_since_retry = false;
@@ -328,12 +389,12 @@ mod tests {
         config.l2.hit_latency = 10;
         (config.dram.latency, config.dram.bytes_per_cycle, config.dram.queue_entries) = (100, 32, queue_entries);
         let (mut bank, mut dram, mut out) = (L2Bank::new(0, &config), Dram::new(&config), Vec::new());
-        let request = |line, kind| L2Request { sm: 0, line, sectors: 1, kind, token: 0 };
-        bank.arrive(0, request(1200, RequestKind::Store), &mut dram, &mut out);
+        let request = |line, kind| L2Request { sm: 0, line, sectors: 1, kind, token: 0, kernel: 0 };
+        bank.arrive(0, request(1200, RequestKind::Store), &mut dram, &mut out, &mut []);
         for (cycle, line) in [(1, 0), (2, 12), (3, 24), (4, 36), (5, 48)] {
-            bank.arrive(cycle, request(line, RequestKind::Load), &mut dram, &mut out);
+            bank.arrive(cycle, request(line, RequestKind::Load), &mut dram, &mut out, &mut []);
         }
-        bank.arrive(6, request(1200, RequestKind::Load), &mut dram, &mut out);
+        bank.arrive(6, request(1200, RequestKind::Load), &mut dram, &mut out, &mut []);
         let mut done = Vec::new();
         let mut hit = 0;
         for o in out {

@@ -16,7 +16,16 @@ use crate::config::GpuConfig;
 use crate::mem::coalescer::LineRequest;
 use crate::mem::l1::{FailReason, L1Cache, L1Outcome, RequestKind};
 use crate::sched::warp::{L1Event, WarpSlot};
-use crate::stats::SmReport;
+use crate::stats::{KernelReport, SmReport};
+
+/// Where the LSU counts: its SM's report, and the report of each kernel run (by run id), which
+/// the run of the request at hand is charged in.
+pub struct Tally<'a> {
+    /// The SM's counters.
+    pub sm: &'a mut SmReport,
+    /// Every kernel run's report.
+    pub runs: &'a mut [KernelReport],
+}
 
 /// What occupies the dispatch slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +40,7 @@ enum State {
         kind: RequestKind,
         warp: WarpSlot,
         token: Option<u32>,
+        kernel: u32,
         next: usize,
     },
 }
@@ -47,18 +57,25 @@ struct Blocked {
     /// only once that cycle has passed, so that counts read at any cycle match those of
     /// an LSU that retried.
     counted: bool,
+    /// The kernel run of the request, charged with the attempts.
+    kernel: u32,
 }
 
 impl Blocked {
     /// Counts the attempts from `since` up to (not including) `until` not counted yet.
-    fn count_until(&mut self, until: u64, l1: &mut L1Cache, report: &mut SmReport) {
-        self.charge(until.saturating_sub(self.since + self.counted as u64), l1, report);
+    fn count_until(&mut self, until: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
+        self.charge(until.saturating_sub(self.since + self.counted as u64), l1, tally);
     }
 
-    /// Counts `attempts` failed attempts, as stalled cycles and as the L1's failures.
-    fn charge(&self, attempts: u64, l1: &mut L1Cache, report: &mut SmReport) {
-        report.lsu_stall_cycles += attempts;
+    /// Counts `attempts` failed attempts, as stalled cycles and as the L1's failures, for the
+    /// SM and for the request's run.
+    fn charge(&self, attempts: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
+        tally.sm.lsu_stall_cycles += attempts;
         l1.record_failures(self.reason, attempts);
+        if let Some(run) = tally.runs.get_mut(self.kernel as usize) {
+            run.lsu_stall_cycles += attempts;
+            run.l1.record_failures(self.reason, attempts);
+        }
     }
 }
 
@@ -100,9 +117,9 @@ impl Lsu {
 
     /// Something that can unblock the head request happened; it is retried from cycle `retry`.
     /// The attempts it would have made (and failed) in between are counted now.
-    pub fn unblock(&mut self, retry: u64, l1: &mut L1Cache, report: &mut SmReport) {
+    pub fn unblock(&mut self, retry: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
         if let Some(mut blocked) = self.blocked.take() {
-            blocked.count_until(retry, l1, report);
+            blocked.count_until(retry, l1, tally);
         }
     }
 
@@ -110,24 +127,24 @@ impl Lsu {
     /// retried next cycle. One blocked for another reason would fail that retry the same way
     /// (a queue slot is all that changed): it stays blocked, with that attempt foreseen, as
     /// [`Lsu::unblock`] followed by the failed retry would leave the counts.
-    pub fn miss_queue_popped(&mut self, now: u64, l1: &mut L1Cache, report: &mut SmReport) {
+    pub fn miss_queue_popped(&mut self, now: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
         match &mut self.blocked {
             Some(blocked) if blocked.reason != FailReason::MissQueue => {
-                blocked.count_until(now + 1, l1, report);
+                blocked.count_until(now + 1, l1, tally);
                 (blocked.since, blocked.counted) = (now + 1, false);
             }
-            Some(_) => self.unblock(now + 1, l1, report),
+            Some(_) => self.unblock(now + 1, l1, tally),
             None => {}
         }
     }
 
     /// The cycles before `now` are over (simulated, or slept through by the SM): a foreseen
     /// attempt among them is counted.
-    pub fn settle(&mut self, now: u64, l1: &mut L1Cache, report: &mut SmReport) {
+    pub fn settle(&mut self, now: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
         if let Some(blocked) = &mut self.blocked {
             if !blocked.counted && blocked.since < now {
                 blocked.counted = true;
-                blocked.charge(1, l1, report);
+                blocked.charge(1, l1, tally);
             }
         }
     }
@@ -142,12 +159,13 @@ impl Lsu {
         self.state = State::Shared { until };
     }
 
-    /// A global access whose requests are in [`Lsu::requests_mut`], to `l1`.
-    pub fn start_global(&mut self, kind: RequestKind, warp: WarpSlot, token: Option<u32>, l1: &L1Cache) {
+    /// A global access of kernel run `kernel` whose requests are in [`Lsu::requests_mut`], to
+    /// `l1`.
+    pub fn start_global(&mut self, kind: RequestKind, warp: WarpSlot, token: Option<u32>, kernel: u32, l1: &L1Cache) {
         for r in &mut self.requests {
             r.set = l1.set_of(r.line);
         }
-        self.state = State::Global { kind, warp, token, next: 0 };
+        self.state = State::Global { kind, warp, token, kernel, next: 0 };
     }
 
     /// The token of the oldest atomic sent towards L2 (call when its miss request leaves).
@@ -161,7 +179,7 @@ impl Lsu {
         now: u64,
         l1: &mut L1Cache,
         loads: &mut PendingLoads,
-        report: &mut SmReport,
+        tally: &mut Tally<'_>,
         on_event: &mut dyn FnMut(L1Event),
     ) {
         match self.state {
@@ -171,19 +189,25 @@ impl Lsu {
                     self.state = State::Idle;
                 }
             }
-            State::Global { .. } if self.blocked.is_some() => self.settle(now + 1, l1, report),
-            State::Global { kind, warp, token, next } => {
+            State::Global { .. } if self.blocked.is_some() => self.settle(now + 1, l1, tally),
+            State::Global { kind, warp, token, kernel, next } => {
                 let Some(request) = self.requests.get(next).copied() else {
                     self.finish(token, loads);
                     return;
                 };
                 let (owner, token_or_none) = (warp as u32, token.unwrap_or(u32::MAX));
-                let outcome = l1.access_in(request.set, request.line, request.sectors, kind, owner, token_or_none);
+                let outcome =
+                    l1.access_in(request.set, request.line, request.sectors, kind, owner, token_or_none, kernel);
+                let run = tally.runs.get_mut(kernel as usize);
+                if let Some(run) = run {
+                    run.l1.record(&outcome);
+                    run.lsu_stall_cycles += matches!(outcome, L1Outcome::ReservationFail(_)) as u64;
+                }
                 match outcome {
                     L1Outcome::ReservationFail(reason) => {
-                        report.lsu_stall_cycles += 1;
+                        tally.sm.lsu_stall_cycles += 1;
                         if self.may_block {
-                            self.blocked = Some(Blocked { reason, since: now, counted: true });
+                            self.blocked = Some(Blocked { reason, since: now, counted: true, kernel });
                         }
                         return;
                     }
@@ -217,12 +241,12 @@ impl Lsu {
                     self.finish(token, loads);
                     return;
                 };
-                self.state = State::Global { kind, warp, token, next: next + 1 };
+                self.state = State::Global { kind, warp, token, kernel, next: next + 1 };
                 // Nothing but a fill or a miss-queue slot (each of which unblocks) can change the
                 // L1 before the next cycle's attempt: if it must fail, wait from now.
                 if self.may_block && kind == RequestKind::Load {
                     if let Some(reason) = l1.load_doomed(following.set, following.line) {
-                        self.blocked = Some(Blocked { reason, since: now + 1, counted: false });
+                        self.blocked = Some(Blocked { reason, since: now + 1, counted: false, kernel });
                     }
                 }
             }

@@ -29,7 +29,7 @@ use crate::sched::warp::{
     Issued, L1Event, ReadyWarps, SmShape, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot, Words,
 };
 use crate::stats::{BlockRecord, KernelReport, SmReport, StallCounts, StallReason};
-use lsu::{Lsu, PendingLoads};
+use lsu::{Lsu, PendingLoads, Tally};
 use ready::{Readiness, NOT_READY};
 use scoreboard::Operands;
 
@@ -384,11 +384,11 @@ impl Sm {
 
     /// Advances the memory pipeline by one cycle; loads answered entirely by L1 hits release
     /// their registers.
-    pub fn lsu_cycle(&mut self, now: u64) {
+    pub fn lsu_cycle(&mut self, now: u64, runs: &mut [KernelReport]) {
         if !self.lsu.active() && !self.loads.any_complete() {
             // Idle, or blocked until an event (the case of most cycles of a memory-bound run):
             // only a foreseen failed attempt is there to count, as `Lsu::cycle` would.
-            self.lsu.settle(now + 1, &mut self.l1, &mut self.report);
+            self.lsu.settle(now + 1, &mut self.l1, &mut Tally { sm: &mut self.report, runs });
             return;
         }
         let Sm { id, lsu, l1, loads, warps, info, schedulers, report, policy, .. } = self;
@@ -397,7 +397,7 @@ impl Sm {
             policy.on_l1_event(&cx, &event);
         };
         let was_busy = lsu.busy();
-        lsu.cycle(now, l1, loads, report, &mut cx_events);
+        lsu.cycle(now, l1, loads, &mut Tally { sm: report, runs }, &mut cx_events);
         // Loads whose requests are all issued and answered by hits: their data is ready.
         loads.complete_ready(|w, reg, at| release(warps, schedulers, w, reg, at));
         if was_busy && !self.lsu.busy() {
@@ -406,13 +406,21 @@ impl Sm {
     }
 
     /// A reply for `line` reached the SM at `now`, for the miss request that named MSHR `mshr`.
-    pub fn fill(&mut self, now: u64, line: u64, sectors: u32, mshr: u32, woken: &mut Vec<u32>) {
+    pub fn fill(
+        &mut self,
+        now: u64,
+        line: u64,
+        sectors: u32,
+        mshr: u32,
+        woken: &mut Vec<u32>,
+        runs: &mut [KernelReport],
+    ) {
         woken.clear();
         self.l1.fill_entry(mshr, line, sectors, woken);
         let cx = WarpCx { now, sm: self.id, scheduler: 0, warps: &self.info };
         self.policy.on_l1_event(&cx, &L1Event::Fill { line });
         // The fill freed an MSHR and un-reserved a line: the LSU may proceed this cycle.
-        self.lsu.unblock(now, &mut self.l1, &mut self.report);
+        self.lsu.unblock(now, &mut self.l1, &mut Tally { sm: &mut self.report, runs });
         for &token in woken.iter() {
             self.loads.answer(token, now);
         }
@@ -482,13 +490,13 @@ impl Sm {
     /// (not including) `now`: nothing changed in it, so each scheduler kept its last reason, and
     /// a failed LSU attempt foreseen in it is counted. `charge(reasons, first_cycle, cycles)` is
     /// called with every scheduler's reason.
-    pub fn catch_up(&mut self, now: u64, charge: &mut dyn FnMut(&[StallReason], u64, u64)) {
+    pub fn catch_up(&mut self, now: u64, runs: &mut [KernelReport], charge: &mut dyn FnMut(&[StallReason], u64, u64)) {
         if now <= self.accounted_to {
             // A foreseen attempt is never before `accounted_to`: it is settled below, or made
             // for a cycle after the one the SM last ran.
             return;
         }
-        self.lsu.settle(now, &mut self.l1, &mut self.report);
+        self.lsu.settle(now, &mut self.l1, &mut Tally { sm: &mut self.report, runs });
         let cycles = now - self.accounted_to;
         for &reason in &self.last_reasons {
             self.stalls.add(reason, cycles);
@@ -519,9 +527,9 @@ impl Sm {
 
     /// Takes the oldest miss-queue entry at cycle `now` (it enters the network); a request
     /// blocked on a full queue can go again next cycle.
-    pub fn pop_miss(&mut self, now: u64) -> Option<crate::mem::l1::MissRequest> {
+    pub fn pop_miss(&mut self, now: u64, runs: &mut [KernelReport]) -> Option<crate::mem::l1::MissRequest> {
         let miss = self.l1.pop_miss()?;
-        self.lsu.miss_queue_popped(now, &mut self.l1, &mut self.report);
+        self.lsu.miss_queue_popped(now, &mut self.l1, &mut Tally { sm: &mut self.report, runs });
         Some(miss)
     }
 
@@ -695,7 +703,7 @@ impl Sm {
                         let (line, sector) = (self.line_bytes, self.sector_bytes);
                         coalesce(access.mask, &self.addresses, access.block, line, sector, self.lsu.requests_mut());
                         requests = self.lsu.requests_mut().len() as u32;
-                        self.lsu.start_global(kind, w, token, &self.l1);
+                        self.lsu.start_global(kind, w, token, self.info[wi].kernel, &self.l1);
                     }
                 }
             }

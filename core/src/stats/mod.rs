@@ -178,6 +178,31 @@ pub struct KernelReport {
     pub parent: Option<u32>,
     /// Nesting depth: 0 for host launches, parent + 1 for device launches.
     pub depth: u32,
+    /// For a grid launched from the device, the block of the parent run whose thread launched
+    /// it.
+    #[serde(default)]
+    pub parent_block: Option<u32>,
+    /// For a grid launched from the device, the SM that thread ran on.
+    #[serde(default)]
+    pub parent_sm: Option<u32>,
+    /// Its accesses to the L1s of every SM, counted as [`Report::l1`] counts them (the runs'
+    /// counts add up to it).
+    #[serde(default)]
+    pub l1: L1Stats,
+    /// Cycles an LSU retried one of its requests that the L1 could not accept (its share of
+    /// the memory-pipeline stall; the runs' counts add up to the SMs' `lsu_stall_cycles`).
+    #[serde(default)]
+    pub lsu_stall_cycles: u64,
+    /// Its requests at the L2 banks, counted as [`Report::l2`] counts them; a write-back is
+    /// charged to the run whose request installed the line that evicted it.
+    #[serde(default)]
+    pub l2: L2Stats,
+    /// DRAM line reads its L2 misses started.
+    #[serde(default)]
+    pub dram_reads: u64,
+    /// DRAM line writes (write-backs) charged to it.
+    #[serde(default)]
+    pub dram_writes: u64,
 }
 
 /// One SM.
