@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::{Coherence, GpuConfig, TbDispatchRate};
 use crate::error::ConfigError;
+use crate::events::{SmEvent, Stamped};
 use crate::exec::memory::{GlobalMemory, Region};
 use crate::exec::{Fault, FaultKind, LaunchProblem, MAX_DEVICE_GRIDS};
 use crate::isa::Dim3;
@@ -61,11 +62,15 @@ pub struct RunOptions {
     /// Jump over cycles in which nothing can happen (on by default; turning it off must not
     /// change any result, only the time taken, and a test checks exactly that).
     pub skip_idle: bool,
+    /// Keep each SM's event stream ([`crate::events`]), stamped with cycles, for
+    /// [`Simulation::recorded`] (off by default: it grows with every memory access).
+    #[serde(default)]
+    pub record: bool,
 }
 
 impl Default for RunOptions {
     fn default() -> Self {
-        RunOptions { max_cycles: 100_000_000, series_every: 64, skip_idle: true }
+        RunOptions { max_cycles: 100_000_000, series_every: 64, skip_idle: true, record: false }
     }
 }
 
@@ -235,7 +240,9 @@ impl Simulation {
         options: RunOptions,
     ) -> Simulation {
         let (memory, regions) = workload.materialize();
-        let sms = (0..config.core.sm_count).map(|i| Sm::new(i, &config, &warp_policy, options.skip_idle)).collect();
+        let sms = (0..config.core.sm_count)
+            .map(|i| Sm::new(i, &config, &warp_policy, options.skip_idle, options.record))
+            .collect();
         let banks = (0..config.l2.banks).map(|b| L2Bank::new(b, &config)).collect();
         Simulation {
             dram: Dram::new(&config),
@@ -316,6 +323,12 @@ impl Simulation {
         let Some(sm) = self.sms.get(sm) else { return Vec::new() };
         let l1 = sm.l1();
         (0..l1.sets()).flat_map(|set| l1.owners_of_set(set)).collect()
+    }
+
+    /// SM `sm`'s event stream so far, stamped with cycles; empty unless [`RunOptions::record`]
+    /// is on (see [`crate::events`]).
+    pub fn recorded(&self, sm: usize) -> &[Stamped] {
+        self.sms.get(sm).map_or(&[], |s| s.recorded())
     }
 
     /// The machine.
@@ -491,6 +504,9 @@ impl Simulation {
             &TbCx { now, sm_count },
             &KernelLaunch { kernel: id, code, blocks, grid, block, sm_count, origin, depth },
         );
+        for sm in &mut self.sms {
+            sm.tell(now, SmEvent::KernelStart { kernel: id });
+        }
         self.dispatch_pending = true;
         id
     }
@@ -730,6 +746,9 @@ impl Simulation {
             self.tb_policy.on_tb_finish(&cx, f.sm, f.kernel, f.block);
             if complete {
                 self.tb_policy.on_kernel_complete(&cx, f.kernel);
+                for sm in &mut self.sms {
+                    sm.tell(now, SmEvent::KernelEnd { kernel: f.kernel });
+                }
             }
             self.settle(f.kernel);
         }

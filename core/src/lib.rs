@@ -25,6 +25,7 @@ pub mod bench;
 pub mod claims;
 pub mod config;
 pub mod error;
+pub mod events;
 pub mod exec;
 pub mod gpu;
 pub mod isa;

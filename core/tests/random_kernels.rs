@@ -123,7 +123,7 @@ fn run(w: &Workload, skip_idle: bool) -> (StepOutcome, String) {
     let mut config = presets::fermi_gtx480();
     config.core.sm_count = 2;
     config.core.tb_dispatch = TbDispatchRate::OnePerSmPerCycle;
-    let options = RunOptions { max_cycles: 20_000, series_every: 500, skip_idle };
+    let options = RunOptions { max_cycles: 20_000, series_every: 500, skip_idle, ..RunOptions::default() };
     let mut sim = Simulation::new(config, w.clone(), &Policies::default(), options).expect("the workload is valid");
     let outcome = sim.run();
     (outcome, serde_json::to_string(&sim.report()).unwrap())

@@ -57,7 +57,10 @@ pub struct Evicted {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum L1Outcome {
     /// Every requested sector is valid: data after the hit latency.
-    Hit,
+    Hit {
+        /// The owner id (warp) recorded when the line was allocated.
+        owner: u32,
+    },
     /// The line is being fetched and every missing sector is already requested: merged into its
     /// MSHR entry, answered by its fill.
     HitReserved,
@@ -128,7 +131,7 @@ impl L1Stats {
     pub fn record(&mut self, outcome: &L1Outcome) {
         let counter = match *outcome {
             L1Outcome::ReservationFail(reason) => return self.record_failures(reason, 1),
-            L1Outcome::Hit => &mut self.hits,
+            L1Outcome::Hit { .. } => &mut self.hits,
             L1Outcome::HitReserved => &mut self.hit_reserved,
             L1Outcome::Miss { evicted } => {
                 self.evictions += evicted.is_some() as u64;
@@ -574,7 +577,7 @@ impl L1Cache {
             self.touch(i);
             self.stats.hits += 1;
             self.line_hits[i] = self.line_hits[i].saturating_add(1);
-            return L1Outcome::Hit;
+            return L1Outcome::Hit { owner: way.owner };
         }
         if way.reserved() {
             return self.join_mshr(way.mshr as usize, Some(i), line, missing, token);
@@ -743,7 +746,7 @@ mod tests {
         assert_eq!(l1.pop_miss(), None);
         assert_eq!(fill(&mut l1, 5, ALL), [100]);
         assert_eq!(l1.mshrs_in_use(), 0);
-        assert_eq!(l1.access(5, 0b0100, LOAD, 8, 101), L1Outcome::Hit);
+        assert_eq!(l1.access(5, 0b0100, LOAD, 8, 101), L1Outcome::Hit { owner: 7 }, "warp 7 brought it in");
         assert_eq!(l1.owners_of_set(1).collect::<Vec<_>>(), [Some(7), None], "line 5 is in set 1, filled by warp 7");
         let s = l1.stats();
         assert_eq!((s.accesses, s.misses, s.hits, s.hit_reserved), (2, 1, 1, 0));
@@ -792,7 +795,7 @@ mod tests {
         let s = l1.stats();
         assert_eq!((s.fail_mshr_merge, s.accesses, s.hit_reserved), (2, 2, 1), "every retry counts, no access does");
         assert_eq!(fill(&mut l1, 0, ALL), [1, 2]);
-        assert_eq!(l1.access(0, 0b1, LOAD, 0, 3), L1Outcome::Hit);
+        assert!(matches!(l1.access(0, 0b1, LOAD, 0, 3), L1Outcome::Hit { .. }));
     }
 
     #[test]
@@ -876,7 +879,7 @@ mod tests {
         bring_in(&mut l1, 0, 10);
         bring_in(&mut l1, 4, 14);
         assert_eq!(l1.owners_of_set(0).collect::<Vec<_>>(), [Some(10), Some(14)]);
-        assert_eq!(l1.access(0, ALL, LOAD, 3, 0), L1Outcome::Hit);
+        assert_eq!(l1.access(0, ALL, LOAD, 3, 0), L1Outcome::Hit { owner: 10 });
         assert_eq!(l1.access(8, ALL, LOAD, 18, 0), L1Outcome::Miss { evicted: Some(Evicted { line: 4, owner: 14 }) });
         assert_eq!(l1.owners_of_set(0).collect::<Vec<_>>(), [Some(10), None], "the reserved way has no data yet");
         fill(&mut l1, 8, ALL);
@@ -888,7 +891,7 @@ mod tests {
         let mut l1 = L1Cache::new(&L1Config { replacement: Replacement::Fifo, ..roomy() });
         bring_in(&mut l1, 0, 10);
         bring_in(&mut l1, 4, 14);
-        assert_eq!(l1.access(0, ALL, LOAD, 3, 0), L1Outcome::Hit);
+        assert_eq!(l1.access(0, ALL, LOAD, 3, 0), L1Outcome::Hit { owner: 10 });
         assert_eq!(l1.access(8, ALL, LOAD, 18, 0), L1Outcome::Miss { evicted: Some(Evicted { line: 0, owner: 10 }) });
     }
 
@@ -900,9 +903,12 @@ mod tests {
         assert_eq!(fill(&mut l1, 3, 0b0001), [1]);
         assert_eq!(l1.access(3, 0b0011, LOAD, 6, 2), L1Outcome::SectorMiss);
         assert_eq!(pop(&mut l1), Some((3, 0b0010, LOAD)), "only the missing sector");
-        assert_eq!(l1.access(3, 0b0001, LOAD, 6, 3), L1Outcome::Hit, "the valid sector still hits meanwhile");
+        assert!(
+            matches!(l1.access(3, 0b0001, LOAD, 6, 3), L1Outcome::Hit { .. }),
+            "the valid sector still hits meanwhile"
+        );
         assert_eq!(fill(&mut l1, 3, 0b0010), [2]);
-        assert_eq!(l1.access(3, 0b0011, LOAD, 6, 4), L1Outcome::Hit);
+        assert!(matches!(l1.access(3, 0b0011, LOAD, 6, 4), L1Outcome::Hit { .. }));
         assert_eq!(l1.owners_of_set(3).collect::<Vec<_>>(), [Some(5), None], "a sector miss keeps the owner");
         let s = l1.stats();
         assert_eq!((s.misses, s.sector_misses, s.hits, s.evictions), (1, 1, 2, 0));
@@ -918,14 +924,14 @@ mod tests {
         assert_eq!(pop(&mut l1), Some((3, 0b0110, LOAD)));
         assert_eq!(fill(&mut l1, 3, 0b0001), [] as [u32; 0]);
         assert_eq!(fill(&mut l1, 3, 0b0110), [1, 2]);
-        assert_eq!(l1.access(3, 0b0111, LOAD, 0, 3), L1Outcome::Hit);
+        assert!(matches!(l1.access(3, 0b0111, LOAD, 0, 3), L1Outcome::Hit { .. }));
     }
 
     #[test]
     fn a_write_evict_store_drops_a_valid_line_and_a_write_through_store_keeps_it() {
         for (policy, reload) in [
             (L1WritePolicy::WriteEvict, L1Outcome::Miss { evicted: None }),
-            (L1WritePolicy::WriteThrough, L1Outcome::Hit),
+            (L1WritePolicy::WriteThrough, L1Outcome::Hit { owner: 0 }),
         ] {
             let mut l1 = L1Cache::new(&L1Config { write_policy: policy, ..config() });
             bring_in(&mut l1, 2, 0);
@@ -956,7 +962,7 @@ mod tests {
         assert_eq!(l1.access(1, 0b1, RequestKind::Store, 0, 0), L1Outcome::Forwarded);
         assert_eq!(l1.access(1, ALL, LOAD, 0, 2), L1Outcome::HitReserved);
         assert_eq!(fill(&mut l1, 1, ALL), [1, 2]);
-        assert_eq!(l1.access(1, ALL, LOAD, 0, 3), L1Outcome::Hit);
+        assert!(matches!(l1.access(1, ALL, LOAD, 0, 3), L1Outcome::Hit { .. }));
     }
 
     #[test]

@@ -13,18 +13,21 @@ use alloc::collections::VecDeque;
 use alloc::vec::Vec;
 
 use crate::config::GpuConfig;
+use crate::events::SmEvent;
 use crate::mem::coalescer::LineRequest;
 use crate::mem::l1::{FailReason, L1Cache, L1Outcome, RequestKind};
-use crate::sched::warp::{L1Event, WarpSlot};
+use crate::sched::warp::WarpSlot;
 use crate::stats::{KernelReport, SmReport};
 
-/// Where the LSU counts: its SM's report, and the report of each kernel run (by run id), which
-/// the run of the request at hand is charged in.
-pub struct Tally<'a> {
+/// Where the LSU counts and reports: its SM's report, the report of each kernel run (by run
+/// id), which the run of the request at hand is charged in, and the SM's event stream.
+pub struct Tally<'a, E: FnMut(SmEvent)> {
     /// The SM's counters.
     pub sm: &'a mut SmReport,
     /// Every kernel run's report.
     pub runs: &'a mut [KernelReport],
+    /// Hears each access's outcome.
+    pub events: E,
 }
 
 /// What occupies the dispatch slot.
@@ -59,17 +62,30 @@ struct Blocked {
     counted: bool,
     /// The kernel run of the request, charged with the attempts.
     kernel: u32,
+    /// The warp and line of the request, for the event stream.
+    warp: WarpSlot,
+    line: u64,
 }
 
 impl Blocked {
     /// Counts the attempts from `since` up to (not including) `until` not counted yet.
-    fn count_until(&mut self, until: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
+    fn count_until(&mut self, until: u64, l1: &mut L1Cache, tally: &mut Tally<'_, impl FnMut(SmEvent)>) {
         self.charge(until.saturating_sub(self.since + self.counted as u64), l1, tally);
     }
 
     /// Counts `attempts` failed attempts, as stalled cycles and as the L1's failures, for the
     /// SM and for the request's run.
-    fn charge(&self, attempts: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
+    fn charge(&self, attempts: u64, l1: &mut L1Cache, tally: &mut Tally<'_, impl FnMut(SmEvent)>) {
+        if attempts == 0 {
+            return;
+        }
+        (tally.events)(SmEvent::ReservationFail {
+            slot: self.warp,
+            kernel: self.kernel,
+            line: self.line,
+            cause: self.reason,
+            attempts,
+        });
         tally.sm.lsu_stall_cycles += attempts;
         l1.record_failures(self.reason, attempts);
         if let Some(run) = tally.runs.get_mut(self.kernel as usize) {
@@ -117,7 +133,7 @@ impl Lsu {
 
     /// Something that can unblock the head request happened; it is retried from cycle `retry`.
     /// The attempts it would have made (and failed) in between are counted now.
-    pub fn unblock(&mut self, retry: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
+    pub fn unblock(&mut self, retry: u64, l1: &mut L1Cache, tally: &mut Tally<'_, impl FnMut(SmEvent)>) {
         if let Some(mut blocked) = self.blocked.take() {
             blocked.count_until(retry, l1, tally);
         }
@@ -127,7 +143,7 @@ impl Lsu {
     /// retried next cycle. One blocked for another reason would fail that retry the same way
     /// (a queue slot is all that changed): it stays blocked, with that attempt foreseen, as
     /// [`Lsu::unblock`] followed by the failed retry would leave the counts.
-    pub fn miss_queue_popped(&mut self, now: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
+    pub fn miss_queue_popped(&mut self, now: u64, l1: &mut L1Cache, tally: &mut Tally<'_, impl FnMut(SmEvent)>) {
         match &mut self.blocked {
             Some(blocked) if blocked.reason != FailReason::MissQueue => {
                 blocked.count_until(now + 1, l1, tally);
@@ -140,7 +156,7 @@ impl Lsu {
 
     /// The cycles before `now` are over (simulated, or slept through by the SM): a foreseen
     /// attempt among them is counted.
-    pub fn settle(&mut self, now: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
+    pub fn settle(&mut self, now: u64, l1: &mut L1Cache, tally: &mut Tally<'_, impl FnMut(SmEvent)>) {
         if let Some(blocked) = &mut self.blocked {
             if !blocked.counted && blocked.since < now {
                 blocked.counted = true;
@@ -179,8 +195,7 @@ impl Lsu {
         now: u64,
         l1: &mut L1Cache,
         loads: &mut PendingLoads,
-        tally: &mut Tally<'_>,
-        on_event: &mut dyn FnMut(L1Event),
+        tally: &mut Tally<'_, impl FnMut(SmEvent)>,
     ) {
         match self.state {
             State::Idle => {}
@@ -203,20 +218,28 @@ impl Lsu {
                     run.l1.record(&outcome);
                     run.lsu_stall_cycles += matches!(outcome, L1Outcome::ReservationFail(_)) as u64;
                 }
+                let (slot, line) = (warp, request.line);
                 match outcome {
-                    L1Outcome::ReservationFail(reason) => {
+                    L1Outcome::ReservationFail(cause) => {
+                        (tally.events)(SmEvent::ReservationFail { slot, kernel, line, cause, attempts: 1 });
                         tally.sm.lsu_stall_cycles += 1;
                         if self.may_block {
-                            self.blocked = Some(Blocked { reason, since: now, counted: true, kernel });
+                            self.blocked =
+                                Some(Blocked { reason: cause, since: now, counted: true, kernel, warp, line });
                         }
                         return;
                     }
-                    L1Outcome::Hit => {
+                    L1Outcome::Hit { owner } => {
+                        (tally.events)(SmEvent::Hit { slot, kernel, line, owner });
                         if let Some(t) = token {
                             loads.hit(t, now + self.hit_latency);
                         }
                     }
                     L1Outcome::HitReserved | L1Outcome::SectorMiss => {
+                        (tally.events)(match outcome {
+                            L1Outcome::HitReserved => SmEvent::MshrMerge { slot, kernel, line },
+                            _ => SmEvent::SectorMiss { slot, kernel, line },
+                        });
                         if let Some(t) = token {
                             loads.expect(t);
                         }
@@ -225,12 +248,13 @@ impl Lsu {
                         if let Some(t) = token {
                             loads.expect(t);
                         }
-                        on_event(L1Event::Miss { slot: warp, line: request.line });
+                        (tally.events)(SmEvent::Miss { slot, kernel, line });
                         if let Some(e) = evicted {
-                            on_event(L1Event::Eviction { line: e.line, owner: e.owner as WarpSlot, by: warp });
+                            (tally.events)(SmEvent::Eviction { line: e.line, owner: e.owner, by: warp });
                         }
                     }
                     L1Outcome::Forwarded => {
+                        (tally.events)(SmEvent::Store { slot, kernel, line, atomic: kind == RequestKind::Atomic });
                         if let (RequestKind::Atomic, Some(t)) = (kind, token) {
                             loads.expect(t);
                             self.atomic_tokens.push_back(t);
@@ -246,7 +270,8 @@ impl Lsu {
                 // L1 before the next cycle's attempt: if it must fail, wait from now.
                 if self.may_block && kind == RequestKind::Load {
                     if let Some(reason) = l1.load_doomed(following.set, following.line) {
-                        self.blocked = Some(Blocked { reason, since: now + 1, counted: false, kernel });
+                        let (warp, line) = (warp, following.line);
+                        self.blocked = Some(Blocked { reason, since: now + 1, counted: false, kernel, warp, line });
                     }
                 }
             }

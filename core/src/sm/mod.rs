@@ -18,6 +18,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::config::GpuConfig;
+use crate::events::{SmEvent, Stamped};
 use crate::exec::memory::{GlobalMemory, SharedMemory};
 use crate::exec::{self, AccessKind, ExecEnv, Executed, Fault, WarpExec, WarpPlace, LANES};
 use crate::isa::{Dim3, InstrClass, Kernel, Space, Unit};
@@ -26,7 +27,7 @@ use crate::mem::coalescer::{bank_conflict_degree, coalesce};
 use crate::mem::l1::{L1Cache, RequestKind};
 use crate::sched::tb::{BlockNeeds, SmFree};
 use crate::sched::warp::{
-    Issued, L1Event, ReadyWarps, SmShape, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot, Words,
+    Issued, ReadyWarps, SmShape, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot, Words,
 };
 use crate::stats::{BlockRecord, KernelReport, SmReport, StallCounts, StallReason};
 use lsu::{Lsu, PendingLoads, Tally};
@@ -161,6 +162,8 @@ pub struct Sm {
     warp_size: u32,
     /// The warp-scheduling policy, one object for all the schedulers.
     policy: WarpPolicy,
+    /// The SM's event stream, when the run records it.
+    recorder: Option<Vec<Stamped>>,
     schedulers: Vec<Scheduler>,
     warps: Vec<Warp>,
     /// Policy-visible state of each warp slot, kept in step with `warps`.
@@ -188,6 +191,21 @@ pub struct Sm {
     shortcuts: bool,
     /// Stall cycles are counted for every cycle before this one.
     accounted_to: u64,
+}
+
+/// Tells `policy`, and `recorder` if the run records, that `event` happened at `now` on SM `id`.
+fn tell(
+    policy: &mut WarpPolicy,
+    recorder: &mut Option<Vec<Stamped>>,
+    id: u32,
+    info: &[WarpInfo],
+    now: u64,
+    event: SmEvent,
+) {
+    policy.on_event(&WarpCx { now, sm: id, scheduler: 0, warps: info }, &event);
+    if let Some(recorder) = recorder {
+        recorder.push(Stamped { cycle: now, event });
+    }
 }
 
 /// Marks register `reg` of warp `w` readable from cycle `at`, waking its scheduler.
@@ -222,11 +240,15 @@ impl Sm {
     /// An idle SM of `config` whose schedulers run `policy`.
     /// With `shortcuts` off, every scheduler is evaluated and every LSU retry made each cycle:
     /// the plain cycle-by-cycle reference the shortcuts must agree with.
-    pub fn new(id: u32, config: &GpuConfig, policy: &WarpPolicy, shortcuts: bool) -> Self {
+    /// With `record`, the SM keeps its event stream ([`Sm::recorded`]).
+    pub fn new(id: u32, config: &GpuConfig, policy: &WarpPolicy, shortcuts: bool, record: bool) -> Self {
         let core = &config.core;
         let p = &config.pipeline;
         let (n, slots) = (core.schedulers_per_sm as usize, core.max_warps_per_sm as usize);
         let mut policy = policy.clone();
+        // A recorded stream, or a policy that acts on failures as they come, needs every retry
+        // made in its cycle.
+        let lsu_may_wait = shortcuts && !record && !policy.hears_every_retry();
         policy.attach(&SmShape {
             schedulers: n as u16,
             warp_slots: slots as u16,
@@ -236,6 +258,7 @@ impl Sm {
             id,
             warp_size: core.warp_size,
             policy,
+            recorder: record.then(Vec::new),
             schedulers: (0..n)
                 .map(|_| Scheduler {
                     unit_free: [0; 3],
@@ -266,7 +289,7 @@ impl Sm {
             shared_banks: config.shared_memory.banks,
             line_bytes: config.l1.line_bytes,
             sector_bytes: config.l1.sector_bytes,
-            lsu: Lsu::new(config, shortcuts),
+            lsu: Lsu::new(config, lsu_may_wait),
             loads: PendingLoads::default(),
             l1: L1Cache::new(&config.l1),
             addresses: [0; LANES],
@@ -282,6 +305,16 @@ impl Sm {
     #[cfg(test)]
     pub(crate) fn policy(&self) -> &WarpPolicy {
         &self.policy
+    }
+
+    /// Its event stream so far (empty unless the run records).
+    pub fn recorded(&self) -> &[Stamped] {
+        self.recorder.as_deref().unwrap_or(&[])
+    }
+
+    /// Tells the policy (and the recorder) about an event of the whole GPU at `now`.
+    pub fn tell(&mut self, now: u64, event: SmEvent) {
+        tell(&mut self.policy, &mut self.recorder, self.id, &self.info, now, event);
     }
 
     /// Free resources, for the TB scheduler.
@@ -372,6 +405,7 @@ impl Sm {
             };
             self.next_age += 1;
             warp_in_block += 1;
+            self.tell(now, SmEvent::WarpAdmit { slot: w as WarpSlot, kernel: launch.kernel });
         }
         self.wake_all();
     }
@@ -388,18 +422,22 @@ impl Sm {
         if !self.lsu.active() && !self.loads.any_complete() {
             // Idle, or blocked until an event (the case of most cycles of a memory-bound run):
             // only a foreseen failed attempt is there to count, as `Lsu::cycle` would.
-            self.lsu.settle(now + 1, &mut self.l1, &mut Tally { sm: &mut self.report, runs });
+            let Sm { id, lsu, l1, info, report, policy, recorder, .. } = self;
+            let events = |e| tell(policy, recorder, *id, info, now, e);
+            lsu.settle(now + 1, l1, &mut Tally { sm: report, runs, events });
             return;
         }
-        let Sm { id, lsu, l1, loads, warps, info, schedulers, report, policy, .. } = self;
-        let mut cx_events = |event| {
-            let cx = WarpCx { now, sm: *id, scheduler: 0, warps: info };
-            policy.on_l1_event(&cx, &event);
-        };
+        let Sm { id, lsu, l1, loads, warps, info, schedulers, report, policy, recorder, .. } = self;
         let was_busy = lsu.busy();
-        lsu.cycle(now, l1, loads, &mut Tally { sm: report, runs }, &mut cx_events);
+        {
+            let events = |e| tell(policy, recorder, *id, info, now, e);
+            lsu.cycle(now, l1, loads, &mut Tally { sm: report, runs, events });
+        }
         // Loads whose requests are all issued and answered by hits: their data is ready.
-        loads.complete_ready(|w, reg, at| release(warps, schedulers, w, reg, at));
+        loads.complete_ready(|w, reg, at| {
+            release(warps, schedulers, w, reg, at);
+            tell(policy, recorder, *id, info, now, SmEvent::LoadComplete { slot: w, at });
+        });
         if was_busy && !self.lsu.busy() {
             self.wake_all();
         }
@@ -417,25 +455,29 @@ impl Sm {
     ) {
         woken.clear();
         self.l1.fill_entry(mshr, line, sectors, woken);
-        let cx = WarpCx { now, sm: self.id, scheduler: 0, warps: &self.info };
-        self.policy.on_l1_event(&cx, &L1Event::Fill { line });
+        self.tell(now, SmEvent::Fill { line });
         // The fill freed an MSHR and un-reserved a line: the LSU may proceed this cycle.
-        self.lsu.unblock(now, &mut self.l1, &mut Tally { sm: &mut self.report, runs });
+        let Sm { id, lsu, l1, info, report, policy, recorder, .. } = self;
+        let events = |e| tell(policy, recorder, *id, info, now, e);
+        lsu.unblock(now, l1, &mut Tally { sm: report, runs, events });
         for &token in woken.iter() {
             self.loads.answer(token, now);
         }
-        self.release_completed();
+        self.release_completed(now);
     }
 
-    fn release_completed(&mut self) {
-        let Sm { warps, schedulers, loads, .. } = self;
-        loads.complete_ready(|w, reg, at| release(warps, schedulers, w, reg, at));
+    fn release_completed(&mut self, now: u64) {
+        let Sm { id, warps, schedulers, loads, info, policy, recorder, .. } = self;
+        loads.complete_ready(|w, reg, at| {
+            release(warps, schedulers, w, reg, at);
+            tell(policy, recorder, *id, info, now, SmEvent::LoadComplete { slot: w, at });
+        });
     }
 
     /// An atomic's reply reached the SM at `now`.
     pub fn atomic_reply(&mut self, now: u64, token: u32) {
         self.loads.answer(token, now);
-        self.release_completed();
+        self.release_completed(now);
     }
 
     /// Runs the issue stage of every scheduler for cycle `now`; what it produces for the rest
@@ -496,7 +538,9 @@ impl Sm {
             // for a cycle after the one the SM last ran.
             return;
         }
-        self.lsu.settle(now, &mut self.l1, &mut Tally { sm: &mut self.report, runs });
+        let Sm { id, lsu, l1, info, report, policy, recorder, .. } = self;
+        let events = |e| tell(policy, recorder, *id, info, now, e);
+        lsu.settle(now, l1, &mut Tally { sm: report, runs, events });
         let cycles = now - self.accounted_to;
         for &reason in &self.last_reasons {
             self.stalls.add(reason, cycles);
@@ -529,7 +573,9 @@ impl Sm {
     /// blocked on a full queue can go again next cycle.
     pub fn pop_miss(&mut self, now: u64, runs: &mut [KernelReport]) -> Option<crate::mem::l1::MissRequest> {
         let miss = self.l1.pop_miss()?;
-        self.lsu.miss_queue_popped(now, &mut self.l1, &mut Tally { sm: &mut self.report, runs });
+        let Sm { id, lsu, l1, info, report, policy, recorder, .. } = self;
+        let events = |e| tell(policy, recorder, *id, info, now, e);
+        lsu.miss_queue_popped(now, l1, &mut Tally { sm: report, runs, events });
         Some(miss)
     }
 
@@ -719,6 +765,8 @@ impl Sm {
                 self.info[wi].live = false;
                 self.warps[wi].place = None;
                 self.schedulers[s].ready.exit(w);
+                let kernel = self.info[wi].kernel;
+                self.tell(now, SmEvent::WarpExit { slot: w, kernel });
                 let b = &mut self.blocks[block_slot];
                 b.warps_live -= 1;
                 if b.warps_live == 0 {

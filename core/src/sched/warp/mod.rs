@@ -31,6 +31,7 @@ pub mod swl;
 
 pub use set::{Members, ReadyWarps, WarpSet, Words};
 
+pub use crate::events::SmEvent;
 pub use crate::isa::InstrClass;
 
 use super::{PolicyInfo, PolicySpec, SpecError, Tunable};
@@ -59,8 +60,8 @@ pub struct WarpCx<'a> {
     pub now: u64,
     /// The SM.
     pub sm: u32,
-    /// The scheduler asking or whose warp issued (`0..schedulers`; 0 for cache events, which
-    /// name their warps). Warp slot `w` belongs to scheduler `w % schedulers`.
+    /// The scheduler asking or whose warp issued (`0..schedulers`; 0 for events, which name
+    /// their warps). Warp slot `w` belongs to scheduler `w % schedulers`.
     pub scheduler: u16,
     /// Every warp slot of the SM.
     pub warps: &'a [WarpInfo],
@@ -96,32 +97,6 @@ pub struct Issued {
     pub requests: u32,
 }
 
-/// Something the L1 did on behalf of a warp, for policies that learn from the cache.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum L1Event {
-    /// Warp `slot` missed on `line` (a new fetch, not a merge or a retry).
-    Miss {
-        /// The requesting warp.
-        slot: WarpSlot,
-        /// Line address.
-        line: u64,
-    },
-    /// The data of `line` arrived in the L1.
-    Fill {
-        /// Line address.
-        line: u64,
-    },
-    /// A fill for warp `by` evicted `line`, which warp `owner` had brought in.
-    Eviction {
-        /// Line address of the victim.
-        line: u64,
-        /// Warp slot that filled the victim.
-        owner: WarpSlot,
-        /// Warp slot whose miss evicted it.
-        by: WarpSlot,
-    },
-}
-
 /// A warp-scheduling policy: one instance per SM, serving all of its schedulers.
 ///
 /// Within a cycle the engine visits the SM's schedulers in order. For each, it calls `pick`
@@ -150,8 +125,19 @@ pub trait WarpScheduler {
     /// `slot` (of scheduler `cx.scheduler`) issued an instruction.
     fn on_issue(&mut self, _cx: &WarpCx<'_>, _slot: WarpSlot, _issued: &Issued) {}
 
-    /// The SM's L1 reports a miss, a fill or an eviction.
-    fn on_l1_event(&mut self, _cx: &WarpCx<'_>, _event: &L1Event) {}
+    /// Something happened in the SM: every access its L1 took or turned away, fills,
+    /// evictions, completed loads, warps arriving and leaving, kernel runs starting and ending
+    /// (see [`SmEvent`]).
+    fn on_event(&mut self, _cx: &WarpCx<'_>, _event: &SmEvent) {}
+
+    /// Whether the policy must hear each failed attempt in the cycle it happens. By default the
+    /// LSU does not retry a request that cannot get in before something changes, and reports
+    /// the attempts it would have made when that happens ([`SmEvent::ReservationFail`] with a
+    /// count): a policy that acts on failures as they come says `true`, and the LSU then retries
+    /// every cycle (slower, the same results).
+    fn hears_every_retry(&self) -> bool {
+        false
+    }
 }
 
 macro_rules! warp_policies {
@@ -208,10 +194,17 @@ macro_rules! warp_policies {
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.on_issue(cx, slot, issued), )*
                 }
             }
-            fn on_l1_event(&mut self, cx: &WarpCx<'_>, event: &L1Event) {
+            fn hears_every_retry(&self) -> bool {
                 match self {
-                    $( WarpPolicy::$variant(p) => p.on_l1_event(cx, event), )*
-                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.on_l1_event(cx, event), )*
+                    $( WarpPolicy::$variant(p) => p.hears_every_retry(), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.hears_every_retry(), )*
+                }
+            }
+            #[inline]
+            fn on_event(&mut self, cx: &WarpCx<'_>, event: &SmEvent) {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.on_event(cx, event), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.on_event(cx, event), )*
                 }
             }
         }

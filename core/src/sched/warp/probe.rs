@@ -7,7 +7,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::gto::Gto;
-use super::{InstrClass, Issued, ReadyWarps, SmShape, WarpCx, WarpScheduler, WarpSlot};
+use super::{InstrClass, Issued, ReadyWarps, SmEvent, SmShape, WarpCx, WarpScheduler, WarpSlot};
 
 const CLASSES: usize = 5;
 
@@ -37,6 +37,10 @@ pub struct Probe {
     pub first: [Option<u64>; CLASSES],
     /// Times the gate said no.
     pub refusals: core::cell::Cell<u64>,
+    /// Failed L1 attempts heard of, summed over the events' counts.
+    pub failed_attempts: u64,
+    /// Accepted L1 accesses heard of.
+    pub accesses: u64,
 }
 
 impl Probe {
@@ -70,6 +74,14 @@ impl WarpScheduler for Probe {
         let held = self.hold.is_some_and(|(held, until)| held == class && cx.now < until);
         self.refusals.set(self.refusals.get() + held as u64);
         !held
+    }
+
+    fn on_event(&mut self, _cx: &WarpCx<'_>, event: &SmEvent) {
+        match *event {
+            SmEvent::ReservationFail { attempts, .. } => self.failed_attempts += attempts,
+            e if e.l1_access().is_some() => self.accesses += 1,
+            _ => {}
+        }
     }
 
     fn on_issue(&mut self, cx: &WarpCx<'_>, slot: WarpSlot, issued: &Issued) {
@@ -149,6 +161,20 @@ mod tests {
         let (_, probes) = run(32, Probe::default());
         assert!(probes.iter().all(|p| p.requests(InstrClass::GlobalLoad) == 4 * 32));
         assert!(probes.iter().all(|p| p.requests(InstrClass::GlobalStore) == 4 * 32));
+    }
+
+    #[test]
+    fn failures_the_lsu_waits_out_are_heard_with_their_count() {
+        // A strided access makes 32 line requests per warp instruction: the MSHRs run out, the
+        // L1 turns requests away, and the LSU waits for a fill instead of retrying.
+        let (report, probes) = run(32, Probe::default());
+        for (sm, probe) in probes.iter().enumerate() {
+            let l1 = &report.sms[sm].l1;
+            let fails = l1.fail_line_alloc + l1.fail_mshr_entry + l1.fail_mshr_merge + l1.fail_miss_queue;
+            assert!(fails > 0, "SM {sm} saw reservation failures");
+            assert_eq!(probe.failed_attempts, fails, "SM {sm}: every attempt, charged late or not");
+            assert_eq!(probe.accesses, l1.accesses, "SM {sm}");
+        }
     }
 
     #[test]
