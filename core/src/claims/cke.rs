@@ -20,7 +20,7 @@
 //! kernels in launch order, `inf` for none; in `pair-compute-memory` k0 is the transpose), and the same gates on `lrr`.
 //! The partitionings are settings: `l1.partition = Ucp` (UCP way partitioning) and `l1.mshr_partition = PerKernel`.
 //! Weighted speedup (WSpd), ANTT and fairness come from per-kernel IPC against solo runs (the CKE issue, on the
-//! per-kernel statistics of the policy-interfaces issue).
+//! per-kernel-run statistics the reports now carry).
 
 use super::Across::{Each, GeometricMean};
 use super::Relation::*;
@@ -292,9 +292,9 @@ pub(super) const CLAIMS: &[Claim] = &[
             on(PAIR_ID, Metric::ReservationFailsPerAccess, Each, RatioAtLeast { a: "WS-UCP", b: "WS", min: 1.0 }),
         ],
         status: Status::Pending(
-            "UCP way partitioning of the L1 (setting l1.partition) and Warped-Slicer (the CKE issue), per-kernel miss \
-             rates (the policy-interfaces issue); C+C and M+M pair workloads (an sv+ax-like one for the exception); \
-             the GPU-wide rsfail rate stands in for the C kernel's own, a per-kernel rsfail metric is still needed",
+            "UCP way partitioning of the L1 (setting l1.partition) and Warped-Slicer (the CKE issue); C+C and M+M \
+             pair workloads (an sv+ax-like one for the exception); the GPU-wide rsfail rate stands in for the C \
+             kernel's own, a per-kernel rsfail metric is still needed",
         ),
         headline: false,
     },
@@ -378,10 +378,7 @@ pub(super) const CLAIMS: &[Claim] = &[
             check(Metric::KernelL1MissRate(M_KERNEL), Each, Close { a: "WS-QBMI", b: "WS", tolerance: 0.1 }),
             check(Metric::ReservationFailsPerAccess, Each, Close { a: "WS-QBMI", b: "WS", tolerance: 0.15 }),
         ],
-        status: Status::Pending(
-            "Warped-Slicer, QBMI and DMIL (the CKE issue) and per-kernel miss rates (the policy-interfaces issue); an \
-             M+M pair workload for sv+ks",
-        ),
+        status: Status::Pending("Warped-Slicer, QBMI and DMIL (the CKE issue); an M+M pair workload for sv+ks"),
         headline: false,
     },
     Claim {

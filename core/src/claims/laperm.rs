@@ -76,7 +76,7 @@ pub(super) const CLAIMS: &[Claim] = &[
         status: Status::Pending(
             "the TB-Pri, SMX-Bind and Adaptive-Bind TB schedulers and the DTBL launch path (the LaPerm issue); the \
              exact check is a unit test of tb-pri, smx-bind and adaptive-bind with a scripted driver replaying \
-             Toys A and B (placement, order, finish cycle), plus a Toy C workload and per-kernel L1 statistics; \
+             Toys A and B (placement, order, finish cycle), plus a Toy C workload; \
              this row only checks that SMX-Bind does not finish before Adaptive-Bind",
         ),
         headline: false,
