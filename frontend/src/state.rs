@@ -181,6 +181,11 @@ impl Default for AppState {
     }
 }
 
+/// Page time (ms) between two updates of one run's progress. A worker reports after every
+/// slice, about 80 times a second, and every update renders the page: with several workers
+/// running, the main thread would take a good part of a core the workers need.
+pub const PROGRESS_EVERY_MS: f64 = 100.0;
+
 /// Something that happened.
 #[derive(Clone, Debug)]
 pub enum Action {
@@ -225,6 +230,10 @@ impl Reducible for AppState {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        // The same state: no copy, and Yew does not render the page again.
+        if self.skips(&action) {
+            return self;
+        }
         let mut next = (*self).clone();
         next.apply(action);
         Rc::new(next)
@@ -292,6 +301,16 @@ impl AppState {
     /// Whether some worker is ready (the page's `Compile` requests go to the first).
     pub fn engine_ready(&self) -> bool {
         self.pool.primary().is_some()
+    }
+
+    /// Whether `action` would change nothing the page shows, or too little too soon: a
+    /// progress report for a job no worker runs, or one that comes less than
+    /// [`PROGRESS_EVERY_MS`] after the last shown for its run (the next one shown carries the
+    /// newest numbers; the run's end is a `Done`, never skipped).
+    pub fn skips(&self, action: &Action) -> bool {
+        let Action::Reply { generation, reply: Reply::Progress { id, .. }, at_ms } = action else { return false };
+        let Some(target) = self.pool.running(*generation, *id) else { return true };
+        matches!(self.view(target), Some(RunView::Running { latest_ms, .. }) if at_ms - latest_ms < PROGRESS_EVERY_MS)
     }
 
     /// Applies one action.
@@ -644,6 +663,31 @@ mod tests {
         assert_eq!(result.report.cycles, 500);
         assert!(result.report.blocks.is_empty() && result.report.series.windows.is_empty());
         assert!(result.snapshots.is_empty());
+    }
+
+    #[test]
+    fn progress_is_shown_at_most_every_tenth_of_a_second_per_run() {
+        let state = Rc::new(ready(1));
+        let state = state.reduce(Action::Enqueue(vec![job(1, Target::Main)]));
+        let progress = |cycle, at_ms| Action::Reply {
+            generation: 0,
+            reply: Reply::Progress { id: 1, cycle, total: 0, fraction: 0.1 },
+            at_ms,
+        };
+        let shown = state.clone().reduce(progress(10, 1000.0));
+        assert!(!Rc::ptr_eq(&shown, &state), "the first report starts the run's view");
+        let same = shown.clone().reduce(progress(20, 1050.0));
+        assert!(Rc::ptr_eq(&same, &shown), "50 ms later: skipped, nothing renders");
+        let later = same.reduce(progress(30, 1100.0));
+        assert!(matches!(later.main, RunView::Running { cycle: 30, .. }), "100 ms later: the newest numbers");
+        let other = later.clone().reduce(Action::Reply {
+            generation: 0,
+            reply: Reply::Progress { id: 9, cycle: 1, total: 0, fraction: 0.0 },
+            at_ms: 5000.0,
+        });
+        assert!(Rc::ptr_eq(&other, &later), "a report for no running job changes nothing");
+        let finished = later.clone().reduce(Action::Reply { generation: 0, reply: done(1, 40), at_ms: 1101.0 });
+        assert_eq!(finished.main.result().map(|r| r.report.cycles), Some(40), "the end is never skipped");
     }
 
     #[test]
