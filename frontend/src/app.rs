@@ -496,8 +496,14 @@ pub fn app() -> Html {
         <TabBar tabs={tabs.iter().map(|t| (t.id(), t.label())).collect::<Vec<_>>()}
             selected={tabs.iter().position(|&t| t == *tab).unwrap_or(0)} label="Views"
             on_select={{
-                let tab = tab.clone();
-                Callback::from(move |i: usize| tab.set(tabs[i]))
+                let (tab, dispatcher) = (tab.clone(), state.dispatcher());
+                Callback::from(move |i: usize| {
+                    if matches!(tabs[i], Tab::Compare | Tab::Gallery) {
+                        // Their runs go to every worker: start them while the person reads.
+                        dispatcher.dispatch(Action::StartWorkers);
+                    }
+                    tab.set(tabs[i]);
+                })
             }} />
     };
 

@@ -6,7 +6,9 @@
 //! run goes ahead of the others: a person is watching it); whenever a worker is ready and idle
 //! it takes the first. The pool starts with one worker (it also answers `Catalog` and
 //! `Compile`) and starts more only while jobs wait that the workers starting already will not
-//! take, up to [`Pool::size`] — one per core the browser reports, capped at [`MAX_WORKERS`].
+//! take, up to [`Pool::size`] — one per core the browser reports, capped at [`MAX_WORKERS`] —
+//! or when a view that spreads its runs over workers opens ([`Pool::start_all`]), so that
+//! they are up (their code compiled) by the time its runs start.
 //!
 //! Each worker the app spawns has a generation, unique for the page's lifetime; replies carry
 //! the generation of the worker they came from, so those of a worker that has since crashed or
@@ -207,6 +209,14 @@ impl Pool {
         }
     }
 
+    /// Starts every worker the pool may run that has not been started yet.
+    pub fn start_all(&mut self) {
+        while self.workers.len() < self.size {
+            let generation = self.fresh_generation();
+            self.workers.push(Worker { generation, status: WorkerStatus::Starting, job: None });
+        }
+    }
+
     /// The worker of `generation` said it is ready.
     pub fn ready(&mut self, generation: u32) {
         if let Some(slot) = self.slot(generation) {
@@ -336,6 +346,21 @@ pub(crate) mod tests {
         pool.ready(0);
         assert_eq!(jobs(&pool), [Some(1), None, None]);
         assert_eq!(pool.primary().map(|w| w.generation), Some(0));
+    }
+
+    #[test]
+    fn a_view_that_runs_in_parallel_starts_the_whole_pool_at_once_and_only_once() {
+        let mut pool = Pool::new(3);
+        pool.start_all();
+        assert_eq!(statuses(&pool), [WorkerStatus::Starting; 3]);
+        let generations: Vec<u32> = pool.workers().iter().map(|w| w.generation).collect();
+        pool.start_all();
+        enqueue(&mut pool, (0..5).map(|i| job(i as JobId, card(i))));
+        assert_eq!(pool.workers().iter().map(|w| w.generation).collect::<Vec<_>>(), generations);
+        for g in generations {
+            pool.ready(g);
+        }
+        assert_eq!(jobs(&pool), [Some(0), Some(1), Some(2)]);
     }
 
     #[test]

@@ -201,6 +201,8 @@ pub enum Action {
     },
     /// The compare view now has `n` variants (results beyond are dropped).
     ResizeCompare(usize),
+    /// A view that spreads its runs over the workers opened: start them all now.
+    StartWorkers,
     /// The worker of `generation` replied.
     Reply {
         /// Which worker.
@@ -335,6 +337,7 @@ impl AppState {
                 self.compile.pending = true;
             }
             Action::ResizeCompare(n) => self.compare.resize(n, RunView::Idle),
+            Action::StartWorkers => self.pool.start_all(),
             Action::Reply { generation, .. } if !self.pool.knows(generation) => {}
             Action::Reply { generation, reply, at_ms } => self.on_reply(generation, reply, at_ms),
             Action::WorkerUnavailable { generation, message } => {
