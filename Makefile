@@ -98,8 +98,8 @@ test-browser: setup-test build
 test: setup-test lint test-native test-reproduction test-browser
 	echo "==> all tests passed"
 
-## Engine speed, natively and in the browser's worker, and how fast the page draws a big run
-## (figures for BENCHMARKS.md).
+## Engine speed, natively and in the browser's worker, how fast the page draws a big run, and
+## a gallery card's wall time on one worker and on the pool (figures for BENCHMARKS.md).
 bench: setup-test build
 	echo "==> native"
 	cargo run --release --quiet -p warpscope-cli -- bench --repeat 3
@@ -107,6 +107,8 @@ bench: setup-test build
 	node $(E2E)/bench.mjs
 	echo "==> rendering in the browser (a run of 102 400 thread blocks)"
 	node $(E2E)/render-bench.mjs
+	echo "==> a gallery card on one worker and on the pool"
+	node $(E2E)/gallery-bench.mjs
 
 clean:
 	rm -rf dist target $(E2E)/node_modules $(E2E)/artifacts

@@ -1,15 +1,19 @@
-//! The app: three views (Simulate, Compare, Gallery) and the embed view, wired to the worker.
+//! The app: three views (Simulate, Compare, Gallery) and the embed view, wired to the pool of
+//! engine workers.
 //!
-//! The set-up being edited lives here; everything the worker says goes through the reducer in
-//! [`crate::state`]. The page's address always holds the set-up (see [`crate::share`]), so a
+//! The set-up being edited lives here; everything the workers say goes through the reducer in
+//! [`crate::state`], whose [`crate::pool::Pool`] says which Web Workers should exist and which
+//! job each runs: the app spawns, replaces and feeds them to match. The page's address always holds the set-up (see [`crate::share`]), so a
 //! reload or a copied address restores it.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo_timers::callback::Timeout;
+use warpscope_core::claims::plan;
 use warpscope_core::config::GpuConfig;
 use warpscope_core::{ConfigError, Policies};
-use warpscope_wasm::protocol::{Catalog, Job, Request};
+use warpscope_wasm::protocol::{Catalog, Job, JobId, Request};
 use yew::prelude::*;
 
 use crate::components::compare::{CompareView, Variant, MAX_VARIANTS};
@@ -22,11 +26,12 @@ use crate::components::policy_picker::describe;
 use crate::components::run_view::RunPanel;
 use crate::components::setup_bar::{SetupBar, SetupChange};
 use crate::components::tab_bar::TabBar;
-use crate::gallery::CARDS;
+use crate::gallery;
 use crate::identity::Same;
+use crate::pool::pool_size;
 use crate::setup::Setup;
 use crate::share;
-use crate::state::{Action, AppState, QueuedJob, RunView, Target, WorkerStatus};
+use crate::state::{Action, AppState, QueuedJob, RunView, Scope, Target, WorkerStatus};
 use crate::worker::WorkerClient;
 
 /// Milliseconds of quiet typing before the file is compiled for the editor's markers.
@@ -68,6 +73,28 @@ fn copy_to_clipboard(text: &str) {
     }
 }
 
+/// One Web Worker of the pool: the generation it was spawned as (its slot's in
+/// [`crate::pool::Pool::workers`]) and the last job sent to it.
+struct PoolWorker {
+    generation: u32,
+    client: WorkerClient,
+    sent: Option<JobId>,
+}
+
+/// The page's workers, slot by slot (`None`: not spawned, or given up).
+type Workers = Rc<RefCell<Vec<Option<PoolWorker>>>>;
+
+/// The worker of `generation`, if it is running.
+fn worker_of(workers: &[Option<PoolWorker>], generation: u32) -> Option<&WorkerClient> {
+    workers.iter().flatten().find(|w| w.generation == generation).map(|w| &w.client)
+}
+
+/// How many workers the browser's cores allow (`?workers=N` in the address overrides it).
+fn workers_wanted() -> usize {
+    let cores = web_sys::window().map(|w| w.navigator().hardware_concurrency());
+    pool_size(cores, query_param("workers").as_deref())
+}
+
 /// The views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
@@ -102,10 +129,7 @@ impl Tab {
 fn default_variants(setup: &Setup, catalog: &Catalog) -> Vec<Variant> {
     let warps: Vec<String> = catalog.warp_policies.iter().map(|p| p.id.clone()).collect();
     let pick = |i: usize| warps.get(i).cloned().unwrap_or_else(|| setup.policies.warp.clone());
-    vec![
-        Variant { tb: setup.policies.tb.clone(), warp: pick(0), coherence: None },
-        Variant { tb: setup.policies.tb.clone(), warp: pick(1), coherence: None },
-    ]
+    vec![Variant::policies(setup.policies.tb.clone(), pick(0)), Variant::policies(setup.policies.tb.clone(), pick(1))]
 }
 
 /// The job running `setup` under `variant`.
@@ -114,7 +138,17 @@ fn variant_job(setup: &Setup, variant: &Variant) -> Job {
     if let Some(coherence) = variant.coherence {
         config.coherence = coherence;
     }
-    Job::Simulate(Box::new(setup.job_with(Policies { tb: variant.tb.clone(), warp: variant.warp.clone() }, config)))
+    for (path, value) in &variant.settings {
+        // A card's variants only (claim rows, whose settings core's tests check); a value the
+        // machine refused would leave the field as it was, and the run says what it ran.
+        let _ = config.set_field(path, value);
+    }
+    let mut job = setup.job_with(Policies { tb: variant.tb.clone(), warp: variant.warp.clone() }, config);
+    for (name, value) in &variant.defines {
+        job.defines.retain(|(n, _)| n != name);
+        job.defines.push((name.clone(), value.clone()));
+    }
+    Job::Simulate(Box::new(job))
 }
 
 /// The set-up being edited, once the catalog has arrived. A reducer, so that several edits
@@ -149,7 +183,7 @@ impl Reducible for SetupSlot {
 /// The whole page below the header.
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(AppState::default);
+    let state = use_reducer(|| AppState::with_workers(workers_wanted()));
     let setup_slot = use_reducer(SetupSlot::default);
     let setup = setup_slot.0.clone();
     let tab = use_state(|| Tab::Simulate);
@@ -157,7 +191,7 @@ pub fn app() -> Html {
     let link_notes = use_state(Vec::<String>::new);
     let share_open = use_state(|| false);
     let go_to = use_state(|| None::<GoTo>);
-    let client = use_mut_ref(|| None::<WorkerClient>);
+    let workers: Workers = use_mut_ref(Vec::new);
     let next_id = use_mut_ref(|| 1u32);
     let compile_timer = use_mut_ref(|| None::<Timeout>);
     let embed = use_memo((), |_| query_param("embed").is_some_and(|v| v == "1"));
@@ -175,36 +209,51 @@ pub fn app() -> Html {
         }
     };
 
-    // Start a worker, and a fresh one whenever the last one crashed; ask it for the menus.
+    // Keep one Web Worker per slot of the pool: spawn the ones it starts (more as jobs wait,
+    // a fresh one where one crashed), drop (terminate) the ones it replaced or gave up. The
+    // first slot's worker is asked for the menus.
     {
         let dispatcher = state.dispatcher();
-        let client = client.clone();
-        use_effect_with(state.worker_generation, move |&generation| {
-            let on_reply = {
-                let dispatcher = dispatcher.clone();
-                Callback::from(move |reply| dispatcher.dispatch(Action::Reply { generation, reply, at_ms: now_ms() }))
-            };
-            let on_died = {
-                let dispatcher = dispatcher.clone();
-                Callback::from(move |message| dispatcher.dispatch(Action::WorkerDied { generation, message }))
-            };
-            *client.borrow_mut() = match WorkerClient::spawn(on_reply, on_died) {
-                Ok(worker) => {
-                    worker.send(Request::Catalog);
-                    Some(worker)
+        let workers = workers.clone();
+        let wanted: Vec<Option<u32>> =
+            state.pool.workers().iter().map(|w| (w.status != WorkerStatus::Gone).then_some(w.generation)).collect();
+        use_effect_with(wanted, move |wanted| {
+            let mut workers = workers.borrow_mut();
+            if workers.len() < wanted.len() {
+                workers.resize_with(wanted.len(), || None);
+            }
+            for (slot, &want) in wanted.iter().enumerate() {
+                if workers[slot].as_ref().map(|w| w.generation) == want {
+                    continue;
                 }
-                Err(message) => {
-                    dispatcher.dispatch(Action::WorkerUnavailable { message });
-                    None
+                workers[slot] = None;
+                let Some(generation) = want else { continue };
+                let on_reply = {
+                    let dispatcher = dispatcher.clone();
+                    Callback::from(move |reply| {
+                        dispatcher.dispatch(Action::Reply { generation, reply, at_ms: now_ms() })
+                    })
+                };
+                let on_died = {
+                    let dispatcher = dispatcher.clone();
+                    Callback::from(move |message| dispatcher.dispatch(Action::WorkerDied { generation, message }))
+                };
+                match WorkerClient::spawn(on_reply, on_died) {
+                    Ok(client) => {
+                        if slot == 0 {
+                            client.send(Request::Catalog);
+                        }
+                        workers[slot] = Some(PoolWorker { generation, client, sent: None });
+                    }
+                    Err(message) => dispatcher.dispatch(Action::WorkerUnavailable { generation, message }),
                 }
-            };
+            }
         });
     }
 
     // Once the menus are known: restore the set-up from the address, or start the default one.
     {
-        let (setup_slot, link_notes, variants, dispatcher) =
-            (setup_slot.clone(), link_notes.clone(), variants.clone(), state.dispatcher());
+        let (setup_slot, link_notes, variants) = (setup_slot.clone(), link_notes.clone(), variants.clone());
         use_effect_with(state.catalog.clone(), move |catalog| {
             if let (Some(catalog), None) = (catalog, &setup_slot.0) {
                 let restored = match share::decode(&location_search()) {
@@ -220,7 +269,6 @@ pub fn app() -> Html {
                     }
                 };
                 variants.set(default_variants(&restored, catalog));
-                dispatcher.dispatch(Action::ShapeGallery(CARDS.iter().map(|c| c.variants.len()).collect()));
                 setup_slot.dispatch(SetupEdit::Replace(Box::new(restored)));
             }
         });
@@ -239,15 +287,19 @@ pub fn app() -> Html {
 
     // Compile as the person types (debounced) for the editor's markers.
     {
-        let (client, dispatcher, compile_timer) = (client.clone(), state.dispatcher(), compile_timer.clone());
+        let (workers, dispatcher, compile_timer) = (workers.clone(), state.dispatcher(), compile_timer.clone());
         let key = setup.as_ref().map(|s| (s.source.clone(), s.defines.clone(), s.config.clone()));
-        let ready = state.worker == WorkerStatus::Ready;
+        // Compiles go to the first ready worker (a job may be running there: it answers
+        // between two slices).
+        let primary = state.pool.primary().map(|w| w.generation);
+        let ready = primary.is_some();
         let embed = *embed;
         let fresh_id = fresh_id.clone();
         use_effect_with((key, ready), move |(key, ready)| {
             if let (Some((source, defines, config)), true, false) = (key.clone(), *ready, embed) {
                 let timer = Timeout::new(COMPILE_DELAY_MS, move || {
-                    if let Some(worker) = client.borrow().as_ref() {
+                    let workers = workers.borrow();
+                    if let Some(worker) = primary.and_then(|g| worker_of(&workers, g)) {
                         let id = fresh_id();
                         dispatcher.dispatch(Action::Compiling { id });
                         worker.send(Request::Compile { id, source, defines, config });
@@ -259,27 +311,36 @@ pub fn app() -> Html {
         });
     }
 
-    // Send the job that now holds the worker.
+    // Send each worker the job the pool gave it.
     {
-        let client = client.clone();
-        let current = state.current.clone();
-        use_effect_with(current.as_ref().map(|c| c.id), move |_| {
-            if let (Some(job), Some(worker)) = (current, client.borrow().as_ref()) {
-                // Sweep frames do not apply: a Simulate job streams snapshots at its own interval.
-                worker.send(Request::Run { id: job.id, job: job.job, frame_every: 0 });
+        let (workers, state) = (workers.clone(), state.clone());
+        let assigned: Vec<Option<(u32, JobId)>> =
+            state.pool.workers().iter().map(|w| w.job.as_ref().map(|j| (w.generation, j.id))).collect();
+        use_effect_with(assigned, move |_| {
+            let mut workers = workers.borrow_mut();
+            for slot in state.pool.workers() {
+                let Some(job) = &slot.job else { continue };
+                let Some(worker) = workers.iter_mut().flatten().find(|w| w.generation == slot.generation) else {
+                    continue;
+                };
+                if worker.sent != Some(job.id) {
+                    worker.sent = Some(job.id);
+                    // Sweep frames do not apply: a Simulate job streams snapshots at its own interval.
+                    worker.client.send(Request::Run { id: job.id, job: job.job.clone(), frame_every: 0 });
+                }
             }
         });
     }
 
     let cancel = {
-        let (client, dispatcher, current) = (client.clone(), state.dispatcher(), state.current.clone());
-        move |which: fn(Target) -> bool| {
-            if let (Some(job), Some(worker)) = (current.as_ref(), client.borrow().as_ref()) {
-                if which(job.target) {
-                    worker.send(Request::Cancel { id: job.id });
+        let (workers, dispatcher, state) = (workers.clone(), state.dispatcher(), state.clone());
+        move |scope: Scope| {
+            for (generation, id) in state.pool.running_matching(|t| scope.matches(t)) {
+                if let Some(worker) = worker_of(&workers.borrow(), generation) {
+                    worker.send(Request::Cancel { id });
                 }
             }
-            dispatcher.dispatch(Action::Cancel(which));
+            dispatcher.dispatch(Action::Cancel(scope));
         }
     };
 
@@ -289,7 +350,7 @@ pub fn app() -> Html {
                 if let Some(notice) = &state.notice {
                     <p class="notice error" role="alert">{ notice.clone() }</p>
                 }
-                <p class="loading" id="engine-status">{ "Engine: starting…" }</p>
+                <p class="loading" id="engine-status">{ engine_status(&state) }</p>
             </main>
         };
     };
@@ -358,7 +419,7 @@ pub fn app() -> Html {
     };
     let on_cancel_main = {
         let cancel = cancel.clone();
-        Callback::from(move |_: MouseEvent| cancel(|t| t == Target::Main))
+        Callback::from(move |_: MouseEvent| cancel(Scope::Main))
     };
 
     let hw_error = current_setup.config.validate().err();
@@ -368,7 +429,7 @@ pub fn app() -> Html {
     });
     let compile_errors = state.compile.has_errors();
     let main_busy = state.main.busy();
-    let can_run = !compile_errors && hw_error.is_none() && state.worker == WorkerStatus::Ready;
+    let can_run = !compile_errors && hw_error.is_none() && state.engine_ready();
     // While a run goes on, Run and Cancel take turns being inert (aria-disabled, clicks ignored)
     // rather than disabled: disabling the focused button would drop keyboard focus to the page.
     let run_click = if main_busy { Callback::noop() } else { on_run.reform(|_| ()) };
@@ -425,7 +486,7 @@ pub fn app() -> Html {
                     <RunPanel view={state.main.clone()} sm_count={current_setup.config.core.sm_count} compact=true
                         idle_text={AttrValue::Static("Press Run to simulate; the run happens in your browser.")} />
                 </section>
-                <footer class="footer"><span id="engine-status">{ engine_status(&state.worker) }</span></footer>
+                <footer class="footer"><span id="engine-status">{ engine_status(&state) }</span></footer>
             </main>
         };
     }
@@ -435,14 +496,20 @@ pub fn app() -> Html {
         <TabBar tabs={tabs.iter().map(|t| (t.id(), t.label())).collect::<Vec<_>>()}
             selected={tabs.iter().position(|&t| t == *tab).unwrap_or(0)} label="Views"
             on_select={{
-                let tab = tab.clone();
-                Callback::from(move |i: usize| tab.set(tabs[i]))
+                let (tab, dispatcher) = (tab.clone(), state.dispatcher());
+                Callback::from(move |i: usize| {
+                    if matches!(tabs[i], Tab::Compare | Tab::Gallery) {
+                        // Their runs go to every worker: start them while the person reads.
+                        dispatcher.dispatch(Action::StartWorkers);
+                    }
+                    tab.set(tabs[i]);
+                })
             }} />
     };
 
     let setup_card = html! {
         <section class="card" aria-label="Set-up">
-            <SetupBar catalog={catalog.clone()} setup={current_setup.clone()} on_change={on_setup_change.clone()} busy={state.busy()} />
+            <SetupBar catalog={catalog.clone()} setup={current_setup.clone()} on_change={on_setup_change.clone()} busy={state.setup_busy()} />
         </section>
     };
 
@@ -496,7 +563,7 @@ pub fn app() -> Html {
                                 <p class="lede">{ "The file's #define values — grid and block sizes, problem size, iterations. \
                                     A value typed here overrides the file's, like -D." }</p>
                                 <DefinesPanel defines={state.compile.defines.clone()} overrides={current_setup.defines.clone()}
-                                    on_change={on_define} disabled={state.busy()} />
+                                    on_change={on_define} disabled={state.setup_busy()} />
                             </section>
                             <section class="card" aria-labelledby="launches-title">
                                 <h2 id="launches-title">{ "Launches" }</h2>
@@ -509,7 +576,7 @@ pub fn app() -> Html {
                                 <h2 id="hardware-title">{ "Hardware" }</h2>
                                 <p class="lede">{ format!("Starting from the {machine_name} preset; changed values are marked.") }</p>
                                 <HardwarePanel config={Rc::new(current_setup.config.clone())} preset={preset.clone()}
-                                    error={field_error.clone()} on_change={on_hardware} disabled={state.busy()} />
+                                    error={field_error.clone()} on_change={on_hardware} disabled={state.setup_busy()} />
                             </section>
                         </div>
                         <div class="column">
@@ -559,11 +626,7 @@ pub fn app() -> Html {
                 Callback::from(move |_| {
                     let mut next = (*variants).clone();
                     if next.len() < MAX_VARIANTS {
-                        next.push(Variant {
-                            tb: setup.policies.tb.clone(),
-                            warp: setup.policies.warp.clone(),
-                            coherence: None,
-                        });
+                        next.push(Variant::policies(setup.policies.tb.clone(), setup.policies.warp.clone()));
                         variants.set(next);
                     }
                 })
@@ -587,7 +650,7 @@ pub fn app() -> Html {
             };
             let on_cancel = {
                 let cancel = cancel.clone();
-                Callback::from(move |_| cancel(|t| matches!(t, Target::Compare(_))))
+                Callback::from(move |_| cancel(Scope::Compare))
             };
             html! {
                 <div id="view-compare" role="tabpanel" aria-labelledby="tab-compare">
@@ -606,23 +669,29 @@ pub fn app() -> Html {
         }
         Tab::Gallery => {
             let on_run_card = {
-                let (dispatcher, catalog, fresh_id, setup) =
-                    (state.dispatcher(), catalog.clone(), fresh_id.clone(), current_setup.clone());
+                let (dispatcher, fresh_id) = (state.dispatcher(), fresh_id.clone());
                 Callback::from(move |index: usize| {
-                    let Some(card) = CARDS.get(index) else { return };
-                    let card_setup = card_setup(&setup, &catalog, card);
-                    let jobs = card
-                        .variants
-                        .iter()
-                        .enumerate()
-                        .map(|(variant, v)| QueuedJob {
-                            id: fresh_id(),
-                            target: Target::Gallery { card: index, variant },
-                            job: variant_job(&card_setup, &Variant::from(v)),
-                        })
-                        .collect();
+                    let Some(card) = gallery::cards().get(index) else { return };
+                    let mut jobs = Vec::with_capacity(card.runs.len());
+                    for (run, spec) in card.runs.iter().enumerate() {
+                        match gallery::job(spec) {
+                            Ok(job) => jobs.push(QueuedJob {
+                                id: fresh_id(),
+                                target: Target::Card { card: index, run },
+                                job: Job::Simulate(Box::new(job)),
+                            }),
+                            // Core's tests check every row's machine; say so loudly if one slips.
+                            Err(e) => web_sys::console::error_1(
+                                &format!("warpscope: {} has an invalid machine: {e}", card.claim.id).into(),
+                            ),
+                        }
+                    }
                     dispatcher.dispatch(Action::Enqueue(jobs));
                 })
+            };
+            let on_cancel_card = {
+                let cancel = cancel.clone();
+                Callback::from(move |index: usize| cancel(Scope::Card(index)))
             };
             let on_open = {
                 let (setup_slot, current, variants, tab, catalog, dispatcher) = (
@@ -633,26 +702,29 @@ pub fn app() -> Html {
                     catalog.clone(),
                     state.dispatcher(),
                 );
-                Callback::from(move |index: usize| {
-                    let Some(card) = CARDS.get(index) else { return };
-                    setup_slot.dispatch(SetupEdit::Replace(Box::new(card_setup(&current, &catalog, card))));
-                    variants.set(card.variants.iter().map(Variant::from).collect());
+                Callback::from(move |(index, workload): (usize, usize)| {
+                    let Some(card) = gallery::cards().get(index) else { return };
+                    let Some(spec) = card.runs.get(plan::index(card.claim, workload, 0)) else { return };
+                    setup_slot.dispatch(SetupEdit::Replace(Box::new(card_setup(&current, &catalog, card, spec))));
+                    variants.set(card.claim.variants.iter().map(Variant::from_claim).collect());
                     dispatcher.dispatch(Action::ResizeCompare(0));
                     tab.set(Tab::Compare);
                 })
             };
             html! {
                 <div id="view-gallery" role="tabpanel" aria-labelledby="tab-gallery">
-                    <GalleryView runs={state.gallery.clone()} on_run={on_run_card} {on_open} busy={state.busy()} />
+                    <GalleryView runs={state.gallery.clone()} on_run={on_run_card} on_cancel={on_cancel_card}
+                        {on_open} workers={state.pool.size()} />
                 </div>
             }
         }
     };
 
     let on_crash = {
-        let client = client.clone();
+        let (workers, primary) = (workers.clone(), state.pool.primary().map(|w| w.generation));
         Callback::from(move |_: MouseEvent| {
-            if let Some(worker) = client.borrow().as_ref() {
+            let workers = workers.borrow();
+            if let Some(worker) = primary.and_then(|g| worker_of(&workers, g)) {
                 worker.send(Request::Crash);
             }
         })
@@ -663,7 +735,7 @@ pub fn app() -> Html {
             { tab_bar }
             { body }
             <footer class="footer">
-                <span id="engine-status">{ engine_status(&state.worker) }</span>
+                <span id="engine-status">{ engine_status(&state) }</span>
                 if *debug {
                     <span class="diagnostics">
                         <button id="crash-worker" type="button" class="link" onclick={on_crash}>{ "Crash the worker" }</button>
@@ -676,19 +748,25 @@ pub fn app() -> Html {
     }
 }
 
-/// The set-up a gallery card runs: its workload, size and machine, the rest as it was.
-fn card_setup(base: &Setup, catalog: &Catalog, card: &crate::gallery::Card) -> Setup {
+/// The set-up of a gallery card's run `spec` for the compare view: its workload, size,
+/// machine and the claim's settings, the rest as it was (each variant brings its own
+/// settings and policies).
+fn card_setup(base: &Setup, catalog: &Catalog, card: &gallery::Card, spec: &plan::RunSpec) -> Setup {
     let mut s = base.clone();
-    s.load_workload(catalog, card.workload);
-    s.set_size(catalog, card.size);
-    s.load_machine(catalog, card.machine);
+    s.load_workload(catalog, spec.workload);
+    s.set_size(catalog, spec.size);
+    s.load_machine(catalog, spec.machine);
+    for (path, value) in card.claim.settings {
+        let _ = s.config.set_field(path, value);
+    }
     s
 }
 
-fn engine_status(worker: &WorkerStatus) -> &'static str {
-    match worker {
-        WorkerStatus::Starting => "Engine: starting…",
-        WorkerStatus::Ready => "Engine: ready",
+fn engine_status(state: &AppState) -> String {
+    match state.pool.size() {
+        _ if !state.engine_ready() => "Engine: starting…".into(),
+        1 => "Engine: ready".into(),
+        n => format!("Engine: ready · up to {n} workers"),
     }
 }
 

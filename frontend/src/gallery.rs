@@ -1,119 +1,332 @@
-//! The paper gallery's cards: each reproduces one paper's key result on a shipped workload,
-//! with the paper's number beside the simulated one. A policy issue adds its card here.
+//! The paper gallery's cards: the claim rows marked `headline` in `warpscope_core::claims`,
+//! the same rows the native `warpscope reproduce` judges and `make test` checks, so a card and
+//! the test cannot disagree. A card runs its claim's runs ([`plan::runs`]) in the page's
+//! workers and decides the claim with [`claims::judge`], the native test's own code, over
+//! their reports. Marking a row `headline` adds its card; nothing here is written per card.
+//! Pure, tested natively.
 
-use warpscope_core::config::Coherence;
+use std::sync::OnceLock;
 
-/// One configuration a card runs.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CardVariant {
-    /// Name in the card.
-    pub label: &'static str,
-    /// Thread-block scheduler id.
-    pub tb: &'static str,
-    /// Warp scheduler id.
-    pub warp: &'static str,
-    /// L1 at kernel boundaries (`None`: as the machine is set).
-    pub coherence: Option<Coherence>,
-}
+use warpscope_core::claims::{self, plan, Claim, Paper, RunSpec, Status, Variant, Verdict};
+use warpscope_core::config::presets;
+use warpscope_core::library;
+use warpscope_core::{ConfigError, RunOptions};
+use warpscope_wasm::protocol::SimulateJob;
 
-/// One paper's result.
-#[derive(Clone, Copy, Debug, PartialEq)]
+use crate::state::RunView;
+
+/// One card: a headline claim and the runs it needs (none while it is pending).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Card {
-    /// Stable id (element ids: `card-<id>`).
-    pub id: &'static str,
-    /// The paper, short.
-    pub paper: &'static str,
-    /// What the card shows.
-    pub title: &'static str,
-    /// The mechanism in one or two sentences.
-    pub explanation: &'static str,
-    /// What the paper reports.
-    pub paper_result: &'static str,
-    /// Library workload and its size knob (`None`: the file's default).
-    pub workload: &'static str,
-    /// Size knob value.
-    pub size: Option<u32>,
-    /// Machine preset id.
-    pub machine: &'static str,
-    /// The configurations, baseline first.
-    pub variants: &'static [CardVariant],
+    /// The row.
+    pub claim: &'static Claim,
+    /// Its runs, workload by workload, each under every variant ([`plan::index`] finds one).
+    pub runs: Vec<RunSpec>,
 }
 
-/// Every card, in paper order.
-pub const CARDS: &[Card] = &[
-    Card {
-        id: "ccws-gto-vs-lrr",
-        paper: "Cache-Conscious Wavefront Scheduling (Rogers, O'Connor, Aamodt; MICRO 2012)",
-        title: "Greedy warp scheduling keeps a cache-sensitive kernel's working set in L1",
-        explanation: "Loose round-robin lets every warp touch its lines in turn, so together they overflow the L1 and \
-                      evict each other before reuse. Greedy-then-oldest keeps issuing the same warp, whose lines stay.",
-        paper_result:
-            "On highly cache-sensitive applications LRR is 64 % slower than GTO (harmonic mean), i.e. GTO ≈ 2.8× LRR.",
-        workload: "memcached",
-        size: None,
-        machine: "ccws-fermi",
-        variants: &[
-            CardVariant { label: "LRR", tb: "rr", warp: "lrr", coherence: None },
-            CardVariant { label: "GTO", tb: "rr", warp: "gto", coherence: None },
-        ],
-    },
-    Card {
-        id: "ikra-l1-kept",
-        paper: "Inter-kernel reuse-aware thread block scheduling (ACM TACO 2020)",
-        title: "Keeping the L1 across kernels is not enough on its own",
-        explanation: "Each HotSpot step is a kernel launch. Conventional GPU coherence invalidates every L1 at the \
-                      boundary; a DeNovo-like protocol keeps it. But a kept tile only helps if the block that needs it \
-                      lands on the same SM next time, and demand-driven round-robin does not arrange that: the paper's \
-                      reuse-aware schedulers (Reset, Flip, Steal) do, and add their variants to this card.",
-        paper_result: "Under the default scheduler, keeping the L1 changes run time by only a few percent (3 % more \
-                       cycles on regular apps); HotSpot's L1 hit rate stays near 0 until blocks are placed for reuse, \
-                       when it reaches 91 % (Flip).",
-        workload: "hotspot",
-        size: None,
-        machine: "ikra-denovo",
-        variants: &[
-            CardVariant { label: "L1 invalidated", tb: "rr", warp: "gto", coherence: Some(Coherence::InvalidateL1) },
-            CardVariant { label: "L1 kept", tb: "rr", warp: "gto", coherence: Some(Coherence::KeepL1) },
-        ],
-    },
-];
-
-/// The sentence a finished card shows: the last variant against the first.
-pub fn simulated_sentence(card: &Card, cycles: &[u64], l1_hit_rates: &[f64]) -> String {
-    let (Some(&base), Some(&last)) = (cycles.first(), cycles.last()) else { return String::new() };
-    let first = card.variants.first().map_or("", |v| v.label);
-    let other = card.variants.last().map_or("", |v| v.label);
-    let speedup = if last == 0 { 0.0 } else { base as f64 / last as f64 };
-    let mut text = format!("{other} runs {speedup:.2}× as fast as {first} ({last} vs {base} cycles)");
-    if let (Some(a), Some(b)) = (l1_hit_rates.first(), l1_hit_rates.last()) {
-        text.push_str(&format!("; L1 hit rate {:.1} % → {:.1} %", a * 100.0, b * 100.0));
+impl Card {
+    fn new(claim: &'static Claim) -> Card {
+        Card { claim, runs: if claim.runs() { plan::runs(claim) } else { Vec::new() } }
     }
-    text.push('.');
-    text
+
+    /// The element id of the card (`card-ccws-5.2-13`).
+    pub fn element_id(&self) -> String {
+        format!("card-{}", self.claim.id)
+    }
+
+    /// Whether the card can be reproduced (its row is not pending).
+    pub fn runnable(&self) -> bool {
+        !self.runs.is_empty()
+    }
+}
+
+/// Every card: the headline rows, in the rows' order (paper by paper).
+pub fn cards() -> &'static [Card] {
+    static CARDS: OnceLock<Vec<Card>> = OnceLock::new();
+    CARDS.get_or_init(|| claims::all().filter(|c| c.headline).map(Card::new).collect())
+}
+
+/// The cards grouped by paper, in [`Paper::ALL`] order: each paper with at least one card,
+/// and the indices (into [`cards`]) of its cards.
+pub fn by_paper() -> Vec<(Paper, Vec<usize>)> {
+    let cards = cards();
+    Paper::ALL
+        .into_iter()
+        .map(|paper| (paper, (0..cards.len()).filter(|&i| cards[i].claim.paper == paper).collect::<Vec<_>>()))
+        .filter(|(_, indices)| !indices.is_empty())
+        .collect()
+}
+
+/// The worker's job for one run: exactly what `RunSpec::simulate` runs natively (the same
+/// compile, machine, policies and cycle limit), without snapshots for playback.
+pub fn job(spec: &RunSpec) -> Result<SimulateJob, ConfigError> {
+    Ok(SimulateJob {
+        source: spec.source().to_string(),
+        defines: spec.defines(),
+        config: spec.config()?,
+        policies: spec.policies(),
+        max_cycles: RunOptions::default().max_cycles,
+        snapshot_every: 0,
+        heat_sm: 0,
+    })
+}
+
+/// Where a card's runs stand, as a whole.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Progress {
+    /// Nothing run yet (or the card is pending).
+    NotRun,
+    /// Runs wait or run.
+    Running {
+        /// Runs finished.
+        done: usize,
+        /// Runs on a worker now.
+        running: usize,
+        /// Share of the card's work done, 0..=1 (finished runs count whole, running ones by
+        /// their blocks done).
+        fraction: f64,
+    },
+    /// Stopped by the person before every run finished.
+    Cancelled,
+    /// A run failed (or stopped at its cycle limit): the claim cannot be judged.
+    Failed(String),
+    /// Every run finished: the claim judged from their reports.
+    Judged(Verdict),
+}
+
+/// Where `card` stands given its runs' views (index for index with `card.runs`).
+pub fn progress(card: &Card, runs: &[RunView]) -> Progress {
+    if !card.runnable() || runs.len() != card.runs.len() {
+        return Progress::NotRun;
+    }
+    let failed = runs.iter().zip(&card.runs).find_map(|(run, spec)| match run {
+        RunView::Failed { message, .. } => Some(format!("{}: {message}", spec.workload)),
+        RunView::Finished(result) => {
+            result.stopped_early.as_ref().map(|why| format!("{} did not finish: {why}", spec.command()))
+        }
+        _ => None,
+    });
+    if let Some(message) = failed {
+        return Progress::Failed(message);
+    }
+    let done = runs.iter().filter(|r| r.result().is_some()).count();
+    if runs.iter().any(RunView::busy) {
+        let running = runs.iter().filter(|r| matches!(r, RunView::Running { .. })).count();
+        let work: f64 = runs
+            .iter()
+            .map(|r| match r {
+                RunView::Finished(_) => 1.0,
+                RunView::Running { fraction, .. } => fraction.clamp(0.0, 1.0),
+                _ => 0.0,
+            })
+            .sum();
+        return Progress::Running { done, running, fraction: work / runs.len() as f64 };
+    }
+    if done == runs.len() {
+        return Progress::Judged(verdict(card, runs));
+    }
+    if runs.iter().any(|r| matches!(r, RunView::Cancelled { .. })) {
+        return Progress::Cancelled;
+    }
+    Progress::NotRun
+}
+
+/// The claim decided from the runs' reports, by the same `judge` and `Metric::measure` the
+/// native test uses. A run not finished is a missing measurement (its check fails).
+pub fn verdict(card: &Card, runs: &[RunView]) -> Verdict {
+    let claim = card.claim;
+    let value = |w: usize, v: usize, metric: claims::Metric| {
+        runs.get(plan::index(claim, w, v)).and_then(RunView::result).and_then(|r| metric.measure(&r.report))
+    };
+    claims::judge(claim, &value)
+}
+
+/// Whether `verdict` is what the row records — a `Pass` that holds, a `KnownFailure` that
+/// does not — as the native test requires. `Err` says how it differs.
+pub fn agrees(claim: &Claim, verdict: &Verdict) -> Result<(), String> {
+    match (claim.status, verdict.holds) {
+        (Status::Pass, true) | (Status::KnownFailure(_), false) | (Status::Pending(_), _) => Ok(()),
+        (Status::Pass, false) => Err("the row records a pass, but here the claim does not hold".into()),
+        (Status::KnownFailure(_), true) => Err("the row records a known failure, but here the claim holds".into()),
+    }
+}
+
+/// The machine preset's name (`ccws-fermi` → its label), or the id if there is none.
+pub fn machine_name(id: &str) -> String {
+    presets::by_id(id).map_or_else(|| id.to_string(), |p| p.label.to_string())
+}
+
+/// The workloads, with their sizes where the row sets one: `hotspot (size 64), nw`.
+pub fn workloads(claim: &Claim) -> String {
+    let names: Vec<String> = claim
+        .workloads
+        .iter()
+        .map(|w| match w.size {
+            Some(size) => {
+                let unit = library::by_id(w.id).map_or("", |e| e.size.unit);
+                format!("{} ({size}{}{unit})", w.id, if unit.is_empty() { "" } else { " " })
+            }
+            None => w.id.to_string(),
+        })
+        .collect();
+    names.join(", ")
+}
+
+/// What a variant changes, as `warpscope run` takes it: `--tb rr --warp lrr --set
+/// l1.size_bytes=262144`.
+pub fn variant_flags(variant: &Variant) -> String {
+    let mut flags = format!("--tb {} --warp {}", variant.tb, variant.warp);
+    for (path, value) in variant.settings {
+        flags.push_str(&format!(" --set {path}={value}"));
+    }
+    for (name, value) in variant.defines {
+        flags.push_str(&format!(" -D {name}={value}"));
+    }
+    flags
+}
+
+/// The settings every run of the claim changes from the preset: `l1.size_bytes=262144, …`.
+pub fn settings(claim: &Claim) -> String {
+    let all: Vec<String> = claim.settings.iter().map(|(path, value)| format!("{path}={value}")).collect();
+    all.join(", ")
+}
+
+/// The metric the card's run table shows: its first check's.
+pub fn table_metric(claim: &Claim) -> Option<claims::Metric> {
+    claim.checks.first().map(|c| c.metric)
+}
+
+/// `seen` split where the judge joined its workloads' or groups' lines (`; `).
+pub fn seen_parts(seen: &str) -> Vec<&str> {
+    seen.split("; ").collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::RunResult;
+    use std::rc::Rc;
+    use warpscope_core::stats::Report;
 
-    #[test]
-    fn the_sentence_compares_the_last_variant_with_the_first() {
-        let card = &CARDS[0];
-        assert_eq!(
-            simulated_sentence(card, &[300, 100], &[0.2, 0.85]),
-            "GTO runs 3.00× as fast as LRR (100 vs 300 cycles); L1 hit rate 20.0 % → 85.0 %."
-        );
-        assert_eq!(simulated_sentence(card, &[], &[]), "");
+    fn card(id: &str) -> &'static Card {
+        cards().iter().find(|c| c.claim.id == id).unwrap_or_else(|| panic!("no card {id}"))
+    }
+
+    fn finished(report: Report) -> RunView {
+        RunView::Finished(Rc::new(RunResult {
+            report: Rc::new(report),
+            snapshots: Rc::default(),
+            elapsed_ms: 1.0,
+            stopped_early: None,
+        }))
+    }
+
+    /// A report whose IPC is `ipc` (1000 cycles).
+    fn ipc(ipc: f64) -> Report {
+        Report { cycles: 1000, warp_instructions: (ipc * 1000.0) as u64, ..Report::default() }
     }
 
     #[test]
-    fn every_card_names_a_baseline_and_at_least_one_other_variant_with_unique_ids() {
-        for card in CARDS {
-            assert!(card.variants.len() >= 2, "{}", card.id);
+    fn the_cards_are_exactly_the_headline_rows_grouped_by_paper() {
+        let ids: Vec<&str> = cards().iter().map(|c| c.claim.id).collect();
+        let headline: Vec<&str> = claims::all().filter(|c| c.headline).map(|c| c.id).collect();
+        assert_eq!(ids, headline);
+        assert!(ids.contains(&"ccws-5.2-13") && ids.contains(&"ccws-5.2-7"));
+        let groups = by_paper();
+        let flat: Vec<usize> = groups.iter().flat_map(|(_, cards)| cards.clone()).collect();
+        assert_eq!(flat, (0..cards().len()).collect::<Vec<_>>(), "every card once, in paper order");
+        for (paper, indices) in &groups {
+            assert!(indices.iter().all(|&i| cards()[i].claim.paper == *paper));
         }
-        let mut ids: Vec<&str> = CARDS.iter().map(|c| c.id).collect();
-        ids.sort();
-        ids.dedup();
-        assert_eq!(ids.len(), CARDS.len());
+        let mut elements: Vec<String> = cards().iter().map(Card::element_id).collect();
+        elements.sort();
+        elements.dedup();
+        assert_eq!(elements.len(), cards().len(), "element ids are unique");
+    }
+
+    #[test]
+    fn a_pending_card_has_no_runs_and_a_run_card_every_workload_under_every_variant() {
+        let pending = card("ccws-5.2-1");
+        assert!(!pending.runnable() && pending.runs.is_empty());
+        assert_eq!(progress(pending, &[]), Progress::NotRun);
+        let two = card("ccws-5.2-13");
+        assert_eq!(two.runs.len(), 6, "3 workloads × 2 variants");
+        assert_eq!(card("ccws-5.2-7").runs.len(), 27, "3 workloads × 9 variants");
+        assert_eq!(two.runs[plan::index(two.claim, 1, 1)].workload, "memcached");
+        assert_eq!(two.runs[1].settings, [("l1.size_bytes", "262144")]);
+    }
+
+    #[test]
+    fn a_runs_job_is_what_the_native_runner_simulates_without_snapshots() {
+        let spec = &card("ccws-5.2-13").runs[1];
+        let job = job(spec).expect("a valid machine");
+        assert_eq!(job.source, spec.source());
+        assert_eq!(job.defines, spec.defines());
+        assert_eq!(job.config, spec.config().unwrap());
+        assert_eq!(job.config.l1.size_bytes, 262_144);
+        assert_eq!(job.policies, spec.policies());
+        assert_eq!(job.max_cycles, RunOptions::default().max_cycles, "the native run's cycle limit");
+        assert_eq!(job.snapshot_every, 0);
+    }
+
+    #[test]
+    fn the_card_is_judged_by_the_claims_own_judge_once_every_run_finished() {
+        let card = card("ccws-5.2-13");
+        // Variant 1 (8× L1) over variant 0 (LRR): 3.5×, 1.5×, 4×.
+        let ratios = [(1.0, 3.5), (2.0, 3.0), (0.5, 2.0)];
+        let mut runs: Vec<RunView> = ratios.iter().flat_map(|&(a, b)| [finished(ipc(a)), finished(ipc(b))]).collect();
+        let Progress::Judged(verdict) = progress(card, &runs) else { panic!("{:?}", progress(card, &runs)) };
+        assert!(!verdict.holds, "memcached gains only 1.5×");
+        assert_eq!(
+            verdict.checks[0].seen,
+            "bfs: LRR, 8× L1/LRR = 3.50; memcached: LRR, 8× L1/LRR = 1.50; coloring: LRR, 8× L1/LRR = 4.00"
+        );
+        assert_eq!(seen_parts(&verdict.checks[0].seen).len(), 3);
+        assert!(agrees(card.claim, &verdict).is_ok(), "the row is a known failure");
+        runs[3] = finished(ipc(8.0));
+        let Progress::Judged(verdict) = progress(card, &runs) else { panic!() };
+        assert!(verdict.holds);
+        assert!(agrees(card.claim, &verdict).is_err(), "a known failure that holds is said so");
+    }
+
+    #[test]
+    fn progress_counts_finished_and_running_runs_and_a_failure_stops_the_judging() {
+        let card = card("ccws-5.2-13");
+        let mut runs = vec![RunView::Queued; 6];
+        runs[0] = finished(ipc(1.0));
+        runs[1] = RunView::Running {
+            id: 2,
+            cycle: 10,
+            fraction: 0.5,
+            started_ms: 0.0,
+            latest_ms: 1.0,
+            snapshots: Rc::default(),
+        };
+        assert_eq!(progress(card, &runs), Progress::Running { done: 1, running: 1, fraction: 1.5 / 6.0 });
+        runs[1] = RunView::Cancelled { cycle: 10 };
+        for r in &mut runs[2..] {
+            *r = RunView::Idle;
+        }
+        assert_eq!(progress(card, &runs), Progress::Cancelled);
+        runs[2] = RunView::Failed { message: "The worker crashed.".into(), field: None };
+        assert_eq!(progress(card, &runs), Progress::Failed("memcached: The worker crashed.".into()));
+        let stopped = RunView::Finished(Rc::new(RunResult {
+            report: Rc::new(ipc(1.0)),
+            snapshots: Rc::default(),
+            elapsed_ms: 1.0,
+            stopped_early: Some("the cycle limit".into()),
+        }));
+        let all_stopped = vec![stopped; 6];
+        assert!(matches!(progress(card, &all_stopped), Progress::Failed(m) if m.contains("did not finish")));
+    }
+
+    #[test]
+    fn the_set_up_reads_like_the_command_line() {
+        let card = card("ccws-5.2-13");
+        assert_eq!(workloads(card.claim), "bfs, memcached, coloring");
+        assert_eq!(variant_flags(&card.claim.variants[1]), "--tb rr --warp lrr --set l1.size_bytes=262144");
+        assert_ne!(machine_name("ccws-fermi"), "ccws-fermi", "a preset's label");
+        assert_eq!(machine_name("gtx9000"), "gtx9000");
+        assert_eq!(table_metric(card.claim), Some(claims::Metric::Ipc));
     }
 }

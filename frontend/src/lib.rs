@@ -3,7 +3,7 @@
 //! The app never steps a simulation itself: it sends requests to the engine's Web Worker
 //! ([`worker`]) and folds the replies into one state ([`state`]) that the components draw.
 //! The set-up being edited ([`setup`]) travels in the page's address ([`share`]). Pure
-//! helpers ([`format`], [`export`], [`gallery`]) are tested natively.
+//! helpers ([`format`], [`export`], [`gallery`], [`pool`]) are tested natively.
 
 pub mod app;
 pub mod canvas;
@@ -19,6 +19,7 @@ pub mod gallery;
 pub mod highlight;
 pub mod identity;
 pub mod plot;
+pub mod pool;
 pub mod setup;
 pub mod share;
 pub mod state;

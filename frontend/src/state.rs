@@ -1,21 +1,26 @@
 //! The app's state and the one place it changes: worker replies and user actions become
 //! [`Action`]s folded by [`AppState::reduce`] (a Yew reducer). Pure, tested natively.
 //!
-//! Jobs go to one worker, one at a time: the Simulate view's run, the compare view's variants
-//! and the gallery's reproductions are queued as [`QueuedJob`]s, each with the [`Target`] its
-//! result belongs to. The app sends the job in [`AppState::current`] whenever it changes.
+//! Jobs run on a pool of workers ([`crate::pool`]), each running one job at a time: the
+//! Simulate view's run, the compare view's variants and the gallery cards' runs are queued as
+//! [`QueuedJob`]s, each with the [`Target`] its result belongs to. The app keeps one Web Worker
+//! per slot of [`AppState::pool`] and sends each worker the job the pool gives it.
+//!
+//! A gallery card's runs keep only what the card judges from: no snapshots, and the report
+//! without its per-block records and time series (the native `warpscope reproduce` drops the
+//! same before it measures).
 
-use std::collections::VecDeque;
 use std::rc::Rc;
 
 use warpscope_core::kernel::{Define, Diagnostic};
 use warpscope_core::stats::{Report, Snapshot};
-use warpscope_wasm::protocol::{
-    self, Catalog, CompileSummary, Failure, Job, JobId, JobReport, Reply, PROTOCOL_VERSION,
-};
+use warpscope_wasm::protocol::{self, Catalog, CompileSummary, Failure, JobId, JobReport, Reply, PROTOCOL_VERSION};
 use yew::Reducible;
 
+use crate::gallery;
 use crate::identity::same_or_equal;
+use crate::pool::{Death, Pool};
+pub use crate::pool::{QueuedJob, Target, WorkerStatus};
 
 /// The machine a first visit starts on.
 pub const DEFAULT_MACHINE: &str = "fermi-gtx480";
@@ -23,42 +28,6 @@ pub const DEFAULT_MACHINE: &str = "fermi-gtx480";
 pub const DEFAULT_WORKLOAD: &str = "hotspot";
 /// Cycle budget of a run unless the person sets another.
 pub const DEFAULT_MAX_CYCLES: u64 = 20_000_000;
-
-/// Whether the engine's worker can take a job.
-#[derive(Clone, Debug, PartialEq)]
-pub enum WorkerStatus {
-    /// Loading; requests are held until it says it is ready.
-    Starting,
-    /// Listening.
-    Ready,
-}
-
-/// Where a job's result goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
-    /// The Simulate view.
-    Main,
-    /// Variant `n` of the compare view.
-    Compare(usize),
-    /// Card `card`, variant `variant` of the gallery.
-    Gallery {
-        /// Card index.
-        card: usize,
-        /// Variant index within the card.
-        variant: usize,
-    },
-}
-
-/// A job waiting for (or holding) the worker.
-#[derive(Clone, Debug, PartialEq)]
-pub struct QueuedJob {
-    /// Its id.
-    pub id: JobId,
-    /// Where its result goes.
-    pub target: Target,
-    /// What to run (a `Simulate` job carries its own snapshot interval).
-    pub job: Job,
-}
 
 /// A finished run.
 #[derive(Clone, Debug)]
@@ -165,17 +134,36 @@ impl CompileView {
     }
 }
 
+/// The jobs one Cancel button stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// The Simulate view's run.
+    Main,
+    /// Every compare variant.
+    Compare,
+    /// Every run of gallery card `n`.
+    Card(usize),
+}
+
+impl Scope {
+    /// Whether `target` is one of its jobs.
+    pub fn matches(self, target: Target) -> bool {
+        match (self, target) {
+            (Scope::Main, Target::Main) | (Scope::Compare, Target::Compare(_)) => true,
+            (Scope::Card(n), Target::Card { card, .. }) => n == card,
+            _ => false,
+        }
+    }
+}
+
 /// Everything the app shows that is not the set-up being edited.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AppState {
-    /// Increases each time a new worker must be spawned (after a crash); replies carry the
-    /// generation they came from, so those of a dead worker are dropped.
-    pub worker_generation: u32,
-    /// The current worker's status.
-    pub worker: WorkerStatus,
+    /// The workers, their jobs and the jobs waiting.
+    pub pool: Pool,
     /// Menus' contents, once the worker sent them.
     pub catalog: Option<Rc<Catalog>>,
-    /// A message about the worker itself (version mismatch, crash), for the person.
+    /// A message about the workers themselves (version mismatch, crash), for the person.
     pub notice: Option<String>,
     /// The latest compile.
     pub compile: CompileView,
@@ -183,39 +171,29 @@ pub struct AppState {
     pub main: RunView,
     /// The compare view's runs, one per variant.
     pub compare: Vec<RunView>,
-    /// The gallery's runs: per card, per variant.
+    /// The gallery's runs: per card (in [`gallery::cards`] order), per run of its claim.
     pub gallery: Vec<Vec<RunView>>,
-    /// The job holding the worker.
-    pub current: Option<QueuedJob>,
-    /// Jobs waiting, in order.
-    pub queue: VecDeque<QueuedJob>,
 }
 
 impl Default for AppState {
     fn default() -> Self {
-        AppState {
-            worker_generation: 0,
-            worker: WorkerStatus::Starting,
-            catalog: None,
-            notice: None,
-            compile: CompileView::default(),
-            main: RunView::Idle,
-            compare: Vec::new(),
-            gallery: Vec::new(),
-            current: None,
-            queue: VecDeque::new(),
-        }
+        AppState::with_workers(1)
     }
 }
+
+/// Page time (ms) between two updates of one run's progress. A worker reports after every
+/// slice, about 80 times a second, and every update renders the page: with several workers
+/// running, the main thread would take a good part of a core the workers need.
+pub const PROGRESS_EVERY_MS: f64 = 100.0;
 
 /// Something that happened.
 #[derive(Clone, Debug)]
 pub enum Action {
-    /// Jobs to run, in order; a job for a target that already has one queued or running
-    /// replaces it.
+    /// Jobs to run, in order; a job for a target that already has one queued replaces it.
     Enqueue(Vec<QueuedJob>),
-    /// Stop every job whose target matches `which`.
-    Cancel(fn(Target) -> bool),
+    /// Stop every job of `scope`: queued ones are dropped here; the app asks the workers
+    /// running the others to stop.
+    Cancel(Scope),
     /// A compile request `id` was sent.
     Compiling {
         /// Its id.
@@ -223,8 +201,8 @@ pub enum Action {
     },
     /// The compare view now has `n` variants (results beyond are dropped).
     ResizeCompare(usize),
-    /// The gallery has these many variants per card.
-    ShapeGallery(Vec<usize>),
+    /// A view that spreads its runs over the workers opened: start them all now.
+    StartWorkers,
     /// The worker of `generation` replied.
     Reply {
         /// Which worker.
@@ -234,8 +212,10 @@ pub enum Action {
         /// Page time, ms.
         at_ms: f64,
     },
-    /// The browser would not start a worker at all.
+    /// The browser would not start the worker of `generation` at all.
     WorkerUnavailable {
+        /// Which worker.
+        generation: u32,
         /// Why, for a person.
         message: String,
     },
@@ -252,6 +232,10 @@ impl Reducible for AppState {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        // The same state: no copy, and Yew does not render the page again.
+        if self.skips(&action) {
+            return self;
+        }
         let mut next = (*self).clone();
         next.apply(action);
         Rc::new(next)
@@ -259,6 +243,19 @@ impl Reducible for AppState {
 }
 
 impl AppState {
+    /// A page running at most `workers` workers, its gallery cards not run.
+    pub fn with_workers(workers: usize) -> AppState {
+        AppState {
+            pool: Pool::new(workers),
+            catalog: None,
+            notice: None,
+            compile: CompileView::default(),
+            main: RunView::Idle,
+            compare: Vec::new(),
+            gallery: gallery::cards().iter().map(|card| vec![RunView::Idle; card.runs.len()]).collect(),
+        }
+    }
+
     /// The run view of `target` (created idle when the compare or gallery list is short).
     pub fn view_mut(&mut self, target: Target) -> &mut RunView {
         match target {
@@ -269,15 +266,15 @@ impl AppState {
                 }
                 &mut self.compare[i]
             }
-            Target::Gallery { card, variant } => {
+            Target::Card { card, run } => {
                 if self.gallery.len() <= card {
                     self.gallery.resize(card + 1, Vec::new());
                 }
                 let card = &mut self.gallery[card];
-                if card.len() <= variant {
-                    card.resize(variant + 1, RunView::Idle);
+                if card.len() <= run {
+                    card.resize(run + 1, RunView::Idle);
                 }
-                &mut card[variant]
+                &mut card[run]
             }
         }
     }
@@ -287,13 +284,35 @@ impl AppState {
         match target {
             Target::Main => Some(&self.main),
             Target::Compare(i) => self.compare.get(i),
-            Target::Gallery { card, variant } => self.gallery.get(card).and_then(|c| c.get(variant)),
+            Target::Card { card, run } => self.gallery.get(card).and_then(|c| c.get(run)),
         }
     }
 
     /// Whether any job is queued or running.
     pub fn busy(&self) -> bool {
-        self.current.is_some() || !self.queue.is_empty()
+        self.pool.busy(|_| true)
+    }
+
+    /// Whether a job that runs the set-up being edited (the Simulate view's or a compare
+    /// variant) is queued or running: the set-up's fields are locked meanwhile. Gallery cards
+    /// run their own set-ups.
+    pub fn setup_busy(&self) -> bool {
+        self.pool.busy(|t| !matches!(t, Target::Card { .. }))
+    }
+
+    /// Whether some worker is ready (the page's `Compile` requests go to the first).
+    pub fn engine_ready(&self) -> bool {
+        self.pool.primary().is_some()
+    }
+
+    /// Whether `action` would change nothing the page shows, or too little too soon: a
+    /// progress report for a job no worker runs, or one that comes less than
+    /// [`PROGRESS_EVERY_MS`] after the last shown for its run (the next one shown carries the
+    /// newest numbers; the run's end is a `Done`, never skipped).
+    pub fn skips(&self, action: &Action) -> bool {
+        let Action::Reply { generation, reply: Reply::Progress { id, .. }, at_ms } = action else { return false };
+        let Some(target) = self.pool.running(*generation, *id) else { return true };
+        matches!(self.view(target), Some(RunView::Running { latest_ms, .. }) if at_ms - latest_ms < PROGRESS_EVERY_MS)
     }
 
     /// Applies one action.
@@ -301,57 +320,44 @@ impl AppState {
         match action {
             Action::Enqueue(jobs) => {
                 for job in jobs {
-                    self.queue.retain(|q| q.target != job.target);
                     *self.view_mut(job.target) = RunView::Queued;
-                    self.queue.push_back(job);
+                    self.pool.enqueue(job);
                 }
-                self.start_next();
+                self.schedule();
             }
-            Action::Cancel(which) => {
-                let dropped: Vec<Target> = self.queue.iter().map(|q| q.target).filter(|t| which(*t)).collect();
-                self.queue.retain(|q| !which(q.target));
-                for target in dropped {
+            Action::Cancel(scope) => {
+                for target in self.pool.drop_queued(|t| scope.matches(t)) {
                     *self.view_mut(target) = RunView::Idle;
                 }
-                // The running job ends when the worker says `Cancelled`; the app sends the
-                // request when it sees `cancel_requested`.
+                // A running job ends when its worker says `Cancelled`; the app sends the
+                // request to each worker in `pool.running_matching(|t| scope.matches(t))`.
             }
             Action::Compiling { id } => {
                 self.compile.latest = id;
                 self.compile.pending = true;
             }
             Action::ResizeCompare(n) => self.compare.resize(n, RunView::Idle),
-            Action::ShapeGallery(shape) => {
-                self.gallery = shape.into_iter().map(|n| vec![RunView::Idle; n]).collect();
+            Action::StartWorkers => self.pool.start_all(),
+            Action::Reply { generation, .. } if !self.pool.knows(generation) => {}
+            Action::Reply { generation, reply, at_ms } => self.on_reply(generation, reply, at_ms),
+            Action::WorkerUnavailable { generation, message } => {
+                self.worker_died(generation, &format!("the browser would not start it: {message}"));
             }
-            Action::Reply { generation, .. } if generation != self.worker_generation => {}
-            Action::Reply { reply, at_ms, .. } => self.on_reply(reply, at_ms),
-            Action::WorkerUnavailable { message } => {
-                self.notice = Some(format!("The simulator cannot start in this browser: {message}"));
-                self.fail_all("The simulation worker is not available.");
-            }
-            Action::WorkerDied { generation, message } if generation == self.worker_generation => {
-                self.worker_crashed(message);
-            }
-            Action::WorkerDied { .. } => {}
+            Action::WorkerDied { generation, message } => self.worker_died(generation, &message),
         }
     }
 
-    /// Moves the next queued job to `current` when the worker is free.
-    fn start_next(&mut self) {
-        if self.current.is_none() && self.worker == WorkerStatus::Ready {
-            self.current = self.queue.pop_front();
+    /// Gives waiting jobs to free workers; fails them if no worker can ever take them.
+    fn schedule(&mut self) {
+        self.pool.schedule();
+        if self.pool.all_gone() {
+            self.notice = Some("The simulator cannot start in this browser: its worker did not load.".into());
+            self.fail_all("The simulation worker is not available.");
         }
     }
 
-    /// The running job ended (either way): free the worker for the next one.
-    fn finish_current(&mut self) {
-        self.current = None;
-        self.start_next();
-    }
-
-    fn on_reply(&mut self, reply: Reply, at_ms: f64) {
-        let running = self.current.as_ref().map(|c| (c.id, c.target));
+    fn on_reply(&mut self, generation: u32, reply: Reply, at_ms: f64) {
+        let running = |pool: &Pool, id: JobId| pool.running(generation, id);
         match reply {
             Reply::Ready { protocol } if protocol != PROTOCOL_VERSION => {
                 self.notice = Some(format!(
@@ -360,8 +366,8 @@ impl AppState {
                 ));
             }
             Reply::Ready { .. } => {
-                self.worker = WorkerStatus::Ready;
-                self.start_next();
+                self.pool.ready(generation);
+                self.schedule();
             }
             Reply::Catalog { catalog } => self.catalog = Some(Rc::new(*catalog)),
             Reply::Compiled { id, diagnostics, defines, summary } if id == self.compile.latest => {
@@ -377,64 +383,74 @@ impl AppState {
             }
             Reply::Compiled { .. } => {}
             Reply::Progress { id, cycle, fraction, .. } => {
-                let Some((running, target)) = running.filter(|(r, _)| *r == id) else { return };
+                let Some(target) = running(&self.pool, id) else { return };
                 let view = self.view_mut(target);
                 match view {
                     RunView::Running { cycle: c, fraction: f, latest_ms, .. } => {
                         (*c, *f, *latest_ms) = (cycle, fraction, at_ms);
                     }
-                    _ => *view = RunView::started(running, cycle, fraction, at_ms),
+                    _ => *view = RunView::started(id, cycle, fraction, at_ms),
                 }
             }
             Reply::Snapshot { id, every, snapshot } => {
-                let Some((running, target)) = running.filter(|(r, _)| *r == id) else { return };
+                let Some(target) = running(&self.pool, id) else { return };
+                let keep = keeps_snapshots(target);
                 let view = self.view_mut(target);
                 if !matches!(view, RunView::Running { .. }) {
-                    *view = RunView::started(running, snapshot.cycle, 0.0, at_ms);
+                    *view = RunView::started(id, snapshot.cycle, 0.0, at_ms);
                 }
-                if let RunView::Running { snapshots, .. } = view {
+                if let (RunView::Running { snapshots, .. }, true) = (view, keep) {
                     let list = Rc::make_mut(snapshots);
                     list.retain(|s| protocol::keeps(s.cycle, every));
                     list.push(Rc::new(*snapshot));
                 }
             }
             Reply::Done { id, report, elapsed_ms, stopped_early } => {
-                let Some((_, target)) = running.filter(|(r, _)| *r == id) else { return };
+                let Some(target) = self.pool.finish(generation, id) else { return };
+                let keep = keeps_snapshots(target);
                 let view = self.view_mut(target);
                 let snapshots = match view {
                     RunView::Running { snapshots, .. } => std::mem::take(snapshots),
                     _ => Rc::default(),
                 };
                 *view = match report {
-                    JobReport::Simulation(report) => RunView::Finished(Rc::new(RunResult {
-                        report: Rc::new(*report),
-                        snapshots,
-                        elapsed_ms,
-                        stopped_early,
-                    })),
+                    JobReport::Simulation(mut report) => {
+                        if !keep {
+                            // A card judges from the totals; the blocks and the series are
+                            // what makes a report large.
+                            report.blocks = Vec::new();
+                            report.series.windows = Vec::new();
+                        }
+                        RunView::Finished(Rc::new(RunResult {
+                            report: Rc::new(*report),
+                            snapshots,
+                            elapsed_ms,
+                            stopped_early,
+                        }))
+                    }
                     JobReport::CacheSweep(_) => {
                         RunView::Failed { message: "The worker answered with a cache sweep.".into(), field: None }
                     }
                 };
-                self.finish_current();
+                self.schedule();
             }
             Reply::Cancelled { id, cycle } => {
-                let Some((_, target)) = running.filter(|(r, _)| *r == id) else { return };
+                let Some(target) = self.pool.finish(generation, id) else { return };
                 *self.view_mut(target) = RunView::Cancelled { cycle };
-                self.finish_current();
+                self.schedule();
             }
-            Reply::Failed { error: Failure::Crashed { message }, .. } => self.worker_crashed(message),
+            Reply::Failed { error: Failure::Crashed { message }, .. } => self.worker_died(generation, &message),
             Reply::Failed { id: None, error } => {
                 self.notice = Some(format!("The simulation worker reported a problem: {}", describe(&error)));
             }
             Reply::Failed { id: Some(id), error } => {
-                let Some((_, target)) = running.filter(|(r, _)| *r == id) else { return };
+                let Some(target) = self.pool.finish(generation, id) else { return };
                 let field = match &error {
                     Failure::InvalidConfig(err) => Some(err.field.clone()),
                     _ => None,
                 };
                 *self.view_mut(target) = RunView::Failed { message: describe(&error), field };
-                self.finish_current();
+                self.schedule();
             }
             Reply::Frame { .. } => {}
         }
@@ -442,19 +458,20 @@ impl AppState {
 
     /// Every queued and running job fails with `message`.
     fn fail_all(&mut self, message: &str) {
-        let targets: Vec<Target> =
-            self.current.take().into_iter().chain(self.queue.drain(..)).map(|job| job.target).collect();
-        for target in targets {
-            *self.view_mut(target) = RunView::Failed { message: message.into(), field: None };
+        for job in self.pool.drain() {
+            *self.view_mut(job.target) = RunView::Failed { message: message.into(), field: None };
         }
     }
 
-    /// The worker is dead: say so and ask for a new one. Queued jobs wait for it.
-    fn worker_crashed(&mut self, message: String) {
-        self.worker_generation += 1;
-        self.worker = WorkerStatus::Starting;
-        self.notice = Some(format!("The simulation worker crashed and has been restarted ({message})."));
-        if let Some(job) = self.current.take() {
+    /// The worker of `generation` is dead: its job fails, and the pool replaces it (or gives
+    /// it up if it never started). A second report of the same death changes nothing.
+    fn worker_died(&mut self, generation: u32, message: &str) {
+        let Some(Death { lost, replaced }) = self.pool.died(generation) else { return };
+        self.notice = Some(match replaced {
+            true => format!("A simulation worker crashed and has been restarted ({message})."),
+            false => format!("A simulation worker could not start ({message})."),
+        });
+        if let Some(job) = lost {
             *self.view_mut(job.target) = RunView::Failed {
                 message: format!(
                     "The simulation worker crashed, so this run was lost; a fresh worker has been started. \
@@ -463,8 +480,17 @@ impl AppState {
                 field: None,
             };
         }
-        self.compile.pending = false;
+        if self.pool.primary().is_none() {
+            // Its compile answer will not come; the next edit asks the fresh worker.
+            self.compile.pending = false;
+        }
+        self.schedule();
     }
+}
+
+/// Whether the runs of `target` keep their snapshots for playback (gallery cards' do not).
+fn keeps_snapshots(target: Target) -> bool {
+    !matches!(target, Target::Card { .. })
 }
 
 /// A person's account of a failure.
@@ -494,29 +520,24 @@ pub fn describe(error: &Failure) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use warpscope_core::mem::cache::{CacheGeometry, Replacement};
-    use warpscope_core::sweep::AccessPattern;
-    use warpscope_core::CacheSweepSpec;
+    use crate::pool::tests::job;
+    use warpscope_core::stats::{BlockRecord, TimeSeries};
 
-    /// Any job will do: the queue does not look inside.
-    fn job(id: JobId, target: Target) -> QueuedJob {
-        let spec = CacheSweepSpec {
-            cache: CacheGeometry { size_bytes: 4096, line_bytes: 128, ways: 4 },
-            replacement: Replacement::Lru,
-            pattern: AccessPattern::Strided { footprint_bytes: 8192, stride_bytes: 4 },
-            passes: 1,
-        };
-        QueuedJob { id, target, job: Job::CacheSweep(spec) }
-    }
-
-    fn ready() -> AppState {
-        let mut state = AppState::default();
+    fn ready(workers: usize) -> AppState {
+        let mut state = AppState::with_workers(workers);
         state.apply(Action::Reply { generation: 0, reply: Reply::Ready { protocol: PROTOCOL_VERSION }, at_ms: 0.0 });
         state
     }
 
+    /// A reply from the worker of `generation`.
+    fn reply_from(state: &mut AppState, generation: u32, reply: Reply) {
+        state.apply(Action::Reply { generation, reply, at_ms: 10.0 });
+    }
+
+    /// A reply from the first worker.
     fn reply(state: &mut AppState, reply: Reply) {
-        state.apply(Action::Reply { generation: state.worker_generation, reply, at_ms: 10.0 });
+        let generation = state.pool.workers()[0].generation;
+        reply_from(state, generation, reply);
     }
 
     fn done(id: JobId, cycles: u64) -> Reply {
@@ -524,48 +545,157 @@ mod tests {
         Reply::Done { id, report: JobReport::Simulation(Box::new(report)), elapsed_ms: 1.0, stopped_early: None }
     }
 
+    /// The job id each worker runs.
+    fn running(state: &AppState) -> Vec<Option<JobId>> {
+        state.pool.workers().iter().map(|w| w.job.as_ref().map(|j| j.id)).collect()
+    }
+
     #[test]
-    fn jobs_take_the_worker_one_at_a_time_in_order() {
-        let mut state = ready();
+    fn with_one_worker_jobs_run_one_at_a_time_in_order() {
+        let mut state = ready(1);
         state.apply(Action::Enqueue(vec![job(1, Target::Compare(0)), job(2, Target::Compare(1))]));
-        assert_eq!(state.current.as_ref().map(|j| j.id), Some(1));
+        assert_eq!(running(&state), [Some(1)]);
         assert_eq!(state.compare, [RunView::Queued, RunView::Queued]);
         reply(&mut state, done(1, 300));
-        assert_eq!(state.current.as_ref().map(|j| j.id), Some(2), "the next job is sent when one ends");
+        assert_eq!(running(&state), [Some(2)], "the next job is sent when one ends");
         assert_eq!(state.compare[0].result().map(|r| r.report.cycles), Some(300));
         reply(&mut state, done(2, 100));
-        assert!(state.current.is_none() && !state.busy());
+        assert!(running(&state) == [None] && !state.busy());
         assert_eq!(state.compare[1].result().map(|r| r.report.cycles), Some(100));
     }
 
     #[test]
-    fn nothing_is_sent_before_the_worker_is_ready_and_a_requeued_target_replaces_its_job() {
-        let mut state = AppState::default();
+    fn compare_variants_run_side_by_side_on_two_workers() {
+        let mut state = ready(2);
+        state.apply(Action::Enqueue(vec![job(1, Target::Compare(0)), job(2, Target::Compare(1))]));
+        let second = state.pool.workers()[1].generation;
+        reply_from(&mut state, second, Reply::Ready { protocol: PROTOCOL_VERSION });
+        assert_eq!(running(&state), [Some(1), Some(2)]);
+        reply_from(&mut state, second, Reply::Progress { id: 2, cycle: 50, total: 0, fraction: 0.5 });
+        assert!(matches!(state.compare[1], RunView::Running { cycle: 50, .. }));
+        reply(&mut state, Reply::Progress { id: 2, cycle: 99, total: 0, fraction: 0.9 });
+        assert!(matches!(state.compare[1], RunView::Running { cycle: 50, .. }), "job 2 is not the first worker's");
+        reply_from(&mut state, second, done(2, 100));
+        reply(&mut state, done(1, 300));
+        let cycles: Vec<_> = state.compare.iter().map(|r| r.result().map(|r| r.report.cycles)).collect();
+        assert_eq!(cycles, [Some(300), Some(100)]);
+    }
+
+    #[test]
+    fn nothing_is_sent_before_a_worker_is_ready_and_a_requeued_target_replaces_its_job() {
+        let mut state = AppState::with_workers(1);
         state.apply(Action::Enqueue(vec![job(1, Target::Main), job(2, Target::Compare(0))]));
-        assert!(state.current.is_none(), "held until Ready");
+        assert_eq!(running(&state), [None], "held until Ready");
         state.apply(Action::Enqueue(vec![job(3, Target::Compare(0))]));
-        assert_eq!(state.queue.iter().map(|j| j.id).collect::<Vec<_>>(), [1, 3]);
+        assert_eq!(state.pool.queue().iter().map(|j| j.id).collect::<Vec<_>>(), [1, 3]);
         reply(&mut state, Reply::Ready { protocol: PROTOCOL_VERSION });
-        assert_eq!(state.current.as_ref().map(|j| j.id), Some(1));
+        assert_eq!(running(&state), [Some(1)]);
+        assert!(state.engine_ready());
     }
 
     #[test]
     fn replies_of_other_jobs_and_dead_workers_are_dropped() {
-        let mut state = ready();
+        let mut state = ready(1);
         state.apply(Action::Enqueue(vec![job(7, Target::Main)]));
         reply(&mut state, done(6, 1));
         assert_eq!(state.main, RunView::Queued, "a reply for an older job changes nothing");
-        state.apply(Action::Reply { generation: 99, reply: done(7, 1), at_ms: 0.0 });
+        reply_from(&mut state, 99, done(7, 1));
         assert_eq!(state.main, RunView::Queued, "a reply from another worker generation changes nothing");
         reply(&mut state, Reply::Failed { id: None, error: Failure::Crashed { message: "boom".into() } });
         assert!(matches!(&state.main, RunView::Failed { message, .. } if message.contains("boom")));
-        assert_eq!(state.worker, WorkerStatus::Starting);
-        assert!(state.current.is_none());
+        assert_eq!(state.pool.workers()[0].status, WorkerStatus::Starting, "a fresh worker is starting");
+        assert_ne!(state.pool.workers()[0].generation, 0);
+        assert!(state.notice.as_deref().is_some_and(|n| n.contains("restarted")));
+        // The browser's error event for the same crash arrives after the worker's own reply.
+        let before = state.pool.clone();
+        state.apply(Action::WorkerDied { generation: 0, message: "unreachable".into() });
+        assert_eq!(state.pool, before, "one crash, one restart");
+        reply_from(&mut state, 0, done(7, 1));
+        assert!(matches!(&state.main, RunView::Failed { .. }), "the dead worker's late reply is dropped");
+    }
+
+    #[test]
+    fn a_crash_fails_only_the_crashed_workers_run() {
+        let mut state = ready(2);
+        let jobs = (0..3).map(|run| job(run as JobId + 1, Target::Card { card: 0, run })).collect();
+        state.apply(Action::Enqueue(jobs));
+        let second = state.pool.workers()[1].generation;
+        reply_from(&mut state, second, Reply::Ready { protocol: PROTOCOL_VERSION });
+        assert_eq!(running(&state), [Some(1), Some(2)]);
+        state.apply(Action::WorkerDied { generation: second, message: "out of memory".into() });
+        assert!(matches!(&state.gallery[0][1], RunView::Failed { message, .. } if message.contains("out of memory")));
+        assert_eq!(state.gallery[0][0], RunView::Queued, "the other worker's run goes on");
+        assert_eq!(state.gallery[0][2], RunView::Queued, "the queued run waits for the replacement");
+        let fresh = state.pool.workers()[1].generation;
+        reply_from(&mut state, fresh, Reply::Ready { protocol: PROTOCOL_VERSION });
+        assert_eq!(running(&state), [Some(1), Some(3)]);
+    }
+
+    #[test]
+    fn when_no_worker_can_start_the_jobs_fail_with_a_notice() {
+        let mut state = AppState::with_workers(1);
+        state.apply(Action::Enqueue(vec![job(1, Target::Main)]));
+        state.apply(Action::WorkerUnavailable { generation: 0, message: "no workers here".into() });
+        assert!(matches!(&state.main, RunView::Failed { message, .. } if message.contains("not available")));
+        assert!(state.notice.as_deref().is_some_and(|n| n.contains("cannot start")));
+        assert_eq!(state.pool.workers().len(), 1, "nothing is restarted");
+        state.apply(Action::Enqueue(vec![job(2, Target::Main)]));
+        assert!(matches!(&state.main, RunView::Failed { .. }), "later jobs fail at once");
+    }
+
+    #[test]
+    fn a_cards_runs_keep_no_snapshots_and_only_the_reports_totals() {
+        let mut state = ready(1);
+        let target = Target::Card { card: 0, run: 0 };
+        state.apply(Action::Enqueue(vec![job(1, target)]));
+        let snapshot = Box::new(Snapshot { cycle: 0, ..Snapshot::default() });
+        reply(&mut state, Reply::Snapshot { id: 1, every: 0, snapshot });
+        let RunView::Running { snapshots, .. } = &state.gallery[0][0] else { panic!("{:?}", state.gallery[0][0]) };
+        assert!(snapshots.is_empty());
+        let mut report = Report { cycles: 500, ..Report::default() };
+        report.blocks = vec![BlockRecord::default(); 3];
+        report.series = TimeSeries { windows: vec![Default::default(); 4], ..TimeSeries::default() };
+        let reply_done = Reply::Done {
+            id: 1,
+            report: JobReport::Simulation(Box::new(report)),
+            elapsed_ms: 1.0,
+            stopped_early: None,
+        };
+        reply(&mut state, reply_done);
+        let result = state.gallery[0][0].result().expect("finished");
+        assert_eq!(result.report.cycles, 500);
+        assert!(result.report.blocks.is_empty() && result.report.series.windows.is_empty());
+        assert!(result.snapshots.is_empty());
+    }
+
+    #[test]
+    fn progress_is_shown_at_most_every_tenth_of_a_second_per_run() {
+        let state = Rc::new(ready(1));
+        let state = state.reduce(Action::Enqueue(vec![job(1, Target::Main)]));
+        let progress = |cycle, at_ms| Action::Reply {
+            generation: 0,
+            reply: Reply::Progress { id: 1, cycle, total: 0, fraction: 0.1 },
+            at_ms,
+        };
+        let shown = state.clone().reduce(progress(10, 1000.0));
+        assert!(!Rc::ptr_eq(&shown, &state), "the first report starts the run's view");
+        let same = shown.clone().reduce(progress(20, 1050.0));
+        assert!(Rc::ptr_eq(&same, &shown), "50 ms later: skipped, nothing renders");
+        let later = same.reduce(progress(30, 1100.0));
+        assert!(matches!(later.main, RunView::Running { cycle: 30, .. }), "100 ms later: the newest numbers");
+        let other = later.clone().reduce(Action::Reply {
+            generation: 0,
+            reply: Reply::Progress { id: 9, cycle: 1, total: 0, fraction: 0.0 },
+            at_ms: 5000.0,
+        });
+        assert!(Rc::ptr_eq(&other, &later), "a report for no running job changes nothing");
+        let finished = later.clone().reduce(Action::Reply { generation: 0, reply: done(1, 40), at_ms: 1101.0 });
+        assert_eq!(finished.main.result().map(|r| r.report.cycles), Some(40), "the end is never skipped");
     }
 
     #[test]
     fn held_snapshots_follow_the_workers_thinning_rule() {
-        let mut state = ready();
+        let mut state = ready(1);
         state.apply(Action::Enqueue(vec![job(1, Target::Main)]));
         for (cycle, every) in [(0, 100), (100, 100), (200, 100), (300, 100), (400, 200)] {
             let snapshot = Box::new(Snapshot { cycle, ..Snapshot::default() });
@@ -575,10 +705,9 @@ mod tests {
         let cycles: Vec<u64> = snapshots.iter().map(|s| s.cycle).collect();
         assert_eq!(cycles, [0, 200, 400], "once the interval doubles, odd multiples of the old one go");
     }
-
     #[test]
     fn a_file_with_errors_keeps_the_last_launch_sequence_that_compiled() {
-        let mut state = ready();
+        let mut state = ready(1);
         let summary = |launches| CompileSummary {
             launches,
             kernels: vec![],
@@ -618,16 +747,19 @@ mod tests {
     }
 
     #[test]
-    fn cancelling_drops_queued_jobs_of_that_view_only() {
-        let mut state = ready();
+    fn cancelling_drops_queued_jobs_of_that_view_only_and_names_the_running_ones() {
+        let mut state = ready(1);
         state.apply(Action::Enqueue(vec![
             job(1, Target::Main),
             job(2, Target::Compare(0)),
             job(3, Target::Compare(1)),
         ]));
-        state.apply(Action::Cancel(|t| matches!(t, Target::Compare(_))));
-        assert!(state.queue.is_empty());
+        let compare = |t: Target| Scope::Compare.matches(t);
+        state.apply(Action::Cancel(Scope::Compare));
+        assert!(state.pool.queue().is_empty());
         assert_eq!(state.compare, [RunView::Idle, RunView::Idle]);
-        assert_eq!(state.current.as_ref().map(|j| j.id), Some(1), "the running Main job is untouched");
+        assert_eq!(running(&state), [Some(1)], "the running Main job is untouched");
+        assert!(state.pool.running_matching(compare).is_empty());
+        assert!(state.setup_busy());
     }
 }

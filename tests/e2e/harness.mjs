@@ -127,6 +127,35 @@ export function nativeRun(args) {
   return JSON.parse(execFileSync(cli, ['run', ...args, '--json'], { encoding: 'utf8' }));
 }
 
+/** The native CLI's JSON verdict of claim row `id` (`warpscope reproduce --claim ID --json`). */
+export function nativeReproduce(id) {
+  const cli = process.env.WARPSCOPE_CLI ?? join(root, 'target', 'debug', 'warpscope');
+  const run = execFileSync(cli, ['reproduce', '--claim', id, '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = JSON.parse(run);
+  return out.claims.find((c) => c.id === id);
+}
+
+/** A gallery card by its claim's id (ids hold dots, so not a `#` selector). */
+export function card(page, id) {
+  return page.locator(`[id="card-${id}"]`);
+}
+
+/**
+ * What card `locator` shows once judged: the verdict and, check by check, the metric, the
+ * expectation and what was seen, in the native report's shape.
+ */
+export async function cardOutcome(locator) {
+  await locator.locator('.verdict').waitFor({ timeout: 300000 });
+  const holds = (await locator.locator('.verdict').getAttribute('data-holds')) === 'true';
+  const checks = await locator.locator('.claim-check').evaluateAll((items) => items.map((item) => ({
+    metric: item.querySelector('.metric').textContent,
+    expected: item.querySelector('.relation').textContent,
+    holds: item.dataset.holds === 'true',
+    seen: item.querySelector('.seen').textContent,
+  })));
+  return { holds, checks };
+}
+
 /** Waits until the app has its menus and the editor (the catalog has arrived). */
 export async function waitForApp(page) {
   await page.locator('#source').waitFor({ timeout: 20000 });

@@ -1,8 +1,9 @@
 //! The Web Worker's event loop.
 //!
 //! A job runs in slices of about [`SLICE_MS`] of wall time. After each slice the worker posts
-//! `Progress` (after any completed `Frame`s and `Snapshot`s), then yields a full macrotask
-//! before the next slice, so that a `Cancel` posted by the page is delivered in between;
+//! any completed `Frame`s and `Snapshot`s, and `Progress` if [`PROGRESS_MS`] have passed since
+//! the last (and always before the job's last reply), then yields a full macrotask before the
+//! next slice, so that a `Cancel` posted by the page is delivered in between;
 //! `Catalog` and `Compile` requests are answered there too. The yield goes through a
 //! `MessageChannel` rather than `setTimeout(0)`: browsers clamp nested zero-delay timers to
 //! 4 ms, which would idle the worker for a quarter of the time.
@@ -23,6 +24,11 @@ use crate::runner::{Advance, JobRunner};
 
 /// Wall time one slice of work may take before the worker yields.
 pub const SLICE_MS: f64 = 12.0;
+
+/// Least wall time between two `Progress` replies of a job. Each reply is a task on the page's
+/// main thread; with several workers reporting after every slice, that thread would keep busy
+/// a good part of a core the workers need, for a progress bar that moves too little to see.
+pub const PROGRESS_MS: f64 = 50.0;
 
 /// The job now running: its id and its cancel flag.
 struct Current {
@@ -111,6 +117,7 @@ fn handle(request: Request) {
 /// Runs `runner` to completion or cancellation, slice by slice.
 async fn drive(mut runner: JobRunner, cancel: Rc<Cell<bool>>, started: f64) {
     let quantum = runner.quantum();
+    let mut reported = f64::NEG_INFINITY;
     loop {
         let slice_start = js_sys::Date::now();
         let state = loop {
@@ -119,7 +126,11 @@ async fn drive(mut runner: JobRunner, cancel: Rc<Cell<bool>>, started: f64) {
                 state => break state,
             }
         };
-        post(&runner.progress());
+        let now = js_sys::Date::now();
+        if state != Advance::Running || now - reported >= PROGRESS_MS {
+            post(&runner.progress());
+            reported = now;
+        }
         match state {
             Advance::Finished => {
                 post(&runner.done(js_sys::Date::now() - started));

@@ -1,6 +1,7 @@
 //! The compare view: the current workload and machine under two to six policy/coherence
-//! choices, run one after another, with a summary table (speedup against the first) and the
-//! same charts overlaid.
+//! choices (a gallery card may bring more, with hardware settings of their own), run side by
+//! side on the page's workers, with a summary table (speedup against the first) and the same
+//! charts overlaid.
 
 use std::rc::Rc;
 
@@ -12,7 +13,6 @@ use crate::components::charts::Charts;
 use crate::components::policy_picker::{describe, PolicyPicker};
 use crate::components::run_view::ProgressBar;
 use crate::format::{grouped, percent};
-use crate::gallery::CardVariant;
 use crate::state::RunView;
 
 /// Fewest and most variants.
@@ -29,6 +29,11 @@ pub struct Variant {
     pub warp: String,
     /// L1 at kernel boundaries; `None`: as the machine is configured.
     pub coherence: Option<Coherence>,
+    /// Hardware settings changed for this variant only (path, value), after the machine's:
+    /// a gallery card's variants bring them (a larger L1, say).
+    pub settings: Vec<(String, String)>,
+    /// `#define`s overridden for this variant only, after the set-up's.
+    pub defines: Vec<(String, String)>,
 }
 
 impl Variant {
@@ -41,13 +46,21 @@ impl Variant {
             Some(Coherence::InvalidateL1) => label.push_str(" · L1 invalidated"),
             None => {}
         }
+        for (name, value) in self.settings.iter().chain(&self.defines) {
+            label.push_str(&format!(" · {name}={value}"));
+        }
         label
     }
-}
 
-impl From<&CardVariant> for Variant {
-    fn from(card: &CardVariant) -> Variant {
-        Variant { tb: card.tb.into(), warp: card.warp.into(), coherence: card.coherence }
+    /// A variant with only the policies chosen.
+    pub fn policies(tb: impl Into<String>, warp: impl Into<String>) -> Variant {
+        Variant { tb: tb.into(), warp: warp.into(), coherence: None, settings: Vec::new(), defines: Vec::new() }
+    }
+
+    /// A claim row's variant (a gallery card's).
+    pub fn from_claim(v: &warpscope_core::claims::Variant) -> Variant {
+        let pairs = |list: &[(&str, &str)]| list.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        Variant { settings: pairs(v.settings), defines: pairs(v.defines), ..Variant::policies(v.tb, v.warp) }
     }
 }
 
@@ -137,8 +150,8 @@ pub fn compare_view(props: &CompareProps) -> Html {
     let done = props.runs.iter().filter(|r| r.result().is_some()).count();
     html! {
         <div class="compare">
-            <p class="lede">{ format!("The same set-up — {} — under different choices, run one after another. \
-                Speedups are against the first variant.", props.subject) }</p>
+            <p class="lede">{ format!("The same set-up — {} — under different choices, run side by side \
+                on the page's workers. Speedups are against the first variant.", props.subject) }</p>
             <div class="table-scroll">
                 <table class="report compare-table" id="compare-table">
                     <thead><tr>
