@@ -243,7 +243,7 @@ pub(super) const CLAIMS: &[Claim] = &[
             ),
         ],
         status: Status::Pass,
-        headline: false,
+        headline: true,
     },
     Claim {
         id: "cke-7.2-5",
