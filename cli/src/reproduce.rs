@@ -57,18 +57,14 @@ impl Outcome {
     /// does not, or a pending row. `Err` says what differs.
     pub fn agrees(&self) -> Result<(), String> {
         let holds = self.verdict.as_ref().is_some_and(|v| v.holds);
-        match self.claim.status {
-            Status::Pending(_) => Ok(()),
-            Status::Pass if holds => Ok(()),
-            Status::Pass => Err(match &self.failure {
-                Some(why) => format!("is recorded as Pass but a run failed: {why}"),
-                None => "is recorded as Pass but does not hold".into(),
-            }),
-            Status::KnownFailure(_) if holds => {
-                Err("is recorded as a known failure but now holds: revisit the row and its reason".into())
-            }
-            Status::KnownFailure(_) => Ok(()),
+        if self.claim.status.confirmed_by(holds) {
+            return Ok(());
         }
+        Err(match (&self.claim.status, &self.failure) {
+            (Status::Pass, Some(why)) => format!("is recorded as Pass but a run failed: {why}"),
+            (Status::Pass, None) => "is recorded as Pass but does not hold".into(),
+            _ => "is recorded as a known failure but now holds: revisit the row and its reason".into(),
+        })
     }
 }
 

@@ -144,11 +144,13 @@ pub fn verdict(card: &Card, runs: &[RunView]) -> Verdict {
 /// Whether `verdict` is what the row records — a `Pass` that holds, a `KnownFailure` that
 /// does not — as the native test requires. `Err` says how it differs.
 pub fn agrees(claim: &Claim, verdict: &Verdict) -> Result<(), String> {
-    match (claim.status, verdict.holds) {
-        (Status::Pass, true) | (Status::KnownFailure(_), false) | (Status::Pending(_), _) => Ok(()),
-        (Status::Pass, false) => Err("the row records a pass, but here the claim does not hold".into()),
-        (Status::KnownFailure(_), true) => Err("the row records a known failure, but here the claim holds".into()),
+    if claim.status.confirmed_by(verdict.holds) {
+        return Ok(());
     }
+    Err(match claim.status {
+        Status::Pass => "the row records a pass, but here the claim does not hold".into(),
+        _ => "the row records a known failure, but here the claim holds".into(),
+    })
 }
 
 /// The machine preset's name (`ccws-fermi` → its label), or the id if there is none.

@@ -185,6 +185,19 @@ pub struct Claim {
     pub headline: bool,
 }
 
+impl Status {
+    /// Whether a verdict that `holds` or not is what this status records: a `Pass` must hold
+    /// and a `KnownFailure` must not; a `Pending` row is not judged. The test, the report and
+    /// the gallery all ask this.
+    pub fn confirmed_by(&self, holds: bool) -> bool {
+        match self {
+            Status::Pass => holds,
+            Status::KnownFailure(_) => !holds,
+            Status::Pending(_) => true,
+        }
+    }
+}
+
 impl Claim {
     /// The variant labelled `label`.
     pub fn variant(&self, label: &str) -> Option<usize> {
@@ -310,6 +323,13 @@ mod tests {
                 assert!(spec.config().is_ok(), "{}: {:?}", claim.id, spec.config().err());
             }
         }
+    }
+
+    #[test]
+    fn a_verdict_confirms_a_pass_that_holds_and_a_known_failure_that_does_not() {
+        assert!(Status::Pass.confirmed_by(true) && !Status::Pass.confirmed_by(false));
+        assert!(Status::KnownFailure("r").confirmed_by(false) && !Status::KnownFailure("r").confirmed_by(true));
+        assert!(Status::Pending("m").confirmed_by(true) && Status::Pending("m").confirmed_by(false));
     }
 
     #[test]
