@@ -19,15 +19,17 @@ use crate::mem::l1::{FailReason, L1Cache, L1Outcome, RequestKind};
 use crate::sched::warp::WarpSlot;
 use crate::stats::{KernelReport, SmReport};
 
+use super::Listeners;
+
 /// Where the LSU counts and reports: its SM's report, the report of each kernel run (by run
 /// id), which the run of the request at hand is charged in, and the SM's event stream.
-pub struct Tally<'a, E: FnMut(SmEvent)> {
+pub struct Tally<'a> {
     /// The SM's counters.
     pub sm: &'a mut SmReport,
     /// Every kernel run's report.
     pub runs: &'a mut [KernelReport],
     /// Hears each access's outcome.
-    pub events: E,
+    pub events: Listeners<'a>,
 }
 
 /// What occupies the dispatch slot.
@@ -69,17 +71,17 @@ struct Blocked {
 
 impl Blocked {
     /// Counts the attempts from `since` up to (not including) `until` not counted yet.
-    fn count_until(&mut self, until: u64, l1: &mut L1Cache, tally: &mut Tally<'_, impl FnMut(SmEvent)>) {
+    fn count_until(&mut self, until: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
         self.charge(until.saturating_sub(self.since + self.counted as u64), l1, tally);
     }
 
     /// Counts `attempts` failed attempts, as stalled cycles and as the L1's failures, for the
     /// SM and for the request's run.
-    fn charge(&self, attempts: u64, l1: &mut L1Cache, tally: &mut Tally<'_, impl FnMut(SmEvent)>) {
+    fn charge(&self, attempts: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
         if attempts == 0 {
             return;
         }
-        (tally.events)(SmEvent::ReservationFail {
+        tally.events.hear(SmEvent::ReservationFail {
             slot: self.warp,
             kernel: self.kernel,
             line: self.line,
@@ -133,7 +135,7 @@ impl Lsu {
 
     /// Something that can unblock the head request happened; it is retried from cycle `retry`.
     /// The attempts it would have made (and failed) in between are counted now.
-    pub fn unblock(&mut self, retry: u64, l1: &mut L1Cache, tally: &mut Tally<'_, impl FnMut(SmEvent)>) {
+    pub fn unblock(&mut self, retry: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
         if let Some(mut blocked) = self.blocked.take() {
             blocked.count_until(retry, l1, tally);
         }
@@ -143,7 +145,7 @@ impl Lsu {
     /// retried next cycle. One blocked for another reason would fail that retry the same way
     /// (a queue slot is all that changed): it stays blocked, with that attempt foreseen, as
     /// [`Lsu::unblock`] followed by the failed retry would leave the counts.
-    pub fn miss_queue_popped(&mut self, now: u64, l1: &mut L1Cache, tally: &mut Tally<'_, impl FnMut(SmEvent)>) {
+    pub fn miss_queue_popped(&mut self, now: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
         match &mut self.blocked {
             Some(blocked) if blocked.reason != FailReason::MissQueue => {
                 blocked.count_until(now + 1, l1, tally);
@@ -156,7 +158,7 @@ impl Lsu {
 
     /// The cycles before `now` are over (simulated, or slept through by the SM): a foreseen
     /// attempt among them is counted.
-    pub fn settle(&mut self, now: u64, l1: &mut L1Cache, tally: &mut Tally<'_, impl FnMut(SmEvent)>) {
+    pub fn settle(&mut self, now: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
         if let Some(blocked) = &mut self.blocked {
             if !blocked.counted && blocked.since < now {
                 blocked.counted = true;
@@ -190,13 +192,7 @@ impl Lsu {
     }
 
     /// One cycle: present the next line request to the L1.
-    pub fn cycle(
-        &mut self,
-        now: u64,
-        l1: &mut L1Cache,
-        loads: &mut PendingLoads,
-        tally: &mut Tally<'_, impl FnMut(SmEvent)>,
-    ) {
+    pub fn cycle(&mut self, now: u64, l1: &mut L1Cache, loads: &mut PendingLoads, tally: &mut Tally<'_>) {
         match self.state {
             State::Idle => {}
             State::Shared { until } => {
@@ -221,7 +217,7 @@ impl Lsu {
                 let (slot, line) = (warp, request.line);
                 match outcome {
                     L1Outcome::ReservationFail(cause) => {
-                        (tally.events)(SmEvent::ReservationFail { slot, kernel, line, cause, attempts: 1 });
+                        tally.events.hear(SmEvent::ReservationFail { slot, kernel, line, cause, attempts: 1 });
                         tally.sm.lsu_stall_cycles += 1;
                         if self.may_block {
                             self.blocked =
@@ -230,13 +226,13 @@ impl Lsu {
                         return;
                     }
                     L1Outcome::Hit { owner } => {
-                        (tally.events)(SmEvent::Hit { slot, kernel, line, owner });
+                        tally.events.hear(SmEvent::Hit { slot, kernel, line, owner });
                         if let Some(t) = token {
                             loads.hit(t, now + self.hit_latency);
                         }
                     }
                     L1Outcome::HitReserved | L1Outcome::SectorMiss => {
-                        (tally.events)(match outcome {
+                        tally.events.hear(match outcome {
                             L1Outcome::HitReserved => SmEvent::MshrMerge { slot, kernel, line },
                             _ => SmEvent::SectorMiss { slot, kernel, line },
                         });
@@ -248,13 +244,13 @@ impl Lsu {
                         if let Some(t) = token {
                             loads.expect(t);
                         }
-                        (tally.events)(SmEvent::Miss { slot, kernel, line });
+                        tally.events.hear(SmEvent::Miss { slot, kernel, line });
                         if let Some(e) = evicted {
-                            (tally.events)(SmEvent::Eviction { line: e.line, owner: e.owner, by: warp });
+                            tally.events.hear(SmEvent::Eviction { line: e.line, owner: e.owner, by: warp });
                         }
                     }
                     L1Outcome::Forwarded => {
-                        (tally.events)(SmEvent::Store { slot, kernel, line, atomic: kind == RequestKind::Atomic });
+                        tally.events.hear(SmEvent::Store { slot, kernel, line, atomic: kind == RequestKind::Atomic });
                         if let (RequestKind::Atomic, Some(t)) = (kind, token) {
                             loads.expect(t);
                             self.atomic_tokens.push_back(t);

@@ -193,18 +193,22 @@ pub struct Sm {
     accounted_to: u64,
 }
 
-/// Tells `policy`, and `recorder` if the run records, that `event` happened at `now` on SM `id`.
-fn tell(
-    policy: &mut WarpPolicy,
-    recorder: &mut Option<Vec<Stamped>>,
+/// Who hears an SM's events at cycle `now`: its policy, and its recorder if the run records.
+pub struct Listeners<'a> {
     id: u32,
-    info: &[WarpInfo],
     now: u64,
-    event: SmEvent,
-) {
-    policy.on_event(&WarpCx { now, sm: id, scheduler: 0, warps: info }, &event);
-    if let Some(recorder) = recorder {
-        recorder.push(Stamped { cycle: now, event });
+    info: &'a [WarpInfo],
+    policy: &'a mut WarpPolicy,
+    recorder: &'a mut Option<Vec<Stamped>>,
+}
+
+impl Listeners<'_> {
+    /// `event` happened.
+    pub fn hear(&mut self, event: SmEvent) {
+        self.policy.on_event(&WarpCx { now: self.now, sm: self.id, scheduler: 0, warps: self.info }, &event);
+        if let Some(recorder) = self.recorder {
+            recorder.push(Stamped { cycle: self.now, event });
+        }
     }
 }
 
@@ -314,7 +318,21 @@ impl Sm {
 
     /// Tells the policy (and the recorder) about an event of the whole GPU at `now`.
     pub fn tell(&mut self, now: u64, event: SmEvent) {
-        tell(&mut self.policy, &mut self.recorder, self.id, &self.info, now, event);
+        let Sm { id, info, policy, recorder, .. } = self;
+        Listeners { id: *id, now, info, policy, recorder }.hear(event);
+    }
+
+    /// Runs `f` on the LSU with what it counts into and reports to at `now`: the L1, the pending
+    /// loads, and a [`Tally`] of this SM's report, the runs' reports and its listeners.
+    fn with_lsu<R>(
+        &mut self,
+        now: u64,
+        runs: &mut [KernelReport],
+        f: impl FnOnce(&mut Lsu, &mut L1Cache, &mut PendingLoads, &mut Tally<'_>) -> R,
+    ) -> R {
+        let Sm { id, lsu, l1, loads, info, report, policy, recorder, .. } = self;
+        let events = Listeners { id: *id, now, info, policy, recorder };
+        f(lsu, l1, loads, &mut Tally { sm: report, runs, events })
     }
 
     /// Free resources, for the TB scheduler.
@@ -422,22 +440,13 @@ impl Sm {
         if !self.lsu.active() && !self.loads.any_complete() {
             // Idle, or blocked until an event (the case of most cycles of a memory-bound run):
             // only a foreseen failed attempt is there to count, as `Lsu::cycle` would.
-            let Sm { id, lsu, l1, info, report, policy, recorder, .. } = self;
-            let events = |e| tell(policy, recorder, *id, info, now, e);
-            lsu.settle(now + 1, l1, &mut Tally { sm: report, runs, events });
+            self.with_lsu(now, runs, |lsu, l1, _, tally| lsu.settle(now + 1, l1, tally));
             return;
         }
-        let Sm { id, lsu, l1, loads, warps, info, schedulers, report, policy, recorder, .. } = self;
-        let was_busy = lsu.busy();
-        {
-            let events = |e| tell(policy, recorder, *id, info, now, e);
-            lsu.cycle(now, l1, loads, &mut Tally { sm: report, runs, events });
-        }
+        let was_busy = self.lsu.busy();
+        self.with_lsu(now, runs, |lsu, l1, loads, tally| lsu.cycle(now, l1, loads, tally));
         // Loads whose requests are all issued and answered by hits: their data is ready.
-        loads.complete_ready(|w, reg, at| {
-            release(warps, schedulers, w, reg, at);
-            tell(policy, recorder, *id, info, now, SmEvent::LoadComplete { slot: w, at });
-        });
+        self.release_completed(now);
         if was_busy && !self.lsu.busy() {
             self.wake_all();
         }
@@ -457,20 +466,20 @@ impl Sm {
         self.l1.fill_entry(mshr, line, sectors, woken);
         self.tell(now, SmEvent::Fill { line });
         // The fill freed an MSHR and un-reserved a line: the LSU may proceed this cycle.
-        let Sm { id, lsu, l1, info, report, policy, recorder, .. } = self;
-        let events = |e| tell(policy, recorder, *id, info, now, e);
-        lsu.unblock(now, l1, &mut Tally { sm: report, runs, events });
+        self.with_lsu(now, runs, |lsu, l1, _, tally| lsu.unblock(now, l1, tally));
         for &token in woken.iter() {
             self.loads.answer(token, now);
         }
         self.release_completed(now);
     }
 
+    #[inline]
     fn release_completed(&mut self, now: u64) {
         let Sm { id, warps, schedulers, loads, info, policy, recorder, .. } = self;
+        let mut listeners = Listeners { id: *id, now, info, policy, recorder };
         loads.complete_ready(|w, reg, at| {
             release(warps, schedulers, w, reg, at);
-            tell(policy, recorder, *id, info, now, SmEvent::LoadComplete { slot: w, at });
+            listeners.hear(SmEvent::LoadComplete { slot: w, at });
         });
     }
 
@@ -538,9 +547,7 @@ impl Sm {
             // for a cycle after the one the SM last ran.
             return;
         }
-        let Sm { id, lsu, l1, info, report, policy, recorder, .. } = self;
-        let events = |e| tell(policy, recorder, *id, info, now, e);
-        lsu.settle(now, l1, &mut Tally { sm: report, runs, events });
+        self.with_lsu(now, runs, |lsu, l1, _, tally| lsu.settle(now, l1, tally));
         let cycles = now - self.accounted_to;
         for &reason in &self.last_reasons {
             self.stalls.add(reason, cycles);
@@ -573,9 +580,7 @@ impl Sm {
     /// blocked on a full queue can go again next cycle.
     pub fn pop_miss(&mut self, now: u64, runs: &mut [KernelReport]) -> Option<crate::mem::l1::MissRequest> {
         let miss = self.l1.pop_miss()?;
-        let Sm { id, lsu, l1, info, report, policy, recorder, .. } = self;
-        let events = |e| tell(policy, recorder, *id, info, now, e);
-        lsu.miss_queue_popped(now, l1, &mut Tally { sm: report, runs, events });
+        self.with_lsu(now, runs, |lsu, l1, _, tally| lsu.miss_queue_popped(now, l1, tally));
         Some(miss)
     }
 
