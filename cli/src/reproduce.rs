@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use warpscope_core::claims::{self, judge, plan, Claim, Paper, RunSpec, Status, Verdict};
+use warpscope_core::claims::{self, judge_reports, plan, Claim, Paper, RunSpec, Status, Verdict};
 use warpscope_core::stats::Report;
 
 use crate::reproduction_md;
@@ -184,11 +184,8 @@ pub fn evaluate(claims: &[&'static Claim], jobs: usize) -> Vec<Outcome> {
             if let Some(Err(why)) = indices.iter().map(|&i| &reports[i]).find(|r| r.is_err()) {
                 return Outcome { claim, verdict: None, failure: Some(why.clone()) };
             }
-            let value = |w: usize, v: usize, metric: claims::Metric| match &reports[indices[plan::index(claim, w, v)]] {
-                Ok(report) => metric.measure(report),
-                Err(_) => None,
-            };
-            Outcome { claim, verdict: Some(judge(claim, &value)), failure: None }
+            let report = |i: usize| reports[indices[i]].as_ref().ok();
+            Outcome { claim, verdict: Some(judge_reports(claim, &report)), failure: None }
         })
         .collect()
 }

@@ -134,11 +134,7 @@ pub fn progress(card: &Card, runs: &[RunView]) -> Progress {
 /// The claim decided from the runs' reports, by the same `judge` and `Metric::measure` the
 /// native test uses. A run not finished is a missing measurement (its check fails).
 pub fn verdict(card: &Card, runs: &[RunView]) -> Verdict {
-    let claim = card.claim;
-    let value = |w: usize, v: usize, metric: claims::Metric| {
-        runs.get(plan::index(claim, w, v)).and_then(RunView::result).and_then(|r| metric.measure(&r.report))
-    };
-    claims::judge(claim, &value)
+    claims::judge_reports(card.claim, &|i| runs.get(i).and_then(RunView::result).map(|r| &*r.report))
 }
 
 /// Whether `verdict` is what the row records — a `Pass` that holds, a `KnownFailure` that

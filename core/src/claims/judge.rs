@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 use core::fmt::Write;
 
 use super::{Check, Claim, Metric};
+use crate::stats::Report;
 
 /// How the values of a claim's workloads combine before the relation is tested.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -226,6 +227,12 @@ pub struct Verdict {
 pub fn judge(claim: &Claim, value: &dyn Fn(usize, usize, Metric) -> Option<f64>) -> Verdict {
     let checks: Vec<CheckOutcome> = claim.checks.iter().map(|check| judge_check(claim, check, value)).collect();
     Verdict { holds: !checks.is_empty() && checks.iter().all(|c| c.holds), checks }
+}
+
+/// [`judge`] over the reports of the claim's runs: `report(i)` is that of run `i` of
+/// [`super::plan::runs`], if it finished. The native reproduction and the gallery both judge so.
+pub fn judge_reports<'r>(claim: &Claim, report: &dyn Fn(usize) -> Option<&'r Report>) -> Verdict {
+    judge(claim, &|w, v, metric| report(super::plan::index(claim, w, v)).and_then(|r| metric.measure(r)))
 }
 
 fn judge_check(claim: &Claim, check: &Check, value: &dyn Fn(usize, usize, Metric) -> Option<f64>) -> CheckOutcome {

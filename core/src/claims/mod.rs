@@ -29,7 +29,7 @@ mod cke;
 mod ikra;
 mod laperm;
 
-pub use judge::{judge, Across, CheckOutcome, Relation, Verdict};
+pub use judge::{judge, judge_reports, Across, CheckOutcome, Relation, Verdict};
 pub use measure::Metric;
 pub use plan::RunSpec;
 
