@@ -43,6 +43,15 @@ impl Charge<'_> {
     fn run(&mut self) -> Option<&mut KernelReport> {
         self.runs.get_mut(self.kernel as usize)
     }
+
+    /// Counts one on `counter` of the bank's `stats` and of the run's L2 statistics.
+    #[inline]
+    fn count(&mut self, stats: &mut L2Stats, counter: impl Fn(&mut L2Stats) -> &mut u64) {
+        *counter(stats) += 1;
+        if let Some(run) = self.run() {
+            *counter(&mut run.l2) += 1;
+        }
+    }
 }
 
 /// What the bank asks the engine to do.
@@ -179,9 +188,8 @@ impl L2Bank {
             }
         }
         if self.lines[victim] != INVALID && self.dirty[victim] {
-            self.stats.writebacks += 1;
+            charge.count(&mut self.stats, |s| &mut s.writebacks);
             if let Some(run) = charge.run() {
-                run.l2.writebacks += 1;
                 run.dram_writes += 1;
             }
             dram.write(at, self.channel(dram));
@@ -227,20 +235,10 @@ impl L2Bank {
         let start = now.max(self.pipeline_free);
         self.pipeline_free = start + 1;
         // Counted once here: a request retried from the wait queue is not a new access.
-        let run = runs.get_mut(request.kernel as usize);
+        let mut charge = Charge { runs: &mut *runs, kernel: request.kernel };
         match request.kind {
-            RequestKind::Store => {
-                self.stats.writes += 1;
-                if let Some(run) = run {
-                    run.l2.writes += 1;
-                }
-            }
-            _ => {
-                self.stats.accesses += 1;
-                if let Some(run) = run {
-                    run.l2.accesses += 1;
-                }
-            }
+            RequestKind::Store => charge.count(&mut self.stats, |s| &mut s.writes),
+            _ => charge.count(&mut self.stats, |s| &mut s.accesses),
         }
         let base = self.set_base(request.line);
         if !self.serve(now, start, request, base, dram, out, runs) {
@@ -278,10 +276,7 @@ impl L2Bank {
             return true;
         }
         if let Some(i) = self.find_in(base, line) {
-            self.stats.hits += 1;
-            if let Some(run) = charge.run() {
-                run.l2.hits += 1;
-            }
+            charge.count(&mut self.stats, |s| &mut s.hits);
             self.touch(i);
             if request.kind == RequestKind::Atomic {
                 self.dirty[i] = true;
@@ -295,10 +290,7 @@ impl L2Bank {
             if m.waiters.len() >= max_merge {
                 return false;
             }
-            self.stats.mshr_merges += 1;
-            if let Some(run) = charge.run() {
-                run.l2.mshr_merges += 1;
-            }
+            charge.count(&mut self.stats, |s| &mut s.mshr_merges);
             m.dirty_on_fill |= request.kind == RequestKind::Atomic;
             m.waiters.push(request);
             return true;
@@ -306,9 +298,8 @@ impl L2Bank {
         let channel = self.channel(dram);
         match self.take_mshr(line) {
             Some(m) => {
-                self.stats.misses += 1;
+                charge.count(&mut self.stats, |s| &mut s.misses);
                 if let Some(run) = charge.run() {
-                    run.l2.misses += 1;
                     run.dram_reads += 1;
                 }
                 let m = &mut self.mshrs[m];
