@@ -956,7 +956,12 @@ impl Simulation {
             cycles,
             warp_instructions,
             ipc: if cycles == 0 { 0.0 } else { warp_instructions as f64 / cycles as f64 },
-            kernels: self.kernels.clone(),
+            kernels: self
+                .kernels
+                .iter()
+                // Every failed attempt of a run's request is an LSU stall cycle.
+                .map(|k| KernelReport { lsu_stall_cycles: k.l1.failures(), ..k.clone() })
+                .collect(),
             sms,
             blocks: self.blocks.clone(),
             l1,

@@ -128,10 +128,7 @@ impl Metric {
                 let all = s.issued + s.no_warp + s.scoreboard + s.memory_pipeline + s.barrier + s.throttled;
                 ratio(s.issued, all)
             }
-            Metric::ReservationFailsPerAccess => {
-                let fails = l1.fail_line_alloc + l1.fail_mshr_entry + l1.fail_mshr_merge + l1.fail_miss_queue;
-                ratio(fails, l1.accesses)
-            }
+            Metric::ReservationFailsPerAccess => ratio(l1.failures(), l1.accesses),
             Metric::FirstRunCycles(name) => {
                 let mut runs = report.kernels.iter().filter(|k| k.name == name);
                 let start = runs.clone().map(|k| k.start_cycle).min()?;

@@ -144,6 +144,11 @@ impl L1Stats {
         self.accesses += 1;
     }
 
+    /// Failed attempts, every cause.
+    pub fn failures(&self) -> u64 {
+        self.fail_line_alloc + self.fail_mshr_entry + self.fail_mshr_merge + self.fail_miss_queue
+    }
+
     /// Counts `n` attempts failed for `reason`.
     pub fn record_failures(&mut self, reason: FailReason, n: u64) {
         *match reason {

@@ -91,7 +91,6 @@ impl Blocked {
         tally.sm.lsu_stall_cycles += attempts;
         l1.record_failures(self.reason, attempts);
         if let Some(run) = tally.runs.get_mut(self.kernel as usize) {
-            run.lsu_stall_cycles += attempts;
             run.l1.record_failures(self.reason, attempts);
         }
     }
@@ -209,10 +208,8 @@ impl Lsu {
                 let (owner, token_or_none) = (warp as u32, token.unwrap_or(u32::MAX));
                 let outcome =
                     l1.access_in(request.set, request.line, request.sectors, kind, owner, token_or_none, kernel);
-                let run = tally.runs.get_mut(kernel as usize);
-                if let Some(run) = run {
+                if let Some(run) = tally.runs.get_mut(kernel as usize) {
                     run.l1.record(&outcome);
-                    run.lsu_stall_cycles += matches!(outcome, L1Outcome::ReservationFail(_)) as u64;
                 }
                 let (slot, line) = (warp, request.line);
                 match outcome {

@@ -189,8 +189,9 @@ pub struct KernelReport {
     /// counts add up to it).
     #[serde(default)]
     pub l1: L1Stats,
-    /// Cycles an LSU retried one of its requests that the L1 could not accept (its share of
-    /// the memory-pipeline stall; the runs' counts add up to the SMs' `lsu_stall_cycles`).
+    /// Cycles an LSU retried one of its requests that the L1 could not accept: its share of
+    /// the memory-pipeline stall, one cycle per failed attempt, so `l1`'s failures in the
+    /// report (the runs' counts add up to the SMs' `lsu_stall_cycles`).
     #[serde(default)]
     pub lsu_stall_cycles: u64,
     /// Its requests at the L2 banks, counted as [`Report::l2`] counts them; a write-back is

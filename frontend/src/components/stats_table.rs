@@ -24,7 +24,7 @@ impl PartialEq for StatsTableProps {
 #[function_component(StatsTable)]
 pub fn stats_table(props: &StatsTableProps) -> Html {
     let r = &props.report;
-    let l1_fails = r.l1.fail_line_alloc + r.l1.fail_mshr_entry + r.l1.fail_mshr_merge + r.l1.fail_miss_queue;
+    let l1_fails = r.l1.failures();
     let l2_lookups = r.l2.hits + r.l2.misses;
     let s = &r.stalls;
     let scheduler_cycles = s.issued + s.no_warp + s.scoreboard + s.memory_pipeline + s.barrier + s.throttled;

@@ -189,7 +189,7 @@ mod tests {
         let (report, probes) = run(32, Probe::default());
         for (sm, probe) in probes.iter().enumerate() {
             let l1 = &report.sms[sm].l1;
-            let fails = l1.fail_line_alloc + l1.fail_mshr_entry + l1.fail_mshr_merge + l1.fail_miss_queue;
+            let fails = l1.failures();
             assert!(fails > 0, "SM {sm} saw reservation failures");
             assert_eq!(probe.failed_attempts, fails, "SM {sm}: every attempt, charged late or not");
             assert_eq!(probe.accesses, l1.accesses, "SM {sm}");
