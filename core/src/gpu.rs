@@ -120,9 +120,9 @@ impl core::fmt::Display for StepOutcome {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum MemEvent {
     /// A request reaches its L2 bank.
-    ArriveL2 { bank: u32, sm: u32, line: u64, sectors: u32, kind: u8, token: u32, kernel: u32 },
-    /// A DRAM read for `line` completes at `bank`.
-    DramDone { bank: u32, line: u64 },
+    ArriveL2 { bank: u32, sm: u32, line: u64, sectors: u32, kind: u8, token: u32, kernel: u32, updates: u32 },
+    /// A DRAM read for `sectors` of `line` completes at `bank`.
+    DramDone { bank: u32, line: u64, sectors: u32 },
     /// A reply reaches its SM.
     ArriveSm { sm: u32, line: u64, sectors: u32, atomic: bool, token: u32 },
 }
@@ -586,13 +586,13 @@ impl Simulation {
             self.l2_out.clear();
             let mut out = core::mem::take(&mut self.l2_out);
             match event {
-                MemEvent::ArriveL2 { bank, sm, line, sectors, kind, token, kernel } => {
-                    let request = L2Request { sm, line, sectors, kind: kind_of(kind), token, kernel };
+                MemEvent::ArriveL2 { bank, sm, line, sectors, kind, token, kernel, updates } => {
+                    let request = L2Request { sm, line, sectors, kind: kind_of(kind), token, kernel, updates };
                     self.banks[bank as usize].arrive(at, request, &mut self.dram, &mut out, &mut self.kernels);
                     self.send_replies(bank, &out);
                 }
-                MemEvent::DramDone { bank, line } => {
-                    self.banks[bank as usize].dram_done(at, line, &mut self.dram, &mut out, &mut self.kernels);
+                MemEvent::DramDone { bank, line, sectors } => {
+                    self.banks[bank as usize].dram_done(at, line, sectors, &mut self.dram, &mut out, &mut self.kernels);
                     self.send_replies(bank, &out);
                 }
                 MemEvent::ArriveSm { sm, line, sectors, atomic, token } => {
@@ -633,7 +633,9 @@ impl Simulation {
                     };
                     self.push_event(delivered, event);
                 }
-                L2Output::DramDone { at, line } => self.push_event(at, MemEvent::DramDone { bank, line }),
+                L2Output::DramDone { at, line, sectors } => {
+                    self.push_event(at, MemEvent::DramDone { bank, line, sectors })
+                }
             }
         }
     }
@@ -728,6 +730,7 @@ impl Simulation {
             kind: kind_code(miss.kind),
             token,
             kernel: miss.kernel,
+            updates: miss.updates,
         };
         self.push_event(delivered, event);
     }

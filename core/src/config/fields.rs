@@ -115,6 +115,7 @@ const fn choice(
 const LATENCY: u64 = limits::LATENCY as u64;
 const QUEUE: u64 = limits::QUEUE as u64;
 const WAYS: u64 = limits::WAYS as u64;
+const L1_WAYS: u64 = limits::L1_WAYS as u64;
 const CACHE_BYTES: u64 = limits::CACHE_BYTES as u64;
 
 // One line per field, so the table reads as a table.
@@ -158,7 +159,7 @@ static FIELDS: &[FieldInfo] = &[
         "A power of two; the L2 uses the same line size."),
     number("l1.sector_bytes", L1, "Sector size", "bytes", 4, 4096,
         "Unit fetched on a miss: a power of two, at most the line size and at least 1/32 of it."),
-    number("l1.ways", L1, "Associativity", "ways", 1, WAYS, "Lines per set."),
+    number("l1.ways", L1, "Associativity", "ways", 1, L1_WAYS, "Lines per set."),
     choice("l1.replacement", L1, "Replacement", REPLACEMENT, "Which line of a full set is evicted."),
     choice("l1.index", L1, "Set index", SET_INDEX,
         "How a line address picks its set; the Fermi hash needs exactly 32 or 64 sets."),
@@ -201,6 +202,15 @@ static FIELDS: &[FieldInfo] = &[
     number("l2.mshr_entries", L2, "MSHR entries", "entries", 1, QUEUE, "Outstanding misses per bank."),
     number("l2.mshr_max_merge", L2, "MSHR merge limit", "requests", 1, 64,
         "Requests that may wait on one L2 MSHR entry, the first included."),
+    number("l2.sector_bytes", L2, "Sector size", "bytes", 4, 4096,
+        "Unit kept valid and dirty and moved to and from DRAM: a power of two, at most the line size \
+         and at least 1/32 of it; the line size for an unsectored L2."),
+    number("l2.bytes_per_cycle", L2, "Bank bandwidth", "bytes/cycle", 1, 1 << 16,
+        "Bytes each bank's data path moves per cycle; a request holds its bank for its data's cycles \
+         (at least one)."),
+    number("l2.atomic_update_cycles", L2, "Atomic update time", "cycles", 0, LATENCY,
+        "Cycles per update of one address: lanes updating one address are applied one after another. \
+         0 treats an atomic request as one pass, as GPGPU-Sim does."),
     number("dram.channels", DRAM, "Channels", "", 1, 1024,
         "Independent channels, at most the L2 banks; bank b uses channel b mod channels."),
     number("dram.latency", DRAM, "Latency", "cycles", 1, LATENCY,
@@ -284,6 +294,9 @@ plain_numbers! {
     "l2.hit_latency" => l2.hit_latency;
     "l2.mshr_entries" => l2.mshr_entries;
     "l2.mshr_max_merge" => l2.mshr_max_merge;
+    "l2.sector_bytes" => l2.sector_bytes;
+    "l2.bytes_per_cycle" => l2.bytes_per_cycle;
+    "l2.atomic_update_cycles" => l2.atomic_update_cycles;
     "dram.channels" => dram.channels;
     "dram.latency" => dram.latency;
     "dram.bytes_per_cycle" => dram.bytes_per_cycle;
@@ -818,15 +831,15 @@ mod tests {
         config.set_field("l1.ways", " 8 ").unwrap();
         assert_eq!(config.l1.ways, 8);
         let reason = |config: &mut GpuConfig, path: &str, text: &str| config.set_field(path, text).unwrap_err().reason;
-        assert_eq!(reason(&mut config, "l1.ways", ""), "needs a number between 1 and 64");
+        assert_eq!(reason(&mut config, "l1.ways", ""), "needs a number between 1 and 1024");
         assert_eq!(reason(&mut config, "l1.ways", "eight"), "must be a number, got \"eight\"");
         assert_eq!(reason(&mut config, "l1.ways", "-"), "must be a number, got \"-\"");
         assert_eq!(reason(&mut config, "l1.ways", "."), "must be a number, got \".\"");
         assert_eq!(reason(&mut config, "l1.ways", "1.5"), "must be a whole number, got \"1.5\"");
-        assert_eq!(reason(&mut config, "l1.ways", "-3"), "must be between 1 and 64, got -3");
-        assert_eq!(reason(&mut config, "l1.ways", "65"), "must be between 1 and 64, got 65");
+        assert_eq!(reason(&mut config, "l2.ways", "-3"), "must be between 1 and 64, got -3");
+        assert_eq!(reason(&mut config, "l2.ways", "65"), "must be between 1 and 64, got 65");
         assert_eq!(
-            reason(&mut config, "l1.ways", "123456789012345678901234567890"),
+            reason(&mut config, "l2.ways", "123456789012345678901234567890"),
             "must be between 1 and 64, got 123456789012345678901234…"
         );
         assert_eq!(reason(&mut config, "l1.ways", "٣"), "must be a number, got \"٣\"");

@@ -818,8 +818,10 @@ fn apply_l2<'a>(
             l2.index = set_index(spec.set_index).unwrap_or(SetIndex::Linear);
             l2.mshr_entries = spec.mshr_entries;
             l2.mshr_max_merge = spec.mshr_max_merge;
+            // GPGPU-Sim's sectored caches ('S') keep 32-byte sectors.
+            l2.sector_bytes = if spec.sectored { 32 } else { config.l1.line_bytes };
             sources.record(&BANK_FIELDS, at);
-            sources.record(&["l2.ways", "l2.index", "l2.mshr_entries", "l2.mshr_max_merge"], at);
+            sources.record(&["l2.ways", "l2.index", "l2.mshr_entries", "l2.mshr_max_merge", "l2.sector_bytes"], at);
             push_notes(at, l2_spec_notes(&spec, config.l1.line_bytes), ignored);
         }
     }

@@ -215,6 +215,18 @@ pub struct L2Config {
     pub mshr_entries: u32,
     /// Requests that may merge into one L2 MSHR entry.
     pub mshr_max_merge: u32,
+    /// The unit the L2 keeps valid and dirty and moves to and from DRAM: a miss fetches only
+    /// the sectors asked for, a write-back writes only dirty sectors. The line size for an
+    /// unsectored L2.
+    pub sector_bytes: u32,
+    /// Bytes a bank's data path moves per cycle: a request holds its bank for the cycles its
+    /// data takes (at least one). At least the line size: one request per cycle, any size.
+    pub bytes_per_cycle: u32,
+    /// Cycles a bank's atomic unit takes per update of one address: an atomic request whose
+    /// lanes update one address `k` times holds the bank `k` × this, since updates of one
+    /// address are applied one after another. 0: an atomic request takes one pass like a load,
+    /// however many lanes share an address (GPGPU-Sim's model, which the papers used).
+    pub atomic_update_cycles: u32,
 }
 
 /// Off-chip memory: channels with a fixed access latency and a bandwidth.
@@ -255,7 +267,11 @@ mod limits {
     pub const SMS: u32 = 1024;
     pub const WARPS_PER_SM: u32 = 256;
     pub const TBS_PER_SM: u32 = 256;
+    /// L2 ways: a bank's set is searched by a scan.
     pub const WAYS: u32 = 64;
+    /// L1 ways: wide sets are found through a line table, and real L1s are near fully
+    /// associative (the H100-like L1 has 256 ways a set).
+    pub const L1_WAYS: u32 = 1024;
     pub const LATENCY: u32 = 100_000;
     /// MSHR entries (L1 and L2), miss-queue and DRAM-queue entries. Real GPUs and GPGPU-Sim's
     /// configurations stay in the hundreds; with merges of up to 64 the L1's token slots come to
@@ -290,7 +306,8 @@ fn unit(field: &str, timing: UnitTiming) -> Result<(), ConfigError> {
 
 /// Checks a set-associative geometry; returns the number of sets.
 fn cache_geometry(prefix: &str, size: u32, line: u32, ways: u32, index: SetIndex) -> Result<u32, ConfigError> {
-    range(&format!("{prefix}.ways"), ways, 1, limits::WAYS)?;
+    let max_ways = if prefix == "l1" { limits::L1_WAYS } else { limits::WAYS };
+    range(&format!("{prefix}.ways"), ways, 1, max_ways)?;
     let set_bytes = line as u64 * ways as u64;
     if size as u64 % set_bytes != 0 || size == 0 {
         return Err(ConfigError::new(
@@ -387,6 +404,22 @@ impl GpuConfig {
         range("l2.hit_latency", l2.hit_latency, 1, limits::LATENCY)?;
         range("l2.mshr_entries", l2.mshr_entries, 1, limits::QUEUE)?;
         range("l2.mshr_max_merge", l2.mshr_max_merge, 1, 64)?;
+        power_of_two("l2.sector_bytes", l2.sector_bytes)?;
+        range("l2.sector_bytes", l2.sector_bytes, 4, l1.line_bytes)?;
+        // Sectors of a line are tracked in a 32-bit mask.
+        if l1.line_bytes / l2.sector_bytes > 32 {
+            return err(
+                "l2.sector_bytes",
+                format!(
+                    "a line holds at most 32 sectors: {} B lines need sectors of at least {} B, got {}",
+                    l1.line_bytes,
+                    l1.line_bytes / 32,
+                    l2.sector_bytes
+                ),
+            );
+        }
+        range("l2.bytes_per_cycle", l2.bytes_per_cycle, 1, 1 << 16)?;
+        range("l2.atomic_update_cycles", l2.atomic_update_cycles, 0, limits::LATENCY)?;
 
         let dram = &self.dram;
         range("dram.channels", dram.channels, 1, l2.banks)?;

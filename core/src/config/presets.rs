@@ -120,6 +120,10 @@ pub fn fermi_gtx480() -> GpuConfig {
             hit_latency: 120,
             mshr_entries: 32,
             mshr_max_merge: 4,
+            // Unsectored, one request per cycle, atomics in one pass: GPGPU-Sim's L2, as the paper ran it.
+            sector_bytes: 128,
+            bytes_per_cycle: 128,
+            atomic_update_cycles: 0,
         },
         // 177.4 GB/s at a 700 MHz core clock is 253 B per cycle over 6 channels; FR-FCFS
         // queues of 16 requests.
@@ -181,6 +185,10 @@ pub fn ccws_fermi() -> GpuConfig {
             hit_latency: 84,
             mshr_entries: 32,
             mshr_max_merge: 4,
+            // Unsectored, one request per cycle, atomics in one pass: GPGPU-Sim's L2, as the paper ran it.
+            sector_bytes: 128,
+            bytes_per_cycle: 128,
+            atomic_update_cycles: 0,
         },
         // 51.2 GB/s at 1300 MHz is 39 B per core cycle over 8 channels; request queues of 32.
         dram: DramConfig { channels: 8, latency: 150, bytes_per_cycle: 5, queue_entries: 32 },
@@ -241,6 +249,10 @@ pub fn ikra_denovo() -> GpuConfig {
             hit_latency: 29,
             mshr_entries: 64,
             mshr_max_merge: 8,
+            // Unsectored, one request per cycle, atomics in one pass: GPGPU-Sim's L2, as the paper ran it.
+            sector_bytes: 128,
+            bytes_per_cycle: 128,
+            atomic_update_cycles: 0,
         },
         // Suggested: one memory controller moving about one line every 4 cycles, its queue
         // shared by all 16 banks.
@@ -301,6 +313,10 @@ pub fn laperm_k20c() -> GpuConfig {
             hit_latency: 120,
             mshr_entries: 32,
             mshr_max_merge: 4,
+            // Unsectored, one request per cycle, atomics in one pass: GPGPU-Sim's L2, as the paper ran it.
+            sector_bytes: 128,
+            bytes_per_cycle: 128,
+            atomic_update_cycles: 0,
         },
         // 249.6 GB/s at 706 MHz is 354 B per core cycle over 6 channels; GPGPU-Sim's usual
         // 16-request queues (suggested).
@@ -361,6 +377,10 @@ pub fn cke_maxwell() -> GpuConfig {
             hit_latency: 104,
             mshr_entries: 128,
             mshr_max_merge: 8,
+            // Unsectored, one request per cycle, atomics in one pass: GPGPU-Sim's L2, as the paper ran it.
+            sector_bytes: 128,
+            bytes_per_cycle: 128,
+            atomic_update_cycles: 0,
         },
         // "48 bytes/cycle" read as the total per core cycle, over 16 channels; GPGPU-Sim's
         // usual 16-request queues (suggested).
@@ -422,6 +442,10 @@ pub fn h100() -> GpuConfig {
             hit_latency: 160,
             mshr_entries: 256,
             mshr_max_merge: 8,
+            // Unsectored, one request per cycle, atomics in one pass: GPGPU-Sim's L2, as the paper ran it.
+            sector_bytes: 128,
+            bytes_per_cycle: 128,
+            atomic_update_cycles: 0,
         },
         // About 3.35 TB/s at 1755 MHz: 1900 B per core cycle over 40 channels; queues of 64
         // (suggested).

@@ -17,6 +17,9 @@ pub struct LineRequest {
     pub sectors: u32,
     /// Lanes served by this request.
     pub lanes: u32,
+    /// For an atomic, the most lanes updating one address ([`most_updates_of_one_address`]);
+    /// 1 otherwise.
+    pub updates: u32,
     /// The L1 set of the line, filled in by the LSU (see [`crate::mem::l1::L1Cache::set_of`]) so
     /// that a request retried many times is hashed once.
     pub set: u32,
@@ -49,7 +52,13 @@ pub fn coalesce(
             if base >> line_shift == last >> line_shift {
                 let (first, last) = ((base >> sector_shift) & sector_mask, (last >> sector_shift) & sector_mask);
                 let sectors = ((2u64 << last) - (1u64 << first)) as u32;
-                out.push(LineRequest { line: (base >> line_shift) as u64, sectors, lanes: u32::MAX, set: 0 });
+                out.push(LineRequest {
+                    line: (base >> line_shift) as u64,
+                    sectors,
+                    lanes: u32::MAX,
+                    set: 0,
+                    updates: 1,
+                });
                 return;
             }
         }
@@ -57,7 +66,7 @@ pub fn coalesce(
         let line = addresses[0] >> line_shift;
         if addresses.iter().all(|&a| a >> line_shift == line) {
             let sectors = addresses.iter().fold(0, |acc, &a| acc | sector_of(a));
-            out.push(LineRequest { line: line as u64, sectors, lanes: u32::MAX, set: 0 });
+            out.push(LineRequest { line: line as u64, sectors, lanes: u32::MAX, set: 0, updates: 1 });
             return;
         }
     }
@@ -79,9 +88,26 @@ pub fn coalesce(
                 r.sectors |= sector;
                 r.lanes |= 1 << lane;
             }
-            None => out.push(LineRequest { line, sectors: sector, lanes: 1 << lane, set: 0 }),
+            None => out.push(LineRequest { line, sectors: sector, lanes: 1 << lane, set: 0, updates: 1 }),
         }
     }
+}
+
+/// The most lanes of `lanes` whose `addresses` are one address (0 for no lanes): how many
+/// updates an atomic request makes to its most contended word, which the L2 applies one after
+/// another.
+pub fn most_updates_of_one_address(lanes: u32, addresses: &[u32; LANES]) -> u32 {
+    let mut words = [0u32; LANES];
+    let mut n = 0;
+    let mut m = lanes;
+    while m != 0 {
+        words[n] = addresses[m.trailing_zeros() as usize];
+        m &= m - 1;
+        n += 1;
+    }
+    let words = &mut words[..n];
+    words.sort_unstable();
+    words.chunk_by(|a, b| a == b).map(|run| run.len() as u32).max().unwrap_or(0)
 }
 
 /// Cycles a shared-memory access occupies the banks: the largest number of distinct words
@@ -133,7 +159,7 @@ mod tests {
     fn consecutive_words_coalesce_into_one_line() {
         let mut out = Vec::new();
         coalesce(u32::MAX, &addresses(|l| 0x1000 + 4 * l), 128, 32, &mut out);
-        assert_eq!(out, [LineRequest { line: 0x1000 / 128, sectors: 0b1111, lanes: u32::MAX, set: 0 }]);
+        assert_eq!(out, [LineRequest { line: 0x1000 / 128, sectors: 0b1111, lanes: u32::MAX, set: 0, updates: 1 }]);
     }
 
     #[test]
@@ -142,10 +168,10 @@ mod tests {
         // 32 words from byte 40 of a 256-byte line with 32-byte sectors: bytes 40..168,
         // sectors 1 to 5.
         coalesce(u32::MAX, &addresses(|l| 0x1000 + 40 + 4 * l), 256, 32, &mut out);
-        assert_eq!(out, [LineRequest { line: 0x1000 / 256, sectors: 0b11_1110, lanes: u32::MAX, set: 0 }]);
+        assert_eq!(out, [LineRequest { line: 0x1000 / 256, sectors: 0b11_1110, lanes: u32::MAX, set: 0, updates: 1 }]);
         // A whole 128-byte line of 4-byte sectors: all 32 of them.
         coalesce(u32::MAX, &addresses(|l| 0x1000 + 4 * l), 128, 4, &mut out);
-        assert_eq!(out, [LineRequest { line: 0x1000 / 128, sectors: u32::MAX, lanes: u32::MAX, set: 0 }]);
+        assert_eq!(out, [LineRequest { line: 0x1000 / 128, sectors: u32::MAX, lanes: u32::MAX, set: 0, updates: 1 }]);
     }
 
     #[test]
@@ -153,8 +179,8 @@ mod tests {
         let mut out = Vec::new();
         coalesce(u32::MAX, &addresses(|l| 0x1040 + 4 * l), 128, 32, &mut out);
         assert_eq!(out.len(), 2);
-        assert_eq!(out[0], LineRequest { line: 0x1000 / 128, sectors: 0b1100, lanes: 0xFFFF, set: 0 });
-        assert_eq!(out[1], LineRequest { line: 0x1080 / 128, sectors: 0b0011, lanes: 0xFFFF_0000, set: 0 });
+        assert_eq!(out[0], LineRequest { line: 0x1000 / 128, sectors: 0b1100, lanes: 0xFFFF, set: 0, updates: 1 });
+        assert_eq!(out[1], LineRequest { line: 0x1080 / 128, sectors: 0b0011, lanes: 0xFFFF_0000, set: 0, updates: 1 });
     }
 
     #[test]
@@ -174,5 +200,17 @@ mod tests {
         assert_eq!(bank_conflict_degree(u32::MAX, &addresses(|_| 64), 32), 1, "broadcast");
         assert_eq!(bank_conflict_degree(u32::MAX, &addresses(|l| 8 * l), 32), 2, "stride 2: two-way conflict");
         assert_eq!(bank_conflict_degree(u32::MAX, &addresses(|l| 128 * l), 32), 32, "stride 32: all in bank 0");
+    }
+
+    #[test]
+    fn the_most_updated_address_counts_its_lanes() {
+        // A 256-bin histogram's worst warp: every lane on one bin.
+        assert_eq!(most_updates_of_one_address(u32::MAX, &addresses(|_| 0x40)), 32);
+        // Distinct words: one update each.
+        assert_eq!(most_updates_of_one_address(u32::MAX, &addresses(|l| 4 * l)), 1);
+        // Lanes l and l + 8 share a word (bins of 8 words): 4 lanes per word; only masked lanes count.
+        assert_eq!(most_updates_of_one_address(u32::MAX, &addresses(|l| 4 * (l % 8))), 4);
+        assert_eq!(most_updates_of_one_address(0x0101, &addresses(|l| 4 * (l % 8))), 2);
+        assert_eq!(most_updates_of_one_address(0, &addresses(|_| 0)), 0);
     }
 }

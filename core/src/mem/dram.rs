@@ -41,7 +41,7 @@ pub struct DramRead {
 pub struct Dram {
     channels: Vec<Channel>,
     latency: u64,
-    cycles_per_line: u64,
+    bytes_per_cycle: u32,
     queue_entries: usize,
     stats: DramStats,
 }
@@ -55,7 +55,7 @@ impl Dram {
                 .map(|_| Channel { free_at: 0, starts: VecDeque::with_capacity(queue_entries.min(1024) + 1) })
                 .collect(),
             latency: config.dram.latency as u64,
-            cycles_per_line: config.l1.line_bytes.div_ceil(config.dram.bytes_per_cycle) as u64,
+            bytes_per_cycle: config.dram.bytes_per_cycle.max(1),
             queue_entries,
             stats: DramStats::default(),
         }
@@ -66,11 +66,12 @@ impl Dram {
         self.channels.len() as u32
     }
 
-    /// Reads a line on `channel`, asked for at cycle `at`. `floor <= at`, and no later read
-    /// asks for a cycle before `floor` (the L2 passes the cycle being simulated plus its hit
-    /// latency).
-    pub fn read(&mut self, floor: u64, at: u64, channel: u32) -> DramRead {
+    /// Reads `bytes` (a line, or some of its sectors) on `channel`, asked for at cycle `at`.
+    /// `floor <= at`, and no later read asks for a cycle before `floor` (the L2 passes the
+    /// cycle being simulated plus its hit latency).
+    pub fn read(&mut self, floor: u64, at: u64, channel: u32, bytes: u32) -> DramRead {
         self.stats.reads += 1;
+        self.stats.bytes_read += bytes as u64;
         let c = &mut self.channels[channel as usize];
         // Requests started by `floor` have left the queue for every read still to come.
         while c.starts.front().is_some_and(|&s| s <= floor) {
@@ -86,22 +87,29 @@ impl Dram {
                 self.stats.queue_full_cycles += accepted - at;
             }
         }
-        let start = self.occupy(accepted, channel);
-        DramRead { accepted, done: start + self.latency + self.cycles_per_line }
+        let transfer = self.transfer_cycles(bytes);
+        let start = self.occupy(accepted, channel, transfer);
+        DramRead { accepted, done: start + self.latency + transfer }
     }
 
-    /// Writes a line back on `channel` at `at` (nobody waits for it, but it uses bandwidth and
+    /// Writes `bytes` back on `channel` at `at` (nobody waits for it, but it uses bandwidth and
     /// a queue slot).
-    pub fn write(&mut self, at: u64, channel: u32) {
+    pub fn write(&mut self, at: u64, channel: u32, bytes: u32) {
         self.stats.writes += 1;
-        self.occupy(at, channel);
+        self.stats.bytes_written += bytes as u64;
+        self.occupy(at, channel, self.transfer_cycles(bytes));
     }
 
-    /// Queues a transfer accepted at `at`; returns when it starts.
-    fn occupy(&mut self, at: u64, channel: u32) -> u64 {
+    /// Cycles the channel's bus is busy moving `bytes`.
+    fn transfer_cycles(&self, bytes: u32) -> u64 {
+        bytes.div_ceil(self.bytes_per_cycle).max(1) as u64
+    }
+
+    /// Queues a transfer of `cycles` accepted at `at`; returns when it starts.
+    fn occupy(&mut self, at: u64, channel: u32, cycles: u64) -> u64 {
         let c = &mut self.channels[channel as usize];
         let start = at.max(c.free_at);
-        c.free_at = start + self.cycles_per_line;
+        c.free_at = start + cycles;
         c.starts.push_back(start);
         start
     }
@@ -124,12 +132,15 @@ mod tests {
         config.dram.bytes_per_cycle = 32; // a 128 B line takes 4 cycles
         let mut dram = Dram::new(&config);
         let done = |r: DramRead| r.done;
-        assert_eq!(done(dram.read(10, 10, 0)), 10 + 100 + 4);
-        assert_eq!(done(dram.read(10, 10, 0)), 14 + 100 + 4, "waits for the first transfer");
-        assert_eq!(done(dram.read(10, 10, 1)), 10 + 100 + 4, "another channel is independent");
-        dram.write(10, 1);
-        assert_eq!(done(dram.read(10, 10, 1)), 18 + 100 + 4, "a write-back uses bandwidth too");
-        assert_eq!(dram.stats(), DramStats { reads: 4, writes: 1, queue_full_cycles: 0 });
+        assert_eq!(done(dram.read(10, 10, 0, 128)), 10 + 100 + 4);
+        assert_eq!(done(dram.read(10, 10, 0, 128)), 14 + 100 + 4, "waits for the first transfer");
+        assert_eq!(done(dram.read(10, 10, 1, 128)), 10 + 100 + 4, "another channel is independent");
+        dram.write(10, 1, 128);
+        assert_eq!(done(dram.read(10, 10, 1, 128)), 18 + 100 + 4, "a write-back uses bandwidth too");
+        assert_eq!(
+            dram.stats(),
+            DramStats { reads: 4, writes: 1, bytes_read: 4 * 128, bytes_written: 128, queue_full_cycles: 0 }
+        );
     }
 
     #[test]
@@ -140,15 +151,27 @@ mod tests {
         let mut config = presets::fermi_gtx480();
         (config.dram.latency, config.dram.bytes_per_cycle, config.dram.queue_entries) = (100, 32, 2);
         let mut dram = Dram::new(&config);
-        let reads: Vec<DramRead> = [11, 12, 13, 14, 16].iter().map(|&at| dram.read(at - 10, at, 0)).collect();
+        let reads: Vec<DramRead> = [11, 12, 13, 14, 16].iter().map(|&at| dram.read(at - 10, at, 0, 128)).collect();
         let accepted: Vec<u64> = reads.iter().map(|r| r.accepted).collect();
         let done: Vec<u64> = reads.iter().map(|r| r.done).collect();
         assert_eq!(accepted, [11, 12, 13, 15, 19]);
         assert_eq!(done, [115, 119, 123, 127, 131], "the channel still serves them back to back");
         assert_eq!(dram.stats().queue_full_cycles, 1 + 3);
         // A write-back gets in even when the queue is full, and the next read waits behind it.
-        dram.write(16, 0);
-        let r = dram.read(6, 16, 0);
+        dram.write(16, 0, 128);
+        let r = dram.read(6, 16, 0, 128);
         assert_eq!((r.accepted, r.done), (27, 139));
+    }
+
+    #[test]
+    fn a_transfer_takes_the_cycles_of_its_bytes() {
+        // 48 bytes a cycle (the H100-like channel): a 32 B sector takes 1 cycle, two take 2,
+        // a 128 B line 3 (128 / 48 rounded up).
+        let mut config = presets::fermi_gtx480();
+        (config.dram.latency, config.dram.bytes_per_cycle) = (100, 48);
+        let mut dram = Dram::new(&config);
+        let done: Vec<u64> = [32, 64, 128, 32].iter().map(|&bytes| dram.read(0, 0, 0, bytes).done).collect();
+        assert_eq!(done, [101, 103, 106, 107], "transfers start at 0, 1, 3 and 6");
+        assert_eq!((dram.stats().reads, dram.stats().bytes_read), (4, 256));
     }
 }

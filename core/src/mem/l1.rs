@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::{L1Config, L1WritePolicy, Replacement, SetIndex};
 use crate::mem::cache::fermi_hash_set;
+use crate::mem::line_table::LineTable;
 
 /// What a request does to memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -94,6 +95,8 @@ pub struct MissRequest {
     pub mshr: u32,
     /// The kernel run whose access queued it (the L2 and DRAM count it against that run).
     pub kernel: u32,
+    /// For an atomic, the most lanes updating one address; 1 otherwise.
+    pub updates: u32,
 }
 
 /// Counters of one L1. Accepted accesses are counted once each; reservation failures count
@@ -259,7 +262,14 @@ pub struct L1Cache {
     /// last ran, for the heat map. Only ever incremented here; results never read them.
     line_hits: Vec<u32>,
     line_allocations: Vec<u32>,
+    /// Line → way of every present way, kept only for sets too wide to scan
+    /// ([`SCANNED_WAYS`]): the H100's L1 has hundreds of ways per set.
+    way_of_line: Option<LineTable>,
 }
+
+/// Sets of at most this many ways are searched by a scan, which beats a hash probe there;
+/// wider ones through [`L1Cache::way_of_line`]. Both find the one way holding a line.
+const SCANNED_WAYS: u32 = 16;
 
 impl L1Cache {
     /// An empty L1 for a validated `config`. `size_bytes == 0` means no L1: loads never hit,
@@ -293,6 +303,7 @@ impl L1Cache {
             stats: L1Stats::default(),
             line_hits: vec![0; sets as usize * ways as usize],
             line_allocations: vec![0; sets as usize * ways as usize],
+            way_of_line: (ways > SCANNED_WAYS).then(|| LineTable::new((sets * ways) as usize)),
         }
     }
 
@@ -321,11 +332,12 @@ impl L1Cache {
     /// `owner` (the warp) is recorded when a load allocates the line; `token` identifies the
     /// requester and is handed back by [`L1Cache::fill`] when its data arrives.
     pub fn access(&mut self, line: u64, sectors: u32, kind: RequestKind, owner: u32, token: u32) -> L1Outcome {
-        self.access_in(self.set_of(line), line, sectors, kind, owner, token, 0)
+        self.access_in(self.set_of(line), line, sectors, kind, owner, token, 0, 1)
     }
 
     /// [`L1Cache::access`] for a line whose set, [`L1Cache::set_of`], is already known, by an
-    /// instruction of kernel run `kernel` (stamped on the miss requests it queues).
+    /// instruction of kernel run `kernel` (stamped on the miss requests it queues); an atomic
+    /// updates its most contended address `updates` times.
     #[allow(clippy::too_many_arguments)]
     pub fn access_in(
         &mut self,
@@ -336,6 +348,7 @@ impl L1Cache {
         owner: u32,
         token: u32,
         kernel: u32,
+        updates: u32,
     ) -> L1Outcome {
         self.requester = kernel;
         debug_assert_eq!(set, self.set_of(line));
@@ -352,7 +365,7 @@ impl L1Cache {
                     None => self.load_absent(base, line, sectors, owner, token),
                 }
             }
-            RequestKind::Store | RequestKind::Atomic => self.forward(line, sectors, kind),
+            RequestKind::Store | RequestKind::Atomic => self.forward(line, sectors, kind, updates),
         };
         if !matches!(outcome, L1Outcome::ReservationFail(_)) {
             self.stats.accesses += 1;
@@ -446,7 +459,8 @@ impl L1Cache {
             let w = &mut self.lines[i];
             w.mshr = NO_MSHR;
             if w.drop_on_fill {
-                *w = EMPTY_WAY;
+                let line = w.line;
+                self.empty_way(i, line);
             }
         }
     }
@@ -454,10 +468,16 @@ impl L1Cache {
     /// Kernel boundary under GPU coherence: every valid line is dropped. Lines with a fetch in
     /// flight stay reserved; their fill wakes the waiting requests but leaves the line invalid.
     pub fn invalidate_all(&mut self) {
-        for w in &mut self.lines {
+        if let Some(table) = &mut self.way_of_line {
+            table.clear();
+        }
+        for (i, w) in self.lines.iter_mut().enumerate() {
             if w.reserved() {
                 w.valid = 0;
                 w.drop_on_fill = true;
+                if let Some(table) = &mut self.way_of_line {
+                    table.insert(w.line, i);
+                }
             } else {
                 *w = EMPTY_WAY;
             }
@@ -505,8 +525,19 @@ impl L1Cache {
 
     /// The way holding `line` in the set starting at `base`.
     fn find_in(&self, base: usize, line: u64) -> Option<usize> {
+        if let Some(table) = &self.way_of_line {
+            return table.get(line);
+        }
         let ways = &self.lines[base..base + self.ways as usize];
         ways.iter().position(|w| w.line == line && w.present()).map(|i| base + i)
+    }
+
+    /// Way `i`, which holds `line`, holds nothing from now on.
+    fn empty_way(&mut self, i: usize, line: u64) {
+        self.lines[i] = EMPTY_WAY;
+        if let Some(table) = &mut self.way_of_line {
+            table.remove(line);
+        }
     }
 
     /// The MSHR fetching `line`, searched directly (used when there is no tag array to point to it).
@@ -533,8 +564,13 @@ impl L1Cache {
 
     /// Queues a request towards L2; `mshr` is the entry a load's reply completes.
     fn queue(&mut self, line: u64, sectors: u32, kind: RequestKind, mshr: u32) {
+        self.queue_updating(line, sectors, kind, mshr, 1);
+    }
+
+    /// [`L1Cache::queue`] for an atomic updating its most contended address `updates` times.
+    fn queue_updating(&mut self, line: u64, sectors: u32, kind: RequestKind, mshr: u32, updates: u32) {
         debug_assert!(!self.miss_queue_full());
-        self.miss_queue.push_back(MissRequest { line, sectors, kind, mshr, kernel: self.requester });
+        self.miss_queue.push_back(MissRequest { line, sectors, kind, mshr, kernel: self.requester, updates });
     }
 
     /// Takes a free MSHR for `line` (the caller checked there is one) with `token` as its first
@@ -639,6 +675,12 @@ impl L1Cache {
         }
         self.clock += 1;
         let mshr = self.allocate_mshr(line, victim as u32, sectors, token);
+        if let Some(table) = &mut self.way_of_line {
+            if old.present() {
+                table.remove(old.line);
+            }
+            table.insert(line, victim);
+        }
         self.lines[victim] = Way { line, stamp: self.clock, valid: 0, owner, mshr, drop_on_fill: false };
         self.line_allocations[victim] = self.line_allocations[victim].saturating_add(1);
         self.queue(line, sectors, RequestKind::Load, mshr);
@@ -665,17 +707,17 @@ impl L1Cache {
 
     /// A store or atomic: written through to L2, never allocating. Write-evict stores and all
     /// atomics drop a valid line that has no fetch in flight, so later loads refetch from L2.
-    fn forward(&mut self, line: u64, sectors: u32, kind: RequestKind) -> L1Outcome {
+    fn forward(&mut self, line: u64, sectors: u32, kind: RequestKind, updates: u32) -> L1Outcome {
         if self.miss_queue_full() {
             return self.fail(FailReason::MissQueue);
         }
         let evicts = kind == RequestKind::Atomic || self.write_policy == L1WritePolicy::WriteEvict;
         if evicts && self.sets != 0 {
             if let Some(i) = self.find(line).filter(|&i| !self.lines[i].reserved()) {
-                self.lines[i] = EMPTY_WAY;
+                self.empty_way(i, line);
             }
         }
-        self.queue(line, sectors, kind, NO_MSHR);
+        self.queue_updating(line, sectors, kind, NO_MSHR, updates);
         self.stats.forwarded += 1;
         L1Outcome::Forwarded
     }
@@ -1144,12 +1186,12 @@ mod tests {
             match l1.load_doomed(set, line) {
                 Some(reason) => {
                     foretold += 1;
-                    let outcome = l1.access_in(set, line, sectors, LOAD, 0, step, 0);
+                    let outcome = l1.access_in(set, line, sectors, LOAD, 0, step, 0, 1);
                     assert_eq!(outcome, L1Outcome::ReservationFail(reason), "step {step}");
                     assert_eq!(state(&l1), before);
                 }
                 None => {
-                    l1.access_in(set, line, sectors, LOAD, 0, step, 0);
+                    l1.access_in(set, line, sectors, LOAD, 0, step, 0, 1);
                 }
             }
         }
@@ -1166,5 +1208,60 @@ mod tests {
         let s = l1.stats();
         assert_eq!((s.fail_line_alloc, s.fail_mshr_entry, s.fail_mshr_merge, s.fail_miss_queue), (3, 4, 5, 6));
         assert_eq!(s.accesses, 0);
+    }
+
+    /// A wide set found through the line table and the same set found by a scan agree on every
+    /// outcome, fill and eviction of a random stream of loads, stores, atomics, fills and
+    /// invalidations over a few hot sets.
+    #[test]
+    fn wide_sets_found_through_the_table_behave_as_scanned_ones() {
+        use crate::rng::SplitMix64;
+        for (ways, replacement) in [(32, Replacement::Lru), (64, Replacement::Fifo)] {
+            let config = L1Config {
+                size_bytes: 4 * ways * 128,
+                ways,
+                replacement,
+                mshr_entries: 48,
+                mshr_max_merge: 4,
+                miss_queue_entries: 64,
+                ..config()
+            };
+            let mut indexed = L1Cache::new(&config);
+            let mut scanned = L1Cache::new(&config);
+            assert!(indexed.way_of_line.is_some());
+            scanned.way_of_line = None;
+            let mut rng = SplitMix64::new(ways as u64);
+            let mut in_flight: Vec<(u64, u32)> = Vec::new();
+            for step in 0..40_000u32 {
+                let line = rng.below(3 * ways as u64) * 4 + rng.below(2);
+                let sectors = 1 + rng.below(15) as u32;
+                let op = rng.below(20);
+                let outcomes = [&mut indexed, &mut scanned].map(|l1| match op {
+                    0 => l1.access(line, sectors, RequestKind::Store, 0, step),
+                    1 => l1.access(line, sectors, RequestKind::Atomic, 0, step),
+                    2 if step % 7 == 0 => {
+                        l1.invalidate_all();
+                        L1Outcome::Forwarded
+                    }
+                    _ => l1.access(line, sectors, LOAD, step % 48, step),
+                });
+                assert_eq!(outcomes[0], outcomes[1], "step {step}");
+                while let (Some(a), Some(b)) = (indexed.pop_miss(), scanned.pop_miss()) {
+                    assert_eq!(a, b, "step {step}");
+                    if a.kind == LOAD {
+                        in_flight.push((a.line, a.sectors));
+                    }
+                }
+                if !in_flight.is_empty() && rng.below(2) == 0 {
+                    let (line, sectors) = in_flight.swap_remove(rng.below(in_flight.len() as u64) as usize);
+                    assert_eq!(fill(&mut indexed, line, sectors), fill(&mut scanned, line, sectors), "step {step}");
+                }
+                if step % 16 == 0 {
+                    assert_eq!(state(&indexed), state(&scanned), "step {step}");
+                }
+            }
+            assert_eq!(indexed.stats(), scanned.stats());
+            assert!(indexed.stats().evictions > 500 && indexed.stats().hits > 500, "{:?}", indexed.stats());
+        }
     }
 }

@@ -1,9 +1,17 @@
-//! One L2 bank: a set-associative, write-back, write-allocate cache with its own MSHRs in
-//! front of a DRAM channel. Requests arrive from the network; the bank answers with replies to
-//! send back and DRAM reads to wait for. Timing is by timestamps: the bank's pipeline accepts
-//! one request per cycle, hits answer after `hit_latency`, misses after the DRAM read. A miss
-//! whose DRAM channel has its request queue full holds the pipeline until a slot frees, so
-//! everything behind it waits too: that is how a saturated DRAM pushes back on the L2.
+//! One L2 bank: a set-associative, write-back, write-allocate, sectored cache with its own MSHRs
+//! in front of a DRAM channel. Requests arrive from the network; the bank answers with replies
+//! to send back and DRAM reads to wait for. Timing is by timestamps: the bank's pipeline takes
+//! a request per cycle, or as many cycles as its data needs on the bank's data path, or as many
+//! as its atomic unit needs to apply the updates of one address one after another. Hits
+//! answer after `hit_latency`, misses after the DRAM read. A miss whose DRAM channel has its
+//! request queue full holds the pipeline until a slot frees, so everything behind it waits too:
+//! that is how a saturated DRAM pushes back on the L2.
+//!
+//! Sectors: a line's tag holds a valid and a dirty bit per sector. A load fetches from DRAM
+//! only the sectors it needs that are not valid, and a write-back writes only dirty sectors,
+//! so DRAM moves sector-sized pieces. A store makes the sectors it writes valid and dirty
+//! without fetching them (the partial-sector byte masks real L2s keep are not modelled). An
+//! unsectored L2 is the case of one sector per line.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -22,7 +30,7 @@ pub struct L2Request {
     pub sm: u32,
     /// Line address.
     pub line: u64,
-    /// Sectors requested (loads) or written (stores).
+    /// Sectors requested (loads) or written (stores, atomics), in the L1's sector size.
     pub sectors: u32,
     /// Load, store or atomic.
     pub kind: RequestKind,
@@ -30,6 +38,9 @@ pub struct L2Request {
     pub token: u32,
     /// The kernel run whose instruction made it (its statistics count it).
     pub kernel: u32,
+    /// For an atomic, the most lanes that update one address (its updates are applied one
+    /// after another); 1 otherwise.
+    pub updates: u32,
 }
 
 /// The kernel run a bank's action is counted against, in the runs' reports.
@@ -64,20 +75,33 @@ pub enum L2Output {
         /// The request answered.
         request: L2Request,
     },
-    /// Call [`L2Bank::dram_done`] for `line` at cycle `at`.
+    /// Call [`L2Bank::dram_done`] for `sectors` of `line` at cycle `at`.
     DramDone {
-        /// When the line is back from DRAM.
+        /// When the sectors are back from DRAM.
         at: u64,
         /// Which line.
         line: u64,
+        /// Which of its sectors (the L2's sectors).
+        sectors: u32,
     },
+}
+
+/// A request waiting in an MSHR with the sectors (the L2's) it still needs.
+#[derive(Clone, Copy, Debug)]
+struct Waiter {
+    request: L2Request,
+    needs: u32,
 }
 
 #[derive(Clone, Debug)]
 struct Mshr {
-    /// A store or atomic touched the line while it was being fetched.
-    dirty_on_fill: bool,
-    waiters: Vec<L2Request>,
+    /// Sectors a store or atomic wrote while the line was being fetched.
+    dirty_on_fill: u32,
+    /// Sectors asked of DRAM through this entry.
+    fetching: u32,
+    /// Of those, sectors back.
+    arrived: u32,
+    waiters: Vec<Waiter>,
 }
 
 const INVALID: u64 = u64::MAX;
@@ -94,9 +118,16 @@ pub struct L2Bank {
     replacement: Replacement,
     hit_latency: u64,
     max_merge: usize,
+    /// Bytes of an L1 sector (request masks) and of an L2 sector (tags, DRAM transfers).
+    l1_sector_bytes: u32,
+    sector_bytes: u32,
+    bytes_per_cycle: u32,
+    atomic_update_cycles: u64,
     lines: Vec<u64>,
     stamps: Vec<u64>,
-    dirty: Vec<bool>,
+    /// Per tag entry: sectors holding data, and of those, sectors written since the fill.
+    valid: Vec<u32>,
+    dirty: Vec<u32>,
     clock: u64,
     /// The MSHR fetching each line in flight: every request that misses the tags asks.
     in_flight: LineTable,
@@ -130,13 +161,20 @@ impl L2Bank {
             replacement: l2.replacement,
             hit_latency: l2.hit_latency as u64,
             max_merge: l2.mshr_max_merge as usize,
+            l1_sector_bytes: config.l1.sector_bytes.max(1),
+            sector_bytes: l2.sector_bytes.max(1),
+            bytes_per_cycle: l2.bytes_per_cycle.max(1),
+            atomic_update_cycles: l2.atomic_update_cycles as u64,
             lines: vec![INVALID; entries],
             stamps: vec![0; entries],
-            dirty: vec![false; entries],
+            valid: vec![0; entries],
+            dirty: vec![0; entries],
             clock: 0,
             in_flight: LineTable::new(l2.mshr_entries as usize),
             free_mshrs: (0..l2.mshr_entries).rev().collect(),
-            mshrs: (0..l2.mshr_entries).map(|_| Mshr { dirty_on_fill: false, waiters: Vec::new() }).collect(),
+            mshrs: (0..l2.mshr_entries)
+                .map(|_| Mshr { dirty_on_fill: 0, fetching: 0, arrived: 0, waiters: Vec::new() })
+                .collect(),
             waiting: Vec::new(),
             stored_since_retry: false,
             pipeline_free: 0,
@@ -171,9 +209,56 @@ impl L2Bank {
         }
     }
 
-    /// Installs `line` at cycle `at` for a request of kernel run `kernel`, writing back a dirty
-    /// victim through `dram` (a write-back the run is charged with).
-    fn install(&mut self, at: u64, base: usize, line: u64, dirty: bool, dram: &mut Dram, mut charge: Charge<'_>) {
+    /// The L2 sectors covering the L1 sectors of `mask`.
+    fn l2_sectors(&self, mask: u32) -> u32 {
+        if self.l1_sector_bytes == self.sector_bytes {
+            return mask;
+        }
+        let (l1, l2) = (self.l1_sector_bytes, self.sector_bytes);
+        let mut out = 0u32;
+        let mut rest = mask;
+        while rest != 0 {
+            let i = rest.trailing_zeros();
+            rest &= rest - 1;
+            let (first, last) = (i * l1 / l2, ((i + 1) * l1 - 1) / l2);
+            for k in first..=last.min(31) {
+                out |= 1 << k;
+            }
+        }
+        out
+    }
+
+    /// Bytes of the L2 sectors in `sectors`.
+    fn bytes(&self, sectors: u32) -> u32 {
+        sectors.count_ones() * self.sector_bytes
+    }
+
+    /// Cycles `request`, touching L2 `sectors`, holds the bank's pipeline: its data's cycles
+    /// on the data path, or for an atomic the updates of its most updated address one after
+    /// another, whichever is longer; at least one.
+    fn occupancy(&self, request: &L2Request, sectors: u32) -> u64 {
+        let data = self.bytes(sectors).div_ceil(self.bytes_per_cycle) as u64;
+        let updates = match request.kind {
+            RequestKind::Atomic => request.updates as u64 * self.atomic_update_cycles,
+            _ => 0,
+        };
+        data.max(updates).max(1)
+    }
+
+    /// Installs `line` at cycle `at` with `valid` and `dirty` sectors for a request of kernel
+    /// run `kernel`, writing back the dirty sectors of the victim through `dram` (a write-back
+    /// the run is charged with).
+    #[allow(clippy::too_many_arguments)]
+    fn install(
+        &mut self,
+        at: u64,
+        base: usize,
+        line: u64,
+        valid: u32,
+        dirty: u32,
+        dram: &mut Dram,
+        mut charge: Charge<'_>,
+    ) {
         // The first empty way, else the first with the smallest stamp, in one pass.
         let end = base + self.ways as usize;
         let mut victim = base;
@@ -187,16 +272,17 @@ impl L2Bank {
                 (victim, oldest) = (base + i, stamp);
             }
         }
-        if self.lines[victim] != INVALID && self.dirty[victim] {
+        if self.lines[victim] != INVALID && self.dirty[victim] != 0 {
             charge.count(&mut self.stats, |s| &mut s.writebacks);
             if let Some(run) = charge.run() {
                 run.dram_writes += 1;
             }
-            dram.write(at, self.channel(dram));
+            dram.write(at, self.channel(dram), self.bytes(self.dirty[victim]));
         }
         self.clock += 1;
         self.lines[victim] = line;
         self.stamps[victim] = self.clock;
+        self.valid[victim] = valid;
         self.dirty[victim] = dirty;
     }
 
@@ -233,7 +319,7 @@ impl L2Bank {
         runs: &mut [KernelReport],
     ) {
         let start = now.max(self.pipeline_free);
-        self.pipeline_free = start + 1;
+        self.pipeline_free = start + self.occupancy(&request, self.l2_sectors(request.sectors));
         // Counted once here: a request retried from the wait queue is not a new access.
         let mut charge = Charge { runs: &mut *runs, kernel: request.kernel };
         match request.kind {
@@ -261,86 +347,119 @@ impl L2Bank {
         runs: &mut [KernelReport],
     ) -> bool {
         let line = request.line;
+        let needs = self.l2_sectors(request.sectors);
         let mut charge = Charge { runs, kernel: request.kernel };
         if request.kind == RequestKind::Store {
             if let Some(i) = self.find_in(base, line) {
                 self.touch(i);
-                self.dirty[i] = true;
+                self.valid[i] |= needs;
+                self.dirty[i] |= needs;
             } else if let Some(m) = self.mshr_of(line) {
-                self.mshrs[m].dirty_on_fill = true;
+                self.mshrs[m].dirty_on_fill |= needs;
             } else {
-                self.install(start, base, line, true, dram, charge);
+                self.install(start, base, line, needs, needs, dram, charge);
                 // Only a waiting request for this very line can now be served by the tags.
                 self.stored_since_retry |= self.waiting.iter().any(|(r, _)| r.line == line);
             }
             return true;
         }
-        if let Some(i) = self.find_in(base, line) {
+        let present = self.find_in(base, line);
+        let missing = present.map_or(needs, |i| needs & !self.valid[i]);
+        let written = if request.kind == RequestKind::Atomic { needs } else { 0 };
+        if let (Some(i), 0) = (present, missing) {
             charge.count(&mut self.stats, |s| &mut s.hits);
             self.touch(i);
-            if request.kind == RequestKind::Atomic {
-                self.dirty[i] = true;
-            }
+            self.dirty[i] |= written;
             out.push(L2Output::Reply { at: start + self.hit_latency, request });
             return true;
         }
-        let max_merge = self.max_merge;
-        if let Some(m) = self.mshr_of(line) {
-            let m = &mut self.mshrs[m];
-            if m.waiters.len() >= max_merge {
-                return false;
-            }
-            charge.count(&mut self.stats, |s| &mut s.mshr_merges);
-            m.dirty_on_fill |= request.kind == RequestKind::Atomic;
-            m.waiters.push(request);
-            return true;
-        }
-        let channel = self.channel(dram);
-        match self.take_mshr(line) {
+        let waiter = Waiter { request, needs: missing };
+        let fetch = match self.mshr_of(line) {
             Some(m) => {
-                charge.count(&mut self.stats, |s| &mut s.misses);
-                if let Some(run) = charge.run() {
-                    run.dram_reads += 1;
+                let entry = &mut self.mshrs[m];
+                if entry.waiters.len() >= self.max_merge {
+                    return false;
                 }
-                let m = &mut self.mshrs[m];
-                m.dirty_on_fill = request.kind == RequestKind::Atomic;
-                m.waiters.clear();
-                m.waiters.push(request);
-                let asked = start + self.hit_latency;
-                let read = dram.read(now + self.hit_latency, asked, channel);
-                if read.accepted > asked {
-                    // The channel's queue was full: the bank held the miss until a slot freed,
-                    // taking nothing new meanwhile.
-                    self.pipeline_free = self.pipeline_free.max(start + (read.accepted - asked) + 1);
+                entry.dirty_on_fill |= written;
+                entry.waiters.push(waiter);
+                // Sectors no read in flight brings are fetched by a read of their own.
+                let fetch = missing & !entry.fetching;
+                if fetch == 0 {
+                    charge.count(&mut self.stats, |s| &mut s.mshr_merges);
+                    return true;
                 }
-                out.push(L2Output::DramDone { at: read.done, line });
-                true
+                entry.fetching |= fetch;
+                fetch
             }
-            None => false,
+            None => {
+                let Some(m) = self.take_mshr(line) else { return false };
+                let entry = &mut self.mshrs[m];
+                entry.dirty_on_fill = written;
+                entry.fetching = missing;
+                entry.arrived = 0;
+                entry.waiters.clear();
+                entry.waiters.push(waiter);
+                missing
+            }
+        };
+        charge.count(&mut self.stats, |s| &mut s.misses);
+        if let Some(run) = charge.run() {
+            run.dram_reads += 1;
         }
+        let asked = start + self.hit_latency;
+        let channel = self.channel(dram);
+        let read = dram.read(now + self.hit_latency, asked, channel, self.bytes(fetch));
+        if read.accepted > asked {
+            // The channel's queue was full: the bank held the miss until a slot freed,
+            // taking nothing new meanwhile.
+            self.pipeline_free = self.pipeline_free.max(start + (read.accepted - asked) + 1);
+        }
+        out.push(L2Output::DramDone { at: read.done, line, sectors: fetch });
+        true
     }
 
-    /// The DRAM read of `line` completed at `now`: fill, answer every waiter, retry waiters
-    /// that found no MSHR. The fill's write-back, if any, is charged to the run whose miss
-    /// started the read.
+    /// The DRAM read of `sectors` of `line` completed at `now`: fill them, answer every waiter
+    /// whose sectors are all back, free the MSHR once all its reads are back, and retry the
+    /// requests that found no MSHR. The fill's write-back, if any, is charged to the run of
+    /// the oldest waiter.
     pub fn dram_done(
         &mut self,
         now: u64,
         line: u64,
+        sectors: u32,
         dram: &mut Dram,
         out: &mut Vec<L2Output>,
         runs: &mut [KernelReport],
     ) {
         let Some(index) = self.mshr_of(line) else { return };
-        let dirty = self.mshrs[index].dirty_on_fill;
+        let entry = &mut self.mshrs[index];
+        entry.arrived |= sectors;
+        let dirty = entry.dirty_on_fill;
+        let kernel = entry.waiters.first().map_or(u32::MAX, |w| w.request.kernel);
         let base = self.set_base(line);
-        let kernel = self.mshrs[index].waiters.first().map_or(u32::MAX, |r| r.kernel);
-        self.install(now, base, line, dirty, dram, Charge { runs: &mut *runs, kernel });
-        let mshr = &mut self.mshrs[index];
-        for &request in &mshr.waiters {
-            out.push(L2Output::Reply { at: now, request });
+        match self.find_in(base, line) {
+            // Sectors added to a line kept meanwhile (its first sectors arrived earlier, or it
+            // was present when the miss for these began).
+            Some(i) => {
+                self.touch(i);
+                self.valid[i] |= sectors | dirty;
+                self.dirty[i] |= dirty;
+            }
+            None => self.install(now, base, line, sectors | dirty, dirty, dram, Charge { runs: &mut *runs, kernel }),
         }
-        mshr.waiters.clear();
+        let entry = &mut self.mshrs[index];
+        let arrived = entry.arrived;
+        entry.waiters.retain(|w| {
+            let answered = w.needs & !arrived == 0;
+            if answered {
+                out.push(L2Output::Reply { at: now, request: w.request });
+            }
+            !answered
+        });
+        if entry.fetching & !arrived != 0 {
+            return;
+        }
+        debug_assert!(entry.waiters.is_empty());
         self.free_mshr(index, line);
         // In order; those still unserved keep their places. A request whose line is neither
         // present nor being fetched, with no MSHR free, would wait on: its line can only have
@@ -380,7 +499,7 @@ mod tests {
         config.l2.hit_latency = 10;
         (config.dram.latency, config.dram.bytes_per_cycle, config.dram.queue_entries) = (100, 32, queue_entries);
         let (mut bank, mut dram, mut out) = (L2Bank::new(0, &config), Dram::new(&config), Vec::new());
-        let request = |line, kind| L2Request { sm: 0, line, sectors: 1, kind, token: 0, kernel: 0 };
+        let request = |line, kind| L2Request { sm: 0, line, sectors: 1, kind, token: 0, kernel: 0, updates: 1 };
         bank.arrive(0, request(1200, RequestKind::Store), &mut dram, &mut out, &mut []);
         for (cycle, line) in [(1, 0), (2, 12), (3, 24), (4, 36), (5, 48)] {
             bank.arrive(cycle, request(line, RequestKind::Load), &mut dram, &mut out, &mut []);
@@ -411,5 +530,127 @@ mod tests {
         // as before (the channel was busy anyway), but the hit waits for the bank: it starts
         // at 6 + 3 + 1 = 10 and is answered at 20.
         assert_eq!(five_misses_then_a_hit(2), (back.to_vec(), 20, 4));
+    }
+
+    /// Bank 0 of an H100-like L2 with 32 B sectors (as the L1's), a 10-cycle pipeline in front
+    /// of 100-cycle DRAM moving 32 B a cycle, and the data path and atomic unit given.
+    fn sectored_bank(bytes_per_cycle: u32, atomic_update_cycles: u32) -> (L2Bank, Dram) {
+        let mut config = presets::h100();
+        (config.l1.sector_bytes, config.l2.sector_bytes) = (32, 32);
+        (config.l2.hit_latency, config.l2.bytes_per_cycle, config.l2.atomic_update_cycles) =
+            (10, bytes_per_cycle, atomic_update_cycles);
+        (config.dram.latency, config.dram.bytes_per_cycle, config.dram.channels) = (100, 32, 1);
+        (L2Bank::new(0, &config), Dram::new(&config))
+    }
+
+    fn sectored(line: u64, sectors: u32, kind: RequestKind, token: u32) -> L2Request {
+        L2Request { sm: 0, line, sectors, kind, token, kernel: 0, updates: 1 }
+    }
+
+    /// Replies as (cycle, token) and DRAM reads as (cycle, line, sectors), in output order.
+    fn split(out: &[L2Output]) -> (Vec<(u64, u32)>, Vec<(u64, u64, u32)>) {
+        let mut replies = Vec::new();
+        let mut reads = Vec::new();
+        for &o in out {
+            match o {
+                L2Output::Reply { at, request } => replies.push((at, request.token)),
+                L2Output::DramDone { at, line, sectors } => reads.push((at, line, sectors)),
+            }
+        }
+        (replies, reads)
+    }
+
+    #[test]
+    fn a_miss_fetches_only_the_sectors_it_needs_and_a_later_one_only_the_rest() {
+        let (mut bank, mut dram) = sectored_bank(128, 0);
+        let mut out = Vec::new();
+        // Sector 0 of line 0 misses: one 32 B read, asked at 10, one cycle of transfer, back at 111.
+        bank.arrive(0, sectored(0, 0b0001, RequestKind::Load, 1), &mut dram, &mut out, &mut []);
+        assert_eq!(split(&out), (vec![], vec![(111, 0, 0b0001)]));
+        out.clear();
+        bank.dram_done(111, 0, 0b0001, &mut dram, &mut out, &mut []);
+        assert_eq!(split(&out).0, [(111, 1)]);
+        out.clear();
+        // Sector 0 again hits; sectors 0 and 2 fetch only sector 2.
+        bank.arrive(200, sectored(0, 0b0001, RequestKind::Load, 2), &mut dram, &mut out, &mut []);
+        bank.arrive(201, sectored(0, 0b0101, RequestKind::Load, 3), &mut dram, &mut out, &mut []);
+        assert_eq!(split(&out), (vec![(210, 2)], vec![(312, 0, 0b0100)]));
+        let stats = bank.stats();
+        assert_eq!((stats.hits, stats.misses), (1, 2));
+        assert_eq!((dram.stats().reads, dram.stats().bytes_read), (2, 64), "a line of four sectors would be 256 B");
+    }
+
+    #[test]
+    fn sectors_not_in_flight_get_a_read_of_their_own_and_each_waiter_goes_when_its_sectors_are_back() {
+        let (mut bank, mut dram) = sectored_bank(128, 0);
+        let mut out = Vec::new();
+        bank.arrive(0, sectored(80, 0b0001, RequestKind::Load, 1), &mut dram, &mut out, &mut []);
+        // Needs sector 0 (in flight: merged) and sector 1 (not: a read of its own).
+        bank.arrive(1, sectored(80, 0b0011, RequestKind::Load, 2), &mut dram, &mut out, &mut []);
+        // Needs only sector 0: merged.
+        bank.arrive(2, sectored(80, 0b0001, RequestKind::Load, 3), &mut dram, &mut out, &mut []);
+        // Reads asked at 10 and 11 start at 10 and 11 (one cycle each): back at 111 and 112.
+        assert_eq!(split(&out), (vec![], vec![(111, 80, 0b0001), (112, 80, 0b0010)]));
+        assert_eq!(bank.stats().mshr_merges, 1);
+        out.clear();
+        bank.dram_done(111, 80, 0b0001, &mut dram, &mut out, &mut []);
+        assert_eq!(split(&out).0, [(111, 1), (111, 3)], "the request needing sector 1 too still waits");
+        assert_eq!(bank.free_mshrs.len(), bank.mshrs.len() - 1, "the entry waits for its second read");
+        out.clear();
+        bank.dram_done(112, 80, 0b0010, &mut dram, &mut out, &mut []);
+        assert_eq!(split(&out).0, [(112, 2)]);
+        assert_eq!(bank.free_mshrs.len(), bank.mshrs.len());
+    }
+
+    #[test]
+    fn a_write_back_writes_only_the_dirty_sectors() {
+        let (mut bank, mut dram) = sectored_bank(128, 0);
+        let mut out = Vec::new();
+        // 20 ways: a store to sector 2 of line 0, then loads filling the other 20 lines of its set.
+        bank.arrive(0, sectored(0, 0b0100, RequestKind::Store, 0), &mut dram, &mut out, &mut []);
+        let set_stride = bank.sets as u64 * bank.banks as u64;
+        for k in 1..=20 {
+            let line = k * set_stride;
+            bank.arrive(k, sectored(line, 0b1111, RequestKind::Load, 0), &mut dram, &mut out, &mut []);
+            bank.dram_done(k + 500, line, 0b1111, &mut dram, &mut out, &mut []);
+        }
+        assert_eq!(bank.stats().writebacks, 1);
+        assert_eq!((dram.stats().writes, dram.stats().bytes_written), (1, 32));
+    }
+
+    #[test]
+    fn the_data_path_spaces_requests_by_the_cycles_their_data_takes() {
+        // 64 B a cycle: a full line holds the bank two cycles, one sector one.
+        let (mut bank, mut dram) = sectored_bank(64, 0);
+        let mut out = Vec::new();
+        for line in [0, 80] {
+            bank.arrive(0, sectored(line, 0b1111, RequestKind::Store, 0), &mut dram, &mut out, &mut []);
+        }
+        out.clear();
+        // Stores at 0 took cycles 0-1 and 2-3. Loads at 10: a full line (10-11), one sector
+        // (12), a full line (13-14).
+        for (token, (line, sectors)) in [(0, 0b1111), (80, 0b0001), (0, 0b1111)].into_iter().enumerate() {
+            bank.arrive(10, sectored(line, sectors, RequestKind::Load, token as u32), &mut dram, &mut out, &mut []);
+        }
+        assert_eq!(split(&out).0, [(20, 0), (22, 1), (23, 2)]);
+    }
+
+    #[test]
+    fn updates_of_one_address_are_applied_one_after_another() {
+        let atomic = |updates, token| L2Request { updates, ..sectored(0, 0b0001, RequestKind::Atomic, token) };
+        for (cycles_per_update, expected) in [(0, [(10, 0), (11, 1), (12, 2)]), (2, [(10, 0), (74, 1), (76, 2)])] {
+            let (mut bank, mut dram) = sectored_bank(128, cycles_per_update);
+            let mut out = Vec::new();
+            bank.arrive(0, sectored(0, 0b1111, RequestKind::Store, 9), &mut dram, &mut out, &mut []);
+            out.clear();
+            // Three hits at cycle 1: 32 lanes on one word, then 1 lane, then an ordinary load.
+            // At 2 cycles an update, the first holds the bank 64 cycles (1..65), the second 2.
+            bank.arrive(1, atomic(32, 0), &mut dram, &mut out, &mut []);
+            bank.arrive(1, atomic(1, 1), &mut dram, &mut out, &mut []);
+            bank.arrive(1, sectored(0, 0b0001, RequestKind::Load, 2), &mut dram, &mut out, &mut []);
+            let replies: Vec<(u64, u32)> = split(&out).0;
+            let expected: Vec<(u64, u32)> = expected.iter().map(|&(at, t)| (at + 1, t)).collect();
+            assert_eq!(replies, expected, "{cycles_per_update} cycles per update");
+        }
     }
 }

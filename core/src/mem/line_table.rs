@@ -90,6 +90,11 @@ impl LineTable {
         }
         self.lines[hole] = EMPTY;
     }
+
+    /// Forgets every line.
+    pub fn clear(&mut self) {
+        self.lines.fill(EMPTY);
+    }
 }
 
 #[cfg(test)]

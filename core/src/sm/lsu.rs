@@ -206,8 +206,16 @@ impl Lsu {
                     return;
                 };
                 let (owner, token_or_none) = (warp as u32, token.unwrap_or(u32::MAX));
-                let outcome =
-                    l1.access_in(request.set, request.line, request.sectors, kind, owner, token_or_none, kernel);
+                let outcome = l1.access_in(
+                    request.set,
+                    request.line,
+                    request.sectors,
+                    kind,
+                    owner,
+                    token_or_none,
+                    kernel,
+                    request.updates,
+                );
                 if let Some(run) = tally.runs.get_mut(kernel as usize) {
                     run.l1.record(&outcome);
                 }

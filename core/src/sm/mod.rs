@@ -23,7 +23,7 @@ use crate::exec::memory::{GlobalMemory, SharedMemory};
 use crate::exec::{self, AccessKind, ExecEnv, Executed, Fault, WarpExec, WarpPlace, LANES};
 use crate::isa::{Dim3, InstrClass, Kernel, Space, Unit};
 use crate::launch::DeviceLaunch;
-use crate::mem::coalescer::{bank_conflict_degree, coalesce};
+use crate::mem::coalescer::{bank_conflict_degree, coalesce, most_updates_of_one_address};
 use crate::mem::l1::{L1Cache, RequestKind};
 use crate::sched::tb::{BlockNeeds, SmFree};
 use crate::sched::warp::{
@@ -753,6 +753,11 @@ impl Sm {
                         });
                         let (line, sector) = (self.line_bytes, self.sector_bytes);
                         coalesce(access.mask, &self.addresses, access.block, line, sector, self.lsu.requests_mut());
+                        if kind == RequestKind::Atomic {
+                            for r in self.lsu.requests_mut().iter_mut() {
+                                r.updates = most_updates_of_one_address(r.lanes, &self.addresses);
+                            }
+                        }
                         requests = self.lsu.requests_mut().len() as u32;
                         self.lsu.start_global(kind, w, token, self.info[wi].kernel, &self.l1);
                     }

@@ -140,10 +140,16 @@ impl L2Stats {
 /// Off-chip traffic.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DramStats {
-    /// Line reads.
+    /// Reads (a line, or the sectors of one that a miss needed).
     pub reads: u64,
-    /// Line writes (write-backs).
+    /// Writes (write-backs of a line's dirty sectors).
     pub writes: u64,
+    /// Bytes the reads moved.
+    #[serde(default)]
+    pub bytes_read: u64,
+    /// Bytes the writes moved.
+    #[serde(default)]
+    pub bytes_written: u64,
     /// Cycles L2 banks held a read because its channel's request queue was full (the bank
     /// takes no new request meanwhile).
     #[serde(default)]
