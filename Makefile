@@ -89,6 +89,8 @@ test-native:
 test-reproduction:
 	echo "==> the papers' claims (warpscope reproduce --check)"
 	cargo run --release --quiet -p warpscope-cli -- reproduce --check >/dev/null
+	echo "==> the validation kernels on the H100-like machine (warpscope validate --check)"
+	cargo run --release --quiet -p warpscope-cli -- validate --check
 
 test-browser: setup-test build
 	echo "==> browser tests (headless Chromium)"

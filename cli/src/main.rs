@@ -9,6 +9,7 @@ mod docs;
 mod reproduce;
 mod reproduction_md;
 mod run;
+mod validate;
 
 use std::process::ExitCode;
 
@@ -38,6 +39,9 @@ enum Command {
     Sweep(SweepArgs),
     /// Run the papers' claim rows on every core, judge them and write REPRODUCTION.md.
     Reproduce(reproduce::ReproduceArgs),
+    /// Run the classic validation kernels (validation/*.cu) on the H100-like preset and write
+    /// VALIDATION.md.
+    Validate(validate::ValidateArgs),
     /// Measure the engine's speed on the standard workloads (streaming, thrashing, compute, divergent).
     Bench(bench::BenchArgs),
     /// Read a GPGPU-Sim gpgpusim.config onto a preset and print the machine as JSON, with every
@@ -178,6 +182,7 @@ fn main() -> ExitCode {
         }
         Command::Bench(args) => return bench::run(&args),
         Command::Reproduce(args) => return reproduce::run(&args),
+        Command::Validate(args) => return validate::run(&args),
         Command::ImportConfig(args) => return import_config(&args),
     };
     let mut sweep = match CacheSweep::new(args.spec()) {

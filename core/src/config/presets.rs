@@ -55,7 +55,7 @@ pub const ALL: &[Preset] = &[
     Preset {
         id: "h100",
         label: "H100-like (132 SMs)",
-        source: "132 SMs, 64 warps and 32 TBs per SM, 256 KB combined L1/shared, 50 MB L2, 32 B sectors",
+        source: "132 SMs, 64 warps and 32 TBs per SM, 256 KB combined L1/shared, 50 MB sectored L2; caches as Accel-Sim models Hopper",
         build: h100,
     },
 ];
@@ -219,16 +219,22 @@ pub fn ikra_denovo() -> GpuConfig {
             sfu: UnitTiming { latency: 20, interval: 4 },
             control: UnitTiming { latency: 1, interval: 1 },
         },
+        // The L1 as Accel-Sim models Hopper (gpgpu-sim_distribution, configs/tested-cfgs/
+        // SM90_H100/gpgpusim.config: `-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:64,16:0,32` with
+        // `-gpgpu_adaptive_cache_config 1`): 4 sets of 128 B lines in 32 B sectors, linearly
+        // indexed, the ways growing with the capacity left to the L1 (here 128 KB: 256 ways), so
+        // the set index hardly matters; write-through; 512 MSHRs merging up to 64 requests; a
+        // miss queue of 16.
         l1: L1Config {
             size_bytes: 128 * 1024,
             line_bytes: 128,
             sector_bytes: 32,
-            ways: 8,
+            ways: 256,
             replacement: Replacement::Lru,
             index: SetIndex::Linear,
-            hit_latency: 1,
-            mshr_entries: 64,
-            mshr_max_merge: 8,
+            hit_latency: 33,
+            mshr_entries: 512,
+            mshr_max_merge: 64,
             miss_queue_entries: 16,
             write_policy: L1WritePolicy::WriteThrough,
         },
@@ -433,19 +439,25 @@ pub fn h100() -> GpuConfig {
             flit_bytes: 32,
             flits_per_cycle: 2,
         },
+        // 50 MB in 80 banks of 256 sets × 20 ways of 128 B lines in 32 B sectors (Accel-Sim's
+        // Hopper: `-gpgpu_cache:dl2 S:256:128:20,L:B:m:L:X,A:384:4,32:0,32` per sub-partition, 40
+        // channels × 2 sub-partitions), 384 MSHRs merging 4 per bank. Each bank moves 64 B a cycle:
+        // the A100 whitepaper gives its L2 5120 B/clk of read bandwidth, 64 B/clk for each of
+        // its 80 slices, and Hopper's L2 is that design grown. Updates of one address are applied
+        // one per cycle: "one operation per clock" for atomics to a common address since Kepler
+        // (GK110 whitepaper).
         l2: L2Config {
             size_bytes: 50 * 1024 * 1024,
             banks: 80,
-            ways: 16,
+            ways: 20,
             replacement: Replacement::Lru,
             index: SetIndex::Linear,
             hit_latency: 160,
-            mshr_entries: 256,
-            mshr_max_merge: 8,
-            // Unsectored, one request per cycle, atomics in one pass: GPGPU-Sim's L2, as the paper ran it.
-            sector_bytes: 128,
-            bytes_per_cycle: 128,
-            atomic_update_cycles: 0,
+            mshr_entries: 384,
+            mshr_max_merge: 4,
+            sector_bytes: 32,
+            bytes_per_cycle: 64,
+            atomic_update_cycles: 1,
         },
         // About 3.35 TB/s at 1755 MHz: 1900 B per core cycle over 40 channels; queues of 64
         // (suggested).
