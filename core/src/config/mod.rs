@@ -451,6 +451,27 @@ mod tests {
     }
 
     #[test]
+    fn l2_sectors_must_split_a_line_into_at_most_32_powers_of_two() {
+        let mut config = presets::h100();
+        for (bytes, ok) in [(32, true), (128, true), (4, true), (48, false), (256, false), (2, false)] {
+            config.l2.sector_bytes = bytes;
+            let result = config.validate();
+            assert_eq!(result.is_ok(), ok, "{bytes} B sectors: {result:?}");
+            if let Err(e) = result {
+                assert_eq!(e.field, "l2.sector_bytes");
+            }
+        }
+        config.l1.line_bytes = 256;
+        (config.l1.size_bytes, config.l1.ways, config.l1.sector_bytes) = (256 * 4 * 256, 256, 32);
+        config.l2.sector_bytes = 4;
+        let e = config.validate().unwrap_err();
+        assert_eq!(e.field, "l2.sector_bytes");
+        assert!(e.reason.contains("at least 8"), "{}", e.reason);
+        config.l2.sector_bytes = 8;
+        assert_eq!(config.validate(), Ok(()));
+    }
+
+    #[test]
     fn errors_name_the_field_and_the_reason() {
         let mut config = presets::fermi_gtx480();
         config.l1.ways = 3;
