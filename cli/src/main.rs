@@ -6,6 +6,7 @@
 
 mod bench;
 mod docs;
+mod instructions;
 mod reproduce;
 mod reproduction_md;
 mod run;
@@ -40,6 +41,9 @@ enum Command {
     Reproduce(reproduce::ReproduceArgs),
     /// Measure the engine's speed on the standard workloads (streaming, thrashing, compute, divergent).
     Bench(bench::BenchArgs),
+    /// Compile every library workload with and without optimisation and count the
+    /// instructions each kernel executes in the reference runner (a Markdown table).
+    Instructions(instructions::InstructionsArgs),
     /// Read a GPGPU-Sim gpgpusim.config onto a preset and print the machine as JSON, with every
     /// option that was not applied.
     ImportConfig(ImportArgs),
@@ -179,6 +183,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => return bench::run(&args),
         Command::Reproduce(args) => return reproduce::run(&args),
         Command::ImportConfig(args) => return import_config(&args),
+        Command::Instructions(args) => return instructions::run(&args),
     };
     let mut sweep = match CacheSweep::new(args.spec()) {
         Ok(sweep) => sweep,

@@ -19,7 +19,7 @@ pub fn compile_at(id: &str, size: u32) -> Workload {
     let entry = library::by_id(id).unwrap_or_else(|| panic!("no library workload {id}"));
     let config = machine();
     let defines = [entry.size_define(size)];
-    match compile(entry.source, &CompileOptions { config: &config, defines: &defines }) {
+    match compile(entry.source, &CompileOptions { config: &config, defines: &defines, optimize: true }) {
         Ok(program) => program.workload,
         Err(errors) => {
             let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
