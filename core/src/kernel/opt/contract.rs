@@ -57,9 +57,9 @@ pub(crate) fn contract(code: &mut Vec<VInstr>, vregs: u32) -> bool {
                 }
                 let Some(j) = (start..i).rev().find(|&j| code[j].def() == Some(t)) else { continue };
                 let VInstr::Alu { op: AluOp::FMul, a: x, b: y, .. } = code[j] else { continue };
-                let changed_between = code[j + 1..i]
-                    .iter()
-                    .any(|m| m.def().is_some_and(|d| VOp::Reg(d) == x || VOp::Reg(d) == y || VOp::Reg(d) == addend));
+                // The addend is read where the addition is anyway; only the factors move.
+                let changed_between =
+                    code[j + 1..i].iter().any(|m| m.def().is_some_and(|d| VOp::Reg(d) == x || VOp::Reg(d) == y));
                 if changed_between {
                     continue;
                 }
