@@ -16,8 +16,6 @@ pub(crate) struct Flow {
     /// The block of each instruction.
     pub block_of: Vec<u32>,
     pub preds: Vec<Vec<u32>>,
-    /// Immediate dominator of each block (the entry's is itself; `NONE` if unreachable).
-    pub idom: Vec<u32>,
     pub children: Vec<Vec<u32>>,
     /// Dominator-tree DFS interval of each block: `a` dominates `b` iff `b`'s lies in `a`'s.
     enter: Vec<u32>,
@@ -47,6 +45,7 @@ impl Flow {
             }
         }
         let rpo = reverse_postorder(&blocks.succs);
+        // Immediate dominator of each block (the entry's is itself; `NONE` if unreachable).
         let idom = dominators(&rpo, &preds, nb);
         let mut children = vec![Vec::new(); nb];
         for b in 0..nb {
@@ -72,7 +71,7 @@ impl Flow {
                 }
             }
         }
-        Flow { blocks, block_of, preds, idom, children, enter, leave, len }
+        Flow { blocks, block_of, preds, children, enter, leave, len }
     }
 
     pub fn block_count(&self) -> usize {
