@@ -6,6 +6,7 @@
 
 mod bench;
 mod docs;
+mod instructions;
 mod reproduce;
 mod reproduction_md;
 mod run;
@@ -44,6 +45,9 @@ enum Command {
     Validate(validate::ValidateArgs),
     /// Measure the engine's speed on the standard workloads (streaming, thrashing, compute, divergent).
     Bench(bench::BenchArgs),
+    /// Compile every library workload with and without optimisation and count the
+    /// instructions each kernel executes in the reference runner (a Markdown table).
+    Instructions(instructions::InstructionsArgs),
     /// Read a GPGPU-Sim gpgpusim.config onto a preset and print the machine as JSON, with every
     /// option that was not applied.
     ImportConfig(ImportArgs),
@@ -184,6 +188,7 @@ fn main() -> ExitCode {
         Command::Reproduce(args) => return reproduce::run(&args),
         Command::Validate(args) => return validate::run(&args),
         Command::ImportConfig(args) => return import_config(&args),
+        Command::Instructions(args) => return instructions::run(&args),
     };
     let mut sweep = match CacheSweep::new(args.spec()) {
         Ok(sweep) => sweep,

@@ -118,7 +118,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
         }
         (None, None) => unreachable!("clap requires a file or --workload"),
     };
-    let program = match compile(&source, &CompileOptions { config: &config, defines: &defines }) {
+    let program = match compile(&source, &CompileOptions { config: &config, defines: &defines, optimize: true }) {
         Ok(program) => program,
         Err(diagnostics) => {
             for d in &diagnostics {

@@ -29,7 +29,8 @@ fn one_line_l1() -> GpuConfig {
 }
 
 fn record(config: GpuConfig, skip_idle: bool) -> (Vec<Stamped>, u64) {
-    let program = compile(TWO_WARPS, &CompileOptions { config: &config, defines: &[] }).expect("compiles");
+    let program =
+        compile(TWO_WARPS, &CompileOptions { config: &config, defines: &[], optimize: true }).expect("compiles");
     let options = RunOptions { skip_idle, record: true, ..RunOptions::default() };
     let mut sim = Simulation::new(config, program.workload, &Policies::default(), options).unwrap();
     assert_eq!(sim.run(), StepOutcome::Finished);
@@ -96,7 +97,8 @@ fn the_recorded_stream_is_the_same_with_or_without_skipping_idle_cycles() {
     config.core.sm_count = 2;
     let run = |skip_idle| {
         let defines = [entry.size_define(entry.size.min)];
-        let program = compile(entry.source, &CompileOptions { config: &config, defines: &defines }).unwrap();
+        let program =
+            compile(entry.source, &CompileOptions { config: &config, defines: &defines, optimize: true }).unwrap();
         let options = RunOptions { skip_idle, record: true, ..RunOptions::default() };
         let mut sim = Simulation::new(config.clone(), program.workload, &Policies::default(), options).unwrap();
         assert_eq!(sim.run(), StepOutcome::Finished);
@@ -106,9 +108,11 @@ fn the_recorded_stream_is_the_same_with_or_without_skipping_idle_cycles() {
     assert!(a.0.len() > 1000, "a real stream");
     assert!(a == b);
     // Recording changes no result.
-    let program =
-        compile(entry.source, &CompileOptions { config: &config, defines: &[entry.size_define(entry.size.min)] })
-            .unwrap();
+    let program = compile(
+        entry.source,
+        &CompileOptions { config: &config, defines: &[entry.size_define(entry.size.min)], optimize: true },
+    )
+    .unwrap();
     let mut plain =
         Simulation::new(config.clone(), program.workload, &Policies::default(), RunOptions::default()).unwrap();
     assert_eq!(plain.run(), StepOutcome::Finished);

@@ -10,7 +10,7 @@ use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
 
 fn run_source(source: &str, gpu: &str, defines: &[(String, String)]) -> Report {
     let config = (presets::by_id(gpu).expect("a preset").build)();
-    let program = compile(source, &CompileOptions { config: &config, defines }).expect("compiles");
+    let program = compile(source, &CompileOptions { config: &config, defines, optimize: true }).expect("compiles");
     let mut sim = Simulation::new(config, program.workload, &Policies::default(), RunOptions::default()).unwrap();
     assert_eq!(sim.run(), StepOutcome::Finished);
     sim.report()

@@ -15,7 +15,7 @@ fn the_registry_describes_its_files() {
         assert!(w.size.min <= w.size.default && w.size.default <= w.size.max, "{}: knob range", w.id);
         assert!(w.source.starts_with("//"), "{}: the file starts with a comment saying what it mimics", w.id);
         let config = presets::fermi_gtx480();
-        let program = compile(w.source, &CompileOptions { config: &config, defines: &[] })
+        let program = compile(w.source, &CompileOptions { config: &config, defines: &[], optimize: true })
             .unwrap_or_else(|e| panic!("{} does not compile: {}", w.id, e[0]));
         let knob = program.defines.iter().find(|d| d.name == w.size.define);
         let knob = knob.unwrap_or_else(|| panic!("{}: no #define {}", w.id, w.size.define));
@@ -31,7 +31,7 @@ fn every_workload_fits_every_machine_at_its_smallest_size() {
         for preset in presets::ALL {
             let config = (preset.build)();
             let defines = [w.size_define(w.size.min)];
-            let program = compile(w.source, &CompileOptions { config: &config, defines: &defines })
+            let program = compile(w.source, &CompileOptions { config: &config, defines: &defines, optimize: true })
                 .unwrap_or_else(|e| panic!("{} on {}: {}", w.id, preset.id, e[0]));
             program.workload.validate(&config).unwrap_or_else(|e| panic!("{} on {}: {e}", w.id, preset.id));
         }

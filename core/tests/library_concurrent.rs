@@ -72,7 +72,9 @@ fn matmul_multiplies() {
         for col in 0..n {
             let mut sum = 0.0f32;
             for k in 0..n {
-                sum += a[row * n + k] * b[k * n + col];
+                // `sum += a * b` is one fused multiply-add in the kernel language, as in nvcc
+                // (`--fmad=true`, docs/language.md): one rounding, which `mul_add` also does.
+                sum = a[row * n + k].mul_add(b[k * n + col], sum);
             }
             c[row * n + col] = sum;
         }

@@ -211,7 +211,7 @@ fn front(px: f32, py: f32, n: usize) -> f32 {
     let radius = n as f32 * 0.25;
     let dx = px - centre;
     let dy = py - centre;
-    let d = (dx * dx + dy * dy).sqrt();
+    let d = dx.mul_add(dx, dy * dy).sqrt(); // fused, as the kernel language does (docs/language.md)
     let s = (d - radius).abs() / AMR_WIDTH;
     AMR_PEAK / (1.0 + s)
 }
@@ -224,10 +224,10 @@ impl Amr {
             let (ix, iy) = (t % 8, t / 8);
             let cw = w / 8.0;
             let ch = h / 4.0;
-            let cx = x0 + ix as f32 * cw;
-            let cy = y0 + iy as f32 * ch;
-            let px = cx + 0.5 * cw;
-            let py = cy + 0.5 * ch;
+            let cx = (ix as f32).mul_add(cw, x0);
+            let cy = (iy as f32).mul_add(ch, y0);
+            let px = 0.5f32.mul_add(cw, cx);
+            let py = 0.5f32.mul_add(ch, cy);
             let gx = (px - 0.5).max(0.0).min((n - 1) as f32);
             let gy = (py - 0.5).max(0.0).min((n - 1) as f32);
             let bx = (gx as usize).min(n - 2);
@@ -236,9 +236,9 @@ impl Amr {
             let fy = gy - by as f32;
             let b = by * n + bx;
             let v = &self.val;
-            let top = v[b] * (1.0 - fx) + v[b + 1] * fx;
-            let bottom = v[b + n] * (1.0 - fx) + v[b + n + 1] * fx;
-            let coarse = top * (1.0 - fy) + bottom * fy;
+            let top = v[b].mul_add(1.0 - fx, v[b + 1] * fx);
+            let bottom = v[b + n].mul_add(1.0 - fx, v[b + n + 1] * fx);
+            let coarse = top.mul_add(1.0 - fy, bottom * fy);
             let value = front(px, py, n) * self.fuel[root];
             self.cells[root] += 1;
             self.err[root] += ((value - coarse).abs() * 16.0) as i32;

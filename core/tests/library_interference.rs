@@ -12,13 +12,15 @@ use warpscope_core::library;
 const ALPHA: f32 = 1.5;
 const BETA: f32 = 1.2;
 
-/// `init[i] + sum_j a[i][j] x[j]`, summed in order of `j` (a thread walking row `i`).
+/// `init[i] + sum_j a[i][j] x[j]`, summed in order of `j` (a thread walking row `i`), each
+/// step one fused multiply-add (`sum += a * x` contracts in the kernel language, as with
+/// nvcc's default `--fmad=true`).
 fn row_walk(a: &[f32], x: &[f32], init: &[f32], n: usize) -> Vec<f32> {
     (0..n)
         .map(|i| {
             let mut sum = init[i];
             for j in 0..n {
-                sum += a[i * n + j] * x[j];
+                sum = a[i * n + j].mul_add(x[j], sum);
             }
             sum
         })
@@ -31,7 +33,7 @@ fn column_walk(a: &[f32], x: &[f32], init: &[f32], n: usize) -> Vec<f32> {
         .map(|j| {
             let mut sum = init[j];
             for i in 0..n {
-                sum += a[i * n + j] * x[i];
+                sum = a[i * n + j].mul_add(x[i], sum);
             }
             sum
         })
@@ -117,11 +119,21 @@ fn gesummv_matches_rust() {
     let zeros = vec![0.0f32; n];
     let tmp = row_walk(&a, &x, &zeros, n);
     let bx = row_walk(&b, &x, &zeros, n);
-    let y: Vec<f32> = tmp.iter().zip(&bx).map(|(t, s)| ALPHA * t + BETA * s).collect();
+    let y: Vec<f32> = tmp.iter().zip(&bx).map(|(t, s)| ALPHA.mul_add(*t, BETA * s)).collect();
     let end = run_reference(&w);
     assert_eq!(float_buffer(&w, &end, "tmp"), tmp);
     assert_eq!(float_buffer(&w, &end, "y"), y);
     assert_eq!(run_engine(&w, machine()), end, "the timing engine computes the same");
+}
+
+/// `c1 * x1 + c2 * x2 + …` as the kernel language computes it: the first product fuses with
+/// the addition of the second, each later one with the addition that takes it in.
+fn fused_sum(terms: &[(f32, f32)]) -> f32 {
+    let mut sum = terms[0].0.mul_add(terms[0].1, terms[1].0 * terms[1].1);
+    for &(c, x) in &terms[2..] {
+        sum = c.mul_add(x, sum);
+    }
+    sum
 }
 
 #[test]
@@ -137,15 +149,17 @@ fn conv2d_matches_rust() {
         let mut b = vec![0.0f32; n * n];
         for i in 1..n - 1 {
             for j in 1..n - 1 {
-                b[i * n + j] = c11 * a[(i - 1) * n + (j - 1)]
-                    + c21 * a[(i - 1) * n + j]
-                    + c31 * a[(i - 1) * n + (j + 1)]
-                    + c12 * a[i * n + (j - 1)]
-                    + c22 * a[i * n + j]
-                    + c32 * a[i * n + (j + 1)]
-                    + c13 * a[(i + 1) * n + (j - 1)]
-                    + c23 * a[(i + 1) * n + j]
-                    + c33 * a[(i + 1) * n + (j + 1)];
+                b[i * n + j] = fused_sum(&[
+                    (c11, a[(i - 1) * n + (j - 1)]),
+                    (c21, a[(i - 1) * n + j]),
+                    (c31, a[(i - 1) * n + (j + 1)]),
+                    (c12, a[i * n + (j - 1)]),
+                    (c22, a[i * n + j]),
+                    (c32, a[i * n + (j + 1)]),
+                    (c13, a[(i + 1) * n + (j - 1)]),
+                    (c23, a[(i + 1) * n + j]),
+                    (c33, a[(i + 1) * n + (j + 1)]),
+                ]);
             }
         }
         let end = run_reference(&w);
@@ -172,21 +186,23 @@ fn conv3d_launches_one_kernel_per_plane_and_matches_rust() {
     for i in 1..n - 1 {
         for j in 1..n - 1 {
             for k in 1..n - 1 {
-                b[i * p + j * n + k] = c11 * at(i - 1, j - 1, k - 1)
-                    + c13 * at(i + 1, j - 1, k - 1)
-                    + c21 * at(i - 1, j - 1, k - 1)
-                    + c23 * at(i + 1, j - 1, k - 1)
-                    + c31 * at(i - 1, j - 1, k - 1)
-                    + c33 * at(i + 1, j - 1, k - 1)
-                    + c12 * at(i, j - 1, k)
-                    + c22 * at(i, j, k)
-                    + c32 * at(i, j + 1, k)
-                    + c11 * at(i - 1, j - 1, k + 1)
-                    + c13 * at(i + 1, j - 1, k + 1)
-                    + c21 * at(i - 1, j, k + 1)
-                    + c23 * at(i + 1, j, k + 1)
-                    + c31 * at(i - 1, j + 1, k + 1)
-                    + c33 * at(i + 1, j + 1, k + 1);
+                b[i * p + j * n + k] = fused_sum(&[
+                    (c11, at(i - 1, j - 1, k - 1)),
+                    (c13, at(i + 1, j - 1, k - 1)),
+                    (c21, at(i - 1, j - 1, k - 1)),
+                    (c23, at(i + 1, j - 1, k - 1)),
+                    (c31, at(i - 1, j - 1, k - 1)),
+                    (c33, at(i + 1, j - 1, k - 1)),
+                    (c12, at(i, j - 1, k)),
+                    (c22, at(i, j, k)),
+                    (c32, at(i, j + 1, k)),
+                    (c11, at(i - 1, j - 1, k + 1)),
+                    (c13, at(i + 1, j - 1, k + 1)),
+                    (c21, at(i - 1, j, k + 1)),
+                    (c23, at(i + 1, j, k + 1)),
+                    (c31, at(i - 1, j + 1, k + 1)),
+                    (c33, at(i + 1, j + 1, k + 1)),
+                ]);
             }
         }
     }
@@ -207,7 +223,9 @@ fn syr2k_matches_rust() {
         for j in 0..n {
             let mut sum = c0[i * n + j] * BETA;
             for k in 0..n {
-                sum += ALPHA * a[i * n + k] * b[j * n + k] + ALPHA * b[i * n + k] * a[j * n + k];
+                // The first product fuses with the addition of the second; `sum +=` of that
+                // sum is a plain addition (its operand is no product).
+                sum += (ALPHA * a[i * n + k]).mul_add(b[j * n + k], ALPHA * b[i * n + k] * a[j * n + k]);
             }
             c[i * n + j] = sum;
         }
@@ -229,7 +247,7 @@ fn gemm_matches_rust() {
         for j in 0..n {
             let mut sum = c0[i * n + j] * BETA;
             for k in 0..n {
-                sum += ALPHA * a[i * n + k] * b[k * n + j];
+                sum = (ALPHA * a[i * n + k]).mul_add(b[k * n + j], sum);
             }
             c[i * n + j] = sum;
         }
@@ -335,7 +353,9 @@ fn the_smallest_sizes_are_small() {
 fn row_walks_thrash_the_l1_and_column_walks_do_not() {
     use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
     for (id, row_kernel) in [("atax", 0), ("bicg", 1), ("mvt", 0)] {
-        let w = compile_at(id, 256);
+        // About the cache, not the compiler: unoptimised, the two walks run the same instructions
+        // (optimised, the column walk's stride costs one more multiplication per thread).
+        let w = compile_unoptimised_at(id, 256);
         let mut sim = Simulation::new(machine(), w, &Policies::default(), RunOptions::default()).unwrap();
         assert_eq!(sim.run(), StepOutcome::Finished);
         let report = sim.report();

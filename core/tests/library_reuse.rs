@@ -117,10 +117,12 @@ fn srad_matches_ten_iterations_in_rust() {
             let ds = j[clamped(i, n, 1, 0)] - jc;
             let dw = j[clamped(i, n, 0, -1)] - jc;
             let de = j[clamped(i, n, 0, 1)] - jc;
-            let g2 = (dn * dn + ds * ds + dw * dw + de * de) / (jc * jc);
+            // Products fuse into the additions that take them in (`--fmad=true`, docs/language.md);
+            // a product subtracted from another does not.
+            let g2 = de.mul_add(de, dw.mul_add(dw, dn.mul_add(dn, ds * ds))) / (jc * jc);
             let l = (dn + ds + dw + de) / jc;
             let num = 0.5f32 * g2 - 0.0625f32 * (l * l);
-            let den = 1.0f32 + 0.25f32 * l;
+            let den = 0.25f32.mul_add(l, 1.0);
             let qsqr = num / (den * den);
             let den = (qsqr - q0sqr) / (q0sqr * (1.0f32 + q0sqr));
             c[i] = (1.0f32 / (1.0f32 + den)).clamp(0.0, 1.0);
@@ -131,8 +133,8 @@ fn srad_matches_ten_iterations_in_rust() {
         }
         for i in 0..n * n {
             let (cc, cs, ce) = (c[i], c[clamped(i, n, 1, 0)], c[clamped(i, n, 0, 1)]);
-            let sum = cc * d[0][i] + cs * d[1][i] + cc * d[2][i] + ce * d[3][i];
-            j[i] += 0.25f32 * lambda * sum;
+            let sum = ce.mul_add(d[3][i], cc.mul_add(d[2][i], cc.mul_add(d[0][i], cs * d[1][i])));
+            j[i] = (0.25f32 * lambda).mul_add(sum, j[i]);
         }
     }
     let end = run_reference(&w);

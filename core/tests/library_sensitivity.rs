@@ -188,13 +188,14 @@ fn backprop_matches_rodinia_in_rust() {
     for row in 1..=input_units {
         for x in 1..cols {
             let i = row * cols + x;
-            let change = eta * delta[x] * input[row] + momentum * oldw[i];
+            // The first product fuses with the addition (`--fmad=true`, docs/language.md).
+            let change = (eta * delta[x]).mul_add(input[row], momentum * oldw[i]);
             weights[i] += change;
             oldw[i] = change;
         }
     }
     for x in 1..cols {
-        let change = eta * delta[x] + momentum * oldw[x];
+        let change = eta.mul_add(delta[x], momentum * oldw[x]);
         weights[x] += change;
         oldw[x] = change;
     }
@@ -274,7 +275,8 @@ fn lud_blocked(m: &mut [f32], n: usize) {
                     for x in 0..B {
                         let mut sum = 0.0f32;
                         for i in 0..B {
-                            sum += m[(r0 + y) * n + off + i] * m[(off + i) * n + c0 + x];
+                            sum = m[(r0 + y) * n + off + i].mul_add(m[(off + i) * n + c0 + x], sum);
+                            // fused, as the kernel's `sum +=`
                         }
                         m[(r0 + y) * n + c0 + x] -= sum;
                     }
@@ -333,16 +335,17 @@ fn nbody_integrates_two_steps() {
             let mut a = [0.0f32; 3];
             for k in 0..n {
                 let d = [p[0][k] - p[0][i], p[1][k] - p[1][i], p[2][k] - p[2][i]];
-                let d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + 0.01;
+                // Products fuse into the additions that take them in (`--fmad=true`, docs/language.md).
+                let d2 = d[2].mul_add(d[2], d[0].mul_add(d[0], d[1] * d[1])) + 0.01;
                 let inv = 1.0 / d2.sqrt();
                 let s = mass[k] * inv * inv * inv;
                 for c in 0..3 {
-                    a[c] += d[c] * s;
+                    a[c] = d[c].mul_add(s, a[c]);
                 }
             }
             for c in 0..3 {
-                v[c][i] += a[c] * 0.01;
-                q[c][i] = p[c][i] + v[c][i] * 0.01;
+                v[c][i] = a[c].mul_add(0.01, v[c][i]);
+                q[c][i] = v[c][i].mul_add(0.01, p[c][i]);
             }
         }
         p = q;

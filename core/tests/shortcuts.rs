@@ -37,7 +37,8 @@ fn specs(registry: &[PolicyInfo]) -> Vec<String> {
 fn report(config: &GpuConfig, workload: &str, policies: &Policies, skip_idle: bool) -> String {
     let entry = library::by_id(workload).expect("a library workload");
     let defines = [entry.size_define(entry.size.min)];
-    let program = compile(entry.source, &CompileOptions { config, defines: &defines }).expect("compiles");
+    let program =
+        compile(entry.source, &CompileOptions { config, defines: &defines, optimize: true }).expect("compiles");
     let options = RunOptions { skip_idle, max_cycles: 2_000_000, ..RunOptions::default() };
     let mut sim = Simulation::new(config.clone(), program.workload, policies, options).expect("valid");
     let outcome = sim.run();

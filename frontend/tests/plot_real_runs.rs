@@ -14,7 +14,8 @@ fn report_of(id: &str) -> (Report, u32) {
     let entry = library::by_id(id).expect("library workload");
     let config = presets::fermi_gtx480();
     let defines = [entry.size_define(entry.size.min)];
-    let program = compile(entry.source, &CompileOptions { config: &config, defines: &defines }).expect("compiles");
+    let program = compile(entry.source, &CompileOptions { config: &config, defines: &defines, optimize: true })
+        .expect("compiles");
     let sms = config.core.sm_count;
     let mut sim =
         Simulation::new(config, program.workload, &Policies::default(), RunOptions::default()).expect("valid");

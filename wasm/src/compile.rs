@@ -21,7 +21,7 @@ pub fn compile_reply(id: JobId, source: &str, defines: &[(String, String)], conf
         };
         return Reply::Compiled { id, diagnostics: vec![diagnostic], defines: Vec::new(), summary: None };
     }
-    match kernel::compile(source, &CompileOptions { config, defines }) {
+    match kernel::compile(source, &CompileOptions { config, defines, optimize: true }) {
         Ok(program) => Reply::Compiled {
             id,
             summary: Some(summary(&program, source, config)),
@@ -38,7 +38,8 @@ pub fn compile_reply(id: JobId, source: &str, defines: &[(String, String)], conf
 /// a file that does not compile [`Failure::Compile`].
 pub fn compile_for_run(source: &str, defines: &[(String, String)], config: &GpuConfig) -> Result<Program, Failure> {
     config.validate().map_err(Failure::InvalidConfig)?;
-    kernel::compile(source, &CompileOptions { config, defines }).map_err(|diagnostics| Failure::Compile { diagnostics })
+    kernel::compile(source, &CompileOptions { config, defines, optimize: true })
+        .map_err(|diagnostics| Failure::Compile { diagnostics })
 }
 
 /// What a compiled file would run: `program`, compiled from `source` for `config`.

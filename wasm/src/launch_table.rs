@@ -74,7 +74,7 @@ mod tests {
 
     fn rows(source: &str, defines: &[(String, String)]) -> Vec<LaunchRow> {
         let config = presets::fermi_gtx480();
-        let program = compile(source, &CompileOptions { config: &config, defines }).unwrap();
+        let program = compile(source, &CompileOptions { config: &config, defines, optimize: true }).unwrap();
         launch_rows(&program, source, &config)
     }
 

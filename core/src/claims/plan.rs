@@ -115,12 +115,13 @@ impl RunSpec {
     pub fn simulate(&self) -> Result<Report, String> {
         let config = self.config().map_err(|e| e.to_string())?;
         let defines = self.defines();
-        let program = compile(self.source(), &CompileOptions { config: &config, defines: &defines }).map_err(|d| {
-            let first = d
-                .first()
-                .map_or_else(String::new, |d| alloc::format!("{}:{}: {}", d.span.line, d.span.column, d.message));
-            alloc::format!("{} does not compile: {first}", self.workload)
-        })?;
+        let program = compile(self.source(), &CompileOptions { config: &config, defines: &defines, optimize: true })
+            .map_err(|d| {
+                let first = d
+                    .first()
+                    .map_or_else(String::new, |d| alloc::format!("{}:{}: {}", d.span.line, d.span.column, d.message));
+                alloc::format!("{} does not compile: {first}", self.workload)
+            })?;
         let mut sim = Simulation::new(config, program.workload, &self.policies(), RunOptions::default())
             .map_err(|e| e.to_string())?;
         match sim.run() {

@@ -77,6 +77,8 @@ pub struct WorkloadRun {
     pub regions: Vec<Region>,
     /// Warp instructions executed.
     pub warp_instructions: u64,
+    /// Warp instructions executed by each kernel of the workload (device launches included).
+    pub per_kernel: Vec<u64>,
     /// Grids launched from the device.
     pub device_launches: u64,
 }
@@ -88,6 +90,7 @@ pub struct WorkloadRun {
 pub fn run_workload(workload: &Workload, warp_size: u32, limit: u64) -> Result<WorkloadRun, RunError> {
     let (mut memory, regions) = workload.materialize();
     let mut executed = 0u64;
+    let mut per_kernel = vec![0u64; workload.kernels.len()];
     let mut device_launches = 0u64;
     let mut queue: alloc::collections::VecDeque<ChildLaunch> = alloc::collections::VecDeque::new();
     let mut children = Vec::new();
@@ -111,12 +114,14 @@ pub fn run_workload(workload: &Workload, warp_size: u32, limit: u64) -> Result<W
             };
             let launch = Launch { kernel, grid: next.grid, block: next.block, args: &next.args, warp_size };
             children.clear();
-            executed += run_launching(launch, &mut memory, limit.saturating_sub(executed), &params, &mut children)
+            let ran = run_launching(launch, &mut memory, limit.saturating_sub(executed), &params, &mut children)
                 .map_err(|e| if let RunError::TooLong { .. } = e { RunError::TooLong { limit } } else { e })?;
+            executed += ran;
+            per_kernel[next.code as usize] += ran;
             queue.extend(children.drain(..));
         }
     }
-    Ok(WorkloadRun { memory, regions, warp_instructions: executed, device_launches })
+    Ok(WorkloadRun { memory, regions, warp_instructions: executed, per_kernel, device_launches })
 }
 
 /// Runs `launch` to completion on `global`; returns the warp instructions executed. Grids it

@@ -13,6 +13,7 @@ use alloc::vec::Vec;
 use super::ast::*;
 use super::cfg;
 use super::diag::{Diags, Span};
+use super::opt;
 use super::regalloc;
 use super::types::{a, Ty};
 use super::vcode::{VInstr, VOp, VReg};
@@ -97,6 +98,7 @@ pub(crate) fn compile_kernels(
     unit: &Unit,
     sigs: &[FnSig],
     config: &GpuConfig,
+    optimize: bool,
     diags: &mut Diags,
 ) -> Vec<Option<Kernel>> {
     for (i, f) in unit.functions.iter().enumerate() {
@@ -118,7 +120,7 @@ pub(crate) fn compile_kernels(
         let mut g = Gen::new(unit, sigs, config, diags, i);
         g.function_body(i, true);
         let failed = g.diags.error_count() > before;
-        kernels.push(if failed { None } else { g.finish() });
+        kernels.push(if failed { None } else { g.finish(optimize) });
     }
     kernels
 }
@@ -403,16 +405,33 @@ impl<'a, 'd> Gen<'a, 'd> {
         }
     }
 
-    /// Dead code, reconvergence points, registers.
-    fn finish(mut self) -> Option<Kernel> {
+    /// Dead code, `fma` contraction and (with `optimize`) the other passes of `opt/`,
+    /// reconvergence points, registers.
+    fn finish(mut self, optimize: bool) -> Option<Kernel> {
         let f = &self.unit.functions[self.root];
         let params = f.params.len() as u32;
         let labels = core::mem::take(&mut self.labels);
         let mut code = core::mem::take(&mut self.code);
         cfg::resolve_labels(&mut code, &labels);
         cfg::remove_unreachable(&mut code);
+        let vregs = self.is_temp.len() as u32;
+        opt::contract(&mut code, vregs);
+        let mut allocated = None;
+        if optimize {
+            // Should the optimised code need more registers than fit (unrolled copies keep
+            // more values alive), the unoptimised code, which computes the same bits, is used.
+            let mut fast = code.clone();
+            let mut fast_vregs = vregs;
+            opt::optimize(&mut fast, &mut fast_vregs, params);
+            cfg::set_reconvergence(&mut fast);
+            allocated = regalloc::allocate(&fast, fast_vregs, params).ok();
+        }
         cfg::set_reconvergence(&mut code);
-        match regalloc::allocate(&code, self.is_temp.len() as u32, params) {
+        let allocated = match allocated {
+            Some(done) => Ok(done),
+            None => regalloc::allocate(&code, vregs, params),
+        };
+        match allocated {
             Ok((mut machine, regs)) => {
                 cfg::remove_nops(&mut machine);
                 Some(Kernel {
@@ -983,7 +1002,7 @@ mod tests {
     fn diagnostics(body: &str) -> Vec<Diagnostic> {
         let src = String::from(body) + HOST;
         let config = presets::fermi_gtx480();
-        match compile(&src, &CompileOptions { config: &config, defines: &[] }) {
+        match compile(&src, &CompileOptions { config: &config, defines: &[], optimize: true }) {
             Ok(p) => p.warnings,
             Err(d) => d,
         }

@@ -1105,7 +1105,7 @@ mod tests {
     fn errors(host: &str) -> Vec<Diagnostic> {
         let src = String::from(KERNELS) + host;
         let config = presets::fermi_gtx480();
-        match compile(&src, &CompileOptions { config: &config, defines: &[] }) {
+        match compile(&src, &CompileOptions { config: &config, defines: &[], optimize: true }) {
             Ok(_) => panic!("expected an error:\n{src}"),
             Err(d) => d.into_iter().filter(|d| d.severity == Severity::Error).collect(),
         }
@@ -1124,7 +1124,7 @@ mod tests {
                    for (int i = 0; i < 3; i++)\n        k<<<dim3(N / 32, 2), (N)>>>(a, 1.0);\n    \
                    k<<<1, 32, 0, 0>>>(a, 2.0);\n}\n";
         let config = presets::fermi_gtx480();
-        let program = compile(src, &CompileOptions { config: &config, defines: &[] }).unwrap();
+        let program = compile(src, &CompileOptions { config: &config, defines: &[], optimize: true }).unwrap();
         let text = |s: crate::kernel::Span| &src[s.offset as usize..(s.offset + s.len) as usize];
         let sites = &program.launch_sites;
         assert_eq!(sites.len(), program.workload.launches.len());
@@ -1184,7 +1184,7 @@ mod tests {
     fn register_hungry_blocks_do_not_fit() {
         let src = "__global__ void big(int* o) {\n  int a[24];\n  for (int i = 0; i < 24; i++) a[i] = o[i];\n  o[threadIdx.x] = a[threadIdx.x % 24];\n}\nhost { int o[2048]; big<<<1, 1536>>>(o); }";
         let config = presets::fermi_gtx480();
-        let d = compile(src, &CompileOptions { config: &config, defines: &[] }).unwrap_err();
+        let d = compile(src, &CompileOptions { config: &config, defines: &[], optimize: true }).unwrap_err();
         assert_eq!((d[0].span.line, d[0].span.column), (6, 30));
         assert!(d[0].message.starts_with("a block of 1536 threads needs "), "{}", d[0].message);
         assert!(d[0].message.ends_with("; an SM of this machine has 32768"), "{}", d[0].message);
@@ -1245,7 +1245,8 @@ mod tests {
     #[test]
     fn a_file_without_a_host_block_is_an_error() {
         let config = presets::fermi_gtx480();
-        let d = compile("__global__ void k() {}\n", &CompileOptions { config: &config, defines: &[] }).unwrap_err();
+        let d = compile("__global__ void k() {}\n", &CompileOptions { config: &config, defines: &[], optimize: true })
+            .unwrap_err();
         assert_eq!(
             (d[0].span.line, d[0].span.column, d[0].message.as_str()),
             (2, 1, "the file has no `host { … }` block")

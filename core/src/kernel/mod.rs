@@ -10,6 +10,9 @@
 //! - `types.rs`: value types, C's conversions and constant folding.
 //! - `codegen.rs` + `expr.rs`: type checking and code generation into virtual registers
 //!   (`vcode.rs`), inlining `__device__` functions.
+//! - `opt/`: passes over the virtual-register code: `fma` contraction (always, it is part of
+//!   the language), then with [`CompileOptions::optimize`] folding, value numbering, loop
+//!   unrolling, invariant code motion, strength reduction and dead code removal.
 //! - `cfg.rs`: dead code, reconvergence points (immediate post-dominators).
 //! - `regalloc.rs`: liveness-based register allocation; the count sets occupancy.
 //! - `host.rs`: runs the host block into buffers and the launch sequence.
@@ -18,6 +21,7 @@
 //! and column.
 
 mod ast;
+mod bitset;
 pub mod builtins;
 mod cfg;
 mod codegen;
@@ -25,6 +29,7 @@ mod diag;
 mod expr;
 mod host;
 mod lexer;
+mod opt;
 mod parser;
 mod preprocess;
 mod regalloc;
@@ -47,6 +52,9 @@ pub struct CompileOptions<'a> {
     pub config: &'a GpuConfig,
     /// Values that replace those of `#define`s of the same name (like `-D`), as source text.
     pub defines: &'a [(String, String)],
+    /// Run the optimisation passes (`opt/`), like nvcc's default `-O3`; `false` is `-O0`:
+    /// the code as generated. Results are bit-identical either way (`docs/language.md`).
+    pub optimize: bool,
 }
 
 /// One `#define` of the source, for the app's knob panel.
@@ -96,7 +104,7 @@ pub fn compile(source: &str, options: &CompileOptions<'_>) -> Result<Program, Ve
         return Err(diags.finish());
     }
     let sigs = codegen::signatures(&unit, &mut diags);
-    let kernels = codegen::compile_kernels(&unit, &sigs, options.config, &mut diags);
+    let kernels = codegen::compile_kernels(&unit, &sigs, options.config, options.optimize, &mut diags);
     let output = match &unit.host {
         Some(host) => host::run(host, &sigs, &kernels, options.config, &mut diags),
         None => {

@@ -9,44 +9,11 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::bitset::BitSet;
 use super::cfg::Blocks;
 use super::vcode::{VInstr, VOp, VReg};
 use crate::isa::{Instr, Reg};
 use crate::workload::MAX_REGS_PER_THREAD;
-
-#[derive(Clone)]
-struct BitSet(Vec<u64>);
-
-impl BitSet {
-    fn new(bits: usize) -> Self {
-        BitSet(vec![0; bits.div_ceil(64)])
-    }
-    fn insert(&mut self, i: u32) {
-        self.0[i as usize / 64] |= 1 << (i % 64);
-    }
-    fn remove(&mut self, i: u32) {
-        self.0[i as usize / 64] &= !(1 << (i % 64));
-    }
-    /// `self |= other`; whether anything changed.
-    fn union(&mut self, other: &BitSet) -> bool {
-        let mut changed = false;
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
-            let n = *a | b;
-            changed |= n != *a;
-            *a = n;
-        }
-        changed
-    }
-    fn for_each(&self, mut f: impl FnMut(u32)) {
-        for (w, &word) in self.0.iter().enumerate() {
-            let mut m = word;
-            while m != 0 {
-                f(w as u32 * 64 + m.trailing_zeros());
-                m &= m - 1;
-            }
-        }
-    }
-}
 
 /// Allocated code, or the number of registers it would need (more than the machine allows).
 pub(crate) fn allocate(code: &[VInstr], vregs: u32, params: u32) -> Result<(Vec<Instr>, u32), u32> {

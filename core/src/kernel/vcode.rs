@@ -186,6 +186,66 @@ impl VInstr {
         }
     }
 
+    /// Calls `f` on every input that may be a register or a constant (not on the registers
+    /// that must stay registers: addresses, conditions, launch groups).
+    pub fn for_each_operand_mut(&mut self, mut f: impl FnMut(&mut VOp)) {
+        match self {
+            VInstr::Mov { src, .. } => f(src),
+            VInstr::Alu { a, b, .. } | VInstr::Sfu { a, b, .. } | VInstr::Cmp { a, b, .. } => {
+                f(a);
+                f(b)
+            }
+            VInstr::Unary { a, .. } => f(a),
+            VInstr::Fma { a, b, c, .. } => {
+                f(a);
+                f(b);
+                f(c)
+            }
+            VInstr::Select { a, b, .. } => {
+                f(a);
+                f(b)
+            }
+            VInstr::Store { src, .. } => f(src),
+            VInstr::Atomic { src, compare, .. } => {
+                f(src);
+                f(compare)
+            }
+            VInstr::Special { .. }
+            | VInstr::Load { .. }
+            | VInstr::Branch { .. }
+            | VInstr::Barrier
+            | VInstr::Exit
+            | VInstr::Launch { .. } => {}
+        }
+    }
+
+    /// Calls `f` on every input that must be a register: a select's condition, an address,
+    /// a branch condition (not launch groups, whose registers must stay consecutive).
+    pub fn for_each_reg_input_mut(&mut self, mut f: impl FnMut(&mut VReg)) {
+        match self {
+            VInstr::Select { cond, .. } => f(cond),
+            VInstr::Load { addr, .. } | VInstr::Store { addr, .. } | VInstr::Atomic { addr, .. } => f(addr),
+            VInstr::Branch { cond: Some(c), .. } => f(c),
+            _ => {}
+        }
+    }
+
+    /// Whether the instruction only computes its result from its inputs: no memory, no
+    /// control flow, nothing another lane or thread can see.
+    pub fn is_pure(&self) -> bool {
+        matches!(
+            self,
+            VInstr::Mov { .. }
+                | VInstr::Special { .. }
+                | VInstr::Alu { .. }
+                | VInstr::Unary { .. }
+                | VInstr::Fma { .. }
+                | VInstr::Sfu { .. }
+                | VInstr::Cmp { .. }
+                | VInstr::Select { .. }
+        )
+    }
+
     /// Where control may go next from instruction `at` of `len` (none past the end).
     pub fn successors(&self, at: u32, len: u32) -> ([u32; 2], usize) {
         let next = at + 1;

@@ -19,13 +19,24 @@ pub fn compile_at(id: &str, size: u32) -> Workload {
     let entry = library::by_id(id).unwrap_or_else(|| panic!("no library workload {id}"));
     let config = machine();
     let defines = [entry.size_define(size)];
-    match compile(entry.source, &CompileOptions { config: &config, defines: &defines }) {
+    match compile(entry.source, &CompileOptions { config: &config, defines: &defines, optimize: true }) {
         Ok(program) => program.workload,
         Err(errors) => {
             let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
             panic!("{id} at size {size} does not compile:\n{}", text.join("\n"))
         }
     }
+}
+
+/// Library workload `id` compiled unoptimised (`CompileOptions::optimize` off): the code as
+/// generated, for tests about the engine that compare two kernels' instruction streams.
+pub fn compile_unoptimised_at(id: &str, size: u32) -> Workload {
+    let entry = library::by_id(id).unwrap_or_else(|| panic!("no library workload {id}"));
+    let config = machine();
+    let defines = [entry.size_define(size)];
+    compile(entry.source, &CompileOptions { config: &config, defines: &defines, optimize: false })
+        .unwrap_or_else(|e| panic!("{id} at size {size} does not compile: {}", e[0]))
+        .workload
 }
 
 /// Every buffer's initial contents.

@@ -66,7 +66,8 @@ mod tests {
 
     fn run(from: u64, skip_idle: bool) -> (Report, Alarm) {
         let config = presets::fermi_gtx480();
-        let program = compile(TWO_LAUNCHES, &CompileOptions { config: &config, defines: &[] }).expect("compiles");
+        let program =
+            compile(TWO_LAUNCHES, &CompileOptions { config: &config, defines: &[], optimize: true }).expect("compiles");
         let tb = TbPolicy::Alarm(Alarm { from, ..Alarm::default() });
         let warp = WarpPolicy::from_spec("gto").expect("registered");
         let options = RunOptions { skip_idle, ..RunOptions::default() };

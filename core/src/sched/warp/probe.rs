@@ -141,7 +141,8 @@ mod tests {
     fn run(stride: u32, probe: Probe) -> (Report, Vec<Probe>) {
         let config = machine();
         let defines = [("STRIDE".into(), alloc::format!("{stride}"))];
-        let program = compile(KERNEL, &CompileOptions { config: &config, defines: &defines }).expect("compiles");
+        let program =
+            compile(KERNEL, &CompileOptions { config: &config, defines: &defines, optimize: true }).expect("compiles");
         let tb = TbPolicy::from_spec("rr").expect("registered");
         let mut sim =
             Simulation::with_policies(config, program.workload, tb, WarpPolicy::Probe(probe), RunOptions::default());

@@ -1,0 +1,123 @@
+//! Dead code: a pure instruction whose result no later instruction can read goes. Loads stay
+//! even when unused (a load out of bounds stops the run, so removing one could change what a
+//! program does), as do stores, atomics, barriers and launches.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::edit;
+use super::flow::Flow;
+use crate::kernel::bitset::BitSet;
+use crate::kernel::vcode::VInstr;
+
+/// Removes dead pure instructions until none is left; whether any went.
+pub(crate) fn remove_dead(code: &mut Vec<VInstr>, vregs: u32) -> bool {
+    let mut changed = false;
+    // Each round removes at least one instruction or stops.
+    while !code.is_empty() {
+        let dead = dead_instructions(code, vregs);
+        if !dead.iter().any(|&d| d) {
+            break;
+        }
+        edit::delete(code, &dead);
+        changed = true;
+    }
+    changed
+}
+
+fn dead_instructions(code: &[VInstr], vregs: u32) -> Vec<bool> {
+    let n = vregs as usize;
+    let flow = Flow::new(code);
+    let nb = flow.block_count();
+    let mut uses = vec![BitSet::new(n); nb];
+    let mut defs = vec![BitSet::new(n); nb];
+    for b in 0..nb {
+        for i in flow.range(b).rev() {
+            let instr = &code[i as usize];
+            if let Some(d) = instr.def().filter(|&d| (d as usize) < n) {
+                defs[b].insert(d);
+                uses[b].remove(d);
+            }
+            instr.for_each_use(|u| {
+                if (u as usize) < n {
+                    uses[b].insert(u)
+                }
+            });
+        }
+    }
+    let mut live_in = uses.clone();
+    let mut live_out = vec![BitSet::new(n); nb];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..nb).rev() {
+            let mut out = BitSet::new(n);
+            for &s in &flow.blocks.succs[b] {
+                out.union(&live_in[s as usize]);
+            }
+            let mut inn = out.clone();
+            for (w, d) in inn.0.iter_mut().zip(&defs[b].0) {
+                *w &= !d;
+            }
+            inn.union(&uses[b]);
+            changed |= live_in[b].union(&inn);
+            live_out[b] = out;
+        }
+    }
+    let mut dead = vec![false; code.len()];
+    for (b, out) in live_out.into_iter().enumerate() {
+        let mut live = out;
+        for i in flow.range(b).rev() {
+            let instr = &code[i as usize];
+            if let Some(d) = instr.def() {
+                if instr.is_pure() && ((d as usize) >= n || !live.contains(d)) {
+                    dead[i as usize] = true;
+                    continue;
+                }
+                if (d as usize) < n {
+                    live.remove(d);
+                }
+            }
+            instr.for_each_use(|u| {
+                if (u as usize) < n {
+                    live.insert(u)
+                }
+            });
+        }
+    }
+    dead
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::{AluOp, Space};
+    use crate::kernel::vcode::VOp;
+    use alloc::vec;
+
+    #[test]
+    fn unread_results_go_and_so_do_their_inputs() {
+        // v1 = v0 + 1; v2 = v1 * 3 (never read); v3 = load [v0] (never read, stays); exit
+        let mut code = vec![
+            VInstr::Alu { op: AluOp::Add, dst: 1, a: VOp::Reg(0), b: VOp::Imm(1) },
+            VInstr::Alu { op: AluOp::Mul, dst: 2, a: VOp::Reg(1), b: VOp::Imm(3) },
+            VInstr::Load { space: Space::Global, dst: 3, addr: 0, offset: 0 },
+            VInstr::Exit,
+        ];
+        assert!(remove_dead(&mut code, 4));
+        assert_eq!(code, vec![VInstr::Load { space: Space::Global, dst: 3, addr: 0, offset: 0 }, VInstr::Exit]);
+    }
+
+    #[test]
+    fn a_value_overwritten_before_it_is_read_goes() {
+        let mut code = vec![
+            VInstr::Mov { dst: 1, src: VOp::Imm(1) },
+            VInstr::Mov { dst: 1, src: VOp::Imm(2) },
+            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(1) },
+            VInstr::Exit,
+        ];
+        assert!(remove_dead(&mut code, 2));
+        assert_eq!(code[0], VInstr::Mov { dst: 1, src: VOp::Imm(2) });
+        assert_eq!(code.len(), 3);
+    }
+}

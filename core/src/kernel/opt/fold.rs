@@ -1,0 +1,302 @@
+//! Constant folding and propagation, copy propagation and address offsets.
+//!
+//! Values flow two ways: a fixed register (written once, before every read; `flow::Defs`)
+//! that holds a constant or a copy of another fixed register is replaced everywhere it is
+//! read; inside a block, any register's last constant or copy is known until either side is
+//! written again. Then an instruction whose inputs are all constants becomes a `mov` of its
+//! result (computed by `exec::alu`, the very functions that execute it, so folding never
+//! changes a bit), integer identities (`x + 0`, `x * 1`, `x * 0`, …) go, a branch on a known
+//! condition becomes a jump or nothing, and `load [p + k]` becomes `load [p], k`.
+
+use alloc::collections::BTreeMap;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::edit;
+use super::flow::{Defs, Flow};
+use crate::exec::alu;
+use crate::isa::AluOp;
+use crate::kernel::cfg;
+use crate::kernel::vcode::{VInstr, VOp, VReg};
+
+/// One round of propagation and folding; whether anything changed.
+pub(crate) fn fold(code: &mut Vec<VInstr>, vregs: u32, params: u32) -> bool {
+    let mut changed = propagate_fixed(code, vregs, params);
+    changed |= propagate_in_blocks(code);
+    let mut drop = vec![false; code.len()];
+    for i in 0..code.len() {
+        match simplify(&code[i]) {
+            Simplified::Same => {}
+            Simplified::Into(new) => {
+                code[i] = new;
+                changed = true;
+            }
+            Simplified::Gone => {
+                drop[i] = true;
+                changed = true;
+            }
+        }
+    }
+    edit::delete(code, &drop);
+    changed |= fold_address_offsets(code, vregs, params);
+    if changed {
+        cfg::remove_unreachable(code);
+    }
+    changed
+}
+
+/// Replaces reads of fixed registers that hold a constant or a copy of another fixed register.
+fn propagate_fixed(code: &mut [VInstr], vregs: u32, params: u32) -> bool {
+    let flow = Flow::new(code);
+    let defs = Defs::new(code, &flow, vregs, params);
+    // What each register may be replaced by (chains of copies resolved in order below).
+    let mut value: Vec<Option<VOp>> = vec![None; defs.count.len()];
+    for instr in code.iter() {
+        if let VInstr::Mov { dst, src } = *instr {
+            if !defs.is_fixed(dst) {
+                continue;
+            }
+            let src = match src {
+                VOp::Reg(s) if defs.is_fixed(s) => value[s as usize].unwrap_or(src),
+                VOp::Reg(_) => continue,
+                imm => imm,
+            };
+            if src != VOp::Reg(dst) {
+                value[dst as usize] = Some(src);
+            }
+        }
+    }
+    let resolve = |op: VOp| -> VOp {
+        let mut op = op;
+        // A copy of a copy: follow at most a few links (each step is a fixed register).
+        for _ in 0..8 {
+            match op {
+                VOp::Reg(r) => match value.get(r as usize).copied().flatten() {
+                    Some(next) => op = next,
+                    None => break,
+                },
+                VOp::Imm(_) => break,
+            }
+        }
+        op
+    };
+    let mut changed = false;
+    for instr in code.iter_mut() {
+        instr.for_each_operand_mut(|o| {
+            let new = resolve(*o);
+            changed |= new != *o;
+            *o = new;
+        });
+        substitute_reg_inputs(instr, &resolve, &mut changed);
+    }
+    changed
+}
+
+/// Register-only inputs take a copy's source, or a constant where the instruction allows it.
+fn substitute_reg_inputs(instr: &mut VInstr, resolve: &impl Fn(VOp) -> VOp, changed: &mut bool) {
+    let mut known_condition = None;
+    instr.for_each_reg_input_mut(|r| match resolve(VOp::Reg(*r)) {
+        VOp::Reg(s) if s != *r => {
+            *r = s;
+            *changed = true;
+        }
+        VOp::Imm(k) => known_condition = Some((*r, k)),
+        _ => {}
+    });
+    let Some((reg, k)) = known_condition else { return };
+    match *instr {
+        VInstr::Select { dst, cond, a, b } if cond == reg => {
+            *instr = VInstr::Mov { dst, src: if k != 0 { a } else { b } };
+            *changed = true;
+        }
+        VInstr::Branch { cond: Some(c), negate, target, .. } if c == reg => {
+            *instr = resolved_branch(k, negate, target);
+            *changed = true;
+        }
+        _ => {}
+    }
+}
+
+/// A branch whose condition is the constant `k`: a jump, or a jump to the next instruction
+/// (dropped by `simplify`).
+fn resolved_branch(k: u32, negate: bool, target: u32) -> VInstr {
+    if (k != 0) != negate {
+        VInstr::Branch { cond: None, negate: false, target, reconverge: target }
+    } else {
+        VInstr::Branch { cond: None, negate: false, target: NOT_TAKEN, reconverge: NOT_TAKEN }
+    }
+}
+
+/// The target of a branch that is never taken; `simplify` drops it.
+const NOT_TAKEN: u32 = u32::MAX;
+
+/// Inside each block, reads of a register take its last constant or copy.
+fn propagate_in_blocks(code: &mut [VInstr]) -> bool {
+    let flow = Flow::new(code);
+    let mut changed = false;
+    for b in 0..flow.block_count() {
+        let mut known: BTreeMap<VReg, VOp> = BTreeMap::new();
+        for i in flow.range(b) {
+            let instr = &mut code[i as usize];
+            let resolve = |op: VOp| match op {
+                VOp::Reg(r) => known.get(&r).copied().unwrap_or(op),
+                imm => imm,
+            };
+            instr.for_each_operand_mut(|o| {
+                let new = resolve(*o);
+                changed |= new != *o;
+                *o = new;
+            });
+            substitute_reg_inputs(instr, &resolve, &mut changed);
+            if let Some(d) = instr.def() {
+                known.remove(&d);
+                known.retain(|_, v| *v != VOp::Reg(d));
+                if let VInstr::Mov { src, .. } = *instr {
+                    if src != VOp::Reg(d) {
+                        known.insert(d, src);
+                    }
+                }
+            }
+        }
+    }
+    changed
+}
+
+enum Simplified {
+    Same,
+    Into(VInstr),
+    Gone,
+}
+
+/// The instruction with constant inputs computed and identities applied.
+fn simplify(instr: &VInstr) -> Simplified {
+    use AluOp::*;
+    use VOp::Imm;
+    let mov = |dst, src| Simplified::Into(VInstr::Mov { dst, src });
+    match *instr {
+        VInstr::Mov { dst, src } if src == VOp::Reg(dst) => Simplified::Gone,
+        VInstr::Branch { target: NOT_TAKEN, .. } => Simplified::Gone,
+        VInstr::Alu { op, dst, a: Imm(x), b: Imm(y) } => mov(dst, Imm(alu::alu(op, x, y))),
+        VInstr::Unary { op, dst, a: Imm(x) } => mov(dst, Imm(alu::unary(op, x))),
+        VInstr::Cmp { op, ty, dst, a: Imm(x), b: Imm(y) } => mov(dst, Imm(alu::compare(op, ty, x, y))),
+        VInstr::Sfu { op, dst, a: Imm(x), b: Imm(y) } => mov(dst, Imm(alu::sfu(op, x, y))),
+        VInstr::Fma { dst, a: Imm(x), b: Imm(y), c: Imm(z) } => mov(dst, Imm(alu::fma(x, y, z))),
+        VInstr::Select { dst, a, b, .. } if a == b => mov(dst, a),
+        VInstr::Alu { op, dst, a, b } => match (op, a, b) {
+            (Add | Sub | Or | Xor | Shl | ShrU | ShrS, x, Imm(0)) | (Add | Or | Xor, Imm(0), x) => mov(dst, x),
+            (Mul | DivS | DivU, x, Imm(1)) | (Mul, Imm(1), x) => mov(dst, x),
+            (Mul | And, _, Imm(0)) | (Mul | And, Imm(0), _) => mov(dst, Imm(0)),
+            (Add, x, Imm(k)) if x != Imm(0) && (k as i32) < 0 && k != 0x8000_0000 => {
+                // `x + -k` reads better as `x - k`; same bits.
+                Simplified::Into(VInstr::Alu { op: Sub, dst, a: x, b: Imm(k.wrapping_neg()) })
+            }
+            (Mul, x, Imm(k)) if k.is_power_of_two() => {
+                Simplified::Into(VInstr::Alu { op: Shl, dst, a: x, b: Imm(k.trailing_zeros()) })
+            }
+            _ => Simplified::Same,
+        },
+        _ => Simplified::Same,
+    }
+}
+
+/// `load/store [t], o` where fixed `t = p + k` (constant `k`, `p` a fixed register) becomes
+/// `[p], o + k`, as nvcc's `[R + imm]` addressing does; `t` may then go.
+fn fold_address_offsets(code: &mut [VInstr], vregs: u32, params: u32) -> bool {
+    let flow = Flow::new(code);
+    let defs = Defs::new(code, &flow, vregs, params);
+    let base_and_offset = |t: VReg| -> Option<(VReg, i32)> {
+        let site = defs.fixed_def(t)?;
+        match code[site as usize] {
+            VInstr::Alu { op: AluOp::Add, a: VOp::Reg(p), b: VOp::Imm(k), .. }
+            | VInstr::Alu { op: AluOp::Add, a: VOp::Imm(k), b: VOp::Reg(p), .. }
+                if defs.is_fixed(p) =>
+            {
+                Some((p, k as i32))
+            }
+            VInstr::Alu { op: AluOp::Sub, a: VOp::Reg(p), b: VOp::Imm(k), .. } if defs.is_fixed(p) => {
+                Some((p, (k as i32).wrapping_neg()))
+            }
+            _ => None,
+        }
+    };
+    let moves: Vec<(usize, VReg, i32)> = code
+        .iter()
+        .enumerate()
+        .filter_map(|(i, instr)| match *instr {
+            VInstr::Load { addr, .. } | VInstr::Store { addr, .. } => base_and_offset(addr).map(|(p, k)| (i, p, k)),
+            _ => None,
+        })
+        .collect();
+    for &(i, p, k) in &moves {
+        if let VInstr::Load { addr, offset, .. } | VInstr::Store { addr, offset, .. } = &mut code[i] {
+            *addr = p;
+            *offset = offset.wrapping_add(k);
+        }
+    }
+    !moves.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::{CmpOp, CmpType, Space};
+    use alloc::vec;
+
+    #[test]
+    fn constants_flow_through_movs_and_fold() {
+        // v1 = 6; v2 = v1 * 7; v3 = v2 < 50; store [v0], v2  →  store [v0], 42; the rest folds.
+        let mut code = vec![
+            VInstr::Mov { dst: 1, src: VOp::Imm(6) },
+            VInstr::Alu { op: AluOp::Mul, dst: 2, a: VOp::Reg(1), b: VOp::Imm(7) },
+            VInstr::Cmp { op: CmpOp::Lt, ty: CmpType::Int, dst: 3, a: VOp::Reg(2), b: VOp::Imm(50) },
+            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(2) },
+            VInstr::Store { space: Space::Global, addr: 0, offset: 4, src: VOp::Reg(3) },
+            VInstr::Exit,
+        ];
+        while fold(&mut code, 4, 1) {}
+        assert_eq!(code[3], VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Imm(42) });
+        assert_eq!(code[4], VInstr::Store { space: Space::Global, addr: 0, offset: 4, src: VOp::Imm(1) });
+    }
+
+    #[test]
+    fn a_variable_written_twice_is_known_only_inside_its_block() {
+        // v1 = 1; v1 = v1 + 2; store v1 (→ 3) | join: store v1 (unknown: two paths reach it).
+        let mut code = vec![
+            VInstr::Mov { dst: 1, src: VOp::Imm(1) },
+            VInstr::Alu { op: AluOp::Add, dst: 1, a: VOp::Reg(1), b: VOp::Imm(2) },
+            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(1) },
+            VInstr::Branch { cond: Some(0), negate: false, target: 5, reconverge: 5 },
+            VInstr::Mov { dst: 1, src: VOp::Imm(9) },
+            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(1) },
+            VInstr::Exit,
+        ];
+        while fold(&mut code, 2, 1) {}
+        assert_eq!(code[2], VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Imm(3) });
+        assert_eq!(code[5], VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(1) });
+    }
+
+    #[test]
+    fn a_branch_on_a_constant_becomes_a_jump_or_nothing() {
+        let mut code = vec![
+            VInstr::Mov { dst: 1, src: VOp::Imm(0) },
+            VInstr::Branch { cond: Some(1), negate: false, target: 3, reconverge: 3 },
+            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Imm(5) },
+            VInstr::Exit,
+        ];
+        while fold(&mut code, 2, 1) {}
+        assert!(!code.iter().any(|i| matches!(i, VInstr::Branch { .. })), "{code:?}");
+        assert!(code.iter().any(|i| matches!(i, VInstr::Store { .. })));
+    }
+
+    #[test]
+    fn a_constant_added_to_an_address_becomes_the_offset() {
+        let mut code = vec![
+            VInstr::Alu { op: AluOp::Add, dst: 1, a: VOp::Reg(0), b: VOp::Imm(12) },
+            VInstr::Load { space: Space::Global, dst: 2, addr: 1, offset: 4 },
+            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(2) },
+            VInstr::Exit,
+        ];
+        while fold(&mut code, 3, 1) {}
+        assert_eq!(code[1], VInstr::Load { space: Space::Global, dst: 2, addr: 0, offset: 16 });
+    }
+}

@@ -1,0 +1,80 @@
+//! Passes over the virtual-register code, between code generation and reconvergence
+//! points: what nvcc does at `-O3` where it changes how many instructions run.
+//!
+//! Order, and why:
+//! 1. `contract`: `a * b + c` → `fma`. Always, also unoptimised, and first, on the code as
+//!    generated: it is part of the language (one rounding), so it must not depend on what
+//!    the other passes expose.
+//! 2. `simplify` (folding and propagation, value numbering, dead code) until nothing changes.
+//! 3. `unroll`: loops with a small constant trip count, fully; then `simplify` folds the
+//!    counter away.
+//! 4. `licm`: invariant computations move to a preheader; `strength`: addresses that step by
+//!    a constant each turn become one addition per turn; `simplify` again.
+//!
+//! Every pass keeps the code's shape that `cfg.rs` expects (blocks ending in a branch or
+//! falling through, the final `Exit` last) and creates no new control flow except the copies
+//! that unrolling makes and the straight-line preheaders. Each is bounded: passes repeat at
+//! most [`MAX_ROUNDS`] times, and unrolling has a size budget.
+
+mod contract;
+mod dce;
+mod edit;
+mod flow;
+mod fold;
+mod gvn;
+mod licm;
+mod strength;
+mod unroll;
+
+use alloc::vec::Vec;
+
+use super::vcode::VInstr;
+
+/// Most repetitions of a group of passes that feed each other.
+const MAX_ROUNDS: usize = 8;
+
+/// `fma` contraction, which every compile does (it is part of the language).
+pub(crate) fn contract(code: &mut Vec<VInstr>, vregs: u32) {
+    contract::contract(code, vregs);
+}
+
+/// The optimisation passes. `vregs` is the number of virtual registers, raised when a pass
+/// needs new ones; `params` the kernel's parameters (registers `0..params`, written before
+/// the first instruction).
+pub(crate) fn optimize(code: &mut Vec<VInstr>, vregs: &mut u32, params: u32) {
+    simplify(code, *vregs, params);
+    // Each unrolling makes the code longer within the budget; the count bounds the total.
+    for _ in 0..MAX_LOOP_EDITS {
+        if !unroll::unroll_constant_loops(code, *vregs, params) {
+            break;
+        }
+        simplify(code, *vregs, params);
+    }
+    for _ in 0..MAX_LOOP_EDITS {
+        if !licm::hoist_invariants(code, *vregs, params) {
+            break;
+        }
+    }
+    simplify(code, *vregs, params);
+    for _ in 0..MAX_LOOP_EDITS {
+        if !strength::reduce_addresses(code, vregs, params) {
+            break;
+        }
+        simplify(code, *vregs, params);
+    }
+}
+
+/// Most loops unrolled, hoisted from or strength-reduced in one kernel.
+const MAX_LOOP_EDITS: usize = 32;
+
+/// Folding, propagation, value numbering and dead code, until none finds anything.
+fn simplify(code: &mut Vec<VInstr>, vregs: u32, params: u32) {
+    for _ in 0..MAX_ROUNDS {
+        let mut changed = fold::fold(code, vregs, params);
+        changed |= gvn::number_values(code, vregs, params);
+        changed |= dce::remove_dead(code, vregs);
+        if !changed {
+            break;
+        }
+    }
+}
