@@ -75,7 +75,7 @@ const KERNELS: &[Kernel] = &[
 
 /// Compiles and runs `kernel` on `config` with the default policies.
 fn simulate(kernel: &Kernel, config: &GpuConfig) -> Result<Report, String> {
-    let program = compile(kernel.source, &CompileOptions { config, defines: &[] }).map_err(|d| {
+    let program = compile(kernel.source, &CompileOptions { config, defines: &[], optimize: true }).map_err(|d| {
         let first = d.first().map_or_else(String::new, |d| format!("{}:{}: {}", d.span.line, d.span.column, d.message));
         format!("validation/{}.cu does not compile: {first}", kernel.id)
     })?;
