@@ -17,8 +17,13 @@ const WORKLOADS: &[&str] = &["memcached", "pair-compute-memory", "bfs-dp"];
 fn machines() -> [GpuConfig; 2] {
     let mut one = presets::ccws_fermi();
     one.core.sm_count = 4;
+    // The four-scheduler machine also has the H100-like memory side's mechanisms: a sectored
+    // L2 with a narrower data path, atomics applied one update of a word per cycle, and fills
+    // that take the L1's data array from the LSU.
     let mut four = presets::cke_maxwell();
     four.core.sm_count = 4;
+    (four.l1.sector_bytes, four.l1.fill_bytes_per_cycle) = (32, 64);
+    (four.l2.sector_bytes, four.l2.bytes_per_cycle, four.l2.atomic_update_cycles) = (32, 64, 1);
     [one, four]
 }
 

@@ -149,6 +149,34 @@ fn a_load_miss_goes_through_l2_and_dram_and_a_second_load_hits() {
     assert_eq!((report.l2.accesses, report.l2.misses, report.dram.reads), (1, 1, 1));
 }
 
+#[test]
+fn a_fill_takes_the_l1_data_array_and_the_next_request_waits_for_it() {
+    // The kernel above, on an L1 whose data array writes 16 B of a fill a cycle: the 128 B line
+    // arriving at cycle 142 holds the array for 8 cycles, 142..=149, so the second load, issued
+    // at 143, is presented at 150 instead of 144.
+    let kernel = || {
+        let mut b = KernelBuilder::new("load", 1);
+        let (x, y) = (b.reg(), b.reg());
+        let base = b.param(0);
+        b.load(Space::Global, x, base, 0).alu(AluOp::Add, x, x, Operand::Imm(1));
+        b.load(Space::Global, y, base, 4).alu(AluOp::Add, y, y, Operand::Imm(1)).exit();
+        b.build()
+    };
+    let end = |fill_bytes_per_cycle| {
+        let mut c = machine(1);
+        c.l1.fill_bytes_per_cycle = fill_bytes_per_cycle;
+        let report = run(c, workload(kernel(), 1, 32, 64, 1));
+        assert_eq!((report.l1.misses, report.l1.hits), (1, 1));
+        report.kernels[0].end_cycle
+    };
+    let c = machine(1);
+    let (filled, hit, alu) = (142, c.l1.hit_latency as u64, c.pipeline.alu.latency as u64);
+    let ld2 = filled + 1;
+    assert_eq!(end(0), ld2 + 1 + hit + alu, "a fill port of its own: as above");
+    assert_eq!(end(128), ld2 + 1 + hit + alu, "one cycle of fill, over before the request");
+    assert_eq!(end(16), filled + 128 / 16 + hit + alu);
+}
+
 fn access_with_stride(stride: u32) -> Report {
     let mut b = KernelBuilder::new("stride", 1);
     let x = b.reg();

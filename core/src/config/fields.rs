@@ -170,6 +170,9 @@ static FIELDS: &[FieldInfo] = &[
         "Requests that may wait on one MSHR entry, the first included."),
     number("l1.miss_queue_entries", L1, "Miss queue", "entries", 1, QUEUE,
         "Entries of the queue from the L1 towards the interconnect."),
+    number("l1.fill_bytes_per_cycle", L1, "Fill bandwidth", "bytes/cycle", 0, 1 << 16,
+        "Bytes of a fill the data array writes per cycle, in which the LSU presents no request; \
+         0: fills have a port of their own."),
     choice("l1.write_policy", L1, "Write policy", WRITE_POLICY,
         "What a store hit does: evict the line or update it; stores never allocate."),
     number("shared_memory.banks", SHARED_MEMORY, "Banks", "", 1, 64,
@@ -283,6 +286,7 @@ plain_numbers! {
     "l1.mshr_entries" => l1.mshr_entries;
     "l1.mshr_max_merge" => l1.mshr_max_merge;
     "l1.miss_queue_entries" => l1.miss_queue_entries;
+    "l1.fill_bytes_per_cycle" => l1.fill_bytes_per_cycle;
     "shared_memory.banks" => shared_memory.banks;
     "shared_memory.latency" => shared_memory.latency;
     "interconnect.hop_latency" => interconnect.hop_latency;

@@ -157,6 +157,11 @@ pub struct L1Config {
     pub miss_queue_entries: u32,
     /// Store behaviour.
     pub write_policy: L1WritePolicy,
+    /// Bytes the L1's data array writes per cycle for a fill: a fill holds the array for its
+    /// bytes' cycles, in which the LSU presents no request (a miss costs the memory pipeline its
+    /// lookup and its fill, a hit its lookup). 0: fills have a port of their own and cost the
+    /// LSU nothing, as in GPGPU-Sim.
+    pub fill_bytes_per_cycle: u32,
 }
 
 /// Per-SM shared memory (scratchpad) timing.
@@ -371,6 +376,7 @@ impl GpuConfig {
         range("l1.mshr_entries", l1.mshr_entries, 1, limits::QUEUE)?;
         range("l1.mshr_max_merge", l1.mshr_max_merge, 1, 64)?;
         range("l1.miss_queue_entries", l1.miss_queue_entries, 1, limits::QUEUE)?;
+        range("l1.fill_bytes_per_cycle", l1.fill_bytes_per_cycle, 0, 1 << 16)?;
 
         range("shared_memory.banks", self.shared_memory.banks, 1, 64)?;
         range("shared_memory.latency", self.shared_memory.latency, 1, limits::LATENCY)?;

@@ -102,6 +102,7 @@ pub fn fermi_gtx480() -> GpuConfig {
             mshr_max_merge: 8,
             miss_queue_entries: 8,
             write_policy: L1WritePolicy::WriteEvict,
+            fill_bytes_per_cycle: 0,
         },
         shared_memory: SharedMemoryConfig { banks: 32, latency: 1 },
         // Suggested: an iSLIP crossbar reduced to a fixed 8 cycles each way, 32 B flits.
@@ -167,6 +168,7 @@ pub fn ccws_fermi() -> GpuConfig {
             mshr_max_merge: 4,
             miss_queue_entries: 4,
             write_policy: L1WritePolicy::WriteEvict,
+            fill_bytes_per_cycle: 0,
         },
         shared_memory: SharedMemoryConfig { banks: 16, latency: 1 },
         interconnect: InterconnectConfig {
@@ -237,6 +239,7 @@ pub fn ikra_denovo() -> GpuConfig {
             mshr_max_merge: 64,
             miss_queue_entries: 16,
             write_policy: L1WritePolicy::WriteThrough,
+            fill_bytes_per_cycle: 0,
         },
         shared_memory: SharedMemoryConfig { banks: 32, latency: 1 },
         // Suggested fit of the paper's latency ranges: base + 2.67 cycles per hop on a 4×4 mesh.
@@ -302,6 +305,7 @@ pub fn laperm_k20c() -> GpuConfig {
             mshr_max_merge: 8,
             miss_queue_entries: 8,
             write_policy: L1WritePolicy::WriteEvict,
+            fill_bytes_per_cycle: 0,
         },
         shared_memory: SharedMemoryConfig { banks: 32, latency: 1 },
         interconnect: InterconnectConfig {
@@ -366,6 +370,7 @@ pub fn cke_maxwell() -> GpuConfig {
             mshr_max_merge: 8,
             miss_queue_entries: 8,
             write_policy: L1WritePolicy::WriteEvict,
+            fill_bytes_per_cycle: 0,
         },
         shared_memory: SharedMemoryConfig { banks: 32, latency: 24 },
         interconnect: InterconnectConfig {
@@ -431,6 +436,7 @@ pub fn h100() -> GpuConfig {
             mshr_max_merge: 8,
             miss_queue_entries: 16,
             write_policy: L1WritePolicy::WriteThrough,
+            fill_bytes_per_cycle: 128,
         },
         shared_memory: SharedMemoryConfig { banks: 32, latency: 23 },
         interconnect: InterconnectConfig {

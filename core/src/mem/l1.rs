@@ -744,6 +744,7 @@ mod tests {
             mshr_max_merge: 2,
             miss_queue_entries: 2,
             write_policy: L1WritePolicy::WriteEvict,
+            fill_bytes_per_cycle: 0,
         }
     }
 

@@ -107,6 +107,11 @@ pub struct Lsu {
     may_block: bool,
     /// Tokens of atomics in the order they entered the miss queue, so a reply finds its load.
     atomic_tokens: VecDeque<u32>,
+    /// Bytes of a fill the L1's data array writes per cycle (0: fills do not take the array).
+    fill_bytes_per_cycle: u32,
+    sector_bytes: u32,
+    /// The first cycle the data array is not writing a fill: no request is presented before.
+    array_free_at: u64,
 }
 
 impl Lsu {
@@ -119,7 +124,20 @@ impl Lsu {
             blocked: None,
             may_block,
             atomic_tokens: VecDeque::new(),
+            fill_bytes_per_cycle: config.l1.fill_bytes_per_cycle,
+            sector_bytes: config.l1.sector_bytes,
+            array_free_at: 0,
         }
+    }
+
+    /// A fill of `sectors` reached the L1 at `now`: it takes the data array for its bytes'
+    /// cycles, after any fill before it.
+    pub fn fill_arrived(&mut self, now: u64, sectors: u32) {
+        if self.fill_bytes_per_cycle == 0 {
+            return;
+        }
+        let cycles = (sectors.count_ones() * self.sector_bytes).div_ceil(self.fill_bytes_per_cycle).max(1);
+        self.array_free_at = self.array_free_at.max(now) + cycles as u64;
     }
 
     /// Whether the dispatch slot is taken (a memory instruction cannot issue).
@@ -200,6 +218,8 @@ impl Lsu {
                 }
             }
             State::Global { .. } if self.blocked.is_some() => self.settle(now + 1, l1, tally),
+            // A fill is writing the data array: the request waits (it is not a failed attempt).
+            State::Global { .. } if now < self.array_free_at => {}
             State::Global { kind, warp, token, kernel, next } => {
                 let Some(request) = self.requests.get(next).copied() else {
                     self.finish(token, loads);

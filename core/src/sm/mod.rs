@@ -464,6 +464,9 @@ impl Sm {
     ) {
         woken.clear();
         self.l1.fill_entry(mshr, line, sectors, woken);
+        if self.l1.sets() > 0 {
+            self.lsu.fill_arrived(now, sectors);
+        }
         self.tell(now, SmEvent::Fill { line });
         // The fill freed an MSHR and un-reserved a line: the LSU may proceed this cycle.
         self.with_lsu(now, runs, |lsu, l1, _, tally| lsu.unblock(now, l1, tally));
