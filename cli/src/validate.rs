@@ -1,6 +1,7 @@
 //! `warpscope validate`: eight classic kernels (`validation/*.cu`) on the `h100` preset, each
-//! timed relative to vector add, written to `VALIDATION.md` — or, with `--check`, a failure
-//! when the committed file is not what the runs generate.
+//! timed relative to vector add, and a warp-count cliff (`validation/cliff.cu` swept over warps
+//! per SM at two per-thread footprints), written to `VALIDATION.md` — or, with `--check`, a
+//! failure when the committed file is not what the runs generate.
 //!
 //! The table is the model's answer for kernels whose speed on a real H100 anyone can measure.
 //! Measured times are deliberately not in it: the preset is built from public facts about the
@@ -73,9 +74,19 @@ const KERNELS: &[Kernel] = &[
     },
 ];
 
+/// The warp-count cliff (`validation/cliff.cu`): per-thread footprints in bytes, each with the
+/// warps per SM it is run at. The L1 (128 KB) holds 32 warps of 128 B a thread and 8 of 512 B.
+const CLIFF_SOURCE: &str = include_str!("../../validation/cliff.cu");
+const CLIFF: &[(u32, &[u32])] = &[(128, &[8, 16, 32, 64]), (512, &[2, 4, 8, 16])];
+
 /// Compiles and runs `kernel` on `config` with the default policies.
 fn simulate(kernel: &Kernel, config: &GpuConfig) -> Result<Report, String> {
-    let program = compile(kernel.source, &CompileOptions { config, defines: &[], optimize: true }).map_err(|d| {
+    simulate_with(kernel, config, &[])
+}
+
+/// [`simulate`] with `#define` overrides.
+fn simulate_with(kernel: &Kernel, config: &GpuConfig, defines: &[(String, String)]) -> Result<Report, String> {
+    let program = compile(kernel.source, &CompileOptions { config, defines, optimize: true }).map_err(|d| {
         let first = d.first().map_or_else(String::new, |d| format!("{}:{}: {}", d.span.line, d.span.column, d.message));
         format!("validation/{}.cu does not compile: {first}", kernel.id)
     })?;
@@ -98,8 +109,13 @@ fn megabytes(bytes: u64) -> String {
     format!("{:.1}", bytes as f64 / (1024.0 * 1024.0))
 }
 
+/// The cliff's runs: (footprint, warps) in table order.
+fn cliff_points() -> Vec<(u32, u32)> {
+    CLIFF.iter().flat_map(|&(footprint, warps)| warps.iter().map(move |&w| (footprint, w))).collect()
+}
+
 /// The table and the machine's memory-side parameters, as `VALIDATION.md`.
-fn render(config: &GpuConfig, reports: &[Report]) -> String {
+fn render(config: &GpuConfig, reports: &[Report], cliff: &[Report]) -> String {
     let mut md = String::new();
     let base = reports[0].cycles.max(1) as f64;
     let _ = writeln!(md, "# Validation: classic kernels on the H100-like machine\n");
@@ -137,6 +153,36 @@ fn render(config: &GpuConfig, reports: &[Report]) -> String {
             megabytes(r.dram.bytes_written),
         );
     }
+    let _ = writeln!(md, "\n## The warp-count cliff\n");
+    let _ = writeln!(
+        md,
+        "`validation/cliff.cu`: one block per SM, each warp sweeping its own 32 × F bytes 8 times, so an \
+         SM's working set is warps × 32 × F. Each warp does the same work at every warp count, so the \
+         time a warp's work takes (cycles ÷ warps per SM) falls while the working set fits in the L1 \
+         ({} KB) and rises past it, when every load goes to the L2. The last column is that time \
+         relative to the best of the footprint's sweep: how much a kernel loses past the cliff.\n",
+        config.l1.size_bytes / 1024
+    );
+    let _ = writeln!(md, "| F (bytes a thread) | warps per SM | working set per SM (KB) | cycles | L1 hit rate | cycles per warp | relative to the best |");
+    let _ = writeln!(md, "|---:|---:|---:|---:|---:|---:|---:|");
+    let points = cliff_points();
+    for &(footprint, _) in CLIFF {
+        let rows: Vec<(u32, &Report)> =
+            points.iter().zip(cliff).filter(|((f, _), _)| *f == footprint).map(|(&(_, w), r)| (w, r)).collect();
+        let per_warp = |w: u32, r: &Report| r.cycles as f64 / w as f64;
+        let best = rows.iter().map(|&(w, r)| per_warp(w, r)).fold(f64::INFINITY, f64::min);
+        for (w, r) in rows {
+            let _ = writeln!(
+                md,
+                "| {footprint} | {w} | {} | {} | {} | {:.0} | {:.2} |",
+                w * 32 * footprint / 1024,
+                r.cycles,
+                percent(r.l1.hits, r.l1.accesses),
+                per_warp(w, r),
+                per_warp(w, r) / best,
+            );
+        }
+    }
     let (l1, l2, dram) = (&config.l1, &config.l2, &config.dram);
     let _ = writeln!(md, "\n## The memory side of the machine\n");
     let _ = writeln!(md, "| part | value |\n|---|---|");
@@ -162,7 +208,7 @@ fn render(config: &GpuConfig, reports: &[Report]) -> String {
             "L2",
             format!(
                 "{} MB in {} banks, {} B sectors, {} ways, {} B per cycle per bank, {} MSHRs merging {}, \
-                 hit latency {} cycles, {} cycles per update of one address by atomics",
+                 hit latency {} cycles; atomics update one address once every {} cycle(s)",
                 l2.size_bytes / (1024 * 1024),
                 l2.banks,
                 l2.sector_bytes,
@@ -194,8 +240,17 @@ pub fn run(args: &ValidateArgs) -> ExitCode {
         return ExitCode::FAILURE;
     };
     let config = (preset.build)();
+    let cliff_kernel = Kernel { id: "cliff", stresses: "", source: CLIFF_SOURCE };
+    let points = cliff_points();
     let results: Vec<Result<Report, String>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = KERNELS.iter().map(|k| scope.spawn(|| simulate(k, &config))).collect();
+        let mut handles: Vec<_> = KERNELS.iter().map(|k| scope.spawn(|| simulate(k, &config))).collect();
+        for &(footprint, warps) in &points {
+            let (kernel, config) = (&cliff_kernel, &config);
+            handles.push(scope.spawn(move || {
+                let defines = [("F".to_string(), footprint.to_string()), ("WARPS".to_string(), warps.to_string())];
+                simulate_with(kernel, config, &defines)
+            }));
+        }
         handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("the run panicked".into()))).collect()
     });
     let mut reports = Vec::with_capacity(results.len());
@@ -208,7 +263,8 @@ pub fn run(args: &ValidateArgs) -> ExitCode {
             }
         }
     }
-    let md = render(&config, &reports);
+    let cliff = reports.split_off(KERNELS.len());
+    let md = render(&config, &reports, &cliff);
     if args.check {
         let committed = std::fs::read_to_string(&args.output).unwrap_or_default();
         if committed != md {

@@ -221,22 +221,16 @@ pub fn ikra_denovo() -> GpuConfig {
             sfu: UnitTiming { latency: 20, interval: 4 },
             control: UnitTiming { latency: 1, interval: 1 },
         },
-        // The L1 as Accel-Sim models Hopper (gpgpu-sim_distribution, configs/tested-cfgs/
-        // SM90_H100/gpgpusim.config: `-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:64,16:0,32` with
-        // `-gpgpu_adaptive_cache_config 1`): 4 sets of 128 B lines in 32 B sectors, linearly
-        // indexed, the ways growing with the capacity left to the L1 (here 128 KB: 256 ways), so
-        // the set index hardly matters; write-through; 512 MSHRs merging up to 64 requests; a
-        // miss queue of 16.
         l1: L1Config {
             size_bytes: 128 * 1024,
             line_bytes: 128,
             sector_bytes: 32,
-            ways: 256,
+            ways: 8,
             replacement: Replacement::Lru,
             index: SetIndex::Linear,
-            hit_latency: 33,
-            mshr_entries: 512,
-            mshr_max_merge: 64,
+            hit_latency: 1,
+            mshr_entries: 64,
+            mshr_max_merge: 8,
             miss_queue_entries: 16,
             write_policy: L1WritePolicy::WriteThrough,
             fill_bytes_per_cycle: 0,
@@ -424,16 +418,23 @@ pub fn h100() -> GpuConfig {
             sfu: UnitTiming { latency: 16, interval: 2 },
             control: UnitTiming { latency: 1, interval: 1 },
         },
+        // The L1 as Accel-Sim models Hopper (gpgpu-sim_distribution, configs/tested-cfgs/
+        // SM90_H100/gpgpusim.config: `-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:64,16:0,32` with
+        // `-gpgpu_adaptive_cache_config 1`): 4 sets of 128 B lines in 32 B sectors, linearly
+        // indexed, the ways growing with the capacity left to the L1 (here 128 KB: 256 ways), so
+        // the set index hardly matters; write-through; 512 MSHRs merging up to 64 requests; a
+        // miss queue of 16. Its data array is 4 banks of 32 B (`-gpgpu_l1_banks 4`): 128 B a
+        // cycle, which a fill takes from the LSU as a hit does (one array, one port).
         l1: L1Config {
             size_bytes: 128 * 1024,
             line_bytes: 128,
             sector_bytes: 32,
-            ways: 4,
+            ways: 256,
             replacement: Replacement::Lru,
             index: SetIndex::Linear,
             hit_latency: 33,
-            mshr_entries: 256,
-            mshr_max_merge: 8,
+            mshr_entries: 512,
+            mshr_max_merge: 64,
             miss_queue_entries: 16,
             write_policy: L1WritePolicy::WriteThrough,
             fill_bytes_per_cycle: 128,
