@@ -476,11 +476,8 @@ mod tests {
         code.push(VInstr::Exit);
         while fold(&mut code, 4, 0) {}
         assert_eq!(code.len(), 5, "{code:?}");
-        for k in 0..3 {
-            assert_eq!(
-                code[k],
-                VInstr::Load { space: Space::Global, dst: 1 + k as u32, addr: 0, offset: 4 * k as i32 }
-            );
+        for (k, instr) in code[..3].iter().enumerate() {
+            assert_eq!(*instr, VInstr::Load { space: Space::Global, dst: 1 + k as u32, addr: 0, offset: 4 * k as i32 });
         }
         assert_eq!(code[3], VInstr::Alu { op: AluOp::Add, dst: 0, a: VOp::Reg(0), b: VOp::Imm(12) });
     }
