@@ -130,6 +130,13 @@ impl Gen {
             6 => {
                 let e = self.int_expr(2);
                 self.line(&format!("b = b + in[(g * 5 + {e}) & {}];", IN_WORDS - 1));
+                // An index a constant away from another value, in a variable (offsets).
+                let (c, d) = (self.below(300), self.below(8));
+                match self.below(3) {
+                    0 => self.line(&format!("{{ int j = g + {c}; b = b + in[j]; }}")),
+                    1 => self.line(&format!("{{ int j = g + {c} + 8; b = b ^ in[j - {d}]; }}")),
+                    _ => self.line(&format!("{{ int j = g + {c}; b = b + in[2 * j + {d}]; }}")),
+                }
             }
             7 | 8 if nested => {
                 let (c, _) = self.cond();

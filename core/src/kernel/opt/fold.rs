@@ -39,6 +39,7 @@ pub(crate) fn fold(code: &mut Vec<VInstr>, vregs: u32, params: u32) -> bool {
     }
     edit::delete(code, &drop);
     changed |= combine_constant_steps(code, vregs, params);
+    changed |= reassociate_index_offsets(code, vregs, params);
     changed |= fold_address_offsets(code, vregs, params);
     if changed {
         cfg::remove_unreachable(code);
@@ -246,6 +247,96 @@ fn combine_constant_steps(code: &mut [VInstr], vregs: u32, params: u32) -> bool 
         }
     }
     changed
+}
+
+/// An address `t = p + s` read only by loads and stores, whose index is a constant away
+/// from another value — `s = (i ± k) << c` (or `* m`), or `s = i ± k` — with each link read
+/// once: the constant moves into the accesses' offsets (`k << c`, wrapping like the
+/// arithmetic it replaces) and `s` is computed from `i`. So `int j = i + 1; a[j]` reads
+/// `[a + 4i], 4` as `a[i + 1]` does (which the code generator already splits).
+fn reassociate_index_offsets(code: &mut [VInstr], vregs: u32, params: u32) -> bool {
+    let flow = Flow::new(code);
+    let defs = Defs::new(code, &flow, vregs, params);
+    let n = defs.count.len();
+    let mut uses = vec![0u32; n];
+    let mut address_only = vec![true; n];
+    for instr in code.iter() {
+        instr.for_each_use(|u| {
+            if let Some(c) = uses.get_mut(u as usize) {
+                *c += 1;
+            }
+        });
+        let mut other = |r: VReg| {
+            if let Some(a) = address_only.get_mut(r as usize) {
+                *a = false;
+            }
+        };
+        match *instr {
+            VInstr::Load { .. } => {}
+            VInstr::Store { src: VOp::Reg(r), .. } => other(r),
+            VInstr::Store { .. } => {}
+            _ => instr.for_each_use(other),
+        }
+    }
+    let once = |r: VReg| uses.get(r as usize) == Some(&1);
+    // `x = i ± k` with `i` fixed: (i, k).
+    let offset_of = |x: VReg| -> Option<(VReg, u32)> {
+        match code[defs.fixed_def(x)? as usize] {
+            VInstr::Alu { op: AluOp::Add, a: VOp::Reg(i), b: VOp::Imm(k), .. }
+            | VInstr::Alu { op: AluOp::Add, a: VOp::Imm(k), b: VOp::Reg(i), .. }
+                if defs.is_fixed(i) =>
+            {
+                Some((i, k))
+            }
+            VInstr::Alu { op: AluOp::Sub, a: VOp::Reg(i), b: VOp::Imm(k), .. } if defs.is_fixed(i) => {
+                Some((i, k.wrapping_neg()))
+            }
+            _ => None,
+        }
+    };
+    // (instruction to rewrite, register it reads to replace, by, offset to add to `t`'s uses)
+    let mut edits: Vec<(usize, VReg, VReg, VReg, u32)> = Vec::new();
+    for (ti, instr) in code.iter().enumerate() {
+        let VInstr::Alu { op: AluOp::Add, dst: t, a: VOp::Reg(x), b: VOp::Reg(y) } = *instr else { continue };
+        if !defs.is_fixed(t) || defs.fixed_def(t).is_none() || !address_only[t as usize] || uses[t as usize] == 0 {
+            continue;
+        }
+        for s in [y, x] {
+            let Some(ssite) = defs.fixed_def(s).filter(|_| once(s)) else { continue };
+            if let Some((i, k)) = offset_of(s) {
+                edits.push((ti, s, i, t, k));
+                break;
+            }
+            let (j, scale) = match code[ssite as usize] {
+                VInstr::Alu { op: AluOp::Shl, a: VOp::Reg(j), b: VOp::Imm(c), .. } => (j, 1u32 << (c & 31)),
+                VInstr::Alu { op: AluOp::Mul, a: VOp::Reg(j), b: VOp::Imm(m), .. }
+                | VInstr::Alu { op: AluOp::Mul, a: VOp::Imm(m), b: VOp::Reg(j), .. } => (j, m),
+                _ => continue,
+            };
+            if let Some((i, k)) = offset_of(j).filter(|_| once(j)) {
+                edits.push((ssite as usize, j, i, t, k.wrapping_mul(scale)));
+                break;
+            }
+        }
+    }
+    // One edit per address (a register feeds one address at most: each link is read once).
+    for &(at, from, to, t, k) in &edits {
+        if let VInstr::Alu { a, b, .. } = &mut code[at] {
+            for o in [a, b] {
+                if *o == VOp::Reg(from) {
+                    *o = VOp::Reg(to);
+                }
+            }
+        }
+        for instr in code.iter_mut() {
+            if let VInstr::Load { addr, offset, .. } | VInstr::Store { addr, offset, .. } = instr {
+                if *addr == t {
+                    *offset = offset.wrapping_add(k as i32);
+                }
+            }
+        }
+    }
+    !edits.is_empty()
 }
 
 /// `load/store [t], o` where fixed `t = p + k` (constant `k`, `p` a fixed register) becomes
@@ -514,5 +605,43 @@ mod tests {
         assert_eq!(code[1], VInstr::Alu { op: AluOp::Shl, dst: 2, a: VOp::Reg(0), b: VOp::Imm(7) });
         assert_eq!(code[3], VInstr::Alu { op: AluOp::Sub, dst: 4, a: VOp::Reg(0), b: VOp::Imm(2) });
         assert_eq!(code[5], VInstr::Alu { op: AluOp::Shl, dst: 6, a: VOp::Reg(5), b: VOp::Imm(12) });
+    }
+
+    #[test]
+    fn an_index_a_constant_away_moves_the_constant_into_the_offsets() {
+        // v2 = v1 + 1; v3 = v2 << 2; v4 = v0 + v3; load [v4]; store [v4], 8
+        //   →  v3 = v1 << 2; v4 = v0 + v3; load [v4], 4; store [v4], 12
+        let mut code = vec![
+            VInstr::Alu { op: AluOp::Add, dst: 2, a: VOp::Reg(1), b: VOp::Imm(1) },
+            VInstr::Alu { op: AluOp::Shl, dst: 3, a: VOp::Reg(2), b: VOp::Imm(2) },
+            VInstr::Alu { op: AluOp::Add, dst: 4, a: VOp::Reg(0), b: VOp::Reg(3) },
+            VInstr::Load { space: Space::Global, dst: 5, addr: 4, offset: 0 },
+            VInstr::Store { space: Space::Global, addr: 4, offset: 8, src: VOp::Reg(5) },
+            VInstr::Exit,
+        ];
+        while fold(&mut code, 6, 2) {}
+        // `v2` is dead now (dead code removal is another pass).
+        assert_eq!(code[1], VInstr::Alu { op: AluOp::Shl, dst: 3, a: VOp::Reg(1), b: VOp::Imm(2) });
+        assert_eq!(code[3], VInstr::Load { space: Space::Global, dst: 5, addr: 4, offset: 4 });
+        assert_eq!(code[4], VInstr::Store { space: Space::Global, addr: 4, offset: 12, src: VOp::Reg(5) });
+    }
+
+    #[test]
+    fn an_index_read_elsewhere_or_an_address_stored_keeps_its_constant() {
+        for extra in [
+            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(2) },
+            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(4) },
+        ] {
+            let mut code = vec![
+                VInstr::Alu { op: AluOp::Add, dst: 2, a: VOp::Reg(1), b: VOp::Imm(1) },
+                VInstr::Alu { op: AluOp::Shl, dst: 3, a: VOp::Reg(2), b: VOp::Imm(2) },
+                VInstr::Alu { op: AluOp::Add, dst: 4, a: VOp::Reg(0), b: VOp::Reg(3) },
+                VInstr::Load { space: Space::Global, dst: 5, addr: 4, offset: 0 },
+                extra,
+                VInstr::Exit,
+            ];
+            while fold(&mut code, 6, 2) {}
+            assert!(code.iter().any(|i| matches!(i, VInstr::Load { addr: 4, offset: 0, .. })), "{code:?}");
+        }
     }
 }
