@@ -1,5 +1,6 @@
 //! Random kernel-language programs compute the same bits unoptimised and optimised. The
-//! generator writes loops with constant and variable trip counts (nested, with `break`),
+//! generator writes loops with constant and variable trip counts (nested, with `break`;
+//! straight-line ones whose count differs between threads, 0..=9, up and down),
 //! nested `if`s, branches that diverge on `threadIdx`, shared memory between barriers, and
 //! `int`, `unsigned` and `float` arithmetic with address arithmetic into global buffers. Each
 //! thread writes only its own output words, so no result depends on how warps interleave
@@ -110,7 +111,8 @@ impl Gen {
 
     fn stmt(&mut self) {
         let nested = self.depth < 3;
-        match self.below(14) {
+        match self.below(16) {
+            14 | 15 if nested && self.loops < 6 => self.runtime_loop(),
             0..=2 => {
                 let e = self.int_expr(3);
                 let op = self.pick(&["=", "+=", "^=", "-="]);
@@ -128,6 +130,13 @@ impl Gen {
             6 => {
                 let e = self.int_expr(2);
                 self.line(&format!("b = b + in[(g * 5 + {e}) & {}];", IN_WORDS - 1));
+                // An index a constant away from another value, in a variable (offsets).
+                let (c, d) = (self.below(300), self.below(8));
+                match self.below(3) {
+                    0 => self.line(&format!("{{ int j = g + {c}; b = b + in[j]; }}")),
+                    1 => self.line(&format!("{{ int j = g + {c} + 8; b = b ^ in[j - {d}]; }}")),
+                    _ => self.line(&format!("{{ int j = g + {c}; b = b + in[2 * j + {d}]; }}")),
+                }
             }
             7 | 8 if nested => {
                 let (c, _) = self.cond();
@@ -191,6 +200,49 @@ impl Gen {
                 self.line(&format!("out[g * 8 + {slot}] = {e};"));
             }
         }
+    }
+}
+
+impl Gen {
+    /// A loop whose trip count differs between threads, 0..=9, with a straight-line body
+    /// (the kind unrolled by four at run time): counting up or down, by one or two, with
+    /// `<`, `<=`, `>`, `>=`, over `int` or `unsigned`.
+    fn runtime_loop(&mut self) {
+        let name = format!("i{}", self.loops);
+        self.loops += 1;
+        let c = self.below(10);
+        let head = match self.below(7) {
+            0 => format!("int {name} = 0; {name} < (t * 7 + {c}) % 10; {name}++"),
+            1 => format!("int {name} = {c}; {name} <= {c} + (t % 10) - 1; {name}++"),
+            2 => format!("int {name} = (t * 3 + {c}) % 10; {name} > 0; {name}--"),
+            3 => format!("int {name} = (t * 5 + {c}) % 10 - 3; {name} >= -3; {name} -= 1"),
+            4 => format!("unsigned {name} = 0u; {name} < (unsigned)((t * 7 + {c}) % 10); {name}++"),
+            5 => format!("int {name} = 0; {name} < (t * 7 + {c}) % 19; {name} += 2"),
+            _ => format!("int {name} = -{c}; {name} < b % 10 - {c}; {name}++"),
+        };
+        self.line(&format!("for ({head}) {{"));
+        let uniform = self.uniform;
+        self.uniform = false;
+        self.ints.push(format!("(int){name}"));
+        self.depth += 1;
+        for _ in 0..1 + self.below(3) {
+            match self.below(3) {
+                0 => {
+                    let e = self.int_expr(2);
+                    self.line(&format!("a += {e};"));
+                }
+                1 => {
+                    let e = self.float_expr(2);
+                    self.line(&format!("f += {e} * (float)({name});"));
+                }
+                _ => self.line(&format!("b = b + in[(g + (int){name} * 3) & {}];", IN_WORDS - 1)),
+            }
+        }
+        self.line(&format!("out[g * 8 + 4] += (int){name} + a;"));
+        self.depth -= 1;
+        self.ints.pop();
+        self.line("}");
+        self.uniform = uniform;
     }
 }
 

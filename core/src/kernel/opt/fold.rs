@@ -38,6 +38,8 @@ pub(crate) fn fold(code: &mut Vec<VInstr>, vregs: u32, params: u32) -> bool {
         }
     }
     edit::delete(code, &drop);
+    changed |= combine_constant_steps(code, vregs, params);
+    changed |= reassociate_index_offsets(code, vregs, params);
     changed |= fold_address_offsets(code, vregs, params);
     if changed {
         cfg::remove_unreachable(code);
@@ -199,6 +201,144 @@ fn simplify(instr: &VInstr) -> Simplified {
     }
 }
 
+/// Two constant steps in a row become one, where the first's input is fixed (so it holds
+/// the same value at the second): `(x << a) << b` → `x << (a + b)` while that is below 32
+/// (beyond, the bits would not be the same: shift counts wrap), and `(x ± k1) ± k2` →
+/// `x + (±k1 ± k2)` (wrapping, like the additions).
+fn combine_constant_steps(code: &mut [VInstr], vregs: u32, params: u32) -> bool {
+    let flow = Flow::new(code);
+    let defs = Defs::new(code, &flow, vregs, params);
+    let added = |op: AluOp, a: VOp, b: VOp| -> Option<(VReg, u32)> {
+        match (op, a, b) {
+            (AluOp::Add, VOp::Reg(x), VOp::Imm(k)) | (AluOp::Add, VOp::Imm(k), VOp::Reg(x)) => Some((x, k)),
+            (AluOp::Sub, VOp::Reg(x), VOp::Imm(k)) => Some((x, k.wrapping_neg())),
+            _ => None,
+        }
+    };
+    let mut changed = false;
+    for i in 0..code.len() {
+        let VInstr::Alu { op, dst, a, b } = code[i] else { continue };
+        let inner = |t: VReg| defs.fixed_def(t).map(|site| code[site as usize]);
+        let new = match (op, a, b) {
+            (AluOp::Shl, VOp::Reg(t), VOp::Imm(s2)) => match inner(t) {
+                Some(VInstr::Alu { op: AluOp::Shl, a: VOp::Reg(x), b: VOp::Imm(s1), .. })
+                    if defs.is_fixed(x) && (s1 & 31) + (s2 & 31) < 32 =>
+                {
+                    Some(VInstr::Alu { op: AluOp::Shl, dst, a: VOp::Reg(x), b: VOp::Imm((s1 & 31) + (s2 & 31)) })
+                }
+                _ => None,
+            },
+            _ => match added(op, a, b) {
+                Some((t, k2)) => match inner(t) {
+                    Some(VInstr::Alu { op: o, a: a1, b: b1, .. }) => match added(o, a1, b1) {
+                        Some((x, k1)) if defs.is_fixed(x) => {
+                            Some(VInstr::Alu { op: AluOp::Add, dst, a: VOp::Reg(x), b: VOp::Imm(k1.wrapping_add(k2)) })
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                None => None,
+            },
+        };
+        if let Some(new) = new {
+            code[i] = new;
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// An address `t = p + s` read only by loads and stores, whose index is a constant away
+/// from another value — `s = (i ± k) << c` (or `* m`), or `s = i ± k` — with each link read
+/// once: the constant moves into the accesses' offsets (`k << c`, wrapping like the
+/// arithmetic it replaces) and `s` is computed from `i`. So `int j = i + 1; a[j]` reads
+/// `[a + 4i], 4` as `a[i + 1]` does (which the code generator already splits).
+fn reassociate_index_offsets(code: &mut [VInstr], vregs: u32, params: u32) -> bool {
+    let flow = Flow::new(code);
+    let defs = Defs::new(code, &flow, vregs, params);
+    let n = defs.count.len();
+    let mut uses = vec![0u32; n];
+    let mut address_only = vec![true; n];
+    for instr in code.iter() {
+        instr.for_each_use(|u| {
+            if let Some(c) = uses.get_mut(u as usize) {
+                *c += 1;
+            }
+        });
+        let mut other = |r: VReg| {
+            if let Some(a) = address_only.get_mut(r as usize) {
+                *a = false;
+            }
+        };
+        match *instr {
+            VInstr::Load { .. } => {}
+            VInstr::Store { src: VOp::Reg(r), .. } => other(r),
+            VInstr::Store { .. } => {}
+            _ => instr.for_each_use(other),
+        }
+    }
+    let once = |r: VReg| uses.get(r as usize) == Some(&1);
+    // `x = i ± k` with `i` fixed: (i, k).
+    let offset_of = |x: VReg| -> Option<(VReg, u32)> {
+        match code[defs.fixed_def(x)? as usize] {
+            VInstr::Alu { op: AluOp::Add, a: VOp::Reg(i), b: VOp::Imm(k), .. }
+            | VInstr::Alu { op: AluOp::Add, a: VOp::Imm(k), b: VOp::Reg(i), .. }
+                if defs.is_fixed(i) =>
+            {
+                Some((i, k))
+            }
+            VInstr::Alu { op: AluOp::Sub, a: VOp::Reg(i), b: VOp::Imm(k), .. } if defs.is_fixed(i) => {
+                Some((i, k.wrapping_neg()))
+            }
+            _ => None,
+        }
+    };
+    // (instruction to rewrite, register it reads to replace, by, offset to add to `t`'s uses)
+    let mut edits: Vec<(usize, VReg, VReg, VReg, u32)> = Vec::new();
+    for (ti, instr) in code.iter().enumerate() {
+        let VInstr::Alu { op: AluOp::Add, dst: t, a: VOp::Reg(x), b: VOp::Reg(y) } = *instr else { continue };
+        if !defs.is_fixed(t) || defs.fixed_def(t).is_none() || !address_only[t as usize] || uses[t as usize] == 0 {
+            continue;
+        }
+        for s in [y, x] {
+            let Some(ssite) = defs.fixed_def(s).filter(|_| once(s)) else { continue };
+            if let Some((i, k)) = offset_of(s) {
+                edits.push((ti, s, i, t, k));
+                break;
+            }
+            let (j, scale) = match code[ssite as usize] {
+                VInstr::Alu { op: AluOp::Shl, a: VOp::Reg(j), b: VOp::Imm(c), .. } => (j, 1u32 << (c & 31)),
+                VInstr::Alu { op: AluOp::Mul, a: VOp::Reg(j), b: VOp::Imm(m), .. }
+                | VInstr::Alu { op: AluOp::Mul, a: VOp::Imm(m), b: VOp::Reg(j), .. } => (j, m),
+                _ => continue,
+            };
+            if let Some((i, k)) = offset_of(j).filter(|_| once(j)) {
+                edits.push((ssite as usize, j, i, t, k.wrapping_mul(scale)));
+                break;
+            }
+        }
+    }
+    // One edit per address (a register feeds one address at most: each link is read once).
+    for &(at, from, to, t, k) in &edits {
+        if let VInstr::Alu { a, b, .. } = &mut code[at] {
+            for o in [a, b] {
+                if *o == VOp::Reg(from) {
+                    *o = VOp::Reg(to);
+                }
+            }
+        }
+        for instr in code.iter_mut() {
+            if let VInstr::Load { addr, offset, .. } | VInstr::Store { addr, offset, .. } = instr {
+                if *addr == t {
+                    *offset = offset.wrapping_add(k as i32);
+                }
+            }
+        }
+    }
+    !edits.is_empty()
+}
+
 /// `load/store [t], o` where fixed `t = p + k` (constant `k`, `p` a fixed register) becomes
 /// `[p], o + k`, as nvcc's `[R + imm]` addressing does; `t` may then go.
 fn fold_address_offsets(code: &mut [VInstr], vregs: u32, params: u32) -> bool {
@@ -233,7 +373,107 @@ fn fold_address_offsets(code: &mut [VInstr], vregs: u32, params: u32) -> bool {
             *offset = offset.wrapping_add(k);
         }
     }
-    !moves.is_empty()
+    let local = fold_address_offsets_in_blocks(code, &flow);
+    let merged = merge_steps(code, &flow);
+    !moves.is_empty() || local || merged
+}
+
+/// Inside a block, `x = x ± k` whose result is read only as load/store addresses until the
+/// next `x = x ± k2` of the block goes: those accesses take `k` in their offsets and the next
+/// step becomes `x = x ± (k + k2)`. Unrolled copies of a loop that steps a pointer so read
+/// `[p], [p + 4], [p + 8], [p + 12]` and step it once, as nvcc's copies do.
+fn merge_steps(code: &mut [VInstr], flow: &Flow) -> bool {
+    let step = |instr: &VInstr| -> Option<(VReg, u32)> {
+        match *instr {
+            VInstr::Alu { op: AluOp::Add, dst, a: VOp::Reg(x), b: VOp::Imm(k) }
+            | VInstr::Alu { op: AluOp::Add, dst, a: VOp::Imm(k), b: VOp::Reg(x) }
+                if x == dst =>
+            {
+                Some((x, k))
+            }
+            VInstr::Alu { op: AluOp::Sub, dst, a: VOp::Reg(x), b: VOp::Imm(k) } if x == dst => {
+                Some((x, k.wrapping_neg()))
+            }
+            _ => None,
+        }
+    };
+    let mut changed = false;
+    for b in 0..flow.block_count() {
+        let range = flow.range(b);
+        for j in range.clone() {
+            let Some((x, k)) = step(&code[j as usize]) else { continue };
+            // The next write of `x` in the block, and whether every read before it is an address.
+            let mut next = None;
+            for m in j + 1..range.end {
+                let instr = code[m as usize];
+                if instr.def() == Some(x) {
+                    next = step(&instr).map(|(_, k2)| (m, k2));
+                    break;
+                }
+                let mut reads = 0;
+                instr.for_each_use(|u| reads += (u == x) as u32);
+                let address_only = match instr {
+                    VInstr::Load { addr, .. } => addr == x,
+                    VInstr::Store { addr, src, .. } => addr == x && src != VOp::Reg(x),
+                    _ => false,
+                };
+                if reads > 0 && !address_only {
+                    break;
+                }
+            }
+            let Some((m, k2)) = next else { continue };
+            for instr in &mut code[j as usize + 1..m as usize] {
+                if let VInstr::Load { addr, offset, .. } | VInstr::Store { addr, offset, .. } = instr {
+                    if *addr == x {
+                        *offset = offset.wrapping_add(k as i32);
+                    }
+                }
+            }
+            code[m as usize] = VInstr::Alu { op: AluOp::Add, dst: x, a: VOp::Reg(x), b: VOp::Imm(k.wrapping_add(k2)) };
+            // A no-op, which `simplify` deletes.
+            code[j as usize] = VInstr::Mov { dst: x, src: VOp::Reg(x) };
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// The same inside each block for registers written more than once (the temporaries of
+/// unrolled copies, which share their registers): `t = p ± k` followed in the block by
+/// `load/store [t], o`, with neither `t` nor `p` written in between, becomes `[p], o ± k`.
+fn fold_address_offsets_in_blocks(code: &mut [VInstr], flow: &Flow) -> bool {
+    let mut changed = false;
+    for b in 0..flow.block_count() {
+        // Registers known to hold `base + k` here.
+        let mut known: BTreeMap<VReg, (VReg, i32)> = BTreeMap::new();
+        for i in flow.range(b) {
+            let instr = &mut code[i as usize];
+            if let VInstr::Load { addr, offset, .. } | VInstr::Store { addr, offset, .. } = instr {
+                if let Some(&(p, k)) = known.get(addr) {
+                    *addr = p;
+                    *offset = offset.wrapping_add(k);
+                    changed = true;
+                }
+            }
+            if let Some(d) = instr.def() {
+                known.remove(&d);
+                known.retain(|_, (p, _)| *p != d);
+                match *instr {
+                    VInstr::Alu { op: AluOp::Add, a: VOp::Reg(p), b: VOp::Imm(k), .. }
+                    | VInstr::Alu { op: AluOp::Add, a: VOp::Imm(k), b: VOp::Reg(p), .. }
+                        if p != d =>
+                    {
+                        known.insert(d, (p, k as i32));
+                    }
+                    VInstr::Alu { op: AluOp::Sub, a: VOp::Reg(p), b: VOp::Imm(k), .. } if p != d => {
+                        known.insert(d, (p, (k as i32).wrapping_neg()));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    changed
 }
 
 #[cfg(test)]
@@ -298,5 +538,110 @@ mod tests {
         ];
         while fold(&mut code, 3, 1) {}
         assert_eq!(code[1], VInstr::Load { space: Space::Global, dst: 2, addr: 0, offset: 16 });
+    }
+
+    #[test]
+    fn a_temporary_written_twice_still_becomes_an_offset_inside_its_block() {
+        // v1 = v0 + 4; load [v1]; v1 = v0 + 8; load [v1]  (unrolled copies share v1)
+        let mut code = vec![
+            VInstr::Alu { op: AluOp::Add, dst: 1, a: VOp::Reg(0), b: VOp::Imm(4) },
+            VInstr::Load { space: Space::Shared, dst: 2, addr: 1, offset: 0 },
+            VInstr::Alu { op: AluOp::Add, dst: 1, a: VOp::Imm(8), b: VOp::Reg(0) },
+            VInstr::Load { space: Space::Shared, dst: 3, addr: 1, offset: 1024 },
+            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(3) },
+            VInstr::Exit,
+        ];
+        while fold(&mut code, 4, 1) {}
+        assert_eq!(code[1], VInstr::Load { space: Space::Shared, dst: 2, addr: 0, offset: 4 });
+        assert_eq!(code[3], VInstr::Load { space: Space::Shared, dst: 3, addr: 0, offset: 1032 });
+    }
+
+    #[test]
+    fn steps_of_a_pointer_read_only_as_an_address_merge_into_offsets() {
+        // load [v0]; v0 += 4; load [v0]; v0 += 4; load [v0]; v0 += 4  →  offsets 0, 4, 8; v0 += 12
+        let mut code = Vec::new();
+        for k in 0..3 {
+            code.push(VInstr::Load { space: Space::Global, dst: 1 + k, addr: 0, offset: 0 });
+            code.push(VInstr::Alu { op: AluOp::Add, dst: 0, a: VOp::Reg(0), b: VOp::Imm(4) });
+        }
+        code.push(VInstr::Exit);
+        while fold(&mut code, 4, 0) {}
+        assert_eq!(code.len(), 5, "{code:?}");
+        for (k, instr) in code[..3].iter().enumerate() {
+            assert_eq!(*instr, VInstr::Load { space: Space::Global, dst: 1 + k as u32, addr: 0, offset: 4 * k as i32 });
+        }
+        assert_eq!(code[3], VInstr::Alu { op: AluOp::Add, dst: 0, a: VOp::Reg(0), b: VOp::Imm(12) });
+    }
+
+    #[test]
+    fn a_step_read_by_anything_but_an_address_stays() {
+        let mut code = vec![
+            VInstr::Alu { op: AluOp::Add, dst: 0, a: VOp::Reg(0), b: VOp::Imm(4) },
+            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(0) },
+            VInstr::Alu { op: AluOp::Add, dst: 0, a: VOp::Reg(0), b: VOp::Imm(4) },
+            VInstr::Exit,
+        ];
+        let before = code.clone();
+        while fold(&mut code, 1, 0) {}
+        assert_eq!(code, before);
+    }
+
+    #[test]
+    fn constant_shifts_and_additions_in_a_row_combine() {
+        // v2 = (v1 << 5) << 2 → v1 << 7; v4 = (v1 + 3) - 5 → v1 - 2; (v1 << 20) << 12 stays.
+        let mut code = vec![
+            VInstr::Alu { op: AluOp::Shl, dst: 1, a: VOp::Reg(0), b: VOp::Imm(5) },
+            VInstr::Alu { op: AluOp::Shl, dst: 2, a: VOp::Reg(1), b: VOp::Imm(2) },
+            VInstr::Alu { op: AluOp::Add, dst: 3, a: VOp::Reg(0), b: VOp::Imm(3) },
+            VInstr::Alu { op: AluOp::Sub, dst: 4, a: VOp::Reg(3), b: VOp::Imm(5) },
+            VInstr::Alu { op: AluOp::Shl, dst: 5, a: VOp::Reg(0), b: VOp::Imm(20) },
+            VInstr::Alu { op: AluOp::Shl, dst: 6, a: VOp::Reg(5), b: VOp::Imm(12) },
+            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(2) },
+            VInstr::Store { space: Space::Global, addr: 0, offset: 4, src: VOp::Reg(4) },
+            VInstr::Store { space: Space::Global, addr: 0, offset: 8, src: VOp::Reg(6) },
+            VInstr::Exit,
+        ];
+        while fold(&mut code, 7, 1) {}
+        assert_eq!(code[1], VInstr::Alu { op: AluOp::Shl, dst: 2, a: VOp::Reg(0), b: VOp::Imm(7) });
+        assert_eq!(code[3], VInstr::Alu { op: AluOp::Sub, dst: 4, a: VOp::Reg(0), b: VOp::Imm(2) });
+        assert_eq!(code[5], VInstr::Alu { op: AluOp::Shl, dst: 6, a: VOp::Reg(5), b: VOp::Imm(12) });
+    }
+
+    #[test]
+    fn an_index_a_constant_away_moves_the_constant_into_the_offsets() {
+        // v2 = v1 + 1; v3 = v2 << 2; v4 = v0 + v3; load [v4]; store [v4], 8
+        //   →  v3 = v1 << 2; v4 = v0 + v3; load [v4], 4; store [v4], 12
+        let mut code = vec![
+            VInstr::Alu { op: AluOp::Add, dst: 2, a: VOp::Reg(1), b: VOp::Imm(1) },
+            VInstr::Alu { op: AluOp::Shl, dst: 3, a: VOp::Reg(2), b: VOp::Imm(2) },
+            VInstr::Alu { op: AluOp::Add, dst: 4, a: VOp::Reg(0), b: VOp::Reg(3) },
+            VInstr::Load { space: Space::Global, dst: 5, addr: 4, offset: 0 },
+            VInstr::Store { space: Space::Global, addr: 4, offset: 8, src: VOp::Reg(5) },
+            VInstr::Exit,
+        ];
+        while fold(&mut code, 6, 2) {}
+        // `v2` is dead now (dead code removal is another pass).
+        assert_eq!(code[1], VInstr::Alu { op: AluOp::Shl, dst: 3, a: VOp::Reg(1), b: VOp::Imm(2) });
+        assert_eq!(code[3], VInstr::Load { space: Space::Global, dst: 5, addr: 4, offset: 4 });
+        assert_eq!(code[4], VInstr::Store { space: Space::Global, addr: 4, offset: 12, src: VOp::Reg(5) });
+    }
+
+    #[test]
+    fn an_index_read_elsewhere_or_an_address_stored_keeps_its_constant() {
+        for extra in [
+            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(2) },
+            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(4) },
+        ] {
+            let mut code = vec![
+                VInstr::Alu { op: AluOp::Add, dst: 2, a: VOp::Reg(1), b: VOp::Imm(1) },
+                VInstr::Alu { op: AluOp::Shl, dst: 3, a: VOp::Reg(2), b: VOp::Imm(2) },
+                VInstr::Alu { op: AluOp::Add, dst: 4, a: VOp::Reg(0), b: VOp::Reg(3) },
+                VInstr::Load { space: Space::Global, dst: 5, addr: 4, offset: 0 },
+                extra,
+                VInstr::Exit,
+            ];
+            while fold(&mut code, 6, 2) {}
+            assert!(code.iter().any(|i| matches!(i, VInstr::Load { addr: 4, offset: 0, .. })), "{code:?}");
+        }
     }
 }

@@ -10,6 +10,8 @@
 //!    counter away.
 //! 4. `licm`: invariant computations move to a preheader; `strength`: addresses that step by
 //!    a constant each turn become one addition per turn; `simplify` again.
+//! 5. `unroll` again: innermost loops with a runtime trip count, by four (the copies'
+//!    pointer steps then merge into load offsets in `fold`); `simplify`.
 //!
 //! Every pass keeps the code's shape that `cfg.rs` expects (blocks ending in a branch or
 //! falling through, the final `Exit` last) and creates no new control flow except the copies
@@ -60,6 +62,10 @@ pub(crate) fn optimize(code: &mut Vec<VInstr>, vregs: &mut u32, params: u32) {
         if !strength::reduce_addresses(code, vregs, params) {
             break;
         }
+        simplify(code, *vregs, params);
+    }
+    // Last, on loops whose addresses already step: each innermost loop once.
+    if unroll::unroll_runtime_loops(code, vregs) {
         simplify(code, *vregs, params);
     }
 }

@@ -16,7 +16,7 @@ use alloc::vec::Vec;
 
 use super::flow::{Defs, Flow};
 use crate::exec::alu;
-use crate::isa::AluOp;
+use crate::isa::{AluOp, CmpOp, CmpType};
 use crate::kernel::vcode::{VInstr, VOp, VReg};
 
 /// Most turns of a loop that is unrolled fully.
@@ -48,7 +48,27 @@ pub(crate) fn unroll_constant_loops(code: &mut Vec<VInstr>, vregs: u32, params: 
     false
 }
 
-fn plan(code: &[VInstr], flow: &Flow, defs: &Defs, l: &super::flow::Loop) -> Option<Plan> {
+/// A loop laid out as the code generator lays out `for`/`while`/`do`: instructions
+/// `first..=last`, the back edge `if (c) goto first` last, branches inside staying inside or
+/// leaving to just after it, and one counter `i` written once, by `i = i ± step` in the latch,
+/// before the test `c = i op bound` (either side) that the back edge reads.
+struct Shape {
+    first: u32,
+    last: u32,
+    counter: VReg,
+    increment: u32,
+    step: u32,
+    /// Where the test is.
+    test_at: u32,
+    /// The test and the back edge's sense.
+    op: CmpOp,
+    ty: CmpType,
+    a: VOp,
+    b: VOp,
+    negate: bool,
+}
+
+fn shape(code: &[VInstr], flow: &Flow, l: &super::flow::Loop) -> Option<Shape> {
     let [latch] = l.latches[..] else { return None };
     let first = flow.blocks.starts[l.header as usize];
     let last = flow.range(latch as usize).end - 1;
@@ -77,6 +97,15 @@ fn plan(code: &[VInstr], flow: &Flow, defs: &Defs, l: &super::flow::Loop) -> Opt
     let VInstr::Cmp { op, ty, a, b, .. } = code[test_at as usize] else { return None };
     let counter = match (a, b) {
         (VOp::Reg(r), VOp::Imm(_)) | (VOp::Imm(_), VOp::Reg(r)) => r,
+        (VOp::Reg(x), VOp::Reg(y)) => {
+            // The counter is the side written in the loop.
+            let written = |r: VReg| (first..=last).any(|i| code[i as usize].def() == Some(r));
+            match (written(x), written(y)) {
+                (true, false) => x,
+                (false, true) => y,
+                _ => return None,
+            }
+        }
         _ => return None,
     };
     // The counter: one write in the loop, `i = i ± s` in the latch before the test.
@@ -90,6 +119,22 @@ fn plan(code: &[VInstr], flow: &Flow, defs: &Defs, l: &super::flow::Loop) -> Opt
         VInstr::Alu { op: AluOp::Sub, a: VOp::Reg(r), b: VOp::Imm(s), .. } if r == counter => s.wrapping_neg(),
         _ => return None,
     };
+    // Nothing after the test but the back edge reads its condition.
+    let mut read = false;
+    for i in test_at + 1..last {
+        code[i as usize].for_each_use(|u| read |= u == c);
+    }
+    if read {
+        return None;
+    }
+    Some(Shape { first, last, counter, increment, step, test_at, op, ty, a, b, negate })
+}
+
+fn plan(code: &[VInstr], flow: &Flow, defs: &Defs, l: &super::flow::Loop) -> Option<Plan> {
+    let Shape { first, last, counter, increment, step, op, ty, a, b, negate, .. } = shape(code, flow, l)?;
+    if !matches!((a, b), (VOp::Reg(_), VOp::Imm(_)) | (VOp::Imm(_), VOp::Reg(_))) {
+        return None;
+    }
     // Its start: the one write outside the loop, a constant, before the loop on every path.
     let outside: Vec<u32> = (0..code.len() as u32)
         .filter(|&i| !(first..=last).contains(&i) && code[i as usize].def() == Some(counter))
@@ -183,6 +228,203 @@ fn retarget(mut instr: VInstr, map: impl Fn(u32) -> u32) -> VInstr {
     instr
 }
 
+/// Turns of a loop with a runtime trip count that one turn of its unrolled copy runs, as
+/// nvcc does for small loop bodies without a pragma.
+pub(crate) const RUNTIME_FACTOR: u32 = 4;
+/// Most instructions the copies of such a loop may add up to: LLVM's partial-unroll threshold
+/// as NVPTX sets it (`PartialThreshold = Threshold / 4`, 300 / 4).
+pub(crate) const MAX_RUNTIME_UNROLLED: usize = 75;
+
+/// Unrolls every innermost loop whose counter steps by a constant towards a bound that does
+/// not change in the loop by [`RUNTIME_FACTOR`]: while at least that many turns remain, one
+/// turn of a new loop runs that many copies of the body, with the exit tests of all but the
+/// last copy gone; the original loop, unchanged, runs what remains. So the result is the
+/// same turn by turn, and each thread (trip counts may differ between the lanes of a warp)
+/// takes the copies for as long as its own count allows; the lanes meet again after the
+/// original loop, where its exit is (the immediate post-dominator, as before).
+///
+/// "At least four turns remain" is `i < lim` with `lim = max(n, MIN + d) - d` for a counter
+/// counting up by `s` to `i < n` (`d = 3s`; `d = 3s - 1` for `i <= n`), and the mirror image
+/// counting down: then the next three tests pass without the counter wrapping, and where
+/// `n - d` would wrap no counter passes (`lim` is the type's minimum). Whether it did any.
+pub(crate) fn unroll_runtime_loops(code: &mut Vec<VInstr>, vregs: &mut u32) -> bool {
+    let flow = Flow::new(code);
+    let mut plans: Vec<RuntimePlan> = Vec::new();
+    for l in flow.loops() {
+        if let Some(p) = runtime_plan(code, &flow, &l) {
+            if plans.iter().all(|q| q.shape.last < p.shape.first || p.shape.last < q.shape.first) {
+                plans.push(p);
+            }
+        }
+    }
+    // Last first, so that the ranges of the others stay where they are.
+    plans.sort_by_key(|p| core::cmp::Reverse(p.shape.first));
+    for p in &plans {
+        apply_runtime(code, p, vregs);
+    }
+    !plans.is_empty()
+}
+
+struct RuntimePlan {
+    shape: Shape,
+    bound: VOp,
+    /// Counting up (`i < lim` runs the copies) or down (`i > lim`).
+    up: bool,
+    d: u32,
+}
+
+fn runtime_plan(code: &[VInstr], flow: &Flow, l: &super::flow::Loop) -> Option<RuntimePlan> {
+    let shape = shape(code, flow, l)?;
+    let (first, last) = (shape.first, shape.last);
+    let body = (last - first) as usize;
+    if body * RUNTIME_FACTOR as usize > MAX_RUNTIME_UNROLLED {
+        return None;
+    }
+    // One block (so innermost, with one exit), and nothing that all threads must reach
+    // together. nvcc also unrolls bodies with branches inside; under SIMT, lanes that take
+    // an `if` in different copies run both, and the library's graph kernels (a few turns per
+    // vertex, differing between lanes) then run more instructions than without unrolling.
+    if (first..last)
+        .any(|i| matches!(code[i as usize], VInstr::Branch { .. } | VInstr::Barrier | VInstr::Launch { .. }))
+    {
+        return None;
+    }
+    if !matches!(shape.ty, CmpType::Int | CmpType::Uint) {
+        return None;
+    }
+    // The test as `i op bound`, branching back when it holds.
+    let (op, bound) = if shape.a == VOp::Reg(shape.counter) { (shape.op, shape.b) } else { (swap(shape.op)?, shape.a) };
+    let op = if shape.negate { invert(op)? } else { op };
+    if let VOp::Reg(n) = bound {
+        if (first..=last).any(|i| code[i as usize].def() == Some(n)) {
+            return None;
+        }
+    }
+    let step = shape.step as i32;
+    // Three steps must not overflow the arithmetic below.
+    if step == 0 || step.unsigned_abs() > 1 << 28 {
+        return None;
+    }
+    let three = 3 * step.unsigned_abs();
+    let (up, d) = match op {
+        CmpOp::Lt if step > 0 => (true, three),
+        CmpOp::Le if step > 0 => (true, three - 1),
+        CmpOp::Gt if step < 0 => (false, three),
+        CmpOp::Ge if step < 0 => (false, three - 1),
+        _ => return None,
+    };
+    Some(RuntimePlan { shape, bound, up, d })
+}
+
+/// `b op a` as `a op' b`.
+fn swap(op: CmpOp) -> Option<CmpOp> {
+    Some(match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Ge => CmpOp::Le,
+        CmpOp::Eq | CmpOp::Ne => return None,
+    })
+}
+
+/// `!(a op b)` as `a op' b` (integers only).
+fn invert(op: CmpOp) -> Option<CmpOp> {
+    Some(match op {
+        CmpOp::Lt => CmpOp::Ge,
+        CmpOp::Le => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Le,
+        CmpOp::Ge => CmpOp::Lt,
+        CmpOp::Eq | CmpOp::Ne => return None,
+    })
+}
+
+/// Lays the loop out as: limit (once, where the loop was entered) | `if !(i op lim)` goto
+/// `R` | `C:` copies 1..=4 | `if (i op lim)` goto `C` | the loop's own test, `if` it passes
+/// goto `R` | goto exit | `R:` the original loop | exit. The copies' own tests are then dead
+/// (their conditions are written again before any read) and go.
+fn apply_runtime(code: &mut Vec<VInstr>, p: &RuntimePlan, vregs: &mut u32) {
+    let Shape { first, last, counter, ty, test_at, .. } = p.shape;
+    let (first, last) = (first as usize, last as usize);
+    let body = last - first;
+    let factor = RUNTIME_FACTOR as usize;
+    let (clamp, edge, back, check) = match (p.up, ty) {
+        (true, CmpType::Uint) => (AluOp::MaxU, p.d, AluOp::Sub, CmpOp::Lt),
+        (true, _) => (AluOp::MaxS, (i32::MIN as u32).wrapping_add(p.d), AluOp::Sub, CmpOp::Lt),
+        (false, CmpType::Uint) => (AluOp::MinU, u32::MAX - p.d, AluOp::Add, CmpOp::Gt),
+        (false, _) => (AluOp::MinS, (i32::MAX as u32).wrapping_sub(p.d), AluOp::Add, CmpOp::Gt),
+    };
+    let fresh = |vregs: &mut u32| {
+        *vregs += 1;
+        *vregs - 1
+    };
+    let (clamped, lim, go) = (fresh(vregs), fresh(vregs), fresh(vregs));
+    // New positions: limit (2) at `first`, entry check (2), copies, check, test, jump (5),
+    // the original loop.
+    let copies = first + 4;
+    let after = copies + factor * body;
+    let r = after + 5;
+    let grown = r - first;
+    let outside = |t: u32| -> u32 {
+        let t = t as usize;
+        if t <= first {
+            t as u32
+        } else if t <= last {
+            (r + (t - first)) as u32
+        } else {
+            (t + grown) as u32
+        }
+    };
+    let exit = outside(last as u32 + 1);
+    let check_instr = VInstr::Cmp { op: check, ty, dst: go, a: VOp::Reg(counter), b: VOp::Reg(lim) };
+    let mut out = Vec::with_capacity(code.len() + grown);
+    for instr in &code[..first] {
+        out.push(retarget(*instr, outside));
+    }
+    out.push(VInstr::Alu { op: clamp, dst: clamped, a: p.bound, b: VOp::Imm(edge) });
+    out.push(VInstr::Alu { op: back, dst: lim, a: VOp::Reg(clamped), b: VOp::Imm(p.d) });
+    out.push(check_instr);
+    out.push(VInstr::Branch { cond: Some(go), negate: true, target: r as u32, reconverge: exit });
+    for turn in 0..factor {
+        let start = copies + turn * body;
+        let inside = |t: u32| -> u32 {
+            let t = t as usize;
+            if t == last + 1 {
+                exit
+            } else if (first..=last).contains(&t) {
+                // The back edge's place is the next copy's start (after the last: the check).
+                (start + (t - first)) as u32
+            } else {
+                outside(t as u32)
+            }
+        };
+        for instr in &code[first..last] {
+            out.push(retarget(*instr, inside));
+        }
+    }
+    out.push(check_instr);
+    out.push(VInstr::Branch { cond: Some(go), negate: false, target: copies as u32, reconverge: exit });
+    out.push(code[test_at as usize]);
+    if let VInstr::Branch { cond, negate, .. } = code[last] {
+        out.push(VInstr::Branch { cond, negate, target: r as u32, reconverge: exit });
+    }
+    out.push(VInstr::Branch { cond: None, negate: false, target: exit, reconverge: exit });
+    let original = |t: u32| -> u32 {
+        let t = t as usize;
+        if (first..=last).contains(&t) {
+            (r + (t - first)) as u32
+        } else {
+            outside(t as u32)
+        }
+    };
+    for instr in &code[first..=last] {
+        out.push(retarget(*instr, original));
+    }
+    for instr in &code[last + 1..] {
+        out.push(retarget(*instr, outside));
+    }
+    *code = out;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,5 +463,73 @@ mod tests {
             VInstr::Exit,
         ];
         assert!(!unroll_constant_loops(&mut code, 4, 1));
+    }
+
+    /// `do { store [v0], v2; v0 += 4; i += 1 } while (i < n)` with `n` a parameter (v1).
+    fn runtime_loop(store_extra: usize) -> Vec<VInstr> {
+        let mut code = vec![VInstr::Mov { dst: 2, src: VOp::Imm(0) }];
+        for _ in 0..=store_extra {
+            code.push(VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(2) });
+        }
+        code.extend([
+            VInstr::Alu { op: AluOp::Add, dst: 0, a: VOp::Reg(0), b: VOp::Imm(4) },
+            VInstr::Alu { op: AluOp::Add, dst: 2, a: VOp::Reg(2), b: VOp::Imm(1) },
+            VInstr::Cmp { op: CmpOp::Lt, ty: CmpType::Int, dst: 3, a: VOp::Reg(2), b: VOp::Reg(1) },
+            VInstr::Branch { cond: Some(3), negate: false, target: 1, reconverge: 6 + store_extra as u32 },
+            VInstr::Exit,
+        ]);
+        code
+    }
+
+    #[test]
+    fn a_loop_with_a_runtime_count_runs_four_copies_while_four_turns_remain() {
+        let mut code = runtime_loop(0);
+        let mut vregs = 4;
+        assert!(unroll_runtime_loops(&mut code, &mut vregs));
+        assert_eq!(vregs, 7);
+        // Limit: max(n, MIN + 3) - 3; the entry check goes to the original loop.
+        assert_eq!(code[1], VInstr::Alu { op: AluOp::MaxS, dst: 4, a: VOp::Reg(1), b: VOp::Imm(0x8000_0003) });
+        assert_eq!(code[2], VInstr::Alu { op: AluOp::Sub, dst: 5, a: VOp::Reg(4), b: VOp::Imm(3) });
+        assert_eq!(code[3], VInstr::Cmp { op: CmpOp::Lt, ty: CmpType::Int, dst: 6, a: VOp::Reg(2), b: VOp::Reg(5) });
+        let r = 5 + 4 * 4 + 5;
+        assert!(matches!(code[4], VInstr::Branch { cond: Some(6), negate: true, target, .. } if target as usize == r));
+        // Four copies, then the check back to the first copy, the loop's own test into the
+        // original loop, and a jump past it.
+        let stores = code[5..21].iter().filter(|i| matches!(i, VInstr::Store { .. })).count();
+        assert_eq!(stores, 4);
+        assert!(matches!(code[22], VInstr::Branch { cond: Some(6), negate: false, target: 5, .. }));
+        assert!(
+            matches!(code[24], VInstr::Branch { cond: Some(3), negate: false, target, .. } if target as usize == r)
+        );
+        assert!(matches!(code[25], VInstr::Branch { cond: None, target, .. } if target as usize == code.len() - 1));
+        assert!(matches!(code[code.len() - 2], VInstr::Branch { cond: Some(3), target, .. } if target as usize == r));
+    }
+
+    #[test]
+    fn counting_down_to_at_least_a_bound_stops_three_steps_short() {
+        // do { …; i -= 1 } while (i >= n): four turns remain while i > min(n, MAX - 2) + 2.
+        let mut code = runtime_loop(0);
+        code[3] = VInstr::Alu { op: AluOp::Sub, dst: 2, a: VOp::Reg(2), b: VOp::Imm(1) };
+        code[4] = VInstr::Cmp { op: CmpOp::Ge, ty: CmpType::Int, dst: 3, a: VOp::Reg(2), b: VOp::Reg(1) };
+        let mut vregs = 4;
+        assert!(unroll_runtime_loops(&mut code, &mut vregs));
+        assert_eq!(code[1], VInstr::Alu { op: AluOp::MinS, dst: 4, a: VOp::Reg(1), b: VOp::Imm(0x7fff_fffd) });
+        assert_eq!(code[2], VInstr::Alu { op: AluOp::Add, dst: 5, a: VOp::Reg(4), b: VOp::Imm(2) });
+        assert_eq!(code[3], VInstr::Cmp { op: CmpOp::Gt, ty: CmpType::Int, dst: 6, a: VOp::Reg(2), b: VOp::Reg(5) });
+    }
+
+    #[test]
+    fn loops_over_the_budget_with_branches_or_an_equality_test_stay() {
+        let mut vregs = 4;
+        let mut big = runtime_loop(MAX_RUNTIME_UNROLLED / RUNTIME_FACTOR as usize);
+        assert!(!unroll_runtime_loops(&mut big, &mut vregs));
+        let mut branchy = runtime_loop(1);
+        branchy[2] = VInstr::Branch { cond: Some(2), negate: false, target: 3, reconverge: 3 };
+        assert!(!unroll_runtime_loops(&mut branchy, &mut vregs));
+        let mut equality = runtime_loop(0);
+        equality[4] = VInstr::Cmp { op: CmpOp::Ne, ty: CmpType::Int, dst: 3, a: VOp::Reg(2), b: VOp::Reg(1) };
+        assert!(!unroll_runtime_loops(&mut equality, &mut vregs));
+        let mut small = runtime_loop(MAX_RUNTIME_UNROLLED / RUNTIME_FACTOR as usize - 4);
+        assert!(unroll_runtime_loops(&mut small, &mut vregs));
     }
 }
