@@ -302,7 +302,7 @@ pub fn app() -> Html {
                     if let Some(worker) = primary.and_then(|g| worker_of(&workers, g)) {
                         let id = fresh_id();
                         dispatcher.dispatch(Action::Compiling { id });
-                        worker.send(Request::Compile { id, source, defines, config });
+                        worker.send(Request::Compile { id, source, defines, config: Box::new(config) });
                     }
                 });
                 // Replacing the pending timer cancels it.

@@ -51,8 +51,9 @@ pub enum Request {
         source: String,
         /// `-D NAME=VALUE` overrides, in order.
         defines: Vec<(String, String)>,
-        /// The machine it will run on (shared memory, thread and register limits are checked).
-        config: GpuConfig,
+        /// The machine it will run on (shared memory, thread and register limits are checked);
+        /// boxed, so that every request is not the size of a machine.
+        config: Box<GpuConfig>,
     },
     /// Diagnostic: make the worker panic, so that tests can check that a crash reaches the
     /// person as a message and the page recovers. The page only sends it in debug mode.
@@ -460,7 +461,7 @@ mod tests {
                 id: 4,
                 source: "#define N 4".into(),
                 defines: vec![("N".into(), "8".into())],
-                config: config.clone(),
+                config: Box::new(config.clone()),
             },
             Request::Run {
                 id: 5,

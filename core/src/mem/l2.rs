@@ -547,8 +547,12 @@ mod tests {
         L2Request { sm: 0, line, sectors, kind, token, kernel: 0, updates: 1 }
     }
 
-    /// Replies as (cycle, token) and DRAM reads as (cycle, line, sectors), in output order.
-    fn split(out: &[L2Output]) -> (Vec<(u64, u32)>, Vec<(u64, u64, u32)>) {
+    /// A reply as (cycle, token); a DRAM read as (cycle, line, sectors).
+    type Replies = Vec<(u64, u32)>;
+    type Reads = Vec<(u64, u64, u32)>;
+
+    /// The replies and DRAM reads of `out`, each in output order.
+    fn split(out: &[L2Output]) -> (Replies, Reads) {
         let mut replies = Vec::new();
         let mut reads = Vec::new();
         for &o in out {
