@@ -12,6 +12,12 @@
 //!    a constant each turn become one addition per turn; `simplify` again.
 //! 5. `unroll` again: innermost loops with a runtime trip count, by four (the copies'
 //!    pointer steps then merge into load offsets in `fold`); `simplify`.
+//! 6. `schedule`: last, on the final code, each global or shared load moves up within its
+//!    basic block past pure instructions and other loads, as far as its register dependences
+//!    allow (never across a store, atomic, barrier, launch or branch), so the loads of an
+//!    unrolled body are in flight together. It only reorders, so it cannot undo or be undone
+//!    by the others; it keeps values alive longer, and a kernel whose scheduled code no longer
+//!    fits the registers falls back, as any optimised code does, to the unoptimised code.
 //!
 //! Every pass keeps the code's shape that `cfg.rs` expects (blocks ending in a branch or
 //! falling through, the final `Exit` last) and creates no new control flow except the copies
@@ -25,6 +31,7 @@ mod flow;
 mod fold;
 mod gvn;
 mod licm;
+mod schedule;
 mod strength;
 mod unroll;
 
@@ -68,6 +75,8 @@ pub(crate) fn optimize(code: &mut Vec<VInstr>, vregs: &mut u32, params: u32) {
     if unroll::unroll_runtime_loops(code, vregs) {
         simplify(code, *vregs, params);
     }
+    // Only reorders within blocks: nothing the passes above would find again.
+    schedule::schedule_loads(code, vregs);
 }
 
 /// Most loops unrolled, hoisted from or strength-reduced in one kernel.
