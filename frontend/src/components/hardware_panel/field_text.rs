@@ -94,11 +94,11 @@ mod tests {
     #[test]
     fn a_refused_draft_stays_with_its_reason() {
         let config = presets::fermi_gtx480();
-        let shown = field_text(&config, "l1.ways", Some("65"));
+        let shown = field_text(&config, "l2.ways", Some("65"));
         assert_eq!(shown.text, "65");
         assert_eq!(shown.refusal.as_deref(), Some("must be between 1 and 64, got 65"));
         assert_eq!(
-            field_text(&config, "l1.ways", Some("")).refusal.as_deref(),
+            field_text(&config, "l2.ways", Some("")).refusal.as_deref(),
             Some("needs a number between 1 and 64")
         );
     }
