@@ -1,6 +1,7 @@
 //! One SM's L1 line by line: sets as rows, ways as columns, each line coloured by the warp slot
 //! (or thread block) that filled it, with lines hit or refilled since the previous snapshot
-//! flashed. Large caches fold into side-by-side panels of sets.
+//! flashed. Large caches fold into side-by-side panels of sets, and a set wider than
+//! [`WAYS_PER_ROW`] ways (the H100-like L1 has 256) wraps onto several rows.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -33,12 +34,43 @@ const HEADER: f64 = 16.0;
 /// Cells at least this big get flashes as outlines; smaller ones are tinted whole.
 const OUTLINE_FROM: f64 = 6.0;
 
+/// Most ways drawn on one row: a wider set continues on the rows below.
+const WAYS_PER_ROW: usize = 32;
+
+/// How a set's ways are laid out on rows of the grid.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Wrap {
+    ways: usize,
+    per_row: usize,
+    rows_per_set: usize,
+}
+
+impl Wrap {
+    fn of(snapshot: &Snapshot) -> Self {
+        let ways = snapshot.l1_ways as usize;
+        let per_row = ways.clamp(1, WAYS_PER_ROW);
+        Wrap { ways, per_row, rows_per_set: ways.div_ceil(per_row).max(1) }
+    }
+
+    /// The grid row and column of a line.
+    fn cell(&self, set: usize, way: usize) -> (usize, usize) {
+        (set * self.rows_per_set + way / self.per_row, way % self.per_row)
+    }
+
+    /// The line at a grid row and column, if the cell holds one.
+    fn line(&self, row: usize, col: usize) -> Option<(usize, usize)> {
+        let way = (row % self.rows_per_set) * self.per_row + col;
+        (col < self.per_row && way < self.ways).then_some((row / self.rows_per_set, way))
+    }
+}
+
 /// Where the cache lines go for a canvas `width` wide.
 fn layout(snapshot: &Snapshot, width: f64) -> CellGrid {
+    let wrap = Wrap::of(snapshot);
     CellGrid::fit(
         GridSpec {
-            rows: snapshot.l1_sets as usize,
-            cols: snapshot.l1_ways as usize,
+            rows: snapshot.l1_sets as usize * wrap.rows_per_set,
+            cols: wrap.per_row,
             lead: 0.0,
             trail: 0.0,
             gap: 14.0,
@@ -128,7 +160,10 @@ pub fn l1_heatmap(props: &L1HeatmapProps) -> Html {
                 if has_picture {
                     <canvas ref={canvas} style={size} role="img" aria-label={description}
                         {onmousemove} {onmouseleave} />
-                    { hover.map(|(set, way, x, y)| tooltip(&snapshot, set, way, x, y, grid.width)).unwrap_or_default() }
+                    { hover
+                        .and_then(|(row, col, x, y)| Wrap::of(&snapshot).line(row, col).map(|(set, way)| (set, way, x, y)))
+                        .map(|(set, way, x, y)| tooltip(&snapshot, set, way, x, y, grid.width))
+                        .unwrap_or_default() }
                 } else {
                     <p class="viz-empty">{ "This snapshot has no picture of an L1." }</p>
                 }
@@ -151,22 +186,29 @@ pub fn l1_heatmap(props: &L1HeatmapProps) -> Html {
 /// Panels of lines with their headers.
 fn draw(context: &CanvasRenderingContext2d, snapshot: &Snapshot, grid: &CellGrid, by_block: bool) {
     let (sets, ways) = (snapshot.l1_sets as usize, snapshot.l1_ways as usize);
+    let wrap = Wrap::of(snapshot);
+    let rows = sets * wrap.rows_per_set;
     let inset = if grid.cell >= 5.0 { 1.0 } else { 0.0 };
     let side = grid.cell - inset;
+    let origin = |set: usize, way: usize| {
+        let (row, col) = wrap.cell(set, way);
+        grid.cell_origin(row, col)
+    };
 
     context.set_font(FONT);
     context.set_fill_style_str(INK_SOFT);
     context.set_text_baseline("alphabetic");
     for panel in 0..grid.panels {
-        let first = panel * grid.rows_per_panel;
-        if first >= sets {
+        let first_row = panel * grid.rows_per_panel;
+        if first_row >= rows {
             break;
         }
-        let last = (first + grid.rows_per_panel).min(sets) - 1;
-        let (x, y) = grid.row_origin(first);
-        let rows = (last - first + 1) as f64;
-        fill_rect(context, "#e2e8f0", x, y, ways as f64 * grid.cell + inset, rows * grid.row_pitch() + inset);
+        let last_row = (first_row + grid.rows_per_panel).min(rows) - 1;
+        let (x, y) = grid.row_origin(first_row);
+        let height = (last_row - first_row + 1) as f64 * grid.row_pitch() + inset;
+        fill_rect(context, "#e2e8f0", x, y, wrap.per_row as f64 * grid.cell + inset, height);
         context.set_fill_style_str(INK_SOFT);
+        let (first, last) = (first_row / wrap.rows_per_set, last_row / wrap.rows_per_set);
         let label = if first == last { format!("set {first}") } else { format!("sets {first}–{last}") };
         let _ = context.fill_text(&label, x, HEADER - 5.0);
     }
@@ -177,7 +219,7 @@ fn draw(context: &CanvasRenderingContext2d, snapshot: &Snapshot, grid: &CellGrid
     let mut colours: HashMap<u32, String> = HashMap::new();
     for set in 0..sets {
         for way in 0..ways {
-            let (x, y) = grid.cell_origin(set, way);
+            let (x, y) = origin(set, way);
             let owner = line(snapshot, set, way).owner;
             if owner == NONE {
                 empty.push((x, y));
@@ -197,7 +239,7 @@ fn draw(context: &CanvasRenderingContext2d, snapshot: &Snapshot, grid: &CellGrid
     for set in 0..sets {
         for way in 0..ways {
             let l = line(snapshot, set, way);
-            let (x, y) = grid.cell_origin(set, way);
+            let (x, y) = origin(set, way);
             let (x, y) = (x + inset, y + inset);
             // Fills (evictions) take precedence: a line refilled and then hit shows both rings.
             if l.fills > 0 {
@@ -261,5 +303,41 @@ fn tooltip(snapshot: &Snapshot, set: usize, way: usize, x: f64, y: f64, width: f
                 <dt>{ "fills" }</dt><dd>{ grouped(l.fills as u64) }</dd>
             </dl>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wrap(sets: u32, ways: u32) -> Wrap {
+        let snapshot = Snapshot { l1_sets: sets, l1_ways: ways, ..Snapshot::default() };
+        Wrap::of(&snapshot)
+    }
+
+    #[test]
+    fn narrow_sets_are_one_row_each_and_wide_ones_wrap_every_32_ways() {
+        // The GTX 480's 32 sets × 4 ways: a row per set, a column per way.
+        let fermi = wrap(32, 4);
+        assert_eq!((fermi.per_row, fermi.rows_per_set), (4, 1));
+        assert_eq!(fermi.cell(5, 3), (5, 3));
+        // The H100-like 4 sets × 256 ways: 8 rows of 32 per set.
+        let h100 = wrap(4, 256);
+        assert_eq!((h100.per_row, h100.rows_per_set), (32, 8));
+        assert_eq!(h100.cell(0, 255), (7, 31));
+        assert_eq!(h100.cell(1, 0), (8, 0));
+        assert_eq!(h100.cell(3, 40), (25, 8));
+        // Every line has its own cell, and each cell names it back.
+        for (sets, ways) in [(32, 4), (4, 256), (2, 48), (1, 1)] {
+            let w = wrap(sets, ways);
+            for set in 0..sets as usize {
+                for way in 0..ways as usize {
+                    let (row, col) = w.cell(set, way);
+                    assert_eq!(w.line(row, col), Some((set, way)), "{sets}×{ways}: set {set}, way {way}");
+                }
+            }
+        }
+        // 48 ways: the second row of a set has 16 lines, and the rest of it is no line.
+        assert_eq!(wrap(2, 48).line(1, 20), None);
     }
 }
