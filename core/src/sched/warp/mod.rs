@@ -22,12 +22,15 @@
 //! time alone (a decay, an epoch) is therefore computed from [`WarpCx::now`] when the policy is
 //! next called, never by counting calls.
 
+mod fetch_groups;
 pub mod gto;
 pub mod lrr;
 #[cfg(test)]
 mod probe;
 pub mod set;
 pub mod swl;
+pub mod two_level_gto;
+pub mod two_level_lrr;
 
 pub use set::{Members, ReadyWarps, WarpSet, Words};
 
@@ -218,6 +221,10 @@ warp_policies! {
         "Keeps issuing from the same warp until it stalls, then switches to the oldest ready warp.";
     Swl(swl::Swl) = "swl", "Static warp limit",
         "Greedy-then-oldest among the SM's oldest warps only, up to a fixed number; the rest wait (CCWS paper, SWL).";
+    TwoLevelGto(two_level_gto::TwoLevelGto) = "2lvl-gto", "Two-level GTO",
+        "Fetch groups of consecutive warps: greedy-then-oldest within the current group until it stalls, then the oldest group (CCWS paper, 2LVL-GTO).";
+    TwoLevelLrr(two_level_lrr::TwoLevelLrr) = "2lvl-lrr", "Two-level round-robin",
+        "Fetch groups of consecutive warps: turns within the current group until it stalls, then the next group in turn (Narasiman et al.; CCWS paper, 2LVL-LRR).";
     // Variants that exist only in the crate's unit tests (not in the registry).
     #[cfg(test)] {
         Probe(probe::Probe);
