@@ -309,6 +309,23 @@ fn unit(field: &str, timing: UnitTiming) -> Result<(), ConfigError> {
     range(&format!("{field}.interval"), timing.interval, 1, limits::LATENCY)
 }
 
+/// Checks a cache's sector size against its `line` size: a power of two, at least a word, and
+/// at most 32 to a line (sectors are tracked in a 32-bit mask).
+fn sector_size(field: &str, sector: u32, line: u32) -> Result<(), ConfigError> {
+    power_of_two(field, sector)?;
+    range(field, sector, 4, line)?;
+    if line / sector > 32 {
+        return err(
+            field,
+            format!(
+                "a line holds at most 32 sectors: {line} B lines need sectors of at least {} B, got {sector}",
+                line / 32
+            ),
+        );
+    }
+    Ok(())
+}
+
 /// Checks a set-associative geometry; returns the number of sets.
 fn cache_geometry(prefix: &str, size: u32, line: u32, ways: u32, index: SetIndex) -> Result<u32, ConfigError> {
     let max_ways = if prefix == "l1" { limits::L1_WAYS } else { limits::WAYS };
@@ -354,20 +371,7 @@ impl GpuConfig {
         let l1 = &self.l1;
         power_of_two("l1.line_bytes", l1.line_bytes)?;
         range("l1.line_bytes", l1.line_bytes, 32, 4096)?;
-        power_of_two("l1.sector_bytes", l1.sector_bytes)?;
-        range("l1.sector_bytes", l1.sector_bytes, 4, l1.line_bytes)?;
-        // Sectors of a line are tracked in a 32-bit mask.
-        if l1.line_bytes / l1.sector_bytes > 32 {
-            return err(
-                "l1.sector_bytes",
-                format!(
-                    "a line holds at most 32 sectors: {} B lines need sectors of at least {} B, got {}",
-                    l1.line_bytes,
-                    l1.line_bytes / 32,
-                    l1.sector_bytes
-                ),
-            );
-        }
+        sector_size("l1.sector_bytes", l1.sector_bytes, l1.line_bytes)?;
         range("l1.size_bytes", l1.size_bytes, 0, limits::CACHE_BYTES)?;
         if l1.size_bytes > 0 {
             cache_geometry("l1", l1.size_bytes, l1.line_bytes, l1.ways, l1.index)?;
@@ -410,20 +414,7 @@ impl GpuConfig {
         range("l2.hit_latency", l2.hit_latency, 1, limits::LATENCY)?;
         range("l2.mshr_entries", l2.mshr_entries, 1, limits::QUEUE)?;
         range("l2.mshr_max_merge", l2.mshr_max_merge, 1, 64)?;
-        power_of_two("l2.sector_bytes", l2.sector_bytes)?;
-        range("l2.sector_bytes", l2.sector_bytes, 4, l1.line_bytes)?;
-        // Sectors of a line are tracked in a 32-bit mask.
-        if l1.line_bytes / l2.sector_bytes > 32 {
-            return err(
-                "l2.sector_bytes",
-                format!(
-                    "a line holds at most 32 sectors: {} B lines need sectors of at least {} B, got {}",
-                    l1.line_bytes,
-                    l1.line_bytes / 32,
-                    l2.sector_bytes
-                ),
-            );
-        }
+        sector_size("l2.sector_bytes", l2.sector_bytes, l1.line_bytes)?;
         range("l2.bytes_per_cycle", l2.bytes_per_cycle, 1, 1 << 16)?;
         range("l2.atomic_update_cycles", l2.atomic_update_cycles, 0, limits::LATENCY)?;
 

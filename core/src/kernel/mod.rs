@@ -29,6 +29,7 @@ mod diag;
 mod expr;
 mod host;
 mod lexer;
+mod liveness;
 mod opt;
 mod parser;
 mod preprocess;

@@ -2,15 +2,12 @@
 //! interference between values live at the same time, then colours in program order with a
 //! preference for the colour of a `mov` partner (so most copies become `mov r, r` and vanish).
 //! The register count drives occupancy, so it should be what a real compiler would use.
-//!
-//! Liveness per lane is ordinary liveness: a lane follows one path through the code, and an
-//! instruction writes only the active lanes' registers.
 
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::bitset::BitSet;
 use super::cfg::Blocks;
+use super::liveness::{liveness, Liveness};
 use super::vcode::{VInstr, VOp, VReg};
 use crate::isa::{Instr, Reg};
 use crate::workload::MAX_REGS_PER_THREAD;
@@ -22,39 +19,7 @@ pub(crate) fn allocate(code: &[VInstr], vregs: u32, params: u32) -> Result<(Vec<
     let blocks = Blocks::new(code);
     let nb = blocks.starts.len();
 
-    // Liveness per block.
-    let mut uses = vec![BitSet::new(n); nb];
-    let mut defs = vec![BitSet::new(n); nb];
-    for b in 0..nb {
-        for i in (blocks.starts[b]..blocks.end(b, len)).rev() {
-            let instr = &code[i as usize];
-            if let Some(d) = instr.def() {
-                defs[b].insert(d);
-                uses[b].remove(d);
-            }
-            instr.for_each_use(|u| uses[b].insert(u));
-        }
-    }
-    let mut live_in = uses.clone();
-    let mut live_out = vec![BitSet::new(n); nb];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in (0..nb).rev() {
-            let mut out = BitSet::new(n);
-            for &s in &blocks.succs[b] {
-                out.union(&live_in[s as usize]);
-            }
-            // in = uses ∪ (out − defs)
-            let mut inn = out.clone();
-            for (w, d) in inn.0.iter_mut().zip(&defs[b].0) {
-                *w &= !d;
-            }
-            inn.union(&uses[b]);
-            changed |= live_in[b].union(&inn);
-            live_out[b] = out;
-        }
-    }
+    let Liveness { live_in, live_out } = liveness(code, &blocks, n);
 
     // Interference.
     let mut adjacent: Vec<Vec<u32>> = vec![Vec::new(); n];

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use super::edit;
 use super::flow::Flow;
-use crate::kernel::bitset::BitSet;
+use crate::kernel::liveness::liveness;
 use crate::kernel::vcode::VInstr;
 
 /// Removes dead pure instructions until none is left; whether any went.
@@ -28,42 +28,7 @@ pub(crate) fn remove_dead(code: &mut Vec<VInstr>, vregs: u32) -> bool {
 fn dead_instructions(code: &[VInstr], vregs: u32) -> Vec<bool> {
     let n = vregs as usize;
     let flow = Flow::new(code);
-    let nb = flow.block_count();
-    let mut uses = vec![BitSet::new(n); nb];
-    let mut defs = vec![BitSet::new(n); nb];
-    for b in 0..nb {
-        for i in flow.range(b).rev() {
-            let instr = &code[i as usize];
-            if let Some(d) = instr.def().filter(|&d| (d as usize) < n) {
-                defs[b].insert(d);
-                uses[b].remove(d);
-            }
-            instr.for_each_use(|u| {
-                if (u as usize) < n {
-                    uses[b].insert(u)
-                }
-            });
-        }
-    }
-    let mut live_in = uses.clone();
-    let mut live_out = vec![BitSet::new(n); nb];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in (0..nb).rev() {
-            let mut out = BitSet::new(n);
-            for &s in &flow.blocks.succs[b] {
-                out.union(&live_in[s as usize]);
-            }
-            let mut inn = out.clone();
-            for (w, d) in inn.0.iter_mut().zip(&defs[b].0) {
-                *w &= !d;
-            }
-            inn.union(&uses[b]);
-            changed |= live_in[b].union(&inn);
-            live_out[b] = out;
-        }
-    }
+    let live_out = liveness(code, &flow.blocks, n).live_out;
     let mut dead = vec![false; code.len()];
     for (b, out) in live_out.into_iter().enumerate() {
         let mut live = out;

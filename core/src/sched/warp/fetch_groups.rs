@@ -3,6 +3,20 @@
 //! size; the scheduler keeps issuing from one group until none of its warps can issue.
 
 use super::WarpSlot;
+use crate::sched::ParamInfo;
+
+/// The two-level schedulers' one parameter, the group size, with its default.
+pub const fn group_param(default: u32) -> ParamInfo {
+    ParamInfo {
+        name: "group",
+        label: "Fetch group",
+        unit: "warps",
+        description: "Warps per fetch group; the scheduler leaves a group only when none of its warps can issue.",
+        min: 1,
+        max: 64,
+        default,
+    }
+}
 
 /// How a scheduler's warp slots fall into fetch groups.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,6 +29,12 @@ pub struct FetchGroups {
 }
 
 impl FetchGroups {
+    /// Groups of `size` warps, on one scheduler until [`FetchGroups::schedulers`] is set from
+    /// the SM's shape.
+    pub fn new(size: u32) -> Self {
+        FetchGroups { size: size.clamp(1, u16::MAX as u32) as u16, schedulers: 1 }
+    }
+
     /// The group of `slot` among its scheduler's groups.
     pub fn of(&self, slot: WarpSlot) -> u16 {
         slot / self.schedulers.max(1) / self.size.max(1)

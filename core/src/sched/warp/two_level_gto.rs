@@ -8,7 +8,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::fetch_groups::FetchGroups;
+use super::fetch_groups::{group_param, FetchGroups};
 use super::{Issued, ReadyWarps, SmShape, WarpCx, WarpScheduler, WarpSlot};
 use crate::sched::{ParamInfo, ParamValues, Tunable};
 
@@ -23,11 +23,7 @@ pub struct TwoLevelGto {
 impl TwoLevelGto {
     /// Fetch groups of `group` warps.
     pub fn new(group: u32) -> Self {
-        TwoLevelGto {
-            groups: FetchGroups { size: group.clamp(1, u16::MAX as u32) as u16, schedulers: 1 },
-            greedy: Vec::new(),
-            current: Vec::new(),
-        }
+        TwoLevelGto { groups: FetchGroups::new(group), greedy: Vec::new(), current: Vec::new() }
     }
 
     /// The age of group `g`'s oldest live warp among scheduler `cx.scheduler`'s slots.
@@ -93,15 +89,7 @@ impl WarpScheduler for TwoLevelGto {
 }
 
 impl Tunable for TwoLevelGto {
-    const PARAMS: &'static [ParamInfo] = &[ParamInfo {
-        name: "group",
-        label: "Fetch group",
-        unit: "warps",
-        description: "Warps per fetch group; the scheduler leaves a group only when none of its warps can issue.",
-        min: 1,
-        max: 64,
-        default: 2,
-    }];
+    const PARAMS: &'static [ParamInfo] = &[group_param(2)];
 
     fn tuned(values: &ParamValues) -> Self {
         TwoLevelGto::new(values.get("group"))

@@ -6,7 +6,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::fetch_groups::FetchGroups;
+use super::fetch_groups::{group_param, FetchGroups};
 use super::{Issued, ReadyWarps, SmShape, WarpCx, WarpScheduler, WarpSlot};
 use crate::sched::{ParamInfo, ParamValues, Tunable};
 
@@ -20,10 +20,7 @@ pub struct TwoLevelLrr {
 impl TwoLevelLrr {
     /// Fetch groups of `group` warps.
     pub fn new(group: u32) -> Self {
-        TwoLevelLrr {
-            groups: FetchGroups { size: group.clamp(1, u16::MAX as u32) as u16, schedulers: 1 },
-            last: Vec::new(),
-        }
+        TwoLevelLrr { groups: FetchGroups::new(group), last: Vec::new() }
     }
 }
 
@@ -59,15 +56,7 @@ impl WarpScheduler for TwoLevelLrr {
 }
 
 impl Tunable for TwoLevelLrr {
-    const PARAMS: &'static [ParamInfo] = &[ParamInfo {
-        name: "group",
-        label: "Fetch group",
-        unit: "warps",
-        description: "Warps per fetch group; the scheduler leaves a group only when none of its warps can issue.",
-        min: 1,
-        max: 64,
-        default: 8,
-    }];
+    const PARAMS: &'static [ParamInfo] = &[group_param(8)];
 
     fn tuned(values: &ParamValues) -> Self {
         TwoLevelLrr::new(values.get("group"))
