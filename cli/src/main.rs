@@ -10,6 +10,7 @@ mod instructions;
 mod reproduce;
 mod reproduction_md;
 mod run;
+mod swl_sweep;
 mod validate;
 
 use std::process::ExitCode;
@@ -38,6 +39,9 @@ enum Command {
     Docs,
     /// Drive one cache with a synthetic address stream and count hits and misses.
     Sweep(SweepArgs),
+    /// Run a workload under every static warp limit and find the best one (the CCWS paper's
+    /// Best-SWL): IPC and L1 misses against the limit.
+    SwlSweep(swl_sweep::SwlSweepArgs),
     /// Run the papers' claim rows on every core, judge them and write REPRODUCTION.md.
     Reproduce(reproduce::ReproduceArgs),
     /// Run the classic validation kernels (validation/*.cu) on the H100-like preset and write
@@ -186,6 +190,7 @@ fn main() -> ExitCode {
         }
         Command::Bench(args) => return bench::run(&args),
         Command::Reproduce(args) => return reproduce::run(&args),
+        Command::SwlSweep(args) => return swl_sweep::run(&args),
         Command::Validate(args) => return validate::run(&args),
         Command::ImportConfig(args) => return import_config(&args),
         Command::Instructions(args) => return instructions::run(&args),

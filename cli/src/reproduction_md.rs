@@ -114,9 +114,20 @@ fn setup(claim: &Claim) -> String {
     let workloads: Vec<String> = claim
         .workloads
         .iter()
-        .map(|w| match w.size {
-            Some(size) => format!("`{}` (size {size})", w.id),
-            None => format!("`{}`", w.id),
+        .map(|w| {
+            let mut notes: Vec<String> = w.size.map(|size| format!("size {size}")).into_iter().collect();
+            notes.extend(w.defines.iter().map(|(name, value)| format!("`-D {name}={value}`")));
+            if !w.kernels.is_empty() {
+                notes.push(format!(
+                    "measured over {}",
+                    w.kernels.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+                ));
+            }
+            if notes.is_empty() {
+                format!("`{}`", w.id)
+            } else {
+                format!("`{}` ({})", w.id, notes.join(", "))
+            }
         })
         .collect();
     let _ = write!(text, "; workloads {}; variants ", workloads.join(", "));

@@ -4,49 +4,50 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use warpscope_core::config::presets;
+use warpscope_core::config::{presets, GpuConfig};
 use warpscope_core::kernel::{compile, CompileOptions, Diagnostic, Severity};
 use warpscope_core::library;
 use warpscope_core::sched::tb::TB_POLICIES;
 use warpscope_core::sched::warp::WARP_POLICIES;
 use warpscope_core::stats::Report;
+use warpscope_core::workload::Workload;
 use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
 
 #[derive(clap::Args)]
 pub struct RunArgs {
     /// A kernel file (`.cu`); or use --workload.
     #[arg(required_unless_present = "workload", conflicts_with = "workload")]
-    file: Option<std::path::PathBuf>,
+    pub(crate) file: Option<std::path::PathBuf>,
     /// A library workload id (see `warpscope workloads`).
     #[arg(long)]
-    workload: Option<String>,
+    pub(crate) workload: Option<String>,
     /// The library workload's size knob.
     #[arg(long, requires = "workload")]
-    size: Option<u32>,
+    pub(crate) size: Option<u32>,
     /// Override a #define, like a compiler's -D (repeatable): -D N=4096.
     #[arg(short = 'D', value_name = "NAME=VALUE")]
-    define: Vec<String>,
+    pub(crate) define: Vec<String>,
     /// Machine preset id.
     #[arg(long, default_value = "fermi-gtx480")]
-    gpu: String,
+    pub(crate) gpu: String,
     /// Change a hardware setting of the preset (repeatable): --set l1.ways=8, --set
     /// coherence=KeepL1. The paths are the app's; `warpscope import-config` and the app's
     /// Hardware panel list them.
     #[arg(long = "set", value_name = "PATH=VALUE")]
-    settings: Vec<String>,
+    pub(crate) settings: Vec<String>,
     /// Thread-block scheduler: an id, optionally tuned as ID:NAME=VALUE,... (`warpscope
     /// policies` lists them).
     #[arg(long, default_value = "rr")]
-    tb: String,
+    pub(crate) tb: String,
     /// Warp scheduler: an id, optionally tuned as ID:NAME=VALUE,... (e.g. swl:limit=6).
     #[arg(long, default_value = "gto")]
-    warp: String,
+    pub(crate) warp: String,
     /// Stop after this many cycles.
     #[arg(long, default_value_t = RunOptions::default().max_cycles)]
-    max_cycles: u64,
+    pub(crate) max_cycles: u64,
     /// Print the whole report as JSON.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
 /// Prints a diagnostic the way compilers do: position, message, the line, a caret.
@@ -66,11 +67,19 @@ fn print_diagnostic(name: &str, source: &str, d: &Diagnostic) {
     }
 }
 
-pub fn run(args: &RunArgs) -> ExitCode {
+/// What `run` simulates: the machine with its settings and the compiled workload.
+pub struct Prepared {
+    pub config: GpuConfig,
+    pub workload: Workload,
+}
+
+/// Reads the machine, the settings, the defines and the kernel file or library workload of
+/// `args`, and compiles it; on failure prints why and returns the exit code.
+pub fn prepare(args: &RunArgs) -> Result<Prepared, ExitCode> {
     let Some(machine) = presets::by_id(&args.gpu) else {
         let ids: Vec<&str> = presets::ALL.iter().map(|p| p.id).collect();
         eprintln!("warpscope: unknown machine preset {}; choose one of {}", args.gpu, ids.join(", "));
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     };
     let mut config = (machine.build)();
     for setting in &args.settings {
@@ -80,14 +89,14 @@ pub fn run(args: &RunArgs) -> ExitCode {
         };
         if let Err(reason) = applied {
             eprintln!("warpscope: --set {setting}: {reason}");
-            return ExitCode::from(2);
+            return Err(ExitCode::from(2));
         }
     }
     let mut defines = Vec::new();
     for d in &args.define {
         let Some((name, value)) = d.split_once('=') else {
             eprintln!("warpscope: -D {d}: write NAME=VALUE");
-            return ExitCode::from(2);
+            return Err(ExitCode::from(2));
         };
         defines.push((name.trim().to_string(), value.trim().to_string()));
     }
@@ -96,13 +105,13 @@ pub fn run(args: &RunArgs) -> ExitCode {
             Ok(text) => (file.display().to_string(), text),
             Err(e) => {
                 eprintln!("warpscope: cannot read {}: {e}", file.display());
-                return ExitCode::from(2);
+                return Err(ExitCode::from(2));
             }
         },
         (None, Some(id)) => {
             let Some(entry) = library::by_id(id) else {
                 eprintln!("warpscope: no library workload {id}; choose one of {}", library::ids().join(", "));
-                return ExitCode::from(2);
+                return Err(ExitCode::from(2));
             };
             if let Some(size) = args.size {
                 if size < entry.size.min || size > entry.size.max {
@@ -110,7 +119,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
                         "warpscope: --size {size}: {} takes {} from {} to {}",
                         entry.id, entry.size.unit, entry.size.min, entry.size.max
                     );
-                    return ExitCode::from(2);
+                    return Err(ExitCode::from(2));
                 }
                 defines.push(entry.size_define(size));
             }
@@ -124,15 +133,23 @@ pub fn run(args: &RunArgs) -> ExitCode {
             for d in &diagnostics {
                 print_diagnostic(&name, &source, d);
             }
-            return ExitCode::from(1);
+            return Err(ExitCode::from(1));
         }
     };
     for w in &program.warnings {
         print_diagnostic(&name, &source, w);
     }
+    Ok(Prepared { config, workload: program.workload })
+}
+
+pub fn run(args: &RunArgs) -> ExitCode {
+    let Prepared { config, workload } = match prepare(args) {
+        Ok(prepared) => prepared,
+        Err(code) => return code,
+    };
     let policies = Policies { tb: args.tb.clone(), warp: args.warp.clone() };
     let options = RunOptions { max_cycles: args.max_cycles, ..RunOptions::default() };
-    let mut sim = match Simulation::new(config, program.workload, &policies, options) {
+    let mut sim = match Simulation::new(config, workload, &policies, options) {
         Ok(sim) => sim,
         Err(e) => {
             eprintln!("warpscope: {e}");

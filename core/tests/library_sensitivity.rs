@@ -359,3 +359,72 @@ fn nbody_integrates_two_steps() {
         assert_eq!(floats(&end[index(&w, name)]), v[c], "{name}");
     }
 }
+
+/// The mark phase of `gc` from what the heap holds: objects at distance `r` from a root form
+/// round `r`'s queue, and everything within `ROUNDS` of a root ends up marked.
+#[test]
+fn gc_marks_what_the_roots_reach_round_by_round() {
+    let (n, words, rounds) = (1024usize, 64usize, 6usize);
+    let w = compile_at("gc", n as u32);
+    let start = initial(&w);
+    let heap = ints(&start[index(&w, "heap")]);
+    let roots = ints(&start[index(&w, "roots")]);
+    let heap = &heap;
+    let children = |o: usize| {
+        let used = 16 + heap[o * words] as usize % 33;
+        (1..=used).map(move |f| heap[o * words + f] as usize)
+    };
+
+    // Round by round: the queue of each round and the objects marked.
+    let mut marked = vec![false; n];
+    let mut queue: Vec<usize> = Vec::new();
+    for &r in &roots {
+        if !std::mem::replace(&mut marked[r as usize], true) {
+            queue.push(r as usize);
+        }
+    }
+    let mut levels = vec![queue.clone()];
+    for _ in 0..rounds {
+        let mut next = Vec::new();
+        for &o in &queue {
+            for c in children(o) {
+                if !std::mem::replace(&mut marked[c], true) {
+                    next.push(c);
+                }
+            }
+        }
+        levels.push(next.clone());
+        queue = next;
+    }
+    assert!(
+        levels[1].len() > n / 2,
+        "the second round is the big one: {:?}",
+        levels.iter().map(Vec::len).collect::<Vec<_>>()
+    );
+    let mark_words: Vec<u32> =
+        (0..n / 32).map(|i| (0..32).filter(|&b| marked[i * 32 + b]).fold(0u32, |m, b| m | 1 << b)).collect();
+
+    // Queues are filled by atomicAdd, so their order depends on timing: compare them as sets.
+    let check = |end: &[Vec<u32>], who: &str| {
+        assert_eq!(end[index(&w, "mark")], mark_words, "{who}: the mark bitmap");
+        let counts = ints(&end[index(&w, "counts")]);
+        let expected: Vec<i32> = levels.iter().map(|l| l.len() as i32).collect();
+        assert_eq!(counts, expected, "{who}: each round's queue length");
+        let round = |r: usize| {
+            let q = ints(&end[index(&w, if r % 2 == 0 { "queue_a" } else { "queue_b" })]);
+            let mut got: Vec<usize> = q[..levels[r].len()].iter().map(|&o| o as usize).collect();
+            got.sort_unstable();
+            got
+        };
+        // Rounds 1 and 2 are the big ones; the later rounds find nothing left, so their
+        // queues' buffers still hold them.
+        for r in [1, 2] {
+            assert!(levels[r + 2..].iter().all(|l| l.is_empty()), "nothing overwrites round {r}'s queue");
+            let mut expected = levels[r].clone();
+            expected.sort_unstable();
+            assert_eq!(round(r), expected, "{who}: round {r}'s queue");
+        }
+    };
+    check(&run_reference(&w), "reference");
+    check(&run_engine(&w, machine()), "timing engine");
+}

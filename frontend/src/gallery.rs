@@ -159,12 +159,21 @@ pub fn workloads(claim: &Claim) -> String {
     let names: Vec<String> = claim
         .workloads
         .iter()
-        .map(|w| match w.size {
-            Some(size) => {
+        .map(|w| {
+            let mut notes: Vec<String> = Vec::new();
+            if let Some(size) = w.size {
                 let unit = library::by_id(w.id).map_or("", |e| e.size.unit);
-                format!("{} ({size}{}{unit})", w.id, if unit.is_empty() { "" } else { " " })
+                notes.push(format!("{size}{}{unit}", if unit.is_empty() { "" } else { " " }));
             }
-            None => w.id.to_string(),
+            notes.extend(w.defines.iter().map(|(name, value)| format!("{name}={value}")));
+            if !w.kernels.is_empty() {
+                notes.push(format!("measured over {}", w.kernels.join(", ")));
+            }
+            if notes.is_empty() {
+                w.id.to_string()
+            } else {
+                format!("{} ({})", w.id, notes.join(", "))
+            }
         })
         .collect();
     names.join(", ")
@@ -219,9 +228,22 @@ mod tests {
         }))
     }
 
-    /// A report whose IPC is `ipc` (1000 cycles).
+    /// A report whose IPC is `ipc` (1000 cycles), also over the kernels the rows measure
+    /// bfs and memcached by.
     fn ipc(ipc: f64) -> Report {
-        Report { cycles: 1000, warp_instructions: (ipc * 1000.0) as u64, ..Report::default() }
+        let instructions = (ipc * 1000.0) as u64;
+        let run = |name: &str| warpscope_core::stats::KernelReport {
+            name: name.into(),
+            end_cycle: 999,
+            warp_instructions: instructions,
+            ..Default::default()
+        };
+        Report {
+            cycles: 1000,
+            warp_instructions: instructions,
+            kernels: vec![run("bfs_visit"), run("memc_get")],
+            ..Report::default()
+        }
     }
 
     #[test]
@@ -248,9 +270,9 @@ mod tests {
         assert!(!pending.runnable() && pending.runs.is_empty());
         assert_eq!(progress(pending, &[]), Progress::NotRun);
         let two = card("ccws-5.2-13");
-        assert_eq!(two.runs.len(), 6, "3 workloads × 2 variants");
-        assert_eq!(card("ccws-5.2-7").runs.len(), 27, "3 workloads × 9 variants");
-        assert_eq!(two.runs[plan::index(two.claim, 1, 1)].workload, "memcached");
+        assert_eq!(two.runs.len(), 8, "4 workloads × 2 variants");
+        assert_eq!(card("ccws-5.2-7").runs.len(), 48, "4 workloads × 12 variants");
+        assert_eq!(two.runs[plan::index(two.claim, 2, 1)].workload, "memcached");
         assert_eq!(two.runs[1].settings, [("l1.size_bytes", "262144")]);
     }
 
@@ -270,18 +292,19 @@ mod tests {
     #[test]
     fn the_card_is_judged_by_the_claims_own_judge_once_every_run_finished() {
         let card = card("ccws-5.2-13");
-        // Variant 1 (8× L1) over variant 0 (LRR): 3.5×, 1.5×, 4×.
-        let ratios = [(1.0, 3.5), (2.0, 3.0), (0.5, 2.0)];
+        // Variant 1 (8× L1) over variant 0 (LRR): 3.5×, 3×, 1.5×, 4×.
+        let ratios = [(1.0, 3.5), (1.0, 3.0), (2.0, 3.0), (0.5, 2.0)];
         let mut runs: Vec<RunView> = ratios.iter().flat_map(|&(a, b)| [finished(ipc(a)), finished(ipc(b))]).collect();
         let Progress::Judged(verdict) = progress(card, &runs) else { panic!("{:?}", progress(card, &runs)) };
         assert!(!verdict.holds, "memcached gains only 1.5×");
         assert_eq!(
             verdict.checks[0].seen,
-            "bfs: LRR, 8× L1/LRR = 3.50; memcached: LRR, 8× L1/LRR = 1.50; coloring: LRR, 8× L1/LRR = 4.00"
+            "bfs: LRR, 8× L1/LRR = 3.50; kmeans: LRR, 8× L1/LRR = 3.00; memcached: LRR, 8× L1/LRR = 1.50; \
+             gc: LRR, 8× L1/LRR = 4.00"
         );
-        assert_eq!(seen_parts(&verdict.checks[0].seen).len(), 3);
+        assert_eq!(seen_parts(&verdict.checks[0].seen).len(), 4);
         assert!(agrees(card.claim, &verdict).is_ok(), "the row is a known failure");
-        runs[3] = finished(ipc(8.0));
+        runs[5] = finished(ipc(8.0));
         let Progress::Judged(verdict) = progress(card, &runs) else { panic!() };
         assert!(verdict.holds);
         assert!(agrees(card.claim, &verdict).is_err(), "a known failure that holds is said so");
@@ -290,7 +313,7 @@ mod tests {
     #[test]
     fn progress_counts_finished_and_running_runs_and_a_failure_stops_the_judging() {
         let card = card("ccws-5.2-13");
-        let mut runs = vec![RunView::Queued; 6];
+        let mut runs = vec![RunView::Queued; 8];
         runs[0] = finished(ipc(1.0));
         runs[1] = RunView::Running {
             id: 2,
@@ -300,13 +323,13 @@ mod tests {
             latest_ms: 1.0,
             snapshots: Rc::default(),
         };
-        assert_eq!(progress(card, &runs), Progress::Running { done: 1, running: 1, fraction: 1.5 / 6.0 });
+        assert_eq!(progress(card, &runs), Progress::Running { done: 1, running: 1, fraction: 1.5 / 8.0 });
         runs[1] = RunView::Cancelled { cycle: 10 };
         for r in &mut runs[2..] {
             *r = RunView::Idle;
         }
         assert_eq!(progress(card, &runs), Progress::Cancelled);
-        runs[2] = RunView::Failed { message: "The worker crashed.".into(), field: None };
+        runs[4] = RunView::Failed { message: "The worker crashed.".into(), field: None };
         assert_eq!(progress(card, &runs), Progress::Failed("memcached: The worker crashed.".into()));
         let stopped = RunView::Finished(Rc::new(RunResult {
             report: Rc::new(ipc(1.0)),
@@ -314,14 +337,18 @@ mod tests {
             elapsed_ms: 1.0,
             stopped_early: Some("the cycle limit".into()),
         }));
-        let all_stopped = vec![stopped; 6];
+        let all_stopped = vec![stopped; 8];
         assert!(matches!(progress(card, &all_stopped), Progress::Failed(m) if m.contains("did not finish")));
     }
 
     #[test]
     fn the_set_up_reads_like_the_command_line() {
         let card = card("ccws-5.2-13");
-        assert_eq!(workloads(card.claim), "bfs, memcached, coloring");
+        assert_eq!(
+            workloads(card.claim),
+            "bfs (32768 vertices, GRAPH=uniform, EDGES_PER_VERTEX=16, measured over bfs_visit, bfs_mark), \
+             kmeans (60000 points, BLOCK=256, ITERATIONS=1), memcached (measured over memc_get), gc"
+        );
         assert_eq!(variant_flags(&card.claim.variants[1]), "--tb rr --warp lrr --set l1.size_bytes=262144");
         assert_ne!(machine_name("ccws-fermi"), "ccws-fermi", "a preset's label");
         assert_eq!(machine_name("gtx9000"), "gtx9000");

@@ -53,12 +53,18 @@ const WS_DMIL: Variant = policies("WS-DMIL", "warped-slicer", "gto+dmil");
 const WS_QBMI_DMIL: Variant = policies("WS-QBMI+DMIL", "warped-slicer", "gto+qbmi+dmil");
 
 /// `pair-compute-memory`'s transpose alone (its C kernel is launched zero times).
-const TRANSPOSE_ALONE: Variant =
-    Variant { label: "GTO, transpose alone", tb: "rr", warp: "gto", settings: &[], defines: &[("RELAUNCHES", "0")] };
+const TRANSPOSE_ALONE: Variant = Variant {
+    label: "GTO, transpose alone",
+    tb: "rr",
+    warp: "gto",
+    settings: &[],
+    defines: &[("RELAUNCHES", "0")],
+    best_of: &[],
+};
 
 /// A variant of the thread-block sweep (its settings cap the blocks per SM), with the pair's transpose alone.
 const fn tbs(label: &'static str, settings: &'static [Setting]) -> Variant {
-    Variant { label, tb: "rr", warp: "gto", settings, defines: &[("RELAUNCHES", "0")] }
+    Variant { label, tb: "rr", warp: "gto", settings, defines: &[("RELAUNCHES", "0")], best_of: &[] }
 }
 
 /// Warped-Slicer with static memory-instruction limits on the kernels in launch order.
@@ -224,9 +230,24 @@ pub(super) const CLAIMS: &[Claim] = &[
                 warp: "gto",
                 settings: &[],
                 defines: &[("RELAUNCHES", "1"), ("MEMORY_LAUNCHES", "0")],
+                best_of: &[],
             },
-            Variant { label: "M alone", tb: "rr", warp: "gto", settings: &[], defines: &[("RELAUNCHES", "0")] },
-            Variant { label: "Left-over", tb: "rr", warp: "gto", settings: &[], defines: &[("RELAUNCHES", "1")] },
+            Variant {
+                label: "M alone",
+                tb: "rr",
+                warp: "gto",
+                settings: &[],
+                defines: &[("RELAUNCHES", "0")],
+                best_of: &[],
+            },
+            Variant {
+                label: "Left-over",
+                tb: "rr",
+                warp: "gto",
+                settings: &[],
+                defines: &[("RELAUNCHES", "1")],
+                best_of: &[],
+            },
         ],
         checks: &[
             // Ours: at most 75 % of the solo rate (the paper's 54 %), and the M kernel within 15 % or above.

@@ -232,7 +232,33 @@ pub fn judge(claim: &Claim, value: &dyn Fn(usize, usize, Metric) -> Option<f64>)
 /// [`judge`] over the reports of the claim's runs: `report(i)` is that of run `i` of
 /// [`super::plan::runs`], if it finished. The native reproduction and the gallery both judge so.
 pub fn judge_reports<'r>(claim: &Claim, report: &dyn Fn(usize) -> Option<&'r Report>) -> Verdict {
-    judge(claim, &|w, v, metric| report(super::plan::index(claim, w, v)).and_then(|r| metric.measure(r)))
+    let measured = |w: usize, v: usize, metric: Metric| {
+        let kernels = claim.workloads[w].kernels;
+        let report = report(super::plan::index(claim, w, v))?;
+        if kernels.is_empty() {
+            metric.measure(report)
+        } else {
+            metric.measure(&report.region(kernels))
+        }
+    };
+    judge(claim, &|w, v, metric| match claim.variants[v].best_of {
+        [] => measured(w, v, metric),
+        members => measured(w, best_member(claim, members, &|m| measured(w, m, Metric::Ipc))?, metric),
+    })
+}
+
+/// Of the variants labelled `members`, the one with the highest IPC by `ipc(variant index)`
+/// (the first on a tie); `None` if one of them has no measurement.
+fn best_member(claim: &Claim, members: &[&str], ipc: &dyn Fn(usize) -> Option<f64>) -> Option<usize> {
+    let mut best: Option<(usize, f64)> = None;
+    for label in members {
+        let m = claim.variant(label)?;
+        let value = ipc(m)?;
+        if best.is_none_or(|(_, b)| value > b) {
+            best = Some((m, value));
+        }
+    }
+    best.map(|(m, _)| m)
 }
 
 fn judge_check(claim: &Claim, check: &Check, value: &dyn Fn(usize, usize, Metric) -> Option<f64>) -> CheckOutcome {
@@ -350,7 +376,9 @@ pub fn num(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::claims::{check, warp, Claim, Paper, Status, WorkloadSize};
+    use crate::claims::{check, warp, workload, Claim, Paper, Status, WorkloadSize};
+
+    const XY: &[WorkloadSize] = &[workload("x"), workload("y")];
 
     const SWEEP: &[&str] = &["L1", "L2", "L4", "L8"];
     const VARIANTS: &[crate::claims::Variant] =
@@ -362,7 +390,7 @@ mod tests {
             paper: Paper::Ccws,
             statement: "s",
             paper_says: "p",
-            workloads: &[WorkloadSize { id: "x", size: None }, WorkloadSize { id: "y", size: None }],
+            workloads: XY,
             machine: "ccws-fermi",
             settings: &[],
             variants: VARIANTS,
@@ -378,6 +406,42 @@ mod tests {
             0 => [1.0, 2.0, 4.0, 3.0][v],
             _ => [1.0, 2.0, 3.0, 4.0][v],
         })
+    }
+
+    #[test]
+    fn an_oracle_variant_measures_each_workloads_fastest_member() {
+        const WITH_BEST: &[crate::claims::Variant] = &[
+            warp("L1", "swl:limit=1"),
+            warp("L2", "swl:limit=2"),
+            warp("L4", "swl:limit=4"),
+            warp("L8", "swl:limit=8"),
+            crate::claims::best_of("Best", SWEEP),
+        ];
+        const CHECKS: &[Check] = &[
+            check(Metric::L1Mpki, Across::Each, Relation::RatioBetween { a: "Best", b: "L4", min: 1.0, max: 1.0 }),
+            check(Metric::L1Mpki, Across::Each, Relation::RatioBetween { a: "Best", b: "L8", min: 1.0, max: 1.0 }),
+        ];
+        let claim = Claim { variants: WITH_BEST, ..claim(CHECKS) };
+        // Run `w * 5 + v`: IPC as `ipc` says (x peaks at L4, y at L8), and misses that tell the
+        // variants apart; the oracle's own slot (v = 4) must not be read as a measurement.
+        let reports: Vec<Report> = (0..10)
+            .map(|i| {
+                let (w, v) = (i / 5, i % 5);
+                let ipc = if v < 4 { ipc(w, v, Metric::Ipc).unwrap() } else { 100.0 };
+                Report {
+                    cycles: (12_000.0 / ipc) as u64,
+                    warp_instructions: 12_000,
+                    l1: crate::mem::l1::L1Stats { misses: 10 * (v as u64 + 1), ..Default::default() },
+                    ..Report::default()
+                }
+            })
+            .collect();
+        let v = judge_reports(&claim, &|i| reports.get(i));
+        // Best = L4 on x (so the first check holds there, the second not), L8 on y.
+        assert!(!v.checks[0].holds && !v.checks[1].holds, "{} / {}", v.checks[0].seen, v.checks[1].seen);
+        assert_eq!(v.checks[0].seen, "x: Best/L4 = 1.00; y: Best/L4 = 1.33");
+        assert_eq!(v.checks[1].seen, "x: Best/L8 = 0.750; y: Best/L8 = 1.00");
+        assert_eq!(crate::claims::plan::runs(&claim)[4], crate::claims::plan::runs(&claim)[0], "a free slot");
     }
 
     #[test]

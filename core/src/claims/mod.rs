@@ -109,6 +109,25 @@ pub struct WorkloadSize {
     pub id: &'static str,
     /// Value of its size knob.
     pub size: Option<u32>,
+    /// `#define`s overridden for every variant (after the size knob, before the variant's): an
+    /// input or a block size the paper's version of the program has.
+    pub defines: &'static [Define],
+    /// The kernels measured (empty: the whole launch sequence). Kernels that only stand in for
+    /// work the paper's program does on the host (building a table, writing the requests) are
+    /// left out, as a simulator of the paper's kind never ran them.
+    pub kernels: &'static [&'static str],
+}
+
+impl WorkloadSize {
+    /// The same workload with `defines` overridden.
+    pub(crate) const fn with_defines(self, defines: &'static [Define]) -> WorkloadSize {
+        WorkloadSize { defines, ..self }
+    }
+
+    /// The same workload measured over `kernels` only.
+    pub(crate) const fn measuring(self, kernels: &'static [&'static str]) -> WorkloadSize {
+        WorkloadSize { kernels, ..self }
+    }
 }
 
 /// A hardware setting changed from the preset: the field's path, as the app and `--set` use
@@ -131,6 +150,10 @@ pub struct Variant {
     pub settings: &'static [Setting],
     /// `#define`s overridden for this variant (after the size knob).
     pub defines: &'static [Define],
+    /// For an oracle variant such as Best-SWL: the labels of the claim's variants it picks from,
+    /// per workload the one with the highest IPC (the first on a tie). It runs nothing of its
+    /// own; empty for an ordinary variant.
+    pub best_of: &'static [&'static str],
 }
 
 /// One measurement the claim makes and what it must show.
@@ -222,7 +245,7 @@ pub fn by_id(id: &str) -> Option<&'static Claim> {
 
 /// A variant that only chooses the policies.
 pub(crate) const fn policies(label: &'static str, tb: &'static str, warp: &'static str) -> Variant {
-    Variant { label, tb, warp, settings: &[], defines: &[] }
+    Variant { label, tb, warp, settings: &[], defines: &[], best_of: &[] }
 }
 
 /// A variant on round-robin thread-block dispatch that only chooses the warp scheduler.
@@ -237,7 +260,14 @@ pub(crate) const fn with(
     warp: &'static str,
     settings: &'static [Setting],
 ) -> Variant {
-    Variant { label, tb, warp, settings, defines: &[] }
+    Variant { label, tb, warp, settings, defines: &[], best_of: &[] }
+}
+
+/// An oracle variant: per workload, whichever of the claim's variants `members` (labels) has
+/// the highest IPC, as the paper's Best-SWL is the best of a profiled sweep. Its run slot
+/// repeats the first member's run, so it costs nothing.
+pub(crate) const fn best_of(label: &'static str, members: &'static [&'static str]) -> Variant {
+    Variant { label, tb: "rr", warp: "best-of", settings: &[], defines: &[], best_of: members }
 }
 
 /// A check over every workload of the claim.
@@ -247,12 +277,12 @@ pub(crate) const fn check(metric: Metric, across: Across, relation: Relation) ->
 
 /// A workload at its file's size.
 pub(crate) const fn workload(id: &'static str) -> WorkloadSize {
-    WorkloadSize { id, size: None }
+    WorkloadSize { id, size: None, defines: &[], kernels: &[] }
 }
 
 /// A workload at a size.
 pub(crate) const fn sized(id: &'static str, size: u32) -> WorkloadSize {
-    WorkloadSize { id, size: Some(size) }
+    WorkloadSize { id, size: Some(size), defines: &[], kernels: &[] }
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ pub struct RunSpec {
     pub machine: &'static str,
     /// Settings changed from the preset: the claim's, then the variant's.
     pub settings: Vec<Setting>,
-    /// `#define`s overridden, after the size knob.
+    /// `#define`s overridden, after the size knob: the workload's, then the variant's.
     pub defines: Vec<Define>,
     /// Thread-block scheduler spec.
     pub tb: &'static str,
@@ -39,14 +39,21 @@ pub fn runs(claim: &Claim) -> Vec<RunSpec> {
     let mut out = Vec::with_capacity(claim.workloads.len() * claim.variants.len());
     for w in claim.workloads {
         for v in claim.variants {
+            // An oracle variant's slot repeats its first member's run (free once deduplicated).
+            let v = match v.best_of.first() {
+                Some(first) => claim.variants.iter().find(|m| m.label == *first).unwrap_or(v),
+                None => v,
+            };
             let mut settings = claim.settings.to_vec();
             settings.extend_from_slice(v.settings);
+            let mut defines = w.defines.to_vec();
+            defines.extend_from_slice(v.defines);
             out.push(RunSpec {
                 workload: w.id,
                 size: w.size,
                 machine: claim.machine,
                 settings,
-                defines: v.defines.to_vec(),
+                defines,
                 tb: v.tb,
                 warp: v.warp,
             });

@@ -13,6 +13,7 @@
 // is 1 MB and the per-vertex arrays 128 KB each, beyond the L2.
 #define N 32768
 #define EDGES_PER_VERTEX 8
+#define GRAPH powerlaw
 #define LEVELS 8
 #define SOURCE 0
 
@@ -59,7 +60,7 @@ __global__ void bfs_mark(int* mask, int* updating, int* visited, int vertices) {
 }
 
 host {
-    graph g = powerlaw(N, N * EDGES_PER_VERTEX, 11);
+    graph g = GRAPH(N, N * EDGES_PER_VERTEX, 11);
     int mask[N];
     int updating[N];
     int visited[N];

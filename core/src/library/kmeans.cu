@@ -7,9 +7,15 @@
 // ghost or other); block b only re-reads the same read-only feature slice in every launch.
 // The CPU's centroid update is not simulated: launch t reads the t-th of ITERATIONS centroid
 // sets prepared up front, so memberships change from launch to launch as in the real run.
-// The knob POINTS is the number of points (a multiple of 64): at the default 8192 the
-// features take 1.1 MB, more than the GTX 480's L2, read again by every launch.
-#define POINTS 8192
+// It is also the CCWS paper's KMN (highly cache-sensitive, reading global memory): each thread
+// re-reads its point's FEATURES lines once per cluster, so a warp keeps 34 lines live.
+// The knob POINTS is the number of points (a multiple of 64): at the default 8000 the
+// features take 1.1 MB, more than the GTX 480's L2, read again by every launch. A power of
+// two would be a bad default: feature rows 4 * POINTS bytes apart would then all start in the
+// same set of an L1 indexed by line address modulo its sets (32 KB apart for 8192 points), so a
+// warp's 34 feature lines would fight over one set's ways however few warps ran; 8000 points
+// spread them over 16 sets.
+#define POINTS 8000
 #define FEATURES 34
 #define CLUSTERS 5
 #define ITERATIONS 5
@@ -42,6 +48,6 @@ host {
     float centroids[ITERATIONS * CLUSTERS * FEATURES] = random(0.0, 1.0, 62);
     int membership[POINTS];
     for (int t = 0; t < ITERATIONS; t++) {
-        kmeans_assign<<<POINTS / BLOCK, BLOCK>>>(features, centroids, membership, POINTS, t);
+        kmeans_assign<<<(POINTS + BLOCK - 1) / BLOCK, BLOCK>>>(features, centroids, membership, POINTS, t);
     }
 }

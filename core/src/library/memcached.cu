@@ -60,19 +60,22 @@ __global__ void memc_build(unsigned* items, int* heads, int n, int buckets) {
     }
 }
 
-// Request r's key: a copy of item target[r]'s key, or a key nobody stored.
+// The request keys, one word per thread so that the writes coalesce (the real server gets its
+// keys from the network, not from a kernel, so this setup should cost little and the same under
+// every scheduler): word w of request r is word w of item target[r]'s key, or of a key nobody
+// stored.
 __global__ void memc_requests(const unsigned* items, const int* target, unsigned* keys, int requests, int n) {
-    int r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r >= requests) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= requests * KEY_WORDS) {
         return;
     }
+    int r = i / KEY_WORDS;
+    int w = i % KEY_WORDS;
     int t = target[r];
-    for (int w = 0; w < KEY_WORDS; w++) {
-        if (t < n) {
-            keys[r * KEY_WORDS + w] = items[t * ITEM_WORDS + w];
-        } else {
-            keys[r * KEY_WORDS + w] = mix((unsigned)(t * KEY_WORDS + w)) & 0x7fffffffu;
-        }
+    if (t < n) {
+        keys[i] = items[t * ITEM_WORDS + w];
+    } else {
+        keys[i] = mix((unsigned)(t * KEY_WORDS + w)) & 0x7fffffffu;
     }
 }
 
@@ -120,6 +123,6 @@ host {
     int keys[N * KEY_WORDS];
     int out[N];
     memc_build<<<(N + 255) / 256, 256>>>(items, heads, N, buckets);
-    memc_requests<<<(N + 255) / 256, 256>>>(items, target, keys, N, N);
+    memc_requests<<<(N * KEY_WORDS + 255) / 256, 256>>>(items, target, keys, N, N);
     memc_get<<<(N + 255) / 256, 256>>>(keys, heads, items, out, N, buckets);
 }

@@ -18,6 +18,6 @@ pub const WORKLOADS: &[LibraryWorkload] = workloads! {
         "A 2-D 5-point Jacobi relaxation iterated with swapped arrays, all neighbours read from global memory: each block re-reads the tile it wrote last launch plus a halo.";
     "nw", "Needleman-Wunsch", InterKernelReuse, "N" = 512 in 32..=2048 "sequence length",
         "Rodinia's sequence alignment in anti-diagonal wavefronts of 16 x 16 tiles, one launch per diagonal, the block count rising then falling.";
-    "kmeans", "K-means assignment", InterKernelReuse, "POINTS" = 8192 in 256..=262144 "points",
+    "kmeans", "K-means assignment", InterKernelReuse, "POINTS" = 8000 in 256..=262144 "points",
         "Rodinia's k-means assignment step iterated by the host: every launch re-reads the same read-only features but nothing a previous launch wrote, the control.";
 };

@@ -12,6 +12,8 @@ pub const WORKLOADS: &[LibraryWorkload] = workloads! {
         "Hash-table lookups: each thread hashes its 64-byte key and walks a bucket chain comparing 128-byte items with it (highly cache-sensitive).";
     "coloring", "Graph colouring", CacheSensitivity, "N" = 32768 in 1024..=262144 "vertices",
         "Jones-Plassmann colouring rounds over a uniform random graph: every uncoloured vertex scans its neighbours' priorities (highly cache-sensitive).";
+    "gc", "Garbage collection (mark)", CacheSensitivity, "N" = 65536 in 1024..=262144 "objects",
+        "The mark phase of a tracing collector: each thread scans its gray object's reference fields in order and marks the children (highly cache-sensitive).";
     "backprop", "Back propagation (Rodinia)", CacheSensitivity, "IN" = 16384 in 256..=131072 "input units",
         "Rodinia's backprop step: a shared-memory layer forward pass and a weight update over a 17-column weight matrix (moderately sensitive).";
     "lud", "LU decomposition (Rodinia)", CacheSensitivity, "N" = 256 in 32..=1024 "matrix side",

@@ -416,9 +416,65 @@ pub struct Report {
     pub series: TimeSeries,
 }
 
+impl Report {
+    /// What the runs of the named kernels measured, as a report of its own: their cycles (the
+    /// union of their start-to-end spans, so overlapping runs count once), warp instructions,
+    /// L1, L2 and DRAM counts, and their kernel runs. Per-SM counts, stalls and the time series
+    /// are not kept per kernel run and stay empty. A claim measures a workload over the kernels
+    /// the paper's program runs, leaving out kernels that stand in for its host-side set-up.
+    pub fn region(&self, kernels: &[&str]) -> Report {
+        let runs: Vec<&KernelReport> = self.kernels.iter().filter(|k| kernels.contains(&k.name.as_str())).collect();
+        let mut spans: Vec<(u64, u64)> = runs.iter().map(|k| (k.start_cycle, k.end_cycle + 1)).collect();
+        spans.sort_unstable();
+        let mut cycles = 0;
+        let mut covered_to = 0;
+        for (start, end) in spans {
+            let from = start.max(covered_to);
+            if end > from {
+                cycles += end - from;
+                covered_to = end;
+            }
+        }
+        let mut out = Report { gpu: self.gpu.clone(), cycles, ..Report::default() };
+        for k in &runs {
+            out.warp_instructions += k.warp_instructions;
+            out.l1.merge(&k.l1);
+            out.l2.merge(&k.l2);
+            out.dram.reads += k.dram_reads;
+            out.dram.writes += k.dram_writes;
+            out.kernels.push((*k).clone());
+        }
+        out.ipc = if cycles == 0 { 0.0 } else { out.warp_instructions as f64 / cycles as f64 };
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_region_counts_its_kernels_once_and_overlaps_once() {
+        let run = |name: &str, start: u64, end: u64, instructions: u64| KernelReport {
+            name: name.into(),
+            start_cycle: start,
+            end_cycle: end,
+            warp_instructions: instructions,
+            l1: L1Stats { misses: instructions / 10, ..L1Stats::default() },
+            dram_reads: 1,
+            ..KernelReport::default()
+        };
+        let report = Report {
+            cycles: 1000,
+            kernels: alloc::vec![run("setup", 0, 99, 50), run("get", 100, 399, 300), run("get", 300, 599, 200)],
+            ..Report::default()
+        };
+        let get = report.region(&["get"]);
+        // Spans 100..=399 and 300..=599 overlap by 100 cycles: 500 cycles in all.
+        assert_eq!((get.cycles, get.warp_instructions, get.l1.misses, get.dram.reads), (500, 500, 50, 2));
+        assert_eq!(get.ipc, 1.0);
+        assert_eq!(report.region(&["none"]).cycles, 0);
+    }
 
     #[test]
     fn stall_counts_by_index_match_the_breakdown() {
