@@ -141,6 +141,18 @@ pub trait WarpScheduler {
     fn hears_every_retry(&self) -> bool {
         false
     }
+
+    /// What the policy counted, for the run's report (zeros for a policy that counts nothing).
+    fn counters(&self) -> PolicyCounters {
+        PolicyCounters::default()
+    }
+}
+
+/// Counts a policy keeps of its own mechanism, summed over the SMs into the report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PolicyCounters {
+    /// Misses on a line in the missing warp's own victim tags (CCWS).
+    pub victim_tag_hits: u64,
 }
 
 macro_rules! warp_policies {
@@ -208,6 +220,12 @@ macro_rules! warp_policies {
                 match self {
                     $( WarpPolicy::$variant(p) => p.on_event(cx, event), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.on_event(cx, event), )*
+                }
+            }
+            fn counters(&self) -> PolicyCounters {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.counters(), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.counters(), )*
                 }
             }
         }
