@@ -205,7 +205,8 @@ impl Tunable for Ccws {
             "straddler_allowed",
             "Straddling warp may load",
             "1 (the artifact): the warp whose score crosses the cutoff keeps its loads, so one warp at twice the base \
-             blocks another; 0: only warps whose whole score lies within the cutoff load, so any raised score blocks one.",
+             blocks another; 0: only warps whose whole score lies within the cutoff load (the first-ranked always may), so \
+             any raised score blocks one.",
             1,
         ),
         switch(
