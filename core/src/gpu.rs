@@ -342,10 +342,11 @@ impl Simulation {
         &self.tb_policy
     }
 
-    /// The warp policy of SM `sm`, as it stands (for tests of policies).
-    #[cfg(test)]
-    pub(crate) fn warp_policy(&self, sm: usize) -> &WarpPolicy {
-        self.sms[sm].policy()
+    /// The warp policy of SM `sm`, as it stands: for views of a policy's own state (CCWS's
+    /// scores: match [`WarpPolicy::Ccws`] and ask it for its state at [`Simulation::cycle`]).
+    /// `None` past the last SM.
+    pub fn warp_policy(&self, sm: usize) -> Option<&WarpPolicy> {
+        self.sms.get(sm).map(|s| s.policy())
     }
 
     /// Runs at most `budget` cycles. Skipping idle cycles may carry the clock past the budget's
@@ -943,11 +944,13 @@ impl Simulation {
         let sms: Vec<_> = self.sms.iter().map(|sm| sm.report()).collect();
         let mut l1 = L1Stats::default();
         let mut stalls = StallBreakdown::default();
-        let mut warp_instructions = 0;
+        let (mut warp_instructions, mut gated_loads, mut victim_tag_hits) = (0, 0, 0);
         for s in &sms {
             l1.merge(&s.l1);
             stalls.merge(&s.stalls);
             warp_instructions += s.warp_instructions;
+            gated_loads += s.gated_loads;
+            victim_tag_hits += s.victim_tag_hits;
         }
         let mut l2 = L2Stats::default();
         for b in &self.banks {
@@ -973,6 +976,8 @@ impl Simulation {
             network: self.network.stats(),
             stalls,
             series: self.series.clone(),
+            gated_loads,
+            victim_tag_hits,
         }
     }
 }

@@ -65,7 +65,8 @@ pub enum Metric {
     /// Average warps allowed to issue per SM over the run (needs the throttling statistics of
     /// the CCWS and CIAO issues).
     ActiveWarps,
-    /// Loads held back by a policy's gate per thousand warp instructions (CCWS issue).
+    /// Global loads held back by the warp policy's gate per thousand warp instructions: each
+    /// load held back at least once counts once, however long it waited.
     GatedLoadsPerKilo,
 }
 
@@ -129,6 +130,7 @@ impl Metric {
                 ratio(s.issued, all)
             }
             Metric::ReservationFailsPerAccess => ratio(l1.failures(), l1.accesses),
+            Metric::GatedLoadsPerKilo => 1000.0 * ratio(report.gated_loads, report.warp_instructions),
             Metric::FirstRunCycles(name) => {
                 let mut runs = report.kernels.iter().filter(|k| k.name == name);
                 let start = runs.clone().map(|k| k.start_cycle).min()?;
@@ -161,8 +163,7 @@ impl Metric {
             | Metric::Fairness
             | Metric::KernelNormalizedIpc(_)
             | Metric::IntraWarpHitShare
-            | Metric::ActiveWarps
-            | Metric::GatedLoadsPerKilo => return None,
+            | Metric::ActiveWarps => return None,
         })
     }
 }
@@ -213,6 +214,7 @@ mod tests {
                     ..KernelReport::default()
                 },
             ],
+            gated_loads: 12,
             ..Report::default()
         }
     }
@@ -230,6 +232,7 @@ mod tests {
         assert_eq!(Metric::KernelL1AccessesPerKcycle("a").measure(&r), Some(100.0), "78 accesses in 390 + 390 cycles");
         assert_eq!(Metric::KernelL1MissRate("a").measure(&r), Some(0.3), "18 of 60 loads");
         assert_eq!(Metric::KernelL1MissRate("b").measure(&r), None, "no loads");
+        assert_eq!(Metric::GatedLoadsPerKilo.measure(&r), Some(3.0), "12 loads held back in 4000 instructions");
         assert_eq!(Metric::Energy.measure(&r), None);
         assert!(Metric::Cycles.available() && !Metric::WeightedSpeedup.available());
     }

@@ -52,6 +52,8 @@ struct Warp {
     admitted_for: Option<(u32, u32)>,
     /// The cycle it last issued (`u64::MAX`: not since it was admitted).
     last_issue: u64,
+    /// Its next instruction, a global load, was held back by the policy's gate (and counted).
+    gated: bool,
 }
 
 /// One thread-block slot.
@@ -305,9 +307,8 @@ impl Sm {
         }
     }
 
-    /// Its warp policy.
-    #[cfg(test)]
-    pub(crate) fn policy(&self) -> &WarpPolicy {
+    /// Its warp policy (for views of a policy's state, such as CCWS's scores).
+    pub fn policy(&self) -> &WarpPolicy {
         &self.policy
     }
 
@@ -355,6 +356,7 @@ impl Sm {
         let mut r = self.report.clone();
         r.l1 = self.l1.stats();
         r.stalls = self.stalls.into();
+        r.victim_tag_hits = self.policy.counters().victim_tag_hits;
         r
     }
 
@@ -412,6 +414,7 @@ impl Sm {
             warp.code_index = launch.code_index;
             warp.admitted_for = Some((launch.kernel, block));
             warp.last_issue = u64::MAX;
+            warp.gated = false;
             let n_sched = self.schedulers.len();
             self.schedulers[w % n_sched].ready.admit(w as WarpSlot);
             self.info[w] = WarpInfo {
@@ -650,6 +653,14 @@ impl Sm {
             let cx = WarpCx { now, sm: self.id, scheduler, warps: &self.info };
             if !self.policy.may_issue(&cx, w, class) {
                 throttled = true;
+                // A load held back counts once, however many cycles it waits.
+                if class == InstrClass::GlobalLoad && !self.warps[w as usize].gated {
+                    self.warps[w as usize].gated = true;
+                    self.report.gated_loads += 1;
+                    if let Some(run) = io.runs.get_mut(self.info[w as usize].kernel as usize) {
+                        run.gated_loads += 1;
+                    }
+                }
                 continue;
             }
             // Only one memory instruction enters the LSU per cycle.
@@ -660,6 +671,7 @@ impl Sm {
             let at = Picked { slot: w, position: i, pc, next };
             let requests =
                 self.issue(s, at, now, &kernels[code_index], io).map_err(|fault| SmFault { kernel, fault })?;
+            self.warps[w as usize].gated = false;
             if let Some(run) = io.runs.get_mut(kernel as usize) {
                 run.warp_instructions += 1;
             }

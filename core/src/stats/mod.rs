@@ -210,6 +210,10 @@ pub struct KernelReport {
     /// DRAM line writes (write-backs) charged to it.
     #[serde(default)]
     pub dram_writes: u64,
+    /// Its global loads that the warp policy's gate held back at least once (each counted
+    /// once, however long it waited).
+    #[serde(default)]
+    pub gated_loads: u64,
 }
 
 /// One SM.
@@ -223,6 +227,12 @@ pub struct SmReport {
     pub l1: L1Stats,
     /// Cycles the LSU spent retrying a request the L1 could not accept.
     pub lsu_stall_cycles: u64,
+    /// Global loads the warp policy's gate held back at least once (each counted once).
+    #[serde(default)]
+    pub gated_loads: u64,
+    /// Misses on a line in the missing warp's own victim tags (CCWS; 0 under other policies).
+    #[serde(default)]
+    pub victim_tag_hits: u64,
 }
 
 /// One thread block's life.
@@ -414,6 +424,14 @@ pub struct Report {
     pub stalls: StallBreakdown,
     /// Counts over time.
     pub series: TimeSeries,
+    /// Global loads the warp policy's gate held back at least once, all SMs (each counted once,
+    /// however long it waited; the runs' counts add up to it).
+    #[serde(default)]
+    pub gated_loads: u64,
+    /// Misses on a line in the missing warp's own victim tags, all SMs (CCWS's lost-locality
+    /// detector; 0 under other policies).
+    #[serde(default)]
+    pub victim_tag_hits: u64,
 }
 
 impl Report {

@@ -22,6 +22,7 @@
 //! time alone (a decay, an epoch) is therefore computed from [`WarpCx::now`] when the policy is
 //! next called, never by counting calls.
 
+pub mod ccws;
 mod fetch_groups;
 pub mod gto;
 pub mod lrr;
@@ -141,12 +142,28 @@ pub trait WarpScheduler {
     fn hears_every_retry(&self) -> bool {
         false
     }
+
+    /// What the policy counted, for the run's report (zeros for a policy that counts nothing).
+    fn counters(&self) -> PolicyCounters {
+        PolicyCounters::default()
+    }
+}
+
+/// Counts a policy keeps of its own mechanism, summed over the SMs into the report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PolicyCounters {
+    /// Misses on a line in the missing warp's own victim tags (CCWS).
+    pub victim_tag_hits: u64,
 }
 
 macro_rules! warp_policies {
     ($( $variant:ident($ty:ty) = $id:literal, $label:literal, $description:literal; )*
      #[cfg(test)] { $( $tvariant:ident($tty:ty); )* }) => {
         /// Every warp scheduler, dispatched statically on the hot path.
+        // One value per SM, built once and never moved in the cycle loop: a variant larger than
+        // the others (CCWS's tags and scores) costs nothing, and boxing it would add a pointer
+        // to follow on every call.
+        #[allow(clippy::large_enum_variant)]
         #[derive(Clone, Debug)]
         pub enum WarpPolicy {
             $( #[doc = $description] $variant($ty), )*
@@ -210,6 +227,12 @@ macro_rules! warp_policies {
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.on_event(cx, event), )*
                 }
             }
+            fn counters(&self) -> PolicyCounters {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.counters(), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.counters(), )*
+                }
+            }
         }
     };
 }
@@ -225,6 +248,8 @@ warp_policies! {
         "Fetch groups of consecutive warps: greedy-then-oldest within the current group until it stalls, then the oldest group (CCWS paper, 2LVL-GTO).";
     TwoLevelLrr(two_level_lrr::TwoLevelLrr) = "2lvl-lrr", "Two-level round-robin",
         "Fetch groups of consecutive warps: turns within the current group until it stalls, then the next group in turn (Narasiman et al.; CCWS paper, 2LVL-LRR).";
+    Ccws(ccws::Ccws) = "ccws", "Cache-conscious (CCWS)",
+        "Greedy-then-oldest, but warps that lose cached lines to other warps raise their scores, and the warps pushed past a cutoff may not issue loads until the scores decay (Rogers et al., CCWS).";
     // Variants that exist only in the crate's unit tests (not in the registry).
     #[cfg(test)] {
         Probe(probe::Probe);

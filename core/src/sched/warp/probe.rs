@@ -149,7 +149,7 @@ mod tests {
         assert_eq!(sim.run(), StepOutcome::Finished);
         let probes = (0..4)
             .map(|sm| match sim.warp_policy(sm) {
-                WarpPolicy::Probe(p) => p.clone(),
+                Some(WarpPolicy::Probe(p)) => p.clone(),
                 _ => unreachable!("built with a probe"),
             })
             .collect();
