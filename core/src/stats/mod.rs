@@ -437,8 +437,9 @@ pub struct Report {
 impl Report {
     /// What the runs of the named kernels measured, as a report of its own: their cycles (the
     /// union of their start-to-end spans, so overlapping runs count once), warp instructions,
-    /// L1, L2 and DRAM counts, and their kernel runs. Per-SM counts, stalls and the time series
-    /// are not kept per kernel run and stay empty. A claim measures a workload over the kernels
+    /// L1, L2 and DRAM counts, loads held back by the warp policy, and their kernel runs.
+    /// Per-SM counts (victim-tag hits among them), stalls and the time series are not kept per
+    /// kernel run and stay empty. A claim measures a workload over the kernels
     /// the paper's program runs, leaving out kernels that stand in for its host-side set-up.
     pub fn region(&self, kernels: &[&str]) -> Report {
         let runs: Vec<&KernelReport> = self.kernels.iter().filter(|k| kernels.contains(&k.name.as_str())).collect();
@@ -460,6 +461,7 @@ impl Report {
             out.l2.merge(&k.l2);
             out.dram.reads += k.dram_reads;
             out.dram.writes += k.dram_writes;
+            out.gated_loads += k.gated_loads;
             out.kernels.push((*k).clone());
         }
         out.ipc = if cycles == 0 { 0.0 } else { out.warp_instructions as f64 / cycles as f64 };
