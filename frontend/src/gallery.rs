@@ -346,7 +346,7 @@ mod tests {
         let card = card("ccws-5.2-13");
         assert_eq!(
             workloads(card.claim),
-            "bfs (32768 vertices, GRAPH=uniform, EDGES_PER_VERTEX=16, measured over bfs_visit, bfs_mark), \
+            "bfs (GRAPH=uniform, EDGES_PER_VERTEX=16, measured over bfs_visit, bfs_mark), \
              kmeans (60000 points, BLOCK=256, ITERATIONS=1), memcached (measured over memc_get), gc"
         );
         assert_eq!(variant_flags(&card.claim.variants[1]), "--tb rr --warp lrr --set l1.size_bytes=262144");

@@ -13,8 +13,8 @@ use super::{sized, workload};
 
 /// Rodinia's BFS on the kind of graph Rodinia's generator makes (uniformly random
 /// neighbours), at the paper's base input of about 500K edges (32K vertices of 16 edges), and
-/// measured over the search itself: `bfs_init` stands in for Rodinia's host-side set-up.
-const BFS: WorkloadSize = sized("bfs", 32768)
+/// measured over the search itself (the file's N is 32768): `bfs_init` stands in for Rodinia's host-side set-up.
+const BFS: WorkloadSize = workload("bfs")
     .with_defines(&[("GRAPH", "uniform"), ("EDGES_PER_VERTEX", "16")])
     .measuring(&["bfs_visit", "bfs_mark"]);
 /// Rodinia's k-means assignment with Rodinia's 256-thread blocks (the library's default of 64
@@ -26,10 +26,6 @@ const KMN: WorkloadSize = sized("kmeans", 60000).with_defines(KMN_DEFINES);
 /// in for what the real server does on the host.
 const MEMC: WorkloadSize = workload("memcached").measuring(&["memc_get"]);
 const HCS: &[WorkloadSize] = &[BFS, KMN, MEMC, workload("gc")];
-/// BFS on a graph four times larger (the paper goes from 500K to 20M edges).
-const BFS_LARGE: WorkloadSize = sized("bfs", 131072)
-    .with_defines(&[("GRAPH", "uniform"), ("EDGES_PER_VERTEX", "16")])
-    .measuring(&["bfs_visit", "bfs_mark"]);
 const CI: &[WorkloadSize] = &[workload("nw"), workload("backprop"), workload("srad"), workload("lud")];
 
 /// GTO, the paper's baseline and CCWS's base prioritiser.
@@ -97,7 +93,7 @@ pub(super) const CLAIMS: &[Claim] = &[
             check(Metric::Ipc, HarmonicMean, RatioBetween { a: "2LVL-GTO", b: "GTO", min: 0.8, max: 1.05 }),
             check(Metric::Ipc, Each, RatioAtLeast { a: "Best-SWL", b: "CCWS", min: 0.95 }),
         ],
-        status: Status::Pending("CCWS, the two-level scheduler 2LVL-GTO and Best-SWL (the CCWS issue)"),
+        status: Status::Pass,
         headline: true,
     },
     Claim {
@@ -116,7 +112,13 @@ pub(super) const CLAIMS: &[Claim] = &[
             check(Metric::L1Mpki, Each, RatioAtMost { a: "CCWS", b: "GTO", max: 0.8 }),
             check(Metric::L1Mpki, Each, RatioAtMost { a: "Best-SWL", b: "GTO", max: 0.8 }),
         ],
-        status: Status::Pending("CCWS and Best-SWL (the CCWS issue)"),
+        status: Status::KnownFailure(
+            "CCWS and Best-SWL miss far less than GTO on memcached and gc, but not on bfs, where no warp limit \
+             removes many misses (they are re-reads of lines other warps fetched; see ccws-5.2-7), and CCWS not on \
+             kmeans, where Best-SWL does: a kmeans warp re-reads each of its 34 feature lines only after the other \
+             33, farther back than its 16 victim tags remember, so CCWS sees little of the locality it loses and \
+             throttles little (see ccws-5.2-10)",
+        ),
         headline: false,
     },
     Claim {
@@ -159,7 +161,7 @@ pub(super) const CLAIMS: &[Claim] = &[
             check(Metric::Ipc, Each, Close { a: "CCWS", b: "GTO", tolerance: 0.03 }),
             check(Metric::GatedLoadsPerKilo, Each, Between { variant: "CCWS", min: 0.0, max: 1.0 }),
         ],
-        status: Status::Pending("CCWS and its gating statistics (the CCWS issue)"),
+        status: Status::Pass,
         headline: false,
     },
     Claim {
@@ -173,15 +175,37 @@ pub(super) const CLAIMS: &[Claim] = &[
         variants: &[
             with("GTO 8K", "rr", "gto", &l1("8192")),
             with("CCWS 8K", "rr", "ccws", &l1("8192")),
+            with("GTO 16K", "rr", "gto", &l1("16384")),
+            with("CCWS 16K", "rr", "ccws", &l1("16384")),
+            GTO,
+            CCWS,
+            with("GTO 64K", "rr", "gto", &l1("65536")),
+            with("CCWS 64K", "rr", "ccws", &l1("65536")),
             with("GTO 128K", "rr", "gto", &l1("131072")),
             with("CCWS 128K", "rr", "ccws", &l1("131072")),
         ],
         checks: &[
-            check(Metric::Ipc, HarmonicMean, RatioAtLeast { a: "CCWS 8K", b: "GTO 8K", min: 1.1 }),
+            check(
+                Metric::Ipc,
+                HarmonicMean,
+                RatiosFalling {
+                    pairs: &[
+                        ("CCWS 8K", "GTO 8K"),
+                        ("CCWS 16K", "GTO 16K"),
+                        ("CCWS", "GTO"),
+                        ("CCWS 64K", "GTO 64K"),
+                        ("CCWS 128K", "GTO 128K"),
+                    ],
+                    slack: 0.05,
+                },
+            ),
             check(Metric::Ipc, HarmonicMean, Close { a: "CCWS 128K", b: "GTO 128K", tolerance: 0.1 }),
         ],
-        status: Status::Pending(
-            "CCWS (the CCWS issue); the row then also needs a speedup-of-ratios relation over the five L1 sizes",
+        status: Status::KnownFailure(
+            "the gain falls as the L1 grows from 32 KB, to about nothing at 128 KB, as the paper finds, but it \
+             is smaller at 8 and 16 KB than at 32 KB (the row's figures): a warp of these stand-ins keeps 4 to 8 \
+             KB of its own lines live (34 to 64 lines), so a small L1 thrashes even among the few warps CCWS lets \
+             load, and a score-based throttle does not get down to the one or two warps that would fit",
         ),
         headline: false,
     },
@@ -190,13 +214,24 @@ pub(super) const CLAIMS: &[Claim] = &[
         paper: Paper::Ccws,
         statement: "With a larger BFS graph the CCWS gain at a 128 KB L1D is larger than with the small graph.",
         paper_says: "BFS 500k → 20M edges: the gain over GTO grows with input size even at 128 KB (Fig. 15).",
-        workloads: &[BFS, BFS_LARGE],
+        workloads: &[BFS],
         machine: "ccws-fermi",
         settings: &l1("131072"),
-        variants: &[GTO, CCWS],
-        checks: &[check(Metric::Ipc, Each, RatioAtLeast { a: "CCWS", b: "GTO", min: 1.0 })],
-        status: Status::Pending(
-            "CCWS (the CCWS issue); the row then also needs a relation between the two inputs' gains",
+        variants: &[
+            GTO,
+            CCWS,
+            Variant { defines: &[("N", "131072")], ..warp("GTO, 4× graph", "gto") },
+            Variant { defines: &[("N", "131072")], ..warp("CCWS, 4× graph", "ccws") },
+        ],
+        checks: &[check(
+            Metric::Ipc,
+            Each,
+            RatiosRising { pairs: &[("CCWS", "GTO"), ("CCWS, 4× graph", "GTO, 4× graph")], slack: 0.0 },
+        )],
+        status: Status::KnownFailure(
+            "CCWS matches GTO on bfs at 128 KB with either graph (the row's figures): it has nothing to gain there, \
+             as bfs's misses are not lines a warp loses to other warps (no warp limit removes many of them; see \
+             ccws-5.2-7), so a larger graph does not change that",
         ),
         headline: false,
     },
@@ -271,7 +306,7 @@ pub(super) const CLAIMS: &[Claim] = &[
                 InteriorMaximum { variants: &["K=1", "K=4", "K=8", "K=16", "K=32", "K=128"], margin: 0.0 },
             ),
         ],
-        status: Status::Pending("CCWS with its K_THROTTLE parameter (the CCWS issue)"),
+        status: Status::Pass,
         headline: false,
     },
     Claim {
@@ -293,7 +328,12 @@ pub(super) const CLAIMS: &[Claim] = &[
             check(Metric::Ipc, HarmonicMean, RatioAtLeast { a: "VTA 16", b: "VTA 1", min: 1.0 }),
             check(Metric::Ipc, HarmonicMean, RatioAtMost { a: "VTA 128", b: "VTA 16", max: 1.0 }),
         ],
-        status: Status::Pending("CCWS with its VTA-size parameter (the CCWS issue)"),
+        status: Status::KnownFailure(
+            "128 entries per warp beat 16 slightly: kmeans, whose warps come back to a feature line only after \
+             touching their other 33, needs more than 16 victim tags to see that it loses them, and with 128 CCWS \
+             holds back several times more of its loads and runs faster (still far from Best-SWL); the paper's \
+             over-throttling with very large arrays does not outweigh that here",
+        ),
         headline: false,
     },
     Claim {
@@ -308,8 +348,17 @@ pub(super) const CLAIMS: &[Claim] = &[
         variants: &[
             CCWS, SWL_1, SWL_2, SWL_3, SWL_4, SWL_5, SWL_6, SWL_7, SWL_8, SWL_12, SWL_16, SWL_24, SWL_32, BEST_SWL,
         ],
-        checks: &[check(Metric::Ipc, Each, RatioAtLeast { a: "CCWS", b: "Best-SWL", min: 1.0 })],
-        status: Status::Pending("CCWS, Best-SWL and a two-phase workload (the CCWS issue)"),
+        checks: &[
+            check(Metric::Ipc, Each, RatioAtLeast { a: "CCWS", b: "Best-SWL", min: 1.0 }),
+            // The premise: a phase a warp limit speeds up (else both merely match GTO).
+            check(Metric::Ipc, Each, RatioAtLeast { a: "Best-SWL", b: "SWL-32", min: 1.1 }),
+        ],
+        status: Status::KnownFailure(
+            "the stand-in does not have the thrashing phase the claim needs: atax's row walk puts all 32 lanes' \
+             lines in one L1 set (rows 4 KB apart at N = 1024), so it misses as often under one warp as under all \
+             of them and no warp limit helps (the second check); CCWS and Best-SWL then both match GTO, which says \
+             nothing about adaptivity. The library has no two-phase kernel with an interior best warp limit yet",
+        ),
         headline: false,
     },
     Claim {

@@ -87,6 +87,23 @@ pub enum Relation {
         /// Largest tolerated relative rise between neighbours.
         slack: f64,
     },
+    /// Along `pairs`, the ratio `a / b` of each pair is at least the previous pair's × (1 −
+    /// `slack`), and the last is above the first: a speedup that grows with something the
+    /// pairs step through (an input size, a cache size).
+    RatiosRising {
+        /// `(a, b)` variant pairs, in the order of the trend.
+        pairs: &'static [(&'static str, &'static str)],
+        /// Largest tolerated relative dip between neighbours.
+        slack: f64,
+    },
+    /// Along `pairs`, each ratio `a / b` is at most the previous one × (1 + `slack`), and the
+    /// last is below the first.
+    RatiosFalling {
+        /// `(a, b)` variant pairs, in the order of the trend.
+        pairs: &'static [(&'static str, &'static str)],
+        /// Largest tolerated relative rise between neighbours.
+        slack: f64,
+    },
     /// The largest value among `variants` is above the values at both ends by more than
     /// `margin` (relative): a peak, not a plateau that wobbles.
     InteriorMaximum {
@@ -121,6 +138,9 @@ impl Relation {
                 all.push(at);
                 all
             }
+            Relation::RatiosRising { pairs, .. } | Relation::RatiosFalling { pairs, .. } => {
+                pairs.iter().flat_map(|&(a, b)| [a, b]).collect()
+            }
         }
     }
 
@@ -149,6 +169,15 @@ impl Relation {
                 num(margin * 100.0)
             ),
             Relation::MinimumAt { at, .. } => alloc::format!("minimum at {at}"),
+            Relation::RatiosRising { pairs, slack } | Relation::RatiosFalling { pairs, slack } => {
+                let ratios: Vec<String> = pairs.iter().map(|(a, b)| alloc::format!("{a}/{b}")).collect();
+                let (trend, change) = if matches!(self, Relation::RatiosRising { .. }) {
+                    ("rising", "dips")
+                } else {
+                    ("falling", "rises")
+                };
+                alloc::format!("{trend} along {} ({change} ≤ {} %)", ratios.join(", "), num(slack * 100.0))
+            }
         }
     }
 
@@ -175,9 +204,23 @@ impl Relation {
                 let v = value(variant);
                 (min <= v && v <= max, alloc::format!("{variant} = {}", num(v)))
             }
-            Relation::Rising { variants, slack } | Relation::Falling { variants, slack } => {
-                let rising = matches!(self, Relation::Rising { .. });
-                let values: Vec<f64> = variants.iter().map(|&v| value(v)).collect();
+            Relation::Rising { .. }
+            | Relation::Falling { .. }
+            | Relation::RatiosRising { .. }
+            | Relation::RatiosFalling { .. } => {
+                let (rising, slack, values): (bool, f64, Vec<f64>) = match *self {
+                    Relation::Rising { variants, slack } => (true, slack, variants.iter().map(|&v| value(v)).collect()),
+                    Relation::Falling { variants, slack } => {
+                        (false, slack, variants.iter().map(|&v| value(v)).collect())
+                    }
+                    Relation::RatiosRising { pairs, slack } => {
+                        (true, slack, pairs.iter().map(|&(a, b)| value(a) / value(b)).collect())
+                    }
+                    Relation::RatiosFalling { pairs, slack } => {
+                        (false, slack, pairs.iter().map(|&(a, b)| value(a) / value(b)).collect())
+                    }
+                    _ => unreachable!("matched above"),
+                };
                 let steps = values.windows(2).all(|w| match rising {
                     true => w[1] >= w[0] * (1.0 - slack),
                     false => w[1] <= w[0] * (1.0 + slack),
@@ -442,6 +485,21 @@ mod tests {
         assert_eq!(v.checks[0].seen, "x: Best/L4 = 1.00; y: Best/L4 = 1.33");
         assert_eq!(v.checks[1].seen, "x: Best/L8 = 0.750; y: Best/L8 = 1.00");
         assert_eq!(crate::claims::plan::runs(&claim)[4], crate::claims::plan::runs(&claim)[0], "a free slot");
+    }
+
+    #[test]
+    fn a_trend_of_ratios_is_judged_pair_by_pair() {
+        // x: L2/L1 = 2, L8/L4 = 0.75 (falling); y: L2/L1 = 2, L8/L4 = 1.33 (falling).
+        const PAIRS: &[(&str, &str)] = &[("L2", "L1"), ("L8", "L4")];
+        const CHECKS: &[Check] = &[
+            check(Metric::Ipc, Across::Each, Relation::RatiosFalling { pairs: PAIRS, slack: 0.0 }),
+            check(Metric::Ipc, Across::Each, Relation::RatiosRising { pairs: PAIRS, slack: 0.0 }),
+        ];
+        let v = judge(&claim(CHECKS), &ipc);
+        assert!(v.checks[0].holds && !v.checks[1].holds);
+        assert_eq!(v.checks[0].seen, "x: 2.00 → 0.750; y: 2.00 → 1.33");
+        assert_eq!(CHECKS[0].relation.describe(), "falling along L2/L1, L8/L4 (rises ≤ 0.000 %)");
+        assert_eq!(CHECKS[0].relation.labels(), ["L2", "L1", "L8", "L4"]);
     }
 
     #[test]

@@ -345,6 +345,14 @@ mod tests {
                 assert!(check.metric.available(), "{}: {:?} cannot be measured yet", claim.id, check.metric);
             }
             for v in claim.variants {
+                if !v.best_of.is_empty() {
+                    // An oracle names ordinary variants of the same row.
+                    for member in v.best_of {
+                        let m = claim.variant(member).unwrap_or_else(|| panic!("{}: no variant {member}", claim.id));
+                        assert!(claim.variants[m].best_of.is_empty(), "{}: {member} is an oracle", claim.id);
+                    }
+                    continue;
+                }
                 assert!(TbPolicy::from_spec(v.tb).is_ok(), "{}: {}", claim.id, v.tb);
                 assert!(WarpPolicy::from_spec(v.warp).is_ok(), "{}: {}", claim.id, v.warp);
             }

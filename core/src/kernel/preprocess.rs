@@ -150,8 +150,11 @@ fn directive(
     };
     let mut value =
         src.get(value_span.offset as usize..(value_span.offset + value_span.len) as usize).unwrap_or("").to_string();
-    if let Some(k) = overrides.iter().position(|(n, _)| n == name) {
-        used_overrides[k] = true;
+    // The last override of a name wins, as a later -D does on a compiler's command line.
+    if let Some(k) = overrides.iter().rposition(|(n, _)| n == name) {
+        for (used, (n, _)) in used_overrides.iter_mut().zip(overrides) {
+            *used |= n == name;
+        }
         value = overrides[k].1.clone();
         // The override's tokens report errors at the definition's value.
         let mut sub = Diags::default();
@@ -254,6 +257,14 @@ mod tests {
         assert_eq!(t[0], Tok::Int { value: 16, unsigned: false });
         assert_eq!(t[1], Tok::Ident("X".into()));
         assert_eq!(defs[0].value, "16");
+    }
+
+    #[test]
+    fn the_last_override_of_a_name_wins_and_shadowing_is_no_warning() {
+        let (t, defs, d) = run("#define N 4\nN", &[("N", "16"), ("N", "64")]);
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(t[0], Tok::Int { value: 64, unsigned: false });
+        assert_eq!(defs[0].value, "64");
     }
 
     #[test]
