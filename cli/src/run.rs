@@ -186,6 +186,41 @@ fn print_summary(r: &Report, seconds: f64) {
     println!("cycles             {:>12}", r.cycles);
     println!("warp instructions  {:>12}   IPC {:.2}", r.warp_instructions, r.ipc);
     println!("L1 hit rate        {:>12}   ({} accesses)", percent(r.l1.hits, r.l1.accesses), r.l1.accesses);
+    println!(
+        "L1 hits            {:>12}   intra-warp ({} intra-thread), {} inter-warp",
+        percent(r.l1.intra_warp_hits, r.l1.hits),
+        percent(r.l1.intra_thread_hits, r.l1.hits),
+        percent(r.l1.inter_warp_hits, r.l1.hits)
+    );
+    if let Some(replay) = &r.l1_replay {
+        let mpki = |misses: u64| {
+            if r.warp_instructions == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.2}", 1000.0 * misses as f64 / r.warp_instructions as f64)
+            }
+        };
+        let timed = r.l1.misses;
+        let difference = if timed == 0 {
+            "-".to_string()
+        } else {
+            format!("{:+.3} %", 100.0 * (replay.lru_misses as f64 - timed as f64) / timed as f64)
+        };
+        println!(
+            "L1 replay (Belady) {:>12}   misses, MPKI {}; timed with LRU, the {} loads of {} accesses replayed \
+             with instant fills",
+            replay.belady_misses,
+            mpki(replay.belady_misses),
+            replay.loads,
+            replay.accesses
+        );
+        println!(
+            "L1 replay (LRU)    {:>12}   misses, MPKI {}; {difference} from the timed L1's {} misses",
+            replay.lru_misses,
+            mpki(replay.lru_misses),
+            timed
+        );
+    }
     println!("L2 hit rate        {:>12}   ({} accesses)", percent(r.l2.hits, r.l2.accesses), r.l2.accesses);
     println!(
         "DRAM               {:>12} reads, {} writes; L2 banks held {} cycles by full DRAM queues",
@@ -203,8 +238,12 @@ fn print_summary(r: &Report, seconds: f64) {
         percent(s.throttled, total)
     );
     println!();
+    // With a replayed L1, each run's misses: timed, and replayed with Belady and with LRU.
+    let replayed = r.l1_replay.is_some();
+    let misses_header =
+        if replayed { format!(" {:>10} {:>10} {:>10}", "L1 misses", "Belady", "LRU replay") } else { String::new() };
     println!(
-        "{:<4} {:<20} {:>7} {:>6} {:>10} {:>10} {:>12}",
+        "{:<4} {:<20} {:>7} {:>6} {:>10} {:>10} {:>12}{misses_header}",
         "run", "kernel", "blocks", "from", "start", "end", "warp instr"
     );
     const SHOWN: usize = 40;
@@ -213,8 +252,12 @@ fn print_summary(r: &Report, seconds: f64) {
             Some(p) => format!("#{p}"),
             None => format!("s{}", k.stream),
         };
+        let misses = match &k.l1_replay {
+            Some(x) => format!(" {:>10} {:>10} {:>10}", k.l1.misses, x.belady_misses, x.lru_misses),
+            None => String::new(),
+        };
         println!(
-            "{:<4} {:<20} {:>7} {:>6} {:>10} {:>10} {:>12}",
+            "{:<4} {:<20} {:>7} {:>6} {:>10} {:>10} {:>12}{misses}",
             i, k.name, k.blocks, from, k.start_cycle, k.end_cycle, k.warp_instructions
         );
     }

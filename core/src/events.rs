@@ -1,7 +1,8 @@
 //! The event stream of an SM: what its memory pipeline and its warps did, in the order they did
 //! it. Warp policies hear every event of their SM ([`crate::sched::warp::WarpScheduler::on_event`]);
 //! with [`crate::RunOptions::record`] on, each SM also keeps its stream, stamped with cycles, so
-//! that a run's L1 access stream can be replayed (an optimal-replacement oracle replays it).
+//! that a run's L1 access stream can be replayed. (The Belady oracle does not need all this: it
+//! keeps a compact stream of its own, 16 bytes per access, [`crate::mem::replay::L1Access`].)
 //!
 //! Events of one SM are in the order things happened; several in one cycle keep the engine's
 //! order within the cycle (the memory pipeline, then fills, then issue). Failed attempts of a

@@ -13,7 +13,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::config::{Coherence, GpuConfig, TbDispatchRate};
+use crate::config::{Coherence, GpuConfig, Replacement, TbDispatchRate};
 use crate::error::ConfigError;
 use crate::events::{SmEvent, Stamped};
 use crate::exec::memory::{GlobalMemory, Region};
@@ -25,6 +25,7 @@ use crate::mem::events::EventQueue;
 use crate::mem::l1::{L1Stats, RequestKind};
 use crate::mem::l2::{L2Bank, L2Output, L2Request};
 use crate::mem::network::{Endpoint, Network};
+use crate::mem::replay::{replay, ReplayCache, ReplayCounts, ReplayPolicy};
 use crate::sched::tb::{
     BlockNeeds, Dispatch, KernelLaunch, PendingKernel, Placement, SmFree, TbCx, TbPolicy, TbScheduler,
 };
@@ -32,7 +33,9 @@ use crate::sched::warp::WarpPolicy;
 use crate::sm::scoreboard::{self, Operands};
 use crate::sm::{CycleTally, Finished, IssueCx, LaunchShape, Sm};
 use crate::stats::snapshot::NONE;
-use crate::stats::{BlockRecord, KernelReport, L2Stats, Report, Snapshot, StallBreakdown, TimeSeries, WindowCursor};
+use crate::stats::{
+    BlockRecord, KernelReport, L1Replay, L2Stats, Report, Snapshot, StallBreakdown, TimeSeries, WindowCursor,
+};
 use crate::workload::Workload;
 
 /// Which policies run: each a spec, the registry id optionally followed by parameter values
@@ -325,6 +328,12 @@ impl Simulation {
         (0..l1.sets()).flat_map(|set| l1.owners_of_set(set)).collect()
     }
 
+    /// SM `sm`'s L1 accesses so far as the replay of `l1.replacement = Belady` sees them (see
+    /// [`crate::mem::replay`]); empty for any other replacement.
+    pub fn l1_accesses(&self, sm: usize) -> &[crate::mem::replay::L1Access] {
+        self.sms.get(sm).map_or(&[], |s| s.l1_log())
+    }
+
     /// SM `sm`'s event stream so far, stamped with cycles; empty unless [`RunOptions::record`]
     /// is on (see [`crate::events`]).
     pub fn recorded(&self, sm: usize) -> &[Stamped] {
@@ -444,7 +453,7 @@ impl Simulation {
             // share their parent's view and do not invalidate).
             if self.config.coherence == Coherence::InvalidateL1 {
                 for sm in &mut self.sms {
-                    sm.l1_mut().invalidate_all();
+                    sm.invalidate_l1();
                 }
             }
             let args = Workload::arg_words(launch, &self.regions);
@@ -939,7 +948,9 @@ impl Simulation {
         }
     }
 
-    /// Everything measured so far.
+    /// Everything measured so far. With `l1.replacement = Belady` this also replays every SM's
+    /// recorded L1 stream twice ([`crate::mem::replay`]: time O(accesses × ways)), so such a
+    /// run is best reported once, at its end.
     pub fn report(&self) -> Report {
         let sms: Vec<_> = self.sms.iter().map(|sm| sm.report()).collect();
         let mut l1 = L1Stats::default();
@@ -957,17 +968,19 @@ impl Simulation {
             l2.merge(&b.stats());
         }
         let cycles = self.now;
+        let mut kernels: Vec<KernelReport> = self
+            .kernels
+            .iter()
+            // Every failed attempt of a run's request is an LSU stall cycle.
+            .map(|k| KernelReport { lsu_stall_cycles: k.l1.failures(), ..k.clone() })
+            .collect();
+        let l1_replay = (self.config.l1.replacement == Replacement::Belady).then(|| self.replay_l1(&mut kernels));
         Report {
             gpu: self.config.name.clone(),
             cycles,
             warp_instructions,
             ipc: if cycles == 0 { 0.0 } else { warp_instructions as f64 / cycles as f64 },
-            kernels: self
-                .kernels
-                .iter()
-                // Every failed attempt of a run's request is an LSU stall cycle.
-                .map(|k| KernelReport { lsu_stall_cycles: k.l1.failures(), ..k.clone() })
-                .collect(),
+            kernels,
             sms,
             blocks: self.blocks.clone(),
             l1,
@@ -978,6 +991,32 @@ impl Simulation {
             series: self.series.clone(),
             gated_loads,
             victim_tag_hits,
+            l1_replay,
         }
+    }
+
+    /// Replays every SM's recorded L1 stream with Belady's and with LRU replacement; sets each
+    /// run's counts in `kernels` and returns the totals.
+    fn replay_l1(&self, kernels: &mut [KernelReport]) -> L1Replay {
+        let cache = ReplayCache::of(&self.config.l1);
+        let (mut belady_runs, mut lru_runs) = (Vec::new(), Vec::new());
+        let (mut belady, mut lru) = (ReplayCounts::default(), ReplayCounts::default());
+        for sm in &self.sms {
+            belady.merge(&replay(sm.l1_log(), &cache, ReplayPolicy::Belady, &mut belady_runs));
+            lru.merge(&replay(sm.l1_log(), &cache, ReplayPolicy::Lru, &mut lru_runs));
+        }
+        let both = |b: ReplayCounts, l: ReplayCounts| L1Replay {
+            accesses: b.accesses,
+            loads: b.loads,
+            belady_hits: b.hits,
+            belady_misses: b.misses,
+            lru_hits: l.hits,
+            lru_misses: l.misses,
+        };
+        for (k, report) in kernels.iter_mut().enumerate() {
+            let of = |runs: &[ReplayCounts]| runs.get(k).copied().unwrap_or_default();
+            report.l1_replay = Some(both(of(&belady_runs), of(&lru_runs)));
+        }
+        both(belady, lru)
     }
 }

@@ -94,6 +94,12 @@ impl CacheSweepSpec {
     /// Checks every field; the error names the first bad one.
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.cache.validate("cache")?;
+        if self.replacement == Replacement::Belady {
+            return Err(ConfigError::new(
+                "replacement",
+                "Belady (an oracle replayed after a simulation) is for the simulated L1 only; choose Lru or Fifo",
+            ));
+        }
         if self.pattern.footprint_bytes() == 0 {
             return Err(ConfigError::new("pattern.footprint_bytes", "must be at least 1 byte"));
         }

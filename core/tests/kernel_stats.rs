@@ -96,6 +96,9 @@ fn the_runs_counts_add_up_to_the_totals() {
         for (name, total, runs) in [
             ("accesses", l1.accesses, sum(&|k| k.l1.accesses)),
             ("hits", l1.hits, sum(&|k| k.l1.hits)),
+            ("intra_warp_hits", l1.intra_warp_hits, sum(&|k| k.l1.intra_warp_hits)),
+            ("inter_warp_hits", l1.inter_warp_hits, sum(&|k| k.l1.inter_warp_hits)),
+            ("intra_thread_hits", l1.intra_thread_hits, sum(&|k| k.l1.intra_thread_hits)),
             ("hit_reserved", l1.hit_reserved, sum(&|k| k.l1.hit_reserved)),
             ("misses", l1.misses, sum(&|k| k.l1.misses)),
             ("sector_misses", l1.sector_misses, sum(&|k| k.l1.sector_misses)),
@@ -118,6 +121,8 @@ fn the_runs_counts_add_up_to_the_totals() {
             assert_eq!(runs, total, "{id}: {name}");
         }
         assert!(r.kernels.len() >= 2, "{id}: more than one run to tell apart");
+        assert_eq!(l1.intra_warp_hits + l1.inter_warp_hits, l1.hits, "{id}: every hit is one or the other");
+        assert!(l1.intra_thread_hits <= l1.intra_warp_hits, "{id}");
     }
     // The transpose, not the compute kernel, takes the memory-pipeline stalls.
     let entry = library::by_id("pair-compute-memory").unwrap();

@@ -318,9 +318,9 @@ test('a gallery card runs its claim row in parallel workers and judges it as the
   await page.click('#tab-gallery');
 
   // Every headline row is a card, grouped by paper; a pending one offers nothing to run.
-  const pending = card(page, 'ccws-5.2-1');
+  const pending = card(page, 'ciao-8-1');
   assert.match(await pending.locator('.status-badge').textContent(), /pending/i);
-  assert.match(await pending.locator('.recorded').textContent(), /waits for CCWS/);
+  assert.match(await pending.locator('.recorded').textContent(), /waits for statPCAL/);
   assert.equal(await pending.locator('button').count(), 0);
   assert.equal(await page.locator('#paper-ccws').textContent(), 'Cache-Conscious Wavefront Scheduling');
 
@@ -331,7 +331,7 @@ test('a gallery card runs its claim row in parallel workers and judges it as the
   await two.locator('button', { hasText: 'Reproduce' }).click();
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   if (cores >= 2) {
-    // Its runs go to more than one worker at once (six runs of about a second each).
+    // Its runs go to more than one worker at once (eight runs of a few seconds each).
     await page.waitForFunction((sel) => document.querySelectorAll(`${sel} td.running`).length >= 2,
       `[id="card-${id}"]`, { timeout: 60000 });
   }
@@ -339,7 +339,7 @@ test('a gallery card runs its claim row in parallel workers and judges it as the
   const expected = native.checks.map(({ metric, expected, holds, seen }) => ({ metric, expected, holds, seen }));
   assert.deepEqual(shown, { holds: native.holds, checks: expected });
   assert.equal(await two.locator('.mismatch').count(), 0, 'the card agrees with its row');
-  assert.equal(await two.locator('td.done').count(), 6);
+  assert.equal(await two.locator('td.done').count(), 8);
   await two.scrollIntoViewIfNeeded();
   await screenshot(page, 'gallery');
   assert.deepEqual(page.errors, []);

@@ -1,5 +1,5 @@
 // The gallery's wall-clock gain from running a card's runs in parallel Web Workers: the
-// two-variant card (ccws-5.2-13, 3 workloads × 2 variants = 6 runs) reproduced with one worker
+// two-variant card (ccws-5.2-13, 4 workloads × 2 variants = 8 runs) reproduced with one worker
 // (`?workers=1`) and with the page's pool (one worker per core the browser reports, capped),
 // in headless Chromium against the release build in dist/. Timed from the click on Reproduce to
 // the verdict, three ways:
@@ -127,7 +127,7 @@ try {
   const probe = await openPage(browser, server.url);
   const cores = await probe.evaluate(() => navigator.hardwareConcurrency);
   await probe.close();
-  console.log(`${CLAIM}: 6 runs; the browser reports ${cores} cores; ${rounds} rounds, alternating`);
+  console.log(`${CLAIM}: 8 runs; the browser reports ${cores} cores; ${rounds} rounds, alternating`);
   const results = { one: [], pool: [] };
   for (let round = 1; round <= rounds; round++) {
     for (const [name, query] of [['one', '?workers=1'], ['pool', '']]) {

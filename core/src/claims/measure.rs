@@ -18,7 +18,9 @@ pub enum Metric {
     Ipc,
     /// L1 misses (new fetches and sector misses) per thousand warp instructions. The papers
     /// count instructions per thread or per warp; a ratio between variants of one workload
-    /// is the same either way.
+    /// is the same either way. For a run with `l1.replacement = Belady` (timed with LRU, its
+    /// L1 stream replayed), the replay's Belady misses per thousand warp instructions of the
+    /// timed run: the CCWS paper's "S-BEL" MPKI (the replay keeps lines, so no sector misses).
     L1Mpki,
     /// L1 hits per accepted L1 access.
     L1HitRate,
@@ -45,6 +47,10 @@ pub enum Metric {
     /// The named kernel's L1 miss rate: misses (sector misses included) per load or atomic
     /// access, over its runs.
     KernelL1MissRate(&'static str),
+    /// Share of L1 hits that hit a line the same warp brought in (its miss allocated the line;
+    /// a new warp in a reused slot is another warp). Merges into fetches in flight are not
+    /// hits. 0 when nothing hit.
+    IntraWarpHitShare,
     // ---- not measurable yet: each names what it waits for -----------------------------
     /// Total energy of the run (needs the energy model of the IKRA issue).
     Energy,
@@ -59,9 +65,6 @@ pub enum Metric {
     Fairness,
     /// The named kernel's IPC beside its co-runners over its IPC alone (CKE issue).
     KernelNormalizedIpc(&'static str),
-    /// Share of L1 hits that hit a line the same warp brought in (needs the hit
-    /// breakdown of the CCWS issue).
-    IntraWarpHitShare,
     /// Average warps allowed to issue per SM over the run (needs the throttling statistics of
     /// the CCWS and CIAO issues).
     ActiveWarps,
@@ -115,7 +118,10 @@ impl Metric {
         Some(match self {
             Metric::Cycles => report.cycles as f64,
             Metric::Ipc => ratio(report.warp_instructions, report.cycles),
-            Metric::L1Mpki => 1000.0 * ratio(l1.misses + l1.sector_misses, report.warp_instructions),
+            Metric::L1Mpki => match &report.l1_replay {
+                Some(replay) => 1000.0 * ratio(replay.belady_misses, report.warp_instructions),
+                None => 1000.0 * ratio(l1.misses + l1.sector_misses, report.warp_instructions),
+            },
             Metric::L1HitRate => ratio(l1.hits, l1.accesses),
             Metric::L2HitRate => ratio(report.l2.hits, report.l2.accesses),
             Metric::DramReads => report.dram.reads as f64,
@@ -131,6 +137,7 @@ impl Metric {
             }
             Metric::ReservationFailsPerAccess => ratio(l1.failures(), l1.accesses),
             Metric::GatedLoadsPerKilo => 1000.0 * ratio(report.gated_loads, report.warp_instructions),
+            Metric::IntraWarpHitShare => ratio(l1.intra_warp_hits, l1.hits),
             Metric::FirstRunCycles(name) => {
                 let mut runs = report.kernels.iter().filter(|k| k.name == name);
                 let start = runs.clone().map(|k| k.start_cycle).min()?;
@@ -162,7 +169,6 @@ impl Metric {
             | Metric::Antt
             | Metric::Fairness
             | Metric::KernelNormalizedIpc(_)
-            | Metric::IntraWarpHitShare
             | Metric::ActiveWarps => return None,
         })
     }
@@ -172,7 +178,7 @@ impl Metric {
 mod tests {
     use super::*;
     use crate::mem::l1::L1Stats;
-    use crate::stats::{KernelReport, SmReport};
+    use crate::stats::{KernelReport, L1Replay, SmReport};
     use alloc::vec;
 
     /// 39 accesses, of which 9 stores; 6 misses and 3 sector misses.
@@ -187,6 +193,8 @@ mod tests {
             l1: L1Stats {
                 accesses: 200,
                 hits: 150,
+                intra_warp_hits: 120,
+                inter_warp_hits: 30,
                 misses: 30,
                 sector_misses: 10,
                 fail_mshr_entry: 60,
@@ -224,7 +232,13 @@ mod tests {
         let r = report();
         assert_eq!(Metric::Ipc.measure(&r), Some(4.0));
         assert_eq!(Metric::L1Mpki.measure(&r), Some(10.0), "40 misses in 4000 instructions");
+        let replayed = Report {
+            l1_replay: Some(L1Replay { belady_misses: 8, lru_misses: 30, ..L1Replay::default() }),
+            ..report()
+        };
+        assert_eq!(Metric::L1Mpki.measure(&replayed), Some(2.0), "8 Belady misses in 4000 instructions");
         assert_eq!(Metric::L1HitRate.measure(&r), Some(0.75));
+        assert_eq!(Metric::IntraWarpHitShare.measure(&r), Some(0.8), "120 of 150 hits");
         assert_eq!(Metric::ReservationFailsPerAccess.measure(&r), Some(0.5));
         assert_eq!(Metric::LsuStallShare.measure(&r), Some(0.2), "400 of 2 SMs × 1000 cycles");
         assert_eq!(Metric::FirstRunCycles("a").measure(&r), Some(390.0));

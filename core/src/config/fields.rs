@@ -80,6 +80,12 @@ const DEVICE_LAUNCHES: &str = "Device launches";
 const TB_DISPATCH: &[(&str, &str)] =
     &[("OnePerSmPerCycle", "One per SM per cycle"), ("OnePerCycle", "One per cycle for the whole GPU")];
 const REPLACEMENT: &[(&str, &str)] = &[("Lru", "LRU (least recently used)"), ("Fifo", "FIFO (first in, first out)")];
+/// The L1's options: the L2's and the Belady oracle, which only the L1 can replay.
+const L1_REPLACEMENT: &[(&str, &str)] = &[
+    ("Lru", "LRU (least recently used)"),
+    ("Fifo", "FIFO (first in, first out)"),
+    ("Belady", "Belady (oracle, replayed)"),
+];
 const SET_INDEX: &[(&str, &str)] = &[("Linear", "Linear (low address bits)"), ("FermiHash", "Fermi XOR hash")];
 const WRITE_POLICY: &[(&str, &str)] = &[("WriteEvict", "Write-evict"), ("WriteThrough", "Write-through")];
 const TOPOLOGY: &[(&str, &str)] = &[("Crossbar", "Crossbar"), ("Mesh", "2-D mesh")];
@@ -160,7 +166,11 @@ static FIELDS: &[FieldInfo] = &[
     number("l1.sector_bytes", L1, "Sector size", "bytes", 4, 4096,
         "Unit fetched on a miss: a power of two, at most the line size and at least 1/32 of it."),
     number("l1.ways", L1, "Associativity", "ways", 1, L1_WAYS, "Lines per set."),
-    choice("l1.replacement", L1, "Replacement", REPLACEMENT, "Which line of a full set is evicted."),
+    choice("l1.replacement", L1, "Replacement", L1_REPLACEMENT,
+        "Which line of a full set is evicted. Belady (optimal: the line used again furthest ahead) is \
+         an oracle that cannot time a run: the run is timed with LRU, and its L1 accesses, recorded \
+         (16 bytes each), are replayed afterwards with optimal and with LRU replacement; the report's \
+         L1 replay gives both miss counts, and its MPKI is Belady's."),
     choice("l1.index", L1, "Set index", SET_INDEX,
         "How a line address picks its set; the Fermi hash needs exactly 32 or 64 sets."),
     number("l1.hit_latency", L1, "Hit latency", "cycles", 1, LATENCY, "Cycles from access to data on a hit."),
@@ -345,6 +355,7 @@ fn replacement_id(r: Replacement) -> &'static str {
     match r {
         Replacement::Lru => "Lru",
         Replacement::Fifo => "Fifo",
+        Replacement::Belady => "Belady",
     }
 }
 
@@ -352,6 +363,7 @@ fn replacement_from(id: &str) -> Option<Replacement> {
     match id {
         "Lru" => Some(Replacement::Lru),
         "Fifo" => Some(Replacement::Fifo),
+        "Belady" => Some(Replacement::Belady),
         _ => None,
     }
 }
@@ -847,7 +859,8 @@ mod tests {
             "must be between 1 and 64, got 123456789012345678901234…"
         );
         assert_eq!(reason(&mut config, "l1.ways", "٣"), "must be a number, got \"٣\"");
-        assert_eq!(reason(&mut config, "l1.replacement", "lru"), "must be one of Lru, Fifo, got \"lru\"");
+        assert_eq!(reason(&mut config, "l1.replacement", "lru"), "must be one of Lru, Fifo, Belady, got \"lru\"");
+        assert_eq!(reason(&mut config, "l2.replacement", "Belady"), "must be one of Lru, Fifo, got \"Belady\"");
         let e = config.set_field("l1.colour", "red").unwrap_err();
         assert_eq!((e.field.as_str(), e.reason.as_str()), ("l1.colour", "is not a hardware setting"));
         assert_eq!(config.l1.ways, 8, "refused edits leave the value alone");

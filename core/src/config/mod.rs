@@ -411,6 +411,12 @@ impl GpuConfig {
         cache_geometry("l2", l2.size_bytes / l2.banks, l1.line_bytes, l2.ways, l2.index).map_err(|e| {
             ConfigError::new(e.field, format!("{} (per bank; L2 lines are the L1 line size)", e.reason))
         })?;
+        if l2.replacement == Replacement::Belady {
+            return err(
+                "l2.replacement",
+                "Belady (an oracle replayed after the run) is for the L1 only; choose Lru or Fifo for the L2",
+            );
+        }
         range("l2.hit_latency", l2.hit_latency, 1, limits::LATENCY)?;
         range("l2.mshr_entries", l2.mshr_entries, 1, limits::QUEUE)?;
         range("l2.mshr_max_merge", l2.mshr_max_merge, 1, 64)?;

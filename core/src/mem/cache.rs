@@ -19,6 +19,11 @@ pub enum Replacement {
     Lru,
     /// First in, first out: hits do not change the order of eviction.
     Fifo,
+    /// Belady's optimal replacement (MIN): evict the line used again furthest in the future.
+    /// An oracle, for the L1 only: it needs the whole access stream, which depends on the
+    /// timing, so the run is timed with LRU and its L1 access stream is replayed afterwards
+    /// with optimal replacement ([`crate::mem::replay`]). Caches that time with it reject it.
+    Belady,
 }
 
 /// Size and shape of a cache.
@@ -140,7 +145,8 @@ impl TagArray {
             sets: geometry.sets(),
             ways: geometry.ways,
             line_shift: geometry.line_bytes.trailing_zeros(),
-            replacement,
+            // The sweep refuses Belady (an oracle needs a replay); were it given, it is LRU.
+            replacement: if replacement == Replacement::Belady { Replacement::Lru } else { replacement },
             lines: vec![INVALID; entries],
             stamps: vec![0; entries],
             owners: vec![0; entries],

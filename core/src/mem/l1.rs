@@ -54,13 +54,44 @@ pub struct Evicted {
     pub owner: u32,
 }
 
+/// Whose data a hit found, as the CCWS paper splits hits (its Figs. 1 and 11): the line's
+/// owner is the warp whose miss allocated it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HitLocality {
+    /// Another warp brought the line in (inter-warp locality).
+    InterWarp,
+    /// The requesting warp brought the line in, but none of the requesting lanes had touched
+    /// it since (intra-warp, inter-thread locality).
+    InterThread,
+    /// The requesting warp brought the line in and one of the requesting lanes had touched it
+    /// since (intra-warp, intra-thread locality).
+    IntraThread,
+}
+
+/// Who presents a line request: the warp slot (recorded as a line's owner), the warp itself
+/// (its dynamic id on the SM, so that a new warp in a reused slot is another warp), the lanes
+/// the request serves, and the token [`L1Cache::fill`] hands back when its data arrives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Requester {
+    /// The warp slot: the owner id recorded when a load allocates a line.
+    pub slot: u32,
+    /// The warp's dynamic id on the SM (unique per admitted warp, modulo 2^32).
+    pub warp: u32,
+    /// The lanes served by this line request.
+    pub lanes: u32,
+    /// Identifies the request; handed back by [`L1Cache::fill`].
+    pub token: u32,
+}
+
 /// The result of one access.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum L1Outcome {
     /// Every requested sector is valid: data after the hit latency.
     Hit {
-        /// The owner id (warp) recorded when the line was allocated.
+        /// The owner id (warp slot) recorded when the line was allocated.
         owner: u32,
+        /// Whether the requesting warp, or one of its requesting threads, brought the data in.
+        locality: HitLocality,
     },
     /// The line is being fetched and every missing sector is already requested: merged into its
     /// MSHR entry, answered by its fill.
@@ -107,6 +138,17 @@ pub struct L1Stats {
     pub accesses: u64,
     /// Of which hits.
     pub hits: u64,
+    /// Of the hits, those on a line the requesting warp brought in (its miss allocated the
+    /// line; a warp is its dynamic id, so a new warp in a reused slot is another warp).
+    #[serde(default)]
+    pub intra_warp_hits: u64,
+    /// Of the hits, those on a line another warp brought in (`hits` = intra + inter).
+    #[serde(default)]
+    pub inter_warp_hits: u64,
+    /// Of the intra-warp hits, those whose requesting lanes include one the owner had already
+    /// touched the line with since it was allocated (intra-thread; the rest are inter-thread).
+    #[serde(default)]
+    pub intra_thread_hits: u64,
     /// Of which merged into a fetch in flight.
     pub hit_reserved: u64,
     /// Of which misses that allocated an MSHR for an absent line.
@@ -134,7 +176,10 @@ impl L1Stats {
     pub fn record(&mut self, outcome: &L1Outcome) {
         let counter = match *outcome {
             L1Outcome::ReservationFail(reason) => return self.record_failures(reason, 1),
-            L1Outcome::Hit { .. } => &mut self.hits,
+            L1Outcome::Hit { locality, .. } => {
+                self.count_hit_locality(locality);
+                &mut self.hits
+            }
             L1Outcome::HitReserved => &mut self.hit_reserved,
             L1Outcome::Miss { evicted } => {
                 self.evictions += evicted.is_some() as u64;
@@ -145,6 +190,18 @@ impl L1Stats {
         };
         *counter += 1;
         self.accesses += 1;
+    }
+
+    /// Counts a hit's locality (not the hit itself).
+    fn count_hit_locality(&mut self, locality: HitLocality) {
+        match locality {
+            HitLocality::InterWarp => self.inter_warp_hits += 1,
+            HitLocality::InterThread => self.intra_warp_hits += 1,
+            HitLocality::IntraThread => {
+                self.intra_warp_hits += 1;
+                self.intra_thread_hits += 1;
+            }
+        }
     }
 
     /// Failed attempts, every cause.
@@ -168,6 +225,9 @@ impl L1Stats {
     pub fn merge(&mut self, other: &L1Stats) {
         self.accesses += other.accesses;
         self.hits += other.hits;
+        self.intra_warp_hits += other.intra_warp_hits;
+        self.inter_warp_hits += other.inter_warp_hits;
+        self.intra_thread_hits += other.intra_thread_hits;
         self.hit_reserved += other.hit_reserved;
         self.misses += other.misses;
         self.sector_misses += other.sector_misses;
@@ -211,6 +271,16 @@ impl Way {
     }
 }
 
+/// Who brought a way's line in, for the hit breakdown: kept beside the tag array (not in
+/// [`Way`]) because only hits and allocations read it, while every lookup scans the ways.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Provenance {
+    /// Dynamic id of the warp whose miss allocated the line.
+    warp: u32,
+    /// Lanes of that warp that touched the line since (the allocating request's included).
+    lanes: u32,
+}
+
 const EMPTY_WAY: Way = Way { line: 0, stamp: 0, valid: 0, owner: 0, mshr: NO_MSHR, drop_on_fill: false };
 
 /// One miss status holding register: a line being fetched and the requests waiting for it.
@@ -249,6 +319,8 @@ pub struct L1Cache {
     requester: u32,
     /// Tag array, entry `set * ways + way`.
     lines: Vec<Way>,
+    /// Who allocated each way's line, entry `set * ways + way`.
+    provenance: Vec<Provenance>,
     mshrs: Vec<Mshr>,
     /// Tokens of the requests merged into each MSHR: entry `m` owns `[m * max_merge, (m + 1) * max_merge)`.
     mshr_tokens: Vec<u32>,
@@ -265,6 +337,17 @@ pub struct L1Cache {
     /// Line → way of every present way, kept only for sets too wide to scan
     /// ([`SCANNED_WAYS`]): the H100's L1 has hundreds of ways per set.
     way_of_line: Option<LineTable>,
+}
+
+/// The set `line` maps to in an L1 of `sets` sets of `line_bytes`-byte lines indexed by
+/// `index`: `line % sets` (linear) or Fermi's XOR hash of the byte address; 0 for no sets.
+/// The L1 and its replay ([`crate::mem::replay`]) both index through it.
+pub fn set_of_line(index: SetIndex, sets: u32, line_bytes: u32, line: u64) -> u32 {
+    match index {
+        _ if sets == 0 => 0,
+        SetIndex::Linear => (line % sets as u64) as u32,
+        SetIndex::FermiHash => fermi_hash_set(line.wrapping_mul(line_bytes as u64), sets),
+    }
 }
 
 /// Sets of at most this many ways are searched by a scan, which beats a hash probe there;
@@ -290,11 +373,16 @@ impl L1Cache {
             line_bytes: config.line_bytes,
             all_sectors,
             index: config.index,
-            replacement: config.replacement,
+            // An oracle cannot time a run: a Belady L1 is timed with LRU and replayed afterwards.
+            replacement: match config.replacement {
+                Replacement::Belady => Replacement::Lru,
+                other => other,
+            },
             write_policy: config.write_policy,
             max_merge,
             miss_queue_capacity: config.miss_queue_entries as usize,
             lines: vec![EMPTY_WAY; sets as usize * ways as usize],
+            provenance: vec![Provenance::default(); sets as usize * ways as usize],
             mshrs: vec![FREE_MSHR; entries as usize],
             mshr_tokens: vec![0; entries as usize * max_merge as usize],
             free_mshrs: (0..entries).rev().collect(),
@@ -320,19 +408,21 @@ impl L1Cache {
     /// The set `line` maps to: `line % sets` (linear) or Fermi's XOR hash of the byte address.
     /// 0 without an L1.
     pub fn set_of(&self, line: u64) -> u32 {
-        match self.index {
-            _ if self.sets == 0 => 0,
-            SetIndex::Linear => (line % self.sets as u64) as u32,
-            SetIndex::FermiHash => fermi_hash_set(line.wrapping_mul(self.line_bytes as u64), self.sets),
-        }
+        set_of_line(self.index, self.sets, self.line_bytes, line)
     }
 
     /// One line request of one warp instruction. `sectors` is a non-zero mask of the sectors of
     /// the line it touches (bit `i` = bytes `[i * sector_bytes, (i + 1) * sector_bytes)`).
     /// `owner` (the warp) is recorded when a load allocates the line; `token` identifies the
-    /// requester and is handed back by [`L1Cache::fill`] when its data arrives.
+    /// requester and is handed back by [`L1Cache::fill`] when its data arrives. The request
+    /// serves every lane, and the warp in slot `owner` is its only warp ever.
     pub fn access(&mut self, line: u64, sectors: u32, kind: RequestKind, owner: u32, token: u32) -> L1Outcome {
-        self.access_in(self.set_of(line), line, sectors, kind, owner, token, 0, 1)
+        self.access_by(line, sectors, kind, Requester { slot: owner, warp: owner, lanes: u32::MAX, token })
+    }
+
+    /// [`L1Cache::access`] by the request of `who`.
+    pub fn access_by(&mut self, line: u64, sectors: u32, kind: RequestKind, who: Requester) -> L1Outcome {
+        self.access_in(self.set_of(line), line, sectors, kind, who, 0, 1)
     }
 
     /// [`L1Cache::access`] for a line whose set, [`L1Cache::set_of`], is already known, by an
@@ -345,8 +435,7 @@ impl L1Cache {
         line: u64,
         sectors: u32,
         kind: RequestKind,
-        owner: u32,
-        token: u32,
+        who: Requester,
         kernel: u32,
         updates: u32,
     ) -> L1Outcome {
@@ -357,12 +446,12 @@ impl L1Cache {
             "sector mask {sectors:#b} is empty or names sectors beyond the line"
         );
         let outcome = match kind {
-            RequestKind::Load if self.sets == 0 => self.load_uncached(line, sectors, token),
+            RequestKind::Load if self.sets == 0 => self.load_uncached(line, sectors, who.token),
             RequestKind::Load => {
                 let base = set as usize * self.ways as usize;
                 match self.find_in(base, line) {
-                    Some(i) => self.load_present(i, line, sectors, token),
-                    None => self.load_absent(base, line, sectors, owner, token),
+                    Some(i) => self.load_present(i, line, sectors, who),
+                    None => self.load_absent(base, line, sectors, who),
                 }
             }
             RequestKind::Store | RequestKind::Atomic => self.forward(line, sectors, kind, updates),
@@ -587,7 +676,8 @@ impl L1Cache {
 
     /// A load whose missing sectors go through MSHR `m`, already fetching `line`: merged if they
     /// are all requested, otherwise the new ones are requested too. `way` is the line's way, if cached.
-    fn join_mshr(&mut self, m: usize, way: Option<usize>, line: u64, missing: u32, token: u32) -> L1Outcome {
+    fn join_mshr(&mut self, m: usize, way: Option<usize>, line: u64, missing: u32, who: Requester) -> L1Outcome {
+        let token = who.token;
         let entry = self.mshrs[m];
         let new_sectors = missing & !entry.requested;
         if new_sectors != 0 && self.miss_queue_full() {
@@ -598,6 +688,7 @@ impl L1Cache {
         }
         if let Some(i) = way {
             self.touch(i);
+            self.note_lanes(i, who);
         }
         self.mshr_tokens[m * self.max_merge as usize + entry.merged as usize] = token;
         self.mshrs[m].merged += 1;
@@ -611,17 +702,37 @@ impl L1Cache {
         L1Outcome::SectorMiss
     }
 
-    fn load_present(&mut self, i: usize, line: u64, sectors: u32, token: u32) -> L1Outcome {
+    /// Lanes of the warp that allocated way `i` touching it again.
+    fn note_lanes(&mut self, i: usize, who: Requester) {
+        let p = &mut self.provenance[i];
+        if p.warp == who.warp {
+            p.lanes |= who.lanes;
+        }
+    }
+
+    fn load_present(&mut self, i: usize, line: u64, sectors: u32, who: Requester) -> L1Outcome {
         let way = self.lines[i];
         let missing = sectors & !way.valid;
         if missing == 0 {
             self.touch(i);
             self.stats.hits += 1;
             self.line_hits[i] = self.line_hits[i].saturating_add(1);
-            return L1Outcome::Hit { owner: way.owner };
+            let p = &mut self.provenance[i];
+            let locality = if p.warp != who.warp {
+                HitLocality::InterWarp
+            } else if p.lanes & who.lanes != 0 {
+                HitLocality::IntraThread
+            } else {
+                HitLocality::InterThread
+            };
+            if p.warp == who.warp {
+                p.lanes |= who.lanes;
+            }
+            self.stats.count_hit_locality(locality);
+            return L1Outcome::Hit { owner: way.owner, locality };
         }
         if way.reserved() {
-            return self.join_mshr(way.mshr as usize, Some(i), line, missing, token);
+            return self.join_mshr(way.mshr as usize, Some(i), line, missing, who);
         }
         // Valid but missing sectors, nothing in flight: a new entry fetches them, no eviction.
         if self.free_mshrs.is_empty() {
@@ -631,7 +742,8 @@ impl L1Cache {
             return self.fail(FailReason::MissQueue);
         }
         self.touch(i);
-        let mshr = self.allocate_mshr(line, i as u32, missing, token);
+        self.note_lanes(i, who);
+        let mshr = self.allocate_mshr(line, i as u32, missing, who.token);
         self.lines[i].mshr = mshr;
         self.queue(line, missing, RequestKind::Load, mshr);
         self.stats.sector_misses += 1;
@@ -650,7 +762,7 @@ impl L1Cache {
     }
 
     /// A load of a line absent from its set, whose first way is `base`.
-    fn load_absent(&mut self, base: usize, line: u64, sectors: u32, owner: u32, token: u32) -> L1Outcome {
+    fn load_absent(&mut self, base: usize, line: u64, sectors: u32, who: Requester) -> L1Outcome {
         if self.free_mshrs.is_empty() {
             return self.fail(self.no_free_mshr_reason(base));
         }
@@ -674,14 +786,15 @@ impl L1Cache {
             self.stats.evictions += 1;
         }
         self.clock += 1;
-        let mshr = self.allocate_mshr(line, victim as u32, sectors, token);
+        let mshr = self.allocate_mshr(line, victim as u32, sectors, who.token);
         if let Some(table) = &mut self.way_of_line {
             if old.present() {
                 table.remove(old.line);
             }
             table.insert(line, victim);
         }
-        self.lines[victim] = Way { line, stamp: self.clock, valid: 0, owner, mshr, drop_on_fill: false };
+        self.lines[victim] = Way { line, stamp: self.clock, valid: 0, owner: who.slot, mshr, drop_on_fill: false };
+        self.provenance[victim] = Provenance { warp: who.warp, lanes: who.lanes };
         self.line_allocations[victim] = self.line_allocations[victim].saturating_add(1);
         self.queue(line, sectors, RequestKind::Load, mshr);
         self.stats.misses += 1;
@@ -691,7 +804,8 @@ impl L1Cache {
     /// A load without an L1: merged into the line's MSHR if it has one, else a new entry.
     fn load_uncached(&mut self, line: u64, sectors: u32, token: u32) -> L1Outcome {
         if let Some(m) = self.mshr_of_line(line) {
-            return self.join_mshr(m, None, line, sectors, token);
+            let who = Requester { slot: 0, warp: 0, lanes: 0, token };
+            return self.join_mshr(m, None, line, sectors, who);
         }
         if self.free_mshrs.is_empty() {
             return self.fail(FailReason::MshrEntry);
@@ -756,6 +870,11 @@ mod tests {
     const ALL: u32 = 0b1111;
     const LOAD: RequestKind = RequestKind::Load;
 
+    /// A request of warp slot `slot` (its only warp) for every lane, with `token`.
+    fn who(slot: u32, token: u32) -> Requester {
+        Requester { slot, warp: slot, lanes: u32::MAX, token }
+    }
+
     fn fill(l1: &mut L1Cache, line: u64, sectors: u32) -> Vec<u32> {
         let mut woken = Vec::new();
         l1.fill(line, sectors, &mut woken);
@@ -794,10 +913,51 @@ mod tests {
         assert_eq!(l1.pop_miss(), None);
         assert_eq!(fill(&mut l1, 5, ALL), [100]);
         assert_eq!(l1.mshrs_in_use(), 0);
-        assert_eq!(l1.access(5, 0b0100, LOAD, 8, 101), L1Outcome::Hit { owner: 7 }, "warp 7 brought it in");
+        assert_eq!(
+            l1.access(5, 0b0100, LOAD, 8, 101),
+            L1Outcome::Hit { owner: 7, locality: HitLocality::InterWarp },
+            "warp 7 brought it in"
+        );
         assert_eq!(l1.owners_of_set(1).collect::<Vec<_>>(), [Some(7), None], "line 5 is in set 1, filled by warp 7");
         let s = l1.stats();
         assert_eq!((s.accesses, s.misses, s.hits, s.hit_reserved), (2, 1, 1, 0));
+    }
+
+    #[test]
+    fn hits_are_split_by_the_warp_and_the_lanes_that_brought_the_line_in() {
+        let mut l1 = L1Cache::new(&roomy());
+        let req = |slot, warp, lanes, token| Requester { slot, warp, lanes, token };
+        let hit = |owner, locality| L1Outcome::Hit { owner, locality };
+        // Warp 7 (slot 1) allocates line 5 with lanes 0-1, and merges lanes 2 into the fetch.
+        assert_eq!(l1.access_by(5, ALL, LOAD, req(1, 7, 0b0011, 1)), L1Outcome::Miss { evicted: None });
+        assert_eq!(l1.access_by(5, ALL, LOAD, req(1, 7, 0b0100, 2)), L1Outcome::HitReserved);
+        fill(&mut l1, 5, ALL);
+        use HitLocality::*;
+        // Lane 3 never touched it: another thread of the same warp; then lane 3 has.
+        assert_eq!(l1.access_by(5, ALL, LOAD, req(1, 7, 0b1000, 3)), hit(1, InterThread));
+        assert_eq!(l1.access_by(5, ALL, LOAD, req(1, 7, 0b1000, 4)), hit(1, IntraThread));
+        // Lane 2 came in through the merge.
+        assert_eq!(l1.access_by(5, ALL, LOAD, req(1, 7, 0b0100, 5)), hit(1, IntraThread));
+        // Another warp's lanes do not count as the owner's: lane 4 of warp 8, then of warp 7.
+        assert_eq!(l1.access_by(5, ALL, LOAD, req(2, 8, 0b1_0000, 6)), hit(1, InterWarp));
+        assert_eq!(l1.access_by(5, ALL, LOAD, req(1, 7, 0b1_0000, 7)), hit(1, InterThread));
+        // Warp 9 took slot 1 after warp 7 exited: the same slot, another warp.
+        assert_eq!(l1.access_by(5, ALL, LOAD, req(1, 9, 0b0001, 8)), hit(1, InterWarp));
+        // A sector miss by the owner also marks its lanes (an unsectored miss elsewhere: line
+        // 6 allocated with sector 0, lane 0; lane 5 asks for sector 1, then hits both).
+        assert_eq!(l1.access_by(6, 0b01, LOAD, req(3, 3, 0b1, 9)), L1Outcome::Miss { evicted: None });
+        fill(&mut l1, 6, 0b01);
+        assert_eq!(l1.access_by(6, 0b10, LOAD, req(3, 3, 0b10_0000, 10)), L1Outcome::SectorMiss);
+        fill(&mut l1, 6, 0b10);
+        assert_eq!(l1.access_by(6, 0b11, LOAD, req(3, 3, 0b10_0000, 11)), hit(3, IntraThread));
+        let s = l1.stats();
+        assert_eq!((s.hits, s.intra_warp_hits, s.inter_warp_hits, s.intra_thread_hits), (7, 5, 2, 3));
+        // The per-run counts read the same off the outcomes.
+        let mut run = L1Stats::default();
+        for locality in [InterThread, IntraThread, IntraThread, InterWarp, InterThread, InterWarp, IntraThread] {
+            run.record(&hit(0, locality));
+        }
+        assert_eq!((run.hits, run.intra_warp_hits, run.inter_warp_hits, run.intra_thread_hits), (7, 5, 2, 3));
     }
 
     #[test]
@@ -927,7 +1087,7 @@ mod tests {
         bring_in(&mut l1, 0, 10);
         bring_in(&mut l1, 4, 14);
         assert_eq!(l1.owners_of_set(0).collect::<Vec<_>>(), [Some(10), Some(14)]);
-        assert_eq!(l1.access(0, ALL, LOAD, 3, 0), L1Outcome::Hit { owner: 10 });
+        assert_eq!(l1.access(0, ALL, LOAD, 3, 0), L1Outcome::Hit { owner: 10, locality: HitLocality::InterWarp });
         assert_eq!(l1.access(8, ALL, LOAD, 18, 0), L1Outcome::Miss { evicted: Some(Evicted { line: 4, owner: 14 }) });
         assert_eq!(l1.owners_of_set(0).collect::<Vec<_>>(), [Some(10), None], "the reserved way has no data yet");
         fill(&mut l1, 8, ALL);
@@ -939,7 +1099,7 @@ mod tests {
         let mut l1 = L1Cache::new(&L1Config { replacement: Replacement::Fifo, ..roomy() });
         bring_in(&mut l1, 0, 10);
         bring_in(&mut l1, 4, 14);
-        assert_eq!(l1.access(0, ALL, LOAD, 3, 0), L1Outcome::Hit { owner: 10 });
+        assert_eq!(l1.access(0, ALL, LOAD, 3, 0), L1Outcome::Hit { owner: 10, locality: HitLocality::InterWarp });
         assert_eq!(l1.access(8, ALL, LOAD, 18, 0), L1Outcome::Miss { evicted: Some(Evicted { line: 0, owner: 10 }) });
     }
 
@@ -979,7 +1139,7 @@ mod tests {
     fn a_write_evict_store_drops_a_valid_line_and_a_write_through_store_keeps_it() {
         for (policy, reload) in [
             (L1WritePolicy::WriteEvict, L1Outcome::Miss { evicted: None }),
-            (L1WritePolicy::WriteThrough, L1Outcome::Hit { owner: 0 }),
+            (L1WritePolicy::WriteThrough, L1Outcome::Hit { owner: 0, locality: HitLocality::IntraThread }),
         ] {
             let mut l1 = L1Cache::new(&L1Config { write_policy: policy, ..config() });
             bring_in(&mut l1, 2, 0);
@@ -1187,12 +1347,12 @@ mod tests {
             match l1.load_doomed(set, line) {
                 Some(reason) => {
                     foretold += 1;
-                    let outcome = l1.access_in(set, line, sectors, LOAD, 0, step, 0, 1);
+                    let outcome = l1.access_in(set, line, sectors, LOAD, who(0, step), 0, 1);
                     assert_eq!(outcome, L1Outcome::ReservationFail(reason), "step {step}");
                     assert_eq!(state(&l1), before);
                 }
                 None => {
-                    l1.access_in(set, line, sectors, LOAD, 0, step, 0, 1);
+                    l1.access_in(set, line, sectors, LOAD, who(0, step), 0, 1);
                 }
             }
         }

@@ -9,3 +9,4 @@ pub mod l1;
 pub mod l2;
 pub mod line_table;
 pub mod network;
+pub mod replay;

@@ -15,7 +15,8 @@ use alloc::vec::Vec;
 use crate::config::GpuConfig;
 use crate::events::SmEvent;
 use crate::mem::coalescer::LineRequest;
-use crate::mem::l1::{FailReason, L1Cache, L1Outcome, RequestKind};
+use crate::mem::l1::{FailReason, L1Cache, L1Outcome, RequestKind, Requester};
+use crate::mem::replay::L1Access;
 use crate::sched::warp::WarpSlot;
 use crate::stats::{KernelReport, SmReport};
 
@@ -30,6 +31,8 @@ pub struct Tally<'a> {
     pub runs: &'a mut [KernelReport],
     /// Hears each access's outcome.
     pub events: Listeners<'a>,
+    /// Keeps each accepted access, when the L1 is to be replayed.
+    pub log: &'a mut Option<Vec<L1Access>>,
 }
 
 /// What occupies the dispatch slot.
@@ -44,6 +47,8 @@ enum State {
     Global {
         kind: RequestKind,
         warp: WarpSlot,
+        /// The warp's dynamic id on the SM.
+        warp_id: u32,
         token: Option<u32>,
         kernel: u32,
         next: usize,
@@ -194,13 +199,20 @@ impl Lsu {
         self.state = State::Shared { until };
     }
 
-    /// A global access of kernel run `kernel` whose requests are in [`Lsu::requests_mut`], to
-    /// `l1`.
-    pub fn start_global(&mut self, kind: RequestKind, warp: WarpSlot, token: Option<u32>, kernel: u32, l1: &L1Cache) {
+    /// A global access of the warp in slot `warp` (dynamic id `warp_id`), of kernel run
+    /// `kernel`, whose requests are in [`Lsu::requests_mut`], to `l1`.
+    pub fn start_global(
+        &mut self,
+        kind: RequestKind,
+        (warp, warp_id): (WarpSlot, u32),
+        token: Option<u32>,
+        kernel: u32,
+        l1: &L1Cache,
+    ) {
         for r in &mut self.requests {
             r.set = l1.set_of(r.line);
         }
-        self.state = State::Global { kind, warp, token, kernel, next: 0 };
+        self.state = State::Global { kind, warp, warp_id, token, kernel, next: 0 };
     }
 
     /// The token of the oldest atomic sent towards L2 (call when its miss request leaves).
@@ -220,26 +232,27 @@ impl Lsu {
             State::Global { .. } if self.blocked.is_some() => self.settle(now + 1, l1, tally),
             // A fill is writing the data array: the request waits (it is not a failed attempt).
             State::Global { .. } if now < self.array_free_at => {}
-            State::Global { kind, warp, token, kernel, next } => {
+            State::Global { kind, warp, warp_id, token, kernel, next } => {
                 let Some(request) = self.requests.get(next).copied() else {
                     self.finish(token, loads);
                     return;
                 };
-                let (owner, token_or_none) = (warp as u32, token.unwrap_or(u32::MAX));
-                let outcome = l1.access_in(
-                    request.set,
-                    request.line,
-                    request.sectors,
-                    kind,
-                    owner,
-                    token_or_none,
-                    kernel,
-                    request.updates,
-                );
+                let who = Requester {
+                    slot: warp as u32,
+                    warp: warp_id,
+                    lanes: request.lanes,
+                    token: token.unwrap_or(u32::MAX),
+                };
+                let outcome =
+                    l1.access_in(request.set, request.line, request.sectors, kind, who, kernel, request.updates);
                 if let Some(run) = tally.runs.get_mut(kernel as usize) {
                     run.l1.record(&outcome);
                 }
                 let (slot, line) = (warp, request.line);
+                // The replay's stream: accepted accesses only (a turned-away attempt is none).
+                if let Some(log) = tally.log.as_mut().filter(|_| !matches!(outcome, L1Outcome::ReservationFail(_))) {
+                    log.push(L1Access::new(line, kind, slot, kernel));
+                }
                 match outcome {
                     L1Outcome::ReservationFail(cause) => {
                         tally.events.hear(SmEvent::ReservationFail { slot, kernel, line, cause, attempts: 1 });
@@ -250,7 +263,7 @@ impl Lsu {
                         }
                         return;
                     }
-                    L1Outcome::Hit { owner } => {
+                    L1Outcome::Hit { owner, .. } => {
                         tally.events.hear(SmEvent::Hit { slot, kernel, line, owner });
                         if let Some(t) = token {
                             loads.hit(t, now + self.hit_latency);
@@ -286,7 +299,7 @@ impl Lsu {
                     self.finish(token, loads);
                     return;
                 };
-                self.state = State::Global { kind, warp, token, kernel, next: next + 1 };
+                self.state = State::Global { kind, warp, warp_id, token, kernel, next: next + 1 };
                 // Nothing but a fill or a miss-queue slot (each of which unblocks) can change the
                 // L1 before the next cycle's attempt: if it must fail, wait from now.
                 if self.may_block && kind == RequestKind::Load {

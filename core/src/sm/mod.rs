@@ -17,7 +17,7 @@ pub use snapshot::WarpView;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::config::GpuConfig;
+use crate::config::{GpuConfig, Replacement};
 use crate::events::{SmEvent, Stamped};
 use crate::exec::memory::{GlobalMemory, SharedMemory};
 use crate::exec::{self, AccessKind, ExecEnv, Executed, Fault, WarpExec, WarpPlace, LANES};
@@ -25,6 +25,7 @@ use crate::isa::{Dim3, InstrClass, Kernel, Space, Unit};
 use crate::launch::DeviceLaunch;
 use crate::mem::coalescer::{bank_conflict_degree, coalesce, most_updates_of_one_address};
 use crate::mem::l1::{L1Cache, RequestKind};
+use crate::mem::replay::L1Access;
 use crate::sched::tb::{BlockNeeds, SmFree};
 use crate::sched::warp::{
     Issued, ReadyWarps, SmShape, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot, Words,
@@ -166,6 +167,8 @@ pub struct Sm {
     policy: WarpPolicy,
     /// The SM's event stream, when the run records it.
     recorder: Option<Vec<Stamped>>,
+    /// The L1's accesses, when the L1 is to be replayed (`l1.replacement = Belady`).
+    l1_log: Option<Vec<L1Access>>,
     schedulers: Vec<Scheduler>,
     warps: Vec<Warp>,
     /// Policy-visible state of each warp slot, kept in step with `warps`.
@@ -265,6 +268,7 @@ impl Sm {
             warp_size: core.warp_size,
             policy,
             recorder: record.then(Vec::new),
+            l1_log: (config.l1.replacement == Replacement::Belady).then(Vec::new),
             schedulers: (0..n)
                 .map(|_| Scheduler {
                     unit_free: [0; 3],
@@ -317,6 +321,20 @@ impl Sm {
         self.recorder.as_deref().unwrap_or(&[])
     }
 
+    /// Its L1's accesses so far, in the order the L1 accepted them, with the invalidations
+    /// between kernels; empty unless the L1 is replayed (`l1.replacement = Belady`).
+    pub fn l1_log(&self) -> &[L1Access] {
+        self.l1_log.as_deref().unwrap_or(&[])
+    }
+
+    /// Invalidates the L1 (a kernel boundary under GPU coherence), and notes it in the log.
+    pub fn invalidate_l1(&mut self) {
+        self.l1.invalidate_all();
+        if let Some(log) = &mut self.l1_log {
+            log.push(L1Access::FLUSH);
+        }
+    }
+
     /// Tells the policy (and the recorder) about an event of the whole GPU at `now`.
     pub fn tell(&mut self, now: u64, event: SmEvent) {
         let Sm { id, info, policy, recorder, .. } = self;
@@ -331,9 +349,9 @@ impl Sm {
         runs: &mut [KernelReport],
         f: impl FnOnce(&mut Lsu, &mut L1Cache, &mut PendingLoads, &mut Tally<'_>) -> R,
     ) -> R {
-        let Sm { id, lsu, l1, loads, info, report, policy, recorder, .. } = self;
+        let Sm { id, lsu, l1, loads, info, report, policy, recorder, l1_log, .. } = self;
         let events = Listeners { id: *id, now, info, policy, recorder };
-        f(lsu, l1, loads, &mut Tally { sm: report, runs, events })
+        f(lsu, l1, loads, &mut Tally { sm: report, runs, events, log: l1_log })
     }
 
     /// Free resources, for the TB scheduler.
@@ -774,7 +792,8 @@ impl Sm {
                             }
                         }
                         requests = self.lsu.requests_mut().len() as u32;
-                        self.lsu.start_global(kind, w, token, self.info[wi].kernel, &self.l1);
+                        let warp = (w, self.info[wi].age as u32);
+                        self.lsu.start_global(kind, warp, token, self.info[wi].kernel, &self.l1);
                     }
                 }
             }

@@ -165,6 +165,41 @@ pub struct NetworkStats {
     pub flits: u64,
 }
 
+/// The L1 access streams of a run replayed after it in a stand-alone model of the L1, with
+/// Belady's optimal replacement and with LRU (`l1.replacement = Belady`; see
+/// [`crate::mem::replay`]): same sets, ways and set index, instant fills (a merge into a fetch
+/// in flight or a sector miss is a hit on the line), stores as the L1's write policy says,
+/// flushes where the L1 was invalidated between kernels. The run itself is timed with LRU.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct L1Replay {
+    /// Accesses replayed: every load, store and atomic the L1s accepted (their `accesses`).
+    pub accesses: u64,
+    /// Of which loads: each a hit or a miss under either policy.
+    pub loads: u64,
+    /// Loads that found their line with optimal replacement.
+    pub belady_hits: u64,
+    /// Loads that missed with optimal replacement: the fewest any replacement policy could
+    /// have on this access stream.
+    pub belady_misses: u64,
+    /// Loads that found their line when replayed with LRU.
+    pub lru_hits: u64,
+    /// Loads that missed when replayed with LRU: close to the timed L1's `misses`, which the
+    /// replay checks itself against (the L1 cannot evict a line with a fetch in flight).
+    pub lru_misses: u64,
+}
+
+impl L1Replay {
+    /// Adds `other`'s counts (another kernel run's).
+    pub fn merge(&mut self, other: &L1Replay) {
+        self.accesses += other.accesses;
+        self.loads += other.loads;
+        self.belady_hits += other.belady_hits;
+        self.belady_misses += other.belady_misses;
+        self.lru_hits += other.lru_hits;
+        self.lru_misses += other.lru_misses;
+    }
+}
+
 /// One kernel run.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KernelReport {
@@ -214,6 +249,10 @@ pub struct KernelReport {
     /// once, however long it waited).
     #[serde(default)]
     pub gated_loads: u64,
+    /// Its L1 accesses replayed (only when `l1.replacement` is `Belady`): the runs' counts add
+    /// up to [`Report::l1_replay`]'s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l1_replay: Option<L1Replay>,
 }
 
 /// One SM.
@@ -432,6 +471,10 @@ pub struct Report {
     /// detector; 0 under other policies).
     #[serde(default)]
     pub victim_tag_hits: u64,
+    /// The L1 access streams replayed with optimal and with LRU replacement, when
+    /// `l1.replacement` is `Belady` (the run is timed with LRU).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l1_replay: Option<L1Replay>,
 }
 
 impl Report {
@@ -462,6 +505,9 @@ impl Report {
             out.dram.reads += k.dram_reads;
             out.dram.writes += k.dram_writes;
             out.gated_loads += k.gated_loads;
+            if let Some(replay) = &k.l1_replay {
+                out.l1_replay.get_or_insert_with(L1Replay::default).merge(replay);
+            }
             out.kernels.push((*k).clone());
         }
         out.ipc = if cycles == 0 { 0.0 } else { out.warp_instructions as f64 / cycles as f64 };
