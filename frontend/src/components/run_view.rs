@@ -1,11 +1,13 @@
 //! One run on the page: its progress while it runs, then everything it measured — statistics,
-//! the thread-block timeline, animated playback of the machine, and charts over time.
+//! the thread-block timeline, animated playback of the machine (with a scoring warp policy's
+//! lost-locality panel), and charts over time.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use crate::components::charts::Charts;
+use crate::components::lost_locality::{has_scores, LostLocality};
 use crate::components::playback::Playback;
 use crate::components::sm_view::SmOccupancy;
 use crate::components::stats_table::StatsTable;
@@ -110,6 +112,9 @@ fn finished(props: &FinishedProps) -> Html {
     if props.compact {
         return html! { <>{ status }{ timeline }{ playback }</> };
     }
+    let locality = has_scores(&result.snapshots).then(|| {
+        html! { <LostLocality snapshots={result.snapshots.clone()} cursor={*cursor} /> }
+    });
     let save = |name: &'static str, mime: &'static str, build: fn(&Report) -> String| {
         let report = report.clone();
         Callback::from(move |_: MouseEvent| download_text(&build(&report), mime, name))
@@ -130,6 +135,7 @@ fn finished(props: &FinishedProps) -> Html {
             </div>
             { timeline }
             { playback }
+            { locality.unwrap_or_default() }
             <section class="panel" aria-labelledby="charts-title">
                 <h3 id="charts-title">{ "Over time" }</h3>
                 <Charts series={(*series).clone()} cursor={*cursor} />
