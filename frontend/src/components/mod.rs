@@ -15,6 +15,7 @@ pub mod run_view;
 pub mod setup_bar;
 pub mod sm_view;
 pub mod stats_table;
+pub mod sweep_panel;
 pub mod tab_bar;
 pub mod timeline;
 pub mod xy_chart;
