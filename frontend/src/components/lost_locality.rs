@@ -169,6 +169,11 @@ fn at_cursor(props: &AtCursorProps) -> Html {
                     <dd id="locality-llds">{ grouped(scores.detection_score) }</dd></div>
                 <div><dt>{ "victim-tag hits so far" }</dt><dd id="locality-vta-hits" data-value={scores.detections.to_string()}>{ grouped(scores.detections) }</dd></div>
             </dl>
+            // Always there, so its width is measured from the first render on.
+            <div ref={node} class="locality-body">
+            if live == 0 {
+                <p class="viz-empty">{ format!("No warps on SM {} at this cycle: nothing to rank.", props.sm) }</p>
+            } else {
             <figure class="viz locality-stack">
                 <div class="viz-toolbar">
                     <figcaption>{ "Scores, largest first, against the cutoff" }</figcaption>
@@ -178,7 +183,7 @@ fn at_cursor(props: &AtCursorProps) -> Html {
                     <li><span class="swatch" style={format!("background: {};", HELD_BACK[0])} />{ "held back (throttled)" }</li>
                     <li><span class="swatch rule" style={format!("background: {CUTOFF};")} />{ "cutoff" }</li>
                 </ul>
-                <div ref={node} class="viz-svg-frame">
+                <div class="viz-svg-frame">
                     { stack_svg(&stack, width, &description) }
                 </div>
             </figure>
@@ -200,6 +205,8 @@ fn at_cursor(props: &AtCursorProps) -> Html {
                     </table>
                 </div>
             </details>
+            }
+            </div>
         </div>
     }
 }

@@ -74,7 +74,7 @@ pub fn sweep_panel(props: &SweepPanelProps) -> Html {
                 "Runs this set-up again — same kernel file, parameters, machine and thread-block scheduler — with \
                  greedy-then-oldest limited to the SM's L oldest warps, for L = {} ({} runs, of up to {} warps each SM \
                  holds), spread over up to {} worker{}. The best limit is the CCWS paper's Best-SWL, an oracle chosen \
-                 per workload; the dashed line is this run ({own_label}).",
+                 per workload; the dashed line is this run, under {own_label}.",
                 limits_text(&limits), limits.len(), slots, props.workers, if props.workers == 1 { "" } else { "s" }) }</p>
             <div class="actions">
                 <button type="button" id="swl-sweep" aria-disabled={busy.then_some("true")} onclick={start}>
@@ -132,7 +132,7 @@ fn results(sweep: &Sweep, origin: &RunResult, own_spec: &str, own_label: &str) -
                 .map(|w| format!(", {} the IPC with all {} warps", ratio(b.ipc, w.ipc), w.limit))
                 .unwrap_or_default();
             format!(
-                "Best-SWL: {} warp{} — IPC {:.3}{against_all}. This run ({own_label}): IPC {:.3}, {} Best-SWL's; L1 MPKI \
+                "Best-SWL: {} warp{} — IPC {:.3}{against_all}. This run, under {own_label}: IPC {:.3}, {} Best-SWL's; L1 MPKI \
                  {:.1} against {:.1}.",
                 b.limit,
                 if b.limit == 1 { "" } else { "s" },
@@ -170,12 +170,8 @@ fn results(sweep: &Sweep, origin: &RunResult, own_spec: &str, own_label: &str) -
         }
         Rc::new(m)
     };
-    let own_rule = |value: f64, unit: &str| {
-        Rc::new(vec![Rule {
-            y: value,
-            label: format!("this run ({own_label}): {value:.2} {unit}"),
-            colour: OWN.into(),
-        }])
+    let own_rule = |value: f64, shown: String| {
+        Rc::new(vec![Rule { y: value, label: format!("this run, {own_label}: {shown}"), colour: OWN.into() }])
     };
     let series = |label: &str, colour: &str, value: fn(&Point) -> f64| {
         Rc::new(vec![Series {
@@ -190,7 +186,7 @@ fn results(sweep: &Sweep, origin: &RunResult, own_spec: &str, own_label: &str) -
     let describe_curve = |what: &str, value: fn(&Point) -> f64, decimals: usize| {
         let list: Vec<String> = points.iter().map(|p| format!("{} warps {:.decimals$}", p.limit, value(p))).collect();
         format!(
-            "{what} against the warp limit: {}. This run ({own_label}): {:.decimals$}.",
+            "{what} against the warp limit: {}. This run, under {own_label}: {:.decimals$}.",
             list.join(", "),
             value(&own)
         )
@@ -202,11 +198,11 @@ fn results(sweep: &Sweep, origin: &RunResult, own_spec: &str, own_label: &str) -
                 <XyChart id="swl-ipc" caption="Performance against the warp limit"
                     description={describe_curve("IPC", ipc, 3)} x={XAxis::Limits(limits.clone())}
                     x_title="warp limit (warps per SM that may issue; log scale)" y_title="IPC (warp instructions / cycle)"
-                    series={series("IPC", ACCENT, ipc)} rules={own_rule(own.ipc, "IPC")} markers={markers(ipc)} />
+                    series={series("IPC", ACCENT, ipc)} rules={own_rule(own.ipc, format!("IPC {:.3}", own.ipc))} markers={markers(ipc)} />
                 <XyChart id="swl-mpki" caption="L1 misses against the warp limit"
                     description={describe_curve("L1 misses per thousand warp instructions", mpki, 1)} x={XAxis::Limits(limits)}
                     x_title="warp limit (warps per SM that may issue; log scale)" y_title="L1 misses / 1000 warp instr."
-                    series={series("L1 MPKI", MISSES, mpki)} rules={own_rule(own.l1_mpki, "MPKI")} markers={markers(mpki)} />
+                    series={series("L1 MPKI", MISSES, mpki)} rules={own_rule(own.l1_mpki, format!("{:.1} MPKI", own.l1_mpki))} markers={markers(mpki)} />
             </div>
             <div class="table-scroll">
                 <table class="report sweep-table" id="swl-table">

@@ -363,7 +363,8 @@ fn build(props: &XyChartProps, width: f64) -> Plot {
             <g class="marker" id={m.id.clone()}>
                 <circle cx={format!("{cx:.1}")} cy={format!("{cy:.1}")} r="7" fill="none" stroke={m.colour.clone()} stroke-width="2" />
                 <text x={format!("{cx:.1}")} y={format!("{:.1}", (cy - 12.0).max(top + 10.0))} text-anchor={anchor}
-                    font-size="11" font-weight="600" fill={m.colour.clone()}>{ m.label.clone() }</text>
+                    font-size="11" font-weight="600" fill={m.colour.clone()}
+                    stroke="#fff" stroke-width="3" paint-order="stroke">{ m.label.clone() }</text>
             </g>
         }
     });
