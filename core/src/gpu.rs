@@ -29,7 +29,7 @@ use crate::mem::replay::{replay, ReplayCache, ReplayCounts, ReplayPolicy};
 use crate::sched::tb::{
     BlockNeeds, Dispatch, KernelLaunch, PendingKernel, Placement, SmFree, TbCx, TbPolicy, TbScheduler,
 };
-use crate::sched::warp::WarpPolicy;
+use crate::sched::warp::{WarpPolicy, WarpScheduler};
 use crate::sm::scoreboard::{self, Operands};
 use crate::sm::{CycleTally, Finished, IssueCx, LaunchShape, Sm};
 use crate::stats::snapshot::NONE;
@@ -894,7 +894,8 @@ impl Simulation {
     }
 
     /// The machine at the start of cycle [`Simulation::cycle`] (everything before it
-    /// simulated), with the L1 of SM `l1_sm` (clamped to the last SM). Resets that L1's per-line
+    /// simulated), with the L1 of SM `l1_sm` (clamped to the last SM) and, for a warp policy
+    /// that keeps scores (CCWS), that SM's scores and load gate. Resets that L1's per-line
     /// counts, so each snapshot of an SM counts the hits and allocations since the previous
     /// one; nothing else changes, and no result depends on when snapshots are taken.
     pub fn snapshot(&mut self, l1_sm: usize) -> Snapshot {
@@ -914,6 +915,7 @@ impl Simulation {
             snapshot.l1_owner =
                 (0..l1.sets()).flat_map(|set| l1.owners_of_set(set)).map(|o| o.unwrap_or(NONE)).collect();
             (snapshot.l1_hits_since, snapshot.l1_fills_since) = l1.take_line_activity();
+            snapshot.warp_scores = sm.policy().scores(self.now);
         }
         snapshot
     }

@@ -137,3 +137,39 @@ fn skipping_idle_cycles_changes_nothing_under_ccws() {
         assert!(report(true) == report(false), "{spec}");
     }
 }
+
+#[test]
+fn snapshots_carry_its_scores_as_its_state_gives_them_and_other_policies_none() {
+    let mut sim = simulation(KEYS, "ccws", true);
+    let mut seen_throttled = false;
+    for cycle in (0..=60_000).step_by(1_500) {
+        if sim.step_until(cycle) == StepOutcome::Finished {
+            break;
+        }
+        let snapshot = sim.snapshot(0);
+        let Some(WarpPolicy::Ccws(policy)) = sim.warp_policy(0) else { panic!("a CCWS policy on SM 0") };
+        let state = policy.state(sim.cycle());
+        let scores = snapshot.warp_scores.expect("CCWS snapshots carry its scores");
+        assert_eq!(scores.live, state.warps.iter().map(|w| w.live).collect::<Vec<_>>(), "cycle {cycle}");
+        assert_eq!(scores.score, state.warps.iter().map(|w| w.score).collect::<Vec<_>>(), "cycle {cycle}");
+        assert_eq!(scores.may_load, state.warps.iter().map(|w| w.allowed).collect::<Vec<_>>(), "cycle {cycle}");
+        assert_eq!(
+            (scores.cutoff, scores.detection_score, scores.detections),
+            (state.cutoff, state.llds, state.victim_tag_hits),
+            "cycle {cycle}"
+        );
+        assert_eq!(scores.score.len(), snapshot.warps_per_sm as usize);
+        seen_throttled |= scores.loading_warps() < scores.live_warps();
+    }
+    assert!(seen_throttled, "some snapshot shows warps held back");
+
+    // Other policies' snapshots carry nothing, and serialise exactly as before the field.
+    let mut gto = simulation(KEYS, "gto", true);
+    gto.step_until(5_000);
+    let snapshot = gto.snapshot(0);
+    assert_eq!(snapshot.warp_scores, None);
+    let json = serde_json::to_string(&snapshot).expect("encodes");
+    assert!(!json.contains("warp_scores"), "no key for the empty option");
+    let back: warpscope_core::stats::Snapshot = serde_json::from_str(&json).expect("decodes");
+    assert_eq!(back, snapshot);
+}

@@ -23,7 +23,7 @@ use crate::components::gallery_view::GalleryView;
 use crate::components::hardware_panel::HardwarePanel;
 use crate::components::launches_panel::LaunchesPanel;
 use crate::components::policy_picker::describe;
-use crate::components::run_view::RunPanel;
+use crate::components::run_view::{RunPanel, Sweeper};
 use crate::components::setup_bar::{SetupBar, SetupChange};
 use crate::components::tab_bar::TabBar;
 use crate::gallery;
@@ -32,6 +32,7 @@ use crate::pool::pool_size;
 use crate::setup::Setup;
 use crate::share;
 use crate::state::{Action, AppState, QueuedJob, RunView, Scope, Target, WorkerStatus};
+use crate::swl_sweep;
 use crate::worker::WorkerClient;
 
 /// Milliseconds of quiet typing before the file is compiled for the editor's markers.
@@ -411,11 +412,37 @@ pub fn app() -> Html {
         })
     };
     let on_run = {
-        let (dispatcher, setup, fresh_id) = (state.dispatcher(), current_setup.clone(), fresh_id.clone());
+        let (dispatcher, setup, fresh_id, cancel) =
+            (state.dispatcher(), current_setup.clone(), fresh_id.clone(), cancel.clone());
         Callback::from(move |_: ()| {
+            // A new run clears the last run's warp-limit sweep: stop the workers running it.
+            cancel(Scope::Sweep);
             let job = QueuedJob { id: fresh_id(), target: Target::Main, job: Job::Simulate(Box::new(setup.job())) };
             dispatcher.dispatch(Action::Enqueue(vec![job]));
         })
+    };
+    // The finished run's warp-limit sweep: the job it ran, under each limit, on the pool.
+    let on_sweep = {
+        let (dispatcher, fresh_id, main) = (state.dispatcher(), fresh_id.clone(), state.main.clone());
+        Callback::from(move |_: ()| {
+            let Some(origin) = main.result().and_then(|r| r.job.clone()) else { return };
+            let limits = swl_sweep::limits(origin.config.core.max_warps_per_sm);
+            let serial = fresh_id();
+            let jobs = swl_sweep::jobs(&origin, &limits)
+                .into_iter()
+                .enumerate()
+                .map(|(point, job)| QueuedJob {
+                    id: fresh_id(),
+                    target: Target::Sweep { sweep: serial, point },
+                    job: Job::Simulate(Box::new(job)),
+                })
+                .collect();
+            dispatcher.dispatch(Action::StartSweep { serial, limits, jobs });
+        })
+    };
+    let on_cancel_sweep = {
+        let cancel = cancel.clone();
+        Callback::from(move |_: ()| cancel(Scope::Sweep))
     };
     let on_cancel_main = {
         let cancel = cancel.clone();
@@ -597,7 +624,13 @@ pub fn app() -> Html {
                                 if *share_open {
                                     <ShareBox url={link(false)} embed_url={link(true)} />
                                 }
-                                <RunPanel view={state.main.clone()} sm_count={current_setup.config.core.sm_count} />
+                                <RunPanel view={state.main.clone()} sm_count={current_setup.config.core.sm_count}
+                                    sweep={state.sweep.clone()} sweeper={Some(Sweeper {
+                                        warp_policies: (*policy_lists).as_ref().map(|l| l.1.clone()).unwrap_or_default(),
+                                        workers: state.pool.size(),
+                                        on_start: on_sweep.clone(),
+                                        on_cancel: on_cancel_sweep.clone(),
+                                    })} />
                             </section>
                         </div>
                     </div>

@@ -3,7 +3,8 @@
 
 use std::fmt::Write;
 
-use warpscope_core::stats::Report;
+use warpscope_core::mem::l1::L1Stats;
+use warpscope_core::stats::{L1Replay, Report};
 
 /// The report as pretty JSON, exactly what `warpscope run --json` prints for the same run.
 pub fn report_json(report: &Report) -> String {
@@ -20,31 +21,61 @@ pub fn blocks_csv(report: &Report) -> String {
     out
 }
 
-/// One row per kernel run and one per SM, then the totals: the statistics table as CSV.
+/// One row per kernel run and one per SM, then the totals: the statistics table as CSV. The
+/// columns after the memory-pipeline stalls are the L1 hit breakdown, the loads a warp
+/// policy's gate held back, the victim-tag hits (CCWS) and, for a machine whose L1 is replayed
+/// with optimal replacement, the replay's Belady and LRU misses; a cell is empty where the
+/// report keeps no such count for the row (victim-tag hits per kernel run, a replay per SM,
+/// any replay without one).
 pub fn summary_csv(report: &Report) -> String {
     let mut out = String::from(
-        "scope,name,cycles_or_start,end,warp_instructions,l1_accesses,l1_hits,l1_misses,stalls_memory_pipeline\n",
+        "scope,name,cycles_or_start,end,warp_instructions,l1_accesses,l1_hits,l1_misses,stalls_memory_pipeline,\
+         l1_intra_warp_hits,l1_inter_warp_hits,l1_intra_thread_hits,gated_loads,victim_tag_hits,l1_belady_misses,\
+         l1_lru_replay_misses\n",
     );
+    let locality = |l1: &L1Stats| format!("{},{},{}", l1.intra_warp_hits, l1.inter_warp_hits, l1.intra_thread_hits);
+    let replay = |r: Option<&L1Replay>| r.map_or(",".to_owned(), |r| format!("{},{}", r.belady_misses, r.lru_misses));
     for (i, k) in report.kernels.iter().enumerate() {
-        let _ = writeln!(out, "kernel {i},{},{},{},{},,,,", k.name, k.start_cycle, k.end_cycle, k.warp_instructions);
+        let _ = writeln!(
+            out,
+            "kernel {i},{},{},{},{},,,,,{},{},,{}",
+            k.name,
+            k.start_cycle,
+            k.end_cycle,
+            k.warp_instructions,
+            locality(&k.l1),
+            k.gated_loads,
+            replay(k.l1_replay.as_ref())
+        );
     }
     for (i, sm) in report.sms.iter().enumerate() {
         let _ = writeln!(
             out,
-            "sm {i},,,,{},{},{},{},{}",
-            sm.warp_instructions, sm.l1.accesses, sm.l1.hits, sm.l1.misses, sm.stalls.memory_pipeline
+            "sm {i},,,,{},{},{},{},{},{},{},{},,",
+            sm.warp_instructions,
+            sm.l1.accesses,
+            sm.l1.hits,
+            sm.l1.misses,
+            sm.stalls.memory_pipeline,
+            locality(&sm.l1),
+            sm.gated_loads,
+            sm.victim_tag_hits
         );
     }
     let _ = writeln!(
         out,
-        "total,{},{},,{},{},{},{},{}",
+        "total,{},{},,{},{},{},{},{},{},{},{},{}",
         report.gpu,
         report.cycles,
         report.warp_instructions,
         report.l1.accesses,
         report.l1.hits,
         report.l1.misses,
-        report.stalls.memory_pipeline
+        report.stalls.memory_pipeline,
+        locality(&report.l1),
+        report.gated_loads,
+        report.victim_tag_hits,
+        replay(report.l1_replay.as_ref())
     );
     out
 }
@@ -52,7 +83,7 @@ pub fn summary_csv(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use warpscope_core::stats::{BlockRecord, KernelReport};
+    use warpscope_core::stats::{BlockRecord, KernelReport, SmReport};
 
     fn report() -> Report {
         Report {
@@ -86,5 +117,50 @@ mod tests {
         let r = report();
         assert!(summary_csv(&r).lines().last().unwrap().starts_with("total,test,100,,40,"));
         assert_eq!(serde_json::from_str::<Report>(&report_json(&r)).unwrap(), r);
+    }
+
+    /// A CCWS run on a Belady machine: every new count in its place, every row as wide as the
+    /// header.
+    #[test]
+    fn summary_csv_carries_hit_locality_gated_loads_victim_tags_and_the_replay() {
+        let mut r = report();
+        r.l1 =
+            L1Stats { hits: 30, intra_warp_hits: 20, inter_warp_hits: 10, intra_thread_hits: 5, ..L1Stats::default() };
+        r.gated_loads = 7;
+        r.victim_tag_hits = 3;
+        r.l1_replay = Some(L1Replay { belady_misses: 11, lru_misses: 19, ..L1Replay::default() });
+        r.kernels[0].gated_loads = 7;
+        r.sms = vec![SmReport { gated_loads: 7, victim_tag_hits: 3, l1: r.l1, ..SmReport::default() }];
+        let csv = summary_csv(&r);
+        let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+        let header = &rows[0];
+        assert!(rows.iter().all(|row| row.len() == header.len()), "{csv}");
+        let column = |name: &str| header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("no {name}"));
+        let cell = |row: usize, name: &str| rows[row][column(name)];
+        let (kernel, sm, total) = (1, 2, 3);
+        assert_eq!(
+            ["l1_intra_warp_hits", "l1_inter_warp_hits", "l1_intra_thread_hits"].map(|c| cell(total, c)),
+            ["20", "10", "5"]
+        );
+        assert_eq!([cell(total, "gated_loads"), cell(total, "victim_tag_hits")], ["7", "3"]);
+        assert_eq!([cell(total, "l1_belady_misses"), cell(total, "l1_lru_replay_misses")], ["11", "19"]);
+        assert_eq!([cell(sm, "victim_tag_hits"), cell(sm, "l1_belady_misses")], ["3", ""], "no replay per SM");
+        assert_eq!([cell(kernel, "gated_loads"), cell(kernel, "victim_tag_hits")], ["7", ""], "no VTA hits per run");
+        // Without a replay its cells are empty, not zero: absence is not a count of none.
+        let csv = summary_csv(&report());
+        let total = csv.lines().last().unwrap();
+        assert!(total.ends_with(",0,0,0,0,0,,"), "{total}");
+    }
+
+    #[test]
+    fn the_json_export_carries_the_new_counts() {
+        let mut r = report();
+        r.gated_loads = 7;
+        r.victim_tag_hits = 3;
+        r.l1.intra_warp_hits = 4;
+        let json: serde_json::Value = serde_json::from_str(&report_json(&r)).unwrap();
+        assert_eq!((json["gated_loads"].as_u64(), json["victim_tag_hits"].as_u64()), (Some(7), Some(3)));
+        assert_eq!(json["l1"]["intra_warp_hits"].as_u64(), Some(4));
+        assert!(json.get("l1_replay").is_none(), "absent without a Belady replay");
     }
 }

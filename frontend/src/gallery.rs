@@ -225,6 +225,7 @@ mod tests {
             snapshots: Rc::default(),
             elapsed_ms: 1.0,
             stopped_early: None,
+            job: None,
         }))
     }
 
@@ -336,6 +337,7 @@ mod tests {
             snapshots: Rc::default(),
             elapsed_ms: 1.0,
             stopped_early: Some("the cycle limit".into()),
+            job: None,
         }));
         let all_stopped = vec![stopped; 8];
         assert!(matches!(progress(card, &all_stopped), Progress::Failed(m) if m.contains("did not finish")));

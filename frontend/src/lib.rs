@@ -23,6 +23,7 @@ pub mod pool;
 pub mod setup;
 pub mod share;
 pub mod state;
+pub mod swl_sweep;
 pub mod text_position;
 pub mod worker;
 

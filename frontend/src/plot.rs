@@ -7,5 +7,7 @@ pub mod occupancy;
 pub mod palette;
 pub mod path;
 pub mod scale;
+pub mod scores;
 pub mod series;
+pub mod sweep;
 pub mod timeline;

@@ -39,6 +39,13 @@ pub enum Target {
         /// Run index within the card.
         run: usize,
     },
+    /// Point `point` of warp-limit sweep `sweep` (a serial: an older sweep's runs find no view).
+    Sweep {
+        /// The sweep's serial.
+        sweep: u32,
+        /// The limit's index in the sweep.
+        point: usize,
+    },
 }
 
 /// A job waiting for (or holding) a worker.
@@ -157,6 +164,11 @@ impl Pool {
     pub fn running(&self, generation: u32, id: JobId) -> Option<Target> {
         let job = self.workers[self.slot(generation)?].job.as_ref()?;
         (job.id == id).then_some(job.target)
+    }
+
+    /// The job `id` if the worker of `generation` runs it.
+    pub fn running_job(&self, generation: u32, id: JobId) -> Option<&QueuedJob> {
+        self.workers[self.slot(generation)?].job.as_ref().filter(|j| j.id == id)
     }
 
     /// The running jobs whose target matches `which`: (worker generation, job id), for the

@@ -8,19 +8,23 @@
 //!
 //! A gallery card's runs keep only what the card judges from: no snapshots, and the report
 //! without its per-block records and time series (the native `warpscope reproduce` drops the
-//! same before it measures).
+//! same before it measures). So do the runs of a warp-limit sweep ([`crate::swl_sweep`]), which
+//! its chart measures from the totals.
 
 use std::rc::Rc;
 
 use warpscope_core::kernel::{Define, Diagnostic};
 use warpscope_core::stats::{Report, Snapshot};
-use warpscope_wasm::protocol::{self, Catalog, CompileSummary, Failure, JobId, JobReport, Reply, PROTOCOL_VERSION};
+use warpscope_wasm::protocol::{
+    self, Catalog, CompileSummary, Failure, Job, JobId, JobReport, Reply, SimulateJob, PROTOCOL_VERSION,
+};
 use yew::Reducible;
 
 use crate::gallery;
 use crate::identity::same_or_equal;
 use crate::pool::{Death, Pool};
 pub use crate::pool::{QueuedJob, Target, WorkerStatus};
+use crate::swl_sweep::Sweep;
 
 /// The machine a first visit starts on.
 pub const DEFAULT_MACHINE: &str = "fermi-gtx480";
@@ -40,6 +44,9 @@ pub struct RunResult {
     pub elapsed_ms: f64,
     /// Why the run ended before the workload did (the cycle budget), if it did.
     pub stopped_early: Option<String>,
+    /// What it ran, for the Simulate view's run (a sweep of warp limits reruns it); `None`
+    /// for the other views' runs.
+    pub job: Option<Rc<SimulateJob>>,
 }
 
 impl PartialEq for RunResult {
@@ -48,6 +55,7 @@ impl PartialEq for RunResult {
             && self.snapshots == other.snapshots
             && self.elapsed_ms == other.elapsed_ms
             && self.stopped_early == other.stopped_early
+            && self.job == other.job
     }
 }
 
@@ -143,6 +151,8 @@ pub enum Scope {
     Compare,
     /// Every run of gallery card `n`.
     Card(usize),
+    /// Every run of the warp-limit sweep.
+    Sweep,
 }
 
 impl Scope {
@@ -151,6 +161,7 @@ impl Scope {
         match (self, target) {
             (Scope::Main, Target::Main) | (Scope::Compare, Target::Compare(_)) => true,
             (Scope::Card(n), Target::Card { card, .. }) => n == card,
+            (Scope::Sweep, Target::Sweep { .. }) => true,
             _ => false,
         }
     }
@@ -173,6 +184,8 @@ pub struct AppState {
     pub compare: Vec<RunView>,
     /// The gallery's runs: per card (in [`gallery::cards`] order), per run of its claim.
     pub gallery: Vec<Vec<RunView>>,
+    /// The warp-limit sweep of the Simulate view's run, once asked for (a new run clears it).
+    pub sweep: Option<Sweep>,
 }
 
 impl Default for AppState {
@@ -201,6 +214,16 @@ pub enum Action {
     },
     /// The compare view now has `n` variants (results beyond are dropped).
     ResizeCompare(usize),
+    /// A warp-limit sweep of the Simulate view's run starts, replacing any other: `jobs` (one
+    /// per limit of `limits`, targets [`Target::Sweep`] of `serial`).
+    StartSweep {
+        /// Its serial, new for the page.
+        serial: u32,
+        /// The limits, ascending.
+        limits: Vec<u32>,
+        /// Their jobs, in the same order.
+        jobs: Vec<QueuedJob>,
+    },
     /// A view that spreads its runs over the workers opened: start them all now.
     StartWorkers,
     /// The worker of `generation` replied.
@@ -253,18 +276,21 @@ impl AppState {
             main: RunView::Idle,
             compare: Vec::new(),
             gallery: gallery::cards().iter().map(|card| vec![RunView::Idle; card.runs.len()]).collect(),
+            sweep: None,
         }
     }
 
-    /// The run view of `target` (created idle when the compare or gallery list is short).
-    pub fn view_mut(&mut self, target: Target) -> &mut RunView {
+    /// The run view of `target` (created idle when the compare or gallery list is short);
+    /// `None` for a run of a sweep that has since been replaced or cleared, whose news is
+    /// dropped.
+    pub fn view_mut(&mut self, target: Target) -> Option<&mut RunView> {
         match target {
-            Target::Main => &mut self.main,
+            Target::Main => Some(&mut self.main),
             Target::Compare(i) => {
                 if self.compare.len() <= i {
                     self.compare.resize(i + 1, RunView::Idle);
                 }
-                &mut self.compare[i]
+                Some(&mut self.compare[i])
             }
             Target::Card { card, run } => {
                 if self.gallery.len() <= card {
@@ -274,8 +300,18 @@ impl AppState {
                 if card.len() <= run {
                     card.resize(run + 1, RunView::Idle);
                 }
-                &mut card[run]
+                Some(&mut card[run])
             }
+            Target::Sweep { sweep, point } => {
+                self.sweep.as_mut().filter(|s| s.serial == sweep).and_then(|s| s.runs.get_mut(point))
+            }
+        }
+    }
+
+    /// Sets the run view of `target`, if it still has one.
+    fn set_view(&mut self, target: Target, view: RunView) {
+        if let Some(slot) = self.view_mut(target) {
+            *slot = view;
         }
     }
 
@@ -285,6 +321,9 @@ impl AppState {
             Target::Main => Some(&self.main),
             Target::Compare(i) => self.compare.get(i),
             Target::Card { card, run } => self.gallery.get(card).and_then(|c| c.get(run)),
+            Target::Sweep { sweep, point } => {
+                self.sweep.as_ref().filter(|s| s.serial == sweep).and_then(|s| s.runs.get(point))
+            }
         }
     }
 
@@ -295,9 +334,9 @@ impl AppState {
 
     /// Whether a job that runs the set-up being edited (the Simulate view's or a compare
     /// variant) is queued or running: the set-up's fields are locked meanwhile. Gallery cards
-    /// run their own set-ups.
+    /// run their own set-ups, and a sweep the finished run's.
     pub fn setup_busy(&self) -> bool {
-        self.pool.busy(|t| !matches!(t, Target::Card { .. }))
+        self.pool.busy(|t| !matches!(t, Target::Card { .. } | Target::Sweep { .. }))
     }
 
     /// Whether some worker is ready (the page's `Compile` requests go to the first).
@@ -319,15 +358,26 @@ impl AppState {
     pub fn apply(&mut self, action: Action) {
         match action {
             Action::Enqueue(jobs) => {
+                if jobs.iter().any(|j| j.target == Target::Main) {
+                    // A new run clears the sweep of the last one (the app has asked the
+                    // workers running its jobs to stop; their replies find no view).
+                    self.pool.drop_queued(|t| Scope::Sweep.matches(t));
+                    self.sweep = None;
+                }
                 for job in jobs {
-                    *self.view_mut(job.target) = RunView::Queued;
+                    self.set_view(job.target, RunView::Queued);
                     self.pool.enqueue(job);
                 }
                 self.schedule();
             }
+            Action::StartSweep { serial, limits, jobs } => {
+                self.pool.drop_queued(|t| Scope::Sweep.matches(t));
+                self.sweep = Some(Sweep::new(serial, limits));
+                self.apply(Action::Enqueue(jobs));
+            }
             Action::Cancel(scope) => {
                 for target in self.pool.drop_queued(|t| scope.matches(t)) {
-                    *self.view_mut(target) = RunView::Idle;
+                    self.set_view(target, RunView::Idle);
                 }
                 // A running job ends when its worker says `Cancelled`; the app sends the
                 // request to each worker in `pool.running_matching(|t| scope.matches(t))`.
@@ -384,7 +434,7 @@ impl AppState {
             Reply::Compiled { .. } => {}
             Reply::Progress { id, cycle, fraction, .. } => {
                 let Some(target) = running(&self.pool, id) else { return };
-                let view = self.view_mut(target);
+                let Some(view) = self.view_mut(target) else { return };
                 match view {
                     RunView::Running { cycle: c, fraction: f, latest_ms, .. } => {
                         (*c, *f, *latest_ms) = (cycle, fraction, at_ms);
@@ -395,7 +445,7 @@ impl AppState {
             Reply::Snapshot { id, every, snapshot } => {
                 let Some(target) = running(&self.pool, id) else { return };
                 let keep = keeps_snapshots(target);
-                let view = self.view_mut(target);
+                let Some(view) = self.view_mut(target) else { return };
                 if !matches!(view, RunView::Running { .. }) {
                     *view = RunView::started(id, snapshot.cycle, 0.0, at_ms);
                 }
@@ -406,9 +456,19 @@ impl AppState {
                 }
             }
             Reply::Done { id, report, elapsed_ms, stopped_early } => {
+                // The Simulate view's run keeps what it ran, for a sweep of warp limits.
+                let job = match self.pool.running_job(generation, id) {
+                    Some(QueuedJob { target: Target::Main, job: Job::Simulate(job), .. }) => {
+                        Some(Rc::new((**job).clone()))
+                    }
+                    _ => None,
+                };
                 let Some(target) = self.pool.finish(generation, id) else { return };
                 let keep = keeps_snapshots(target);
-                let view = self.view_mut(target);
+                let Some(view) = self.view_mut(target) else {
+                    self.schedule();
+                    return;
+                };
                 let snapshots = match view {
                     RunView::Running { snapshots, .. } => std::mem::take(snapshots),
                     _ => Rc::default(),
@@ -426,6 +486,7 @@ impl AppState {
                             snapshots,
                             elapsed_ms,
                             stopped_early,
+                            job,
                         }))
                     }
                     JobReport::CacheSweep(_) => {
@@ -436,7 +497,7 @@ impl AppState {
             }
             Reply::Cancelled { id, cycle } => {
                 let Some(target) = self.pool.finish(generation, id) else { return };
-                *self.view_mut(target) = RunView::Cancelled { cycle };
+                self.set_view(target, RunView::Cancelled { cycle });
                 self.schedule();
             }
             Reply::Failed { error: Failure::Crashed { message }, .. } => self.worker_died(generation, &message),
@@ -449,7 +510,7 @@ impl AppState {
                     Failure::InvalidConfig(err) => Some(err.field.clone()),
                     _ => None,
                 };
-                *self.view_mut(target) = RunView::Failed { message: describe(&error), field };
+                self.set_view(target, RunView::Failed { message: describe(&error), field });
                 self.schedule();
             }
             Reply::Frame { .. } => {}
@@ -459,7 +520,7 @@ impl AppState {
     /// Every queued and running job fails with `message`.
     fn fail_all(&mut self, message: &str) {
         for job in self.pool.drain() {
-            *self.view_mut(job.target) = RunView::Failed { message: message.into(), field: None };
+            self.set_view(job.target, RunView::Failed { message: message.into(), field: None });
         }
     }
 
@@ -472,13 +533,11 @@ impl AppState {
             false => format!("A simulation worker could not start ({message})."),
         });
         if let Some(job) = lost {
-            *self.view_mut(job.target) = RunView::Failed {
-                message: format!(
-                    "The simulation worker crashed, so this run was lost; a fresh worker has been started. \
-                     Please report this with the set-up (use Share) and this message: {message}"
-                ),
-                field: None,
-            };
+            let message = format!(
+                "The simulation worker crashed, so this run was lost; a fresh worker has been started. \
+                 Please report this with the set-up (use Share) and this message: {message}"
+            );
+            self.set_view(job.target, RunView::Failed { message, field: None });
         }
         if self.pool.primary().is_none() {
             // Its compile answer will not come; the next edit asks the fresh worker.
@@ -488,9 +547,10 @@ impl AppState {
     }
 }
 
-/// Whether the runs of `target` keep their snapshots for playback (gallery cards' do not).
+/// Whether the runs of `target` keep their snapshots for playback (gallery cards' and a
+/// sweep's do not).
 fn keeps_snapshots(target: Target) -> bool {
-    !matches!(target, Target::Card { .. })
+    !matches!(target, Target::Card { .. } | Target::Sweep { .. })
 }
 
 /// A person's account of a failure.
@@ -761,5 +821,135 @@ mod tests {
         assert_eq!(running(&state), [Some(1)], "the running Main job is untouched");
         assert!(state.pool.running_matching(compare).is_empty());
         assert!(state.setup_busy());
+    }
+}
+
+#[cfg(test)]
+mod sweep_tests {
+    use super::*;
+    use crate::pool::tests::job;
+    use warpscope_core::config::presets;
+    use warpscope_core::stats::{BlockRecord, TimeSeries};
+    use warpscope_core::Policies;
+
+    fn ready(workers: usize) -> AppState {
+        let mut state = AppState::with_workers(workers);
+        for generation in 0..workers as u32 {
+            state.pool.start_all();
+            state.apply(Action::Reply { generation, reply: Reply::Ready { protocol: PROTOCOL_VERSION }, at_ms: 0.0 });
+        }
+        state
+    }
+
+    fn reply(state: &mut AppState, generation: u32, reply: Reply) {
+        state.apply(Action::Reply { generation, reply, at_ms: 10.0 });
+    }
+
+    fn done(id: JobId, cycles: u64) -> Reply {
+        let mut report = Report { cycles, warp_instructions: 2 * cycles, ..Report::default() };
+        report.blocks = vec![BlockRecord::default(); 2];
+        report.series = TimeSeries { windows: vec![Default::default(); 3], ..TimeSeries::default() };
+        Reply::Done { id, report: JobReport::Simulation(Box::new(report)), elapsed_ms: 1.0, stopped_early: None }
+    }
+
+    fn simulate_job() -> SimulateJob {
+        SimulateJob {
+            source: "kernel".into(),
+            defines: vec![],
+            config: presets::ccws_fermi(),
+            policies: Policies { tb: "rr".into(), warp: "ccws".into() },
+            max_cycles: 1000,
+            snapshot_every: 50,
+            heat_sm: 0,
+        }
+    }
+
+    fn sweep(serial: u32, first_id: JobId, limits: &[u32]) -> Action {
+        let jobs = (0..limits.len())
+            .map(|point| job(first_id + point as JobId, Target::Sweep { sweep: serial, point }))
+            .collect();
+        Action::StartSweep { serial, limits: limits.to_vec(), jobs }
+    }
+
+    /// The worker generation running job `id`.
+    fn worker_of(state: &AppState, id: JobId) -> u32 {
+        state.pool.workers().iter().find(|w| w.job.as_ref().is_some_and(|j| j.id == id)).expect("running").generation
+    }
+
+    #[test]
+    fn the_simulate_runs_result_keeps_the_job_it_ran() {
+        let mut state = ready(1);
+        let main = QueuedJob { id: 1, target: Target::Main, job: Job::Simulate(Box::new(simulate_job())) };
+        state.apply(Action::Enqueue(vec![main]));
+        reply(&mut state, 0, done(1, 100));
+        let result = state.main.result().expect("finished");
+        assert_eq!(result.job.as_deref(), Some(&simulate_job()));
+        state.apply(Action::Enqueue(vec![QueuedJob {
+            id: 2,
+            target: Target::Compare(0),
+            job: Job::Simulate(Box::new(simulate_job())),
+        }]));
+        reply(&mut state, 0, done(2, 100));
+        assert_eq!(state.compare[0].result().expect("finished").job, None, "only the Simulate view's run keeps it");
+    }
+
+    #[test]
+    fn a_sweeps_runs_spread_over_the_workers_and_keep_only_their_totals() {
+        let mut state = ready(2);
+        state.apply(sweep(1, 10, &[1, 2, 4]));
+        let sweep = state.sweep.as_ref().expect("a sweep");
+        assert_eq!(sweep.runs, [RunView::Queued, RunView::Queued, RunView::Queued]);
+        assert!(state.pool.workers().iter().all(|w| w.job.is_some()), "both workers take a limit");
+        assert!(!state.setup_busy(), "a sweep reruns the finished run, not the set-up being edited");
+        let (first, second) = (worker_of(&state, 10), worker_of(&state, 11));
+        let snapshot = Box::new(Snapshot::default());
+        reply(&mut state, second, Reply::Snapshot { id: 11, every: 0, snapshot });
+        reply(&mut state, second, done(11, 300));
+        reply(&mut state, first, done(10, 500));
+        let sweep = state.sweep.as_ref().expect("a sweep");
+        let result = sweep.runs[1].result().expect("limit 2 finished");
+        assert!(
+            result.snapshots.is_empty() && result.report.blocks.is_empty() && result.report.series.windows.is_empty()
+        );
+        assert_eq!(sweep.points().iter().map(|p| (p.limit, p.cycles)).collect::<Vec<_>>(), [(1, 500), (2, 300)]);
+        assert!(sweep.busy(), "limit 4 runs on the freed worker");
+        assert!(state.pool.workers().iter().any(|w| w.job.as_ref().is_some_and(|j| j.id == 12)));
+    }
+
+    #[test]
+    fn cancelling_a_sweep_drops_its_queued_runs_and_a_new_run_clears_it() {
+        let mut state = ready(1);
+        state.apply(sweep(1, 10, &[1, 2, 4]));
+        state.apply(Action::Cancel(Scope::Sweep));
+        let runs = &state.sweep.as_ref().expect("kept to show what ran").runs;
+        assert_eq!(runs[1..], [RunView::Idle, RunView::Idle]);
+        assert_eq!(state.pool.running_matching(|t| Scope::Sweep.matches(t)), [(0, 10)], "the app stops this one");
+        reply(&mut state, 0, Reply::Cancelled { id: 10, cycle: 5 });
+        assert_eq!(state.sweep.as_ref().unwrap().runs[0], RunView::Cancelled { cycle: 5 });
+        assert!(!state.sweep.as_ref().unwrap().busy());
+
+        // A second sweep and then a new run: the run clears the sweep and its queued jobs, and
+        // the stopped job's late reply finds no view.
+        state.apply(sweep(2, 20, &[1, 2]));
+        state.apply(Action::Enqueue(vec![job(30, Target::Main)]));
+        assert_eq!(state.sweep, None);
+        assert_eq!(state.pool.queue().iter().map(|j| j.id).collect::<Vec<_>>(), [30], "the sweep's queued job is gone");
+        reply(&mut state, 0, done(20, 100));
+        assert_eq!(state.sweep, None, "a late reply of a cleared sweep resurrects nothing");
+        assert!(matches!(state.main, RunView::Queued | RunView::Running { .. }));
+        assert_eq!(state.pool.workers()[0].job.as_ref().map(|j| j.id), Some(30), "the run goes ahead");
+    }
+
+    #[test]
+    fn a_newer_sweep_drops_the_news_of_an_older_ones_runs() {
+        let mut state = ready(1);
+        state.apply(sweep(1, 10, &[1, 2]));
+        state.apply(sweep(2, 20, &[1, 2]));
+        assert_eq!(state.pool.queue().iter().map(|j| j.id).collect::<Vec<_>>(), [20, 21]);
+        reply(&mut state, 0, done(10, 100));
+        let sweep = state.sweep.as_ref().expect("the newer sweep");
+        assert_eq!(sweep.serial, 2);
+        assert!(sweep.points().is_empty(), "job 10 was the older sweep's");
+        assert_eq!(state.pool.workers()[0].job.as_ref().map(|j| j.id), Some(20));
     }
 }

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  card, cardOutcome, choose, nativeReproduce, nativeRun, openPage, runAndWait, screenshot, shownInteger, waitForApp,
+  card, cardOutcome, choose, nativeReproduce, nativeRun, nativeSwlSweep, openPage, runAndWait, screenshot, shownInteger,
+  waitForApp,
 } from './harness.mjs';
 import { useBrowser } from './session.mjs';
 
@@ -357,6 +358,140 @@ test('a card opens one of its workloads in the compare view with its variants', 
   const rows = await page.locator('#compare-table tbody th[scope="row"]').allTextContents();
   assert.equal(rows.length, 2);
   assert.match(rows[1], /l1\.size_bytes=262144/, 'the variant keeps its larger L1');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+/**
+ * Opens the CCWS paper's GC (a tracing collector's mark phase) at 4096 objects on its machine
+ * under warp policy `warp`: a few seconds a run, with an interior best warp limit.
+ */
+async function openGc(page, warp) {
+  await waitForApp(page);
+  await choose(page, 'machine', 'ccws-fermi');
+  await choose(page, 'workload', 'gc');
+  await page.fill('#size', '4096');
+  await choose(page, 'warp-policy', warp);
+  return 4096;
+}
+
+test('under CCWS the lost-locality panel shows each warp\'s score against the cutoff, as the engine held them', async () => {
+  const page = await openPage(session.browser, session.server.url);
+  const size = await openGc(page, 'ccws');
+  // The L1 pictured, and the panel with it: SM 3 (the first SMs run no mark work at this size).
+  await choose(page, 'heat-sm', 3);
+  const cycles = await runAndWait(page, 120000);
+  const native = nativeRun(['--workload', 'gc', '--size', String(size), '--gpu', 'ccws-fermi', '--warp', 'ccws']);
+  assert.equal(cycles, native.cycles);
+  // The statistics carry CCWS's own counts and the L1's hits by locality, as the engine counted them.
+  assert.ok(native.victim_tag_hits > 0 && native.gated_loads > 0, 'the workload throttles under CCWS');
+  assert.equal(await shownInteger(page, 'stat-vta-hits'), native.victim_tag_hits);
+  assert.equal(await shownInteger(page, 'stat-gated-loads'), native.gated_loads);
+  assert.equal(await shownInteger(page, 'stat-l1-intra-warp'), native.l1.intra_warp_hits);
+  assert.equal(await shownInteger(page, 'stat-l1-inter-warp'), native.l1.inter_warp_hits);
+
+  // At the end of the run (the scrubber's last position) the panel's VTA hits are SM 3's.
+  const panel = page.locator('#lost-locality');
+  await panel.waitFor();
+  assert.match(await page.locator('#locality-title').textContent(), /SM 3$/);
+  assert.ok(native.sms[3].victim_tag_hits > 0);
+  assert.equal(Number(await page.locator('#locality-vta-hits').getAttribute('data-value')), native.sms[3].victim_tag_hits);
+
+  // Find a moment with warps held back, and check the picture is the gate's: live scores sorted
+  // largest first and stacked, the cutoff live warps × the base score of 100, and a warp held
+  // back exactly when its share starts at or past the cutoff (the first-ranked always loads).
+  const frames = Number(await page.locator('#scrubber').getAttribute('max'));
+  let found = false;
+  for (let step = 1; step < 24 && !found; step++) {
+    const position = Math.floor((frames * step) / 24);
+    await page.locator('#scrubber').fill(String(position));
+    await page.locator('#locality-cycle').waitFor();
+    found = (await page.locator('#locality-held').textContent()) !== 'none';
+  }
+  assert.ok(found, 'some moment of the run holds warps back');
+  const segments = await page.locator('#locality-stack g.segment').evaluateAll((gs) => gs.map((g) => ({
+    slot: Number(g.dataset.slot), score: Number(g.dataset.score), start: Number(g.dataset.start),
+    mayLoad: g.dataset.mayLoad === 'true',
+  })));
+  const live = Number(await page.locator('#locality-live').textContent());
+  const cutoff = Number(await page.locator('#locality-cutoff').getAttribute('data-value'));
+  assert.equal(segments.length, live);
+  assert.equal(cutoff, 100 * live, 'cutoff = live warps × base score');
+  let before = 0;
+  segments.forEach((s, rank) => {
+    assert.ok(s.score >= 100, `slot ${s.slot} is at least at the base`);
+    if (rank > 0) assert.ok(s.score <= segments[rank - 1].score, 'largest first');
+    assert.equal(s.start, before, 'stacked');
+    assert.equal(s.mayLoad, rank === 0 || s.start < cutoff, `slot ${s.slot} at rank ${rank}`);
+    before += s.score;
+  });
+  const held = segments.filter((s) => !s.mayLoad).length;
+  assert.ok(held > 0);
+  assert.match(await page.locator('#locality-held').textContent(), new RegExp(`^${held} \\(slots? `));
+  assert.equal(Number(await page.locator('#locality-may-load').textContent()), live - held);
+  // Over time: the warps that may load and the VTA hits, with the playback cursor.
+  assert.ok(await page.locator('#chart-locality-warps .series path').count() === 2);
+  await page.locator('#chart-locality-hits line.cursor').waitFor({ state: 'attached' });
+  await page.evaluate(() => document.querySelector('#lost-locality').scrollIntoView({ block: 'start' }));
+  await screenshot(page, 'lost-locality');
+  await page.evaluate(() => document.querySelector('#stats').scrollIntoView({ block: 'start' }));
+  await screenshot(page, 'stats-ccws');
+
+  // Under GTO there are no scores: no panel, and no CCWS rows in the statistics.
+  await choose(page, 'warp-policy', 'gto');
+  const gto = nativeRun(['--workload', 'gc', '--size', String(size), '--gpu', 'ccws-fermi', '--warp', 'gto']).cycles;
+  assert.notEqual(gto, cycles);
+  await page.click('#run');
+  await page.waitForFunction((expected) => Number((document.querySelector('#stat-cycles')?.textContent ?? '')
+    .replace(/[^0-9]/g, '')) === expected, gto, { timeout: 120000 });
+  assert.equal(await page.locator('#lost-locality').count(), 0);
+  assert.equal(await page.locator('#stat-vta-hits').count(), 0);
+  assert.equal(await page.locator('#stat-gated-loads').count(), 0);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('one click sweeps the static warp limit over the worker pool, and the chart\'s points are the native CLI\'s', async () => {
+  const page = await openPage(session.browser, session.server.url);
+  const size = await openGc(page, 'ccws');
+  await runAndWait(page, 120000);
+  assert.equal(await page.locator('#swl-status').textContent(), '');
+  await page.click('#swl-sweep');
+  await page.locator('#swl-status', { hasText: /of 12 limits done/ }).waitFor({ timeout: 10000 });
+  await page.locator('#swl-status', { hasText: 'All 12 limits done.' }).waitFor({ timeout: 300000 });
+
+  const native = nativeSwlSweep(['--workload', 'gc', '--size', String(size), '--gpu', 'ccws-fermi',
+    '--limits', '1-8,12,16,24,32']);
+  const points = (id) => page.locator(`#${id} circle.point`).evaluateAll((cs) => cs.map((c) => [
+    Number(c.dataset.x), Number(c.dataset.y)]));
+  // Bit for bit: the page prints each f64 as its shortest exact text, as serde_json does.
+  assert.deepEqual(await points('swl-ipc'), native.map((p) => [p.limit, p.ipc]));
+  assert.deepEqual(await points('swl-mpki'), native.map((p) => [p.limit, p.l1_mpki]));
+  for (const p of native) {
+    assert.equal(await shownInteger(page, `swl-row-${p.limit} td:nth-of-type(1)`), p.cycles, `limit ${p.limit}`);
+  }
+  // Best-SWL is the CLI's: the first of the highest IPC.
+  const best = native.reduce((b, p) => (p.ipc > b.ipc ? p : b));
+  assert.match(await page.locator(`#swl-row-${best.limit}`).getAttribute('class'), /\bbest\b/);
+  assert.equal(await page.locator('#swl-ipc .marker text', { hasText: `Best-SWL ${best.limit}` }).count(), 1);
+  assert.match(await page.locator('#swl-summary').textContent(), new RegExp(`^Best-SWL: ${best.limit} warps? `));
+  // The run's own policy (CCWS) is the dashed rule at its IPC.
+  assert.equal(await page.locator('#swl-ipc .rule').count(), 1);
+  await page.evaluate(() => document.querySelector('#swl-panel').scrollIntoView({ block: 'start' }));
+  await screenshot(page, 'swl-sweep');
+  await page.evaluate(() => document.querySelector('#swl-table').scrollIntoView({ block: 'end' }));
+  await screenshot(page, 'swl-sweep-table');
+
+  // Sweep again and cancel: it stops; a new Run clears it.
+  await page.click('#swl-sweep');
+  await page.locator('#swl-status', { hasText: /of 12 limits done/ }).waitFor({ timeout: 10000 });
+  await page.click('#swl-cancel');
+  await page.locator('#swl-status', { hasText: /^Stopped: \d+ of 12 limits ran\.$/ }).waitFor({ timeout: 10000 });
+  await page.click('#run');
+  await page.locator('#swl-summary').waitFor({ state: 'detached', timeout: 10000 });
+  await page.locator('#stat-cycles').waitFor({ timeout: 120000 });
+  assert.equal(await page.locator('#swl-summary').count(), 0, 'a new run starts without a sweep');
+  assert.equal(await page.locator('#swl-status').textContent(), '');
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -127,6 +127,12 @@ export function nativeRun(args) {
   return JSON.parse(execFileSync(cli, ['run', ...args, '--json'], { encoding: 'utf8' }));
 }
 
+/** The native CLI's points of `warpscope swl-sweep ARGS --json`: `[{ limit, cycles, ipc, l1_mpki, l1_hit_rate }]`. */
+export function nativeSwlSweep(args) {
+  const cli = process.env.WARPSCOPE_CLI ?? join(root, 'target', 'debug', 'warpscope');
+  return JSON.parse(execFileSync(cli, ['swl-sweep', ...args, '--json'], { encoding: 'utf8' }));
+}
+
 /** The native CLI's JSON verdict of claim row `id` (`warpscope reproduce --claim ID --json`). */
 export function nativeReproduce(id) {
   const cli = process.env.WARPSCOPE_CLI ?? join(root, 'target', 'debug', 'warpscope');

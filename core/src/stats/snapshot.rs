@@ -110,6 +110,47 @@ pub struct Snapshot {
     /// allocation while its owner is still [`NONE`]. Summed over all snapshots of an SM (the
     /// last taken at the end), equals that SM's `L1Stats::misses`.
     pub l1_fills_since: Vec<u32>,
+    /// The warp policy's own per-slot scores on SM [`Snapshot::l1_sm`], for a policy that keeps
+    /// them (CCWS's lost-locality scores); `None` (and absent when serialised) for the others,
+    /// whose snapshots are exactly as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warp_scores: Option<WarpScores>,
+}
+
+/// A warp policy's view of one SM's warp slots for playback: a score per warp, the cutoff
+/// the scores are held against, and which warps its gate lets issue global loads. Policies
+/// that rank warps by a score of their own and throttle by it give one through
+/// `WarpScheduler::scores` (CCWS; CIAO's interference scores can use the same picture).
+///
+/// Arrays are per warp slot of the SM (`0..warps_per_sm`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WarpScores {
+    /// Whether the policy counts a warp in the slot (arrived and not yet exited).
+    pub live: Vec<bool>,
+    /// The slot's score (CCWS: lost-locality score, in points; 0 without a warp).
+    pub score: Vec<u64>,
+    /// Whether the policy's gate lets the slot's warp issue global loads now.
+    pub may_load: Vec<bool>,
+    /// The cutoff the scores, summed largest first, are held against (CCWS: live warps ×
+    /// base score): the warps whose share starts past it are held back.
+    pub cutoff: u64,
+    /// The score a warp gets when the policy detects it losing locality now (CCWS: LLDS,
+    /// Eq. 1).
+    pub detection_score: u64,
+    /// Detections on this SM since it started (CCWS: victim-tag hits).
+    pub detections: u64,
+}
+
+impl WarpScores {
+    /// Warps the policy counts.
+    pub fn live_warps(&self) -> usize {
+        self.live.iter().filter(|&&l| l).count()
+    }
+
+    /// Live warps whose loads may issue.
+    pub fn loading_warps(&self) -> usize {
+        self.live.iter().zip(&self.may_load).filter(|(&l, &m)| l && m).count()
+    }
 }
 
 impl Snapshot {

@@ -1,21 +1,26 @@
 //! One run on the page: its progress while it runs, then everything it measured — statistics,
-//! the thread-block timeline, animated playback of the machine, and charts over time.
+//! the thread-block timeline, animated playback of the machine (with a scoring warp policy's
+//! lost-locality panel), charts over time, and the warp-limit sweep one click away.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use crate::components::charts::Charts;
+use crate::components::lost_locality::{has_scores, LostLocality};
 use crate::components::playback::Playback;
 use crate::components::sm_view::SmOccupancy;
 use crate::components::stats_table::StatsTable;
+use crate::components::sweep_panel::SweepPanel;
 use crate::components::timeline::Timeline;
 use crate::download::download_text;
 use crate::export;
 use crate::format::{grouped, short};
 use crate::identity::Same;
 use crate::state::{RunResult, RunView};
+use crate::swl_sweep::Sweep;
 use warpscope_core::stats::Report;
+use warpscope_wasm::protocol::CatalogPolicy;
 
 /// Props of [`RunPanel`].
 #[derive(Properties, PartialEq)]
@@ -30,6 +35,26 @@ pub struct RunPanelProps {
     /// Show only the timeline, playback and key numbers (the embed view).
     #[prop_or_default]
     pub compact: bool,
+    /// The warp-limit sweep of this run, once started.
+    #[prop_or_default]
+    pub sweep: Option<Sweep>,
+    /// Offers the sweep (the Simulate view; not the embed view), with the warp policies'
+    /// menu to name the run's own, the pool's size, and the callbacks that start and stop it.
+    #[prop_or_default]
+    pub sweeper: Option<Sweeper>,
+}
+
+/// What the run panel needs to offer a warp-limit sweep.
+#[derive(Clone, PartialEq)]
+pub struct Sweeper {
+    /// The warp policies' menu entries.
+    pub warp_policies: Rc<Vec<CatalogPolicy>>,
+    /// Workers the page runs at most.
+    pub workers: usize,
+    /// Starts a sweep of the finished run.
+    pub on_start: Callback<()>,
+    /// Stops it.
+    pub on_cancel: Callback<()>,
 }
 
 /// Progress, then results.
@@ -57,7 +82,8 @@ pub fn run_panel(props: &RunPanelProps) -> Html {
             }
         }
         RunView::Finished(result) => {
-            html! { <Finished result={result.clone()} sm_count={props.sm_count} compact={props.compact} /> }
+            html! { <Finished result={result.clone()} sm_count={props.sm_count} compact={props.compact}
+            sweep={props.sweep.clone()} sweeper={props.sweeper.clone()} /> }
         }
         RunView::Cancelled { cycle } => html! {
             <p id="status" class="status" aria-live="polite">{ format!("Cancelled at cycle {}.", grouped(*cycle)) }</p>
@@ -73,6 +99,8 @@ struct FinishedProps {
     result: Rc<RunResult>,
     sm_count: u32,
     compact: bool,
+    sweep: Option<Sweep>,
+    sweeper: Option<Sweeper>,
 }
 
 #[function_component(Finished)]
@@ -110,6 +138,16 @@ fn finished(props: &FinishedProps) -> Html {
     if props.compact {
         return html! { <>{ status }{ timeline }{ playback }</> };
     }
+    let locality = has_scores(&result.snapshots).then(|| {
+        html! { <LostLocality snapshots={result.snapshots.clone()} cursor={*cursor} /> }
+    });
+    let sweep = props.sweeper.as_ref().map(|s| {
+        html! {
+            <SweepPanel origin={result.clone()} sweep={props.sweep.clone()} warp_policies={s.warp_policies.clone()}
+                workers={s.workers} on_start={s.on_start.clone()} on_cancel={s.on_cancel.clone()} />
+        }
+    });
+    let warp_policy = result.job.as_ref().map(|j| AttrValue::from(j.policies.warp.clone()));
     let save = |name: &'static str, mime: &'static str, build: fn(&Report) -> String| {
         let report = report.clone();
         Callback::from(move |_: MouseEvent| download_text(&build(&report), mime, name))
@@ -130,14 +168,16 @@ fn finished(props: &FinishedProps) -> Html {
             </div>
             { timeline }
             { playback }
+            { locality.unwrap_or_default() }
             <section class="panel" aria-labelledby="charts-title">
                 <h3 id="charts-title">{ "Over time" }</h3>
                 <Charts series={(*series).clone()} cursor={*cursor} />
             </section>
             <section class="panel" aria-labelledby="stats-title">
                 <h3 id="stats-title">{ "Statistics" }</h3>
-                <StatsTable report={report.clone()} />
+                <StatsTable report={report.clone()} {warp_policy} />
             </section>
+            { sweep.unwrap_or_default() }
         </>
     }
 }
@@ -147,6 +187,9 @@ fn finished(props: &FinishedProps) -> Html {
 pub struct ProgressBarProps {
     /// Done share, 0..=1.
     pub fraction: f64,
+    /// Its accessible name.
+    #[prop_or(AttrValue::Static("Simulation progress"))]
+    pub label: AttrValue,
 }
 
 /// An accessible progress bar.
@@ -154,7 +197,7 @@ pub struct ProgressBarProps {
 pub fn progress_bar(props: &ProgressBarProps) -> Html {
     let percent = (props.fraction.clamp(0.0, 1.0) * 100.0).round();
     html! {
-        <div class="progress" role="progressbar" aria-label="Simulation progress" aria-valuemin="0" aria-valuemax="100"
+        <div class="progress" role="progressbar" aria-label={props.label.clone()} aria-valuemin="0" aria-valuemax="100"
             aria-valuenow={percent.to_string()}>
             // Scaled rather than sized, and not animated: an update then lays out nothing, and
             // no frames are drawn between updates (a transition cost the main thread a third of

@@ -1,7 +1,10 @@
 //! The statistics of a finished run: totals, memory hierarchy, stalls, and per kernel run.
+//! Rows that only mean something for some runs (the L1's hits by locality, a warp policy's
+//! gate and victim tags, the Belady replay) appear where they do ([`Shown`]).
 
 use yew::prelude::*;
 
+use warpscope_core::sched::warp::WarpPolicy;
 use warpscope_core::stats::Report;
 
 use crate::format::{grouped, percent};
@@ -12,11 +15,47 @@ use crate::identity::same_or_equal;
 pub struct StatsTableProps {
     /// The run's report.
     pub report: std::rc::Rc<Report>,
+    /// The warp policy spec it ran under, when known.
+    #[prop_or_default]
+    pub warp_policy: Option<AttrValue>,
 }
 
 impl PartialEq for StatsTableProps {
     fn eq(&self, other: &Self) -> bool {
-        same_or_equal(&self.report, &other.report)
+        same_or_equal(&self.report, &other.report) && self.warp_policy == other.warp_policy
+    }
+}
+
+/// Which of the rows that only some runs have a run shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shown {
+    /// The L1's hits split by whose line they found: any run with L1 hits (with none, there
+    /// is nothing to split).
+    pub hit_locality: bool,
+    /// Loads the warp policy's gate held back: under a policy that gates loads by class
+    /// (CCWS), where zero says that nothing was throttled, or wherever the count is not zero.
+    /// A warp limit (SWL) holds warps back by not picking them, never by the gate: its
+    /// throttling is the "Throttled" stall row's.
+    pub gated_loads: bool,
+    /// Victim-tag hits: under a policy that keeps victim tags (CCWS), where zero says that no
+    /// lost locality was detected, or wherever the count is not zero. Other policies have no
+    /// tags, and a row of zeros would suggest they looked.
+    pub victim_tags: bool,
+    /// The Belady replay: when the report has one (`l1.replacement = Belady`).
+    pub replay: bool,
+}
+
+impl Shown {
+    /// The rows for `report`, run under warp policy `warp_policy` (a spec) if known.
+    pub fn of(report: &Report, warp_policy: Option<&str>) -> Shown {
+        // The policy's type, not its name, says what it has.
+        let ccws = warp_policy.is_some_and(|spec| matches!(WarpPolicy::from_spec(spec), Ok(WarpPolicy::Ccws(_))));
+        Shown {
+            hit_locality: report.l1.hits > 0,
+            gated_loads: ccws || report.gated_loads > 0,
+            victim_tags: ccws || report.victim_tag_hits > 0,
+            replay: report.l1_replay.is_some(),
+        }
     }
 }
 
@@ -24,7 +63,12 @@ impl PartialEq for StatsTableProps {
 #[function_component(StatsTable)]
 pub fn stats_table(props: &StatsTableProps) -> Html {
     let r = &props.report;
+    let shown = Shown::of(r, props.warp_policy.as_deref());
     let l1_fails = r.l1.failures();
+    let mpki = |misses: u64| match r.warp_instructions {
+        0 => "–".to_owned(),
+        n => format!("{:.1} per thousand warp instructions", 1000.0 * misses as f64 / n as f64),
+    };
     let l2_lookups = r.l2.hits + r.l2.misses;
     let s = &r.stalls;
     let scheduler_cycles = s.issued + s.no_warp + s.scoreboard + s.memory_pipeline + s.barrier + s.throttled;
@@ -42,8 +86,24 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                     { row("stat-blocks", "Thread blocks", grouped(r.blocks.len() as u64), format!("{} kernel runs", r.kernels.len())) }
                     { row("stat-l1-hit-rate", "L1 hit rate", percent(r.l1.hits, r.l1.accesses),
                         format!("{} hits of {} accesses", grouped(r.l1.hits), grouped(r.l1.accesses))) }
+                    if shown.hit_locality {
+                        { row("stat-l1-intra-warp", "L1 hits on the warp's own lines", grouped(r.l1.intra_warp_hits),
+                            format!("{} of hits (intra-warp); {} by a thread that had touched the line before (intra-thread)",
+                                percent(r.l1.intra_warp_hits, r.l1.hits), grouped(r.l1.intra_thread_hits))) }
+                        { row("stat-l1-inter-warp", "L1 hits on other warps' lines", grouped(r.l1.inter_warp_hits),
+                            format!("{} of hits (inter-warp: the line was brought in by another warp)",
+                                percent(r.l1.inter_warp_hits, r.l1.hits))) }
+                    }
                     { row("stat-l1-misses", "L1 misses", grouped(r.l1.misses),
                         format!("{} sector misses, {} merged into fetches in flight", grouped(r.l1.sector_misses), grouped(r.l1.hit_reserved))) }
+                    if let (true, Some(replay)) = (shown.replay, &r.l1_replay) {
+                        { row("stat-l1-belady-misses", "L1 misses, optimal replacement", grouped(replay.belady_misses),
+                            format!("{}; Belady's MIN on the run's own L1 access stream ({} loads), replayed after the run",
+                                mpki(replay.belady_misses), grouped(replay.loads))) }
+                        { row("stat-l1-lru-replay-misses", "L1 misses, LRU replay", grouped(replay.lru_misses),
+                            format!("{}; the same stream replayed with LRU, against which Belady's gain is measured",
+                                mpki(replay.lru_misses))) }
+                    }
                     { row("stat-l1-evictions", "L1 evictions", grouped(r.l1.evictions), String::new()) }
                     { row("stat-l1-fails", "L1 reservation failures", grouped(l1_fails),
                         format!("MSHR full {}, merge limit {}, miss queue {}, no way {}", grouped(r.l1.fail_mshr_entry),
@@ -59,6 +119,14 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                     { row("stat-stall-no-warp", "No warp", percent(s.no_warp, scheduler_cycles), "of scheduler cycles".into()) }
                     { row("stat-stall-barrier", "At barriers", percent(s.barrier, scheduler_cycles), "of scheduler cycles".into()) }
                     { row("stat-stall-throttled", "Throttled", percent(s.throttled, scheduler_cycles), "of scheduler cycles".into()) }
+                    if shown.gated_loads {
+                        { row("stat-gated-loads", "Loads held back", grouped(r.gated_loads),
+                            "global loads the warp policy's gate held back at least once (each counted once)".into()) }
+                    }
+                    if shown.victim_tags {
+                        { row("stat-vta-hits", "Victim-tag hits", grouped(r.victim_tag_hits),
+                            "misses on a line in the missing warp's own victim tags: locality it lost to other warps".into()) }
+                    }
                 </tbody>
             </table>
             // Scrolls in its own frame, so it takes focus for the arrow keys to scroll it.
@@ -82,5 +150,33 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                 </tbody>
             </table>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warpscope_core::mem::l1::L1Stats;
+    use warpscope_core::stats::L1Replay;
+
+    #[test]
+    fn rows_follow_the_policy_and_what_the_report_has() {
+        let plain = Report::default();
+        assert_eq!(Shown::of(&plain, Some("gto")), Shown::default(), "nothing to split, gate or replay");
+        let ccws = Shown::of(&plain, Some("ccws:k_throttle=16"));
+        assert!(ccws.gated_loads && ccws.victim_tags, "CCWS's zeros mean something");
+        let swl = Shown::of(&plain, Some("swl:limit=4"));
+        assert!(!swl.gated_loads && !swl.victim_tags, "a warp limit has no gate and no tags");
+        assert_eq!(Shown::of(&plain, Some("not a policy")), Shown::default());
+
+        let counted = Report {
+            l1: L1Stats { hits: 5, ..L1Stats::default() },
+            gated_loads: 2,
+            l1_replay: Some(L1Replay::default()),
+            ..Report::default()
+        };
+        let shown = Shown::of(&counted, None);
+        assert!(shown.hit_locality && shown.gated_loads && shown.replay, "{shown:?}");
+        assert!(!shown.victim_tags);
     }
 }

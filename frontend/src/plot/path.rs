@@ -26,6 +26,24 @@ pub fn line(points: &[(f64, Option<f64>)], x: &LinearScale, y: &LinearScale) -> 
     d
 }
 
+/// A step line through `points` (data coordinates, in x order): each value holds from its x to
+/// the next point's, and the last to `end`. For counts sampled at moments (snapshots), which
+/// stay as they are until the next sample.
+pub fn steps(points: &[(f64, f64)], end: f64, x: &LinearScale, y: &LinearScale) -> String {
+    let mut d = String::new();
+    for (i, &(px, py)) in points.iter().enumerate() {
+        let next = points.get(i + 1).map_or(end, |p| p.0).max(px);
+        let command = if i == 0 { 'M' } else { 'V' };
+        if i == 0 {
+            let _ = write!(d, "{command}{:.1},{:.1}", x.map(px), y.map(py));
+        } else {
+            let _ = write!(d, "{command}{:.1}", y.map(py));
+        }
+        let _ = write!(d, "H{:.1}", x.map(next));
+    }
+    d
+}
+
 /// Turns a trailing lone `M x,y` into `M x,y h0` so that it renders as a dot.
 fn close_lonely_point(d: &mut String) {
     if let Some(last_m) = d.rfind('M') {
@@ -71,6 +89,13 @@ mod tests {
         assert_eq!(line(&[], &unit(), &unit()), "");
         assert_eq!(line(&[(1.0, None)], &unit(), &unit()), "");
         assert_eq!(line(&[(1.0, Some(f64::NAN))], &unit(), &unit()), "");
+    }
+
+    #[test]
+    fn steps_hold_each_value_until_the_next_sample() {
+        let d = steps(&[(0.0, 1.0), (2.0, 3.0), (5.0, 2.0)], 6.0, &unit(), &unit());
+        assert_eq!(d, "M0.0,1.0H2.0V3.0H5.0V2.0H6.0");
+        assert_eq!(steps(&[], 6.0, &unit(), &unit()), "");
     }
 
     #[test]

@@ -37,6 +37,7 @@ pub use set::{Members, ReadyWarps, WarpSet, Words};
 
 pub use crate::events::SmEvent;
 pub use crate::isa::InstrClass;
+pub use crate::stats::WarpScores;
 
 use super::{PolicyInfo, PolicySpec, SpecError, Tunable};
 
@@ -147,6 +148,13 @@ pub trait WarpScheduler {
     fn counters(&self) -> PolicyCounters {
         PolicyCounters::default()
     }
+
+    /// The policy's per-slot scores, cutoff and load gate as they are at cycle `now` (at or
+    /// after the last cycle it was called in), for snapshots; `None` for a policy that keeps no
+    /// scores. Allocates: called for views, never on the hot path.
+    fn scores(&self, _now: u64) -> Option<WarpScores> {
+        None
+    }
 }
 
 /// Counts a policy keeps of its own mechanism, summed over the SMs into the report.
@@ -231,6 +239,12 @@ macro_rules! warp_policies {
                 match self {
                     $( WarpPolicy::$variant(p) => p.counters(), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.counters(), )*
+                }
+            }
+            fn scores(&self, now: u64) -> Option<WarpScores> {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.scores(now), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.scores(now), )*
                 }
             }
         }

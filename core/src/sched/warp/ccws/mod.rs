@@ -38,7 +38,9 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::gto::Gto;
-use super::{InstrClass, Issued, PolicyCounters, ReadyWarps, SmEvent, SmShape, WarpCx, WarpScheduler, WarpSlot};
+use super::{
+    InstrClass, Issued, PolicyCounters, ReadyWarps, SmEvent, SmShape, WarpCx, WarpScheduler, WarpScores, WarpSlot,
+};
 use crate::sched::{ParamInfo, ParamValues, Tunable};
 
 /// A 0/1 switch parameter.
@@ -281,6 +283,20 @@ impl WarpScheduler for Ccws {
 
     fn counters(&self) -> PolicyCounters {
         PolicyCounters { victim_tag_hits: self.scores.victim_tag_hits() }
+    }
+
+    /// [`Ccws::state`] in the snapshot's policy-neutral terms: lost-locality scores, the
+    /// cutoff, LLDS as the detection score and VTA hits as the detections.
+    fn scores(&self, now: u64) -> Option<WarpScores> {
+        let state = self.state(now);
+        Some(WarpScores {
+            live: state.warps.iter().map(|w| w.live).collect(),
+            score: state.warps.iter().map(|w| w.score).collect(),
+            may_load: state.warps.iter().map(|w| w.allowed).collect(),
+            cutoff: state.cutoff,
+            detection_score: state.llds,
+            detections: state.victim_tag_hits,
+        })
     }
 }
 
