@@ -27,13 +27,16 @@ fn machines() -> [GpuConfig; 2] {
     [one, four]
 }
 
-/// Every policy's spec with its defaults, and with each parameter at its smallest value.
+/// Every policy's spec with its defaults, and with each parameter at its smallest value (its
+/// largest where the smallest is the default, so that a switch that is off by default is
+/// also tried on).
 fn specs(registry: &[PolicyInfo]) -> Vec<String> {
     let mut out = Vec::new();
     for info in registry {
         out.push(info.id.to_string());
         for p in info.params {
-            out.push(format!("{}:{}={}", info.id, p.name, p.min));
+            let value = if p.min == p.default { p.max } else { p.min };
+            out.push(format!("{}:{}={}", info.id, p.name, value));
         }
     }
     out

@@ -51,6 +51,11 @@ pub struct LostLocality {
     clamp: bool,
     /// Counters over the SM's whole run instead of its resident warps.
     cumulative: bool,
+    /// Equal scores rank the older warp first (else the lower slot, as the artifact).
+    ties_by_age: bool,
+    /// Per slot: when its warp arrived (a count of arrivals on the SM: smaller is older).
+    arrival: Vec<u64>,
+    arrivals: u64,
     /// Per slot: its score (0 when no warp is there, as the artifact sets an exited warp's).
     score: Vec<u64>,
     live: Vec<bool>,
@@ -72,12 +77,15 @@ pub struct LostLocality {
 impl LostLocality {
     /// Scores of base `base`, raised by Eq. 1 with `k_throttle`; `clamp`: decay re-applies the
     /// cap; `cumulative`: Eq. 1 counts since the SM started rather than over resident warps.
-    pub fn new(base: u32, k_throttle: u32, clamp: bool, cumulative: bool) -> Self {
+    pub fn new(base: u32, k_throttle: u32, clamp: bool, cumulative: bool, ties_by_age: bool) -> Self {
         LostLocality {
             base: base.max(1) as u64,
             k_throttle: k_throttle as u64,
             clamp,
             cumulative,
+            ties_by_age,
+            arrival: Vec::new(),
+            arrivals: 0,
             score: Vec::new(),
             live: Vec::new(),
             n_live: 0,
@@ -94,6 +102,7 @@ impl LostLocality {
     /// Sizes the per-slot state for `slots` warp slots, all empty.
     pub fn attach(&mut self, slots: usize) {
         self.score = vec![0; slots];
+        self.arrival = vec![0; slots];
         self.live = vec![false; slots];
         self.hits = vec![0; slots];
         self.issued = vec![0; slots];
@@ -193,6 +202,18 @@ impl LostLocality {
             self.n_live += 1;
         }
         self.score[slot] = self.base;
+        self.arrivals += 1;
+        self.arrival[slot] = self.arrivals;
+    }
+
+    /// What ranks `slot` among warps of equal score (smaller first): its arrival with
+    /// `ties_by_age`, else the slot itself.
+    fn tie(&self, slot: usize) -> u64 {
+        if self.ties_by_age {
+            self.arrival[slot]
+        } else {
+            slot as u64
+        }
     }
 
     /// The warp in `slot` exited at `now`: it leaves the scores, the cutoff and (over resident
@@ -230,7 +251,8 @@ impl LostLocality {
         allowed: &mut [bool],
     ) -> u64 {
         let scores = |slot: usize| self.score[slot];
-        gate(&scores, live, self.cutoff(n_active), straddler_allowed, order, allowed, !self.raised)
+        let tie = |slot: usize| self.tie(slot);
+        gate(&scores, &tie, live, self.cutoff(n_active), straddler_allowed, order, allowed, !self.raised)
     }
 
     /// [`LostLocality::gate`] with the scores as they will be at `now` (for views).
@@ -238,7 +260,8 @@ impl LostLocality {
         let mut order = Vec::new();
         let scores = |slot: usize| self.score_at(slot, now);
         let live = |slot: usize| self.is_live(slot);
-        gate(&scores, live, self.cutoff(self.n_live), straddler_allowed, &mut order, allowed, false)
+        let tie = |slot: usize| self.tie(slot);
+        gate(&scores, &tie, live, self.cutoff(self.n_live), straddler_allowed, &mut order, allowed, false)
     }
 }
 
@@ -251,14 +274,16 @@ pub fn llds(hits: u64, issued: u64, k_throttle: u64, cutoff: u64) -> u64 {
     (hits as f64 * k_throttle as f64 * cutoff as f64 / issued as f64) as u64
 }
 
-/// The cutoff test: live slots sorted by score, largest first (ties: lower slot first), then
+/// The cutoff test: live slots sorted by score, largest first (ties: smaller `tie` first), then
 /// prefix-summed; a warp may load when the sum *before* it is below the cutoff (the warp that
 /// straddles the cutoff keeps permission, as in the artifact) or, without `straddler_allowed`,
 /// when the sum *through* it is within the cutoff. The first-ranked warp may always load, so
 /// that a single score above the whole cutoff cannot stop every load. `all_base`: every live
 /// score is the base, so every warp fits and nothing needs sorting.
+#[allow(clippy::too_many_arguments)]
 fn gate(
     score: &dyn Fn(usize) -> u64,
+    tie: &dyn Fn(usize) -> u64,
     live: impl Fn(usize) -> bool,
     cutoff: u64,
     straddler_allowed: bool,
@@ -275,7 +300,7 @@ fn gate(
     }
     order.clear();
     order.extend((0..allowed.len()).filter(|&s| live(s)).map(|s| s as WarpSlot));
-    order.sort_unstable_by_key(|&s| (core::cmp::Reverse(score(s as usize)), s));
+    order.sort_unstable_by_key(|&s| (core::cmp::Reverse(score(s as usize)), tie(s as usize), s));
     allowed.fill(false);
     let mut before = 0u64;
     for (rank, &s) in order.iter().enumerate() {
@@ -330,7 +355,7 @@ mod tests {
     }
 
     fn scored(scores: &[u64], base: u32) -> LostLocality {
-        let mut l = LostLocality::new(base, 8, true, false);
+        let mut l = LostLocality::new(base, 8, true, false, false);
         l.attach(scores.len());
         for (slot, &s) in scores.iter().enumerate() {
             l.admit(slot, 0);
@@ -389,6 +414,26 @@ mod tests {
     }
 
     #[test]
+    fn equal_scores_rank_by_slot_or_by_age() {
+        // Four slots; the warp in slot 3 arrived first, then slots 0, 1, 2 were refilled (their
+        // first warps exited). Slot 1's warp lost locality: 250 against a cutoff of 400 blocks
+        // one warp of the three at the base (sums before: 0, 250, 350, 450).
+        for (ties_by_age, expected) in [(false, [true, true, true, false]), (true, [true, true, false, true])] {
+            let mut l = LostLocality::new(100, 8, true, false, ties_by_age);
+            l.attach(4);
+            l.admit(3, 0);
+            for slot in 0..3 {
+                l.admit(slot, 0);
+            }
+            l.score[1] = 250;
+            l.raised = true;
+            // By slot, the oldest warp (slot 3) ranks last and may not load, however long it
+            // has waited; by age, the newest warp at the base (slot 2, refilled last) ranks last instead.
+            assert_eq!(allowed(&l, true), expected, "ties by age: {ties_by_age}");
+        }
+    }
+
+    #[test]
     fn the_first_ranked_warp_always_loads() {
         let l = scored(&[100, 5000, 100], 100);
         assert_eq!(allowed(&l, false), [false, true, false], "5000 alone exceeds 300 but keeps its loads");
@@ -398,7 +443,7 @@ mod tests {
     #[test]
     fn decay_is_lazy_and_stops_at_the_base() {
         // A score of 512 returns to the base after 412 cycles of pure decay (no clamp).
-        let mut l = LostLocality::new(100, 8, false, false);
+        let mut l = LostLocality::new(100, 8, false, false, false);
         l.attach(2);
         l.admit(0, 0);
         l.admit(1, 0);
@@ -415,7 +460,7 @@ mod tests {
     #[test]
     fn an_exit_takes_its_counts_out_of_eq1_unless_counted_since_the_start() {
         for (cumulative, expected) in [(false, (1, 10)), (true, (3, 30))] {
-            let mut l = LostLocality::new(100, 8, true, cumulative);
+            let mut l = LostLocality::new(100, 8, true, cumulative, false);
             l.attach(2);
             l.admit(0, 0);
             l.admit(1, 0);

@@ -103,6 +103,7 @@ impl Ccws {
                 values.get("k_throttle"),
                 on("decay_clamps_to_llds"),
                 values.get("counter_scope") == 1,
+                on("ties_by_age"),
             ),
             straddler_allowed: on("straddler_allowed"),
             clear_on_admit: on("clear_vta_on_admit"),
@@ -224,6 +225,14 @@ impl Tunable for Ccws {
             "1 (the notes' suggestion): a warp taking a slot starts with empty victim tags; 0 (the artifact): it \
              inherits the tags of the warp that had the slot before.",
             1,
+        ),
+        switch(
+            "ties_by_age",
+            "Equal scores: older warp first",
+            "0 (the artifact): among warps of equal score the lower slot ranks first, so a warp in a high slot that \
+             never gets to load (and so never raises its score) stays last while newer warps in lower slots pass it; \
+             1: the older warp ranks first, in GTO's order. The paper does not say.",
+            0,
         ),
     ];
 
@@ -558,7 +567,8 @@ mod tests {
                 "decay_clamps_to_llds",
                 "straddler_allowed",
                 "counter_scope",
-                "clear_vta_on_admit"
+                "clear_vta_on_admit",
+                "ties_by_age"
             ]
         );
     }
