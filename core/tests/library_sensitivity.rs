@@ -428,3 +428,45 @@ fn gc_marks_what_the_roots_reach_round_by_round() {
     check(&run_reference(&w), "reference");
     check(&run_engine(&w, machine()), "timing engine");
 }
+
+/// `phased`: each thread digests its own record PASSES times, then folds in the lines of its
+/// warp's chain of HOPS steps through the table, whose lines step by a full-period linear
+/// congruence.
+#[test]
+fn phased_digests_each_record_then_walks_the_table() {
+    let (n, record_words, passes, hops, lines) = (1024usize, 64usize, 4, 1024, 4096u32);
+    let w = compile_at("phased", n as u32);
+    let start = initial(&w);
+    let records = &start[index(&w, "records")];
+    let next = |line: u32| (line * 1021 + 12345) % lines;
+    // Every line is on one cycle: no chain can close early and stay in the L1.
+    let (mut line, mut steps) = (next(0), 1);
+    while line != 0 {
+        line = next(line);
+        steps += 1;
+    }
+    assert_eq!(steps, lines, "the successor function has full period");
+    let expected: Vec<u32> = (0..n)
+        .map(|t| {
+            let mut h = t as u32;
+            for _ in 0..passes {
+                for word in &records[t * record_words..(t + 1) * record_words] {
+                    h = mix(h ^ word);
+                }
+            }
+            let mut line = (t / 32) as u32 % lines;
+            for _ in 0..hops {
+                line = next(line);
+                h = h.wrapping_add(line << 5 | (t % 32) as u32);
+            }
+            h
+        })
+        .collect();
+    let end = run_reference(&w);
+    let table = &end[index(&w, "table")];
+    for (i, &word) in table.iter().enumerate() {
+        assert_eq!(word, next(i as u32 / 32) << 5 | (i % 32) as u32, "table word {i}");
+    }
+    assert_eq!(end[index(&w, "out")], expected);
+    assert_eq!(run_engine(&w, machine()), end, "the timing engine computes the same");
+}
