@@ -117,7 +117,7 @@ test('a keyboard walk-through: choose a workload, run it, share it, watch it, sw
   await page.locator('#view-simulate').waitFor();
   await page.keyboard.press('ArrowLeft');
   await page.locator('#view-gallery').waitFor();
-  const reproduce = await pressUntil(page, 'Tab', (f) => f.text === 'Reproduce', 5, 'a gallery card\'s Reproduce');
+  const reproduce = await pressUntil(page, 'Tab', (f) => f.text === 'Reproduce', 40, 'a gallery card\'s Reproduce');
   assert.ok(reproduce.ring);
 
   assert.deepEqual(page.errors, []);
