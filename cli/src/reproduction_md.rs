@@ -4,6 +4,8 @@
 use std::fmt::Write;
 
 use warpscope_core::claims::{Claim, Paper, Status, Variant};
+use warpscope_core::sched::tb::TB_POLICIES;
+use warpscope_core::sched::warp::WARP_POLICIES;
 
 use crate::reproduce::Outcome;
 
@@ -73,8 +75,42 @@ pub fn render(outcomes: &[Outcome]) -> String {
         for o in &rows {
             let _ = writeln!(out, "- **{}**: {}", o.claim.id, setup(o.claim));
         }
+        let settings = policy_settings(&rows);
+        if !settings.is_empty() {
+            out.push_str(
+                "\nThe policies' parameters and switches: a variant's spec sets only those it names, the rest keep \
+                 these defaults.\n\n",
+            );
+            for line in settings {
+                let _ = writeln!(out, "- {line}");
+            }
+        }
     }
     out
+}
+
+/// Every tunable policy the rows run, with each parameter at its default: `warp` and `tb`
+/// specs name only what they change, so this states every switch's setting.
+fn policy_settings(rows: &[&Outcome]) -> Vec<String> {
+    let mut ids: Vec<&str> = Vec::new();
+    for v in rows.iter().flat_map(|o| o.claim.variants) {
+        for spec in [v.tb, v.warp] {
+            let id = spec.split(':').next().unwrap_or(spec);
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+    }
+    ids.iter()
+        .filter_map(|id| {
+            let info = WARP_POLICIES.iter().chain(TB_POLICIES).find(|p| p.id == *id)?;
+            if info.params.is_empty() {
+                return None;
+            }
+            let values: Vec<String> = info.params.iter().map(|p| format!("{}={}", p.name, p.default)).collect();
+            Some(format!("`{id}` ({}): {}", info.label, values.join(", ")))
+        })
+        .collect()
 }
 
 /// What we measured: each check's metric, expectation and values.
