@@ -18,9 +18,7 @@
 
 use super::Across::{Each, GeometricMean};
 use super::Relation::*;
-use super::{
-    check, warp, with, workload, Across, Check, Claim, Metric, Paper, Relation, Status, Variant, WorkloadSize,
-};
+use super::{check, on, warp, with, workload, Claim, Metric, Paper, Status, Variant, WorkloadSize};
 
 /// Every class: LWS, SWS, then CI.
 const ALL: &[WorkloadSize] = &[
@@ -68,10 +66,6 @@ const CIAO_T: Variant = warp("CIAO-T", "ciao-t");
 const CIAO_C: Variant = warp("CIAO-C", "ciao-c");
 
 /// A check on some of the claim's workloads.
-const fn on(ids: &'static [&'static str], metric: Metric, across: Across, relation: Relation) -> Check {
-    Check { metric, on: ids, across, relation }
-}
-
 pub(super) const CLAIMS: &[Claim] = &[
     Claim {
         id: "ciao-8-1",

@@ -24,7 +24,7 @@
 
 use super::Across::{Each, GeometricMean};
 use super::Relation::*;
-use super::{check, policies, warp, with, Across, Check, Claim, Metric, Paper, Relation, Setting, Status, Variant};
+use super::{check, on, policies, warp, with, Claim, Metric, Paper, Setting, Status, Variant};
 use super::{sized, workload, WorkloadSize};
 
 /// The C+M pair, then the single kernels that stand in for the C+C and M+M pairs: every class of the paper's averages.
@@ -73,10 +73,6 @@ const fn smil(label: &'static str, spec: &'static str) -> Variant {
 }
 
 /// A check on some of the claim's workloads.
-const fn on(ids: &'static [&'static str], metric: Metric, across: Across, relation: Relation) -> Check {
-    Check { metric, on: ids, across, relation }
-}
-
 const TB_LABELS: &[&str] = &["TB 1", "TB 2", "TB 4", "TB 8", "TB 12"];
 const SMIL_C_CAP: &[&str] = &["SMIL 1/∞", "SMIL 2/∞", "SMIL 4/∞", "SMIL 8/∞", "SMIL ∞/∞"];
 const SMIL_M_CAP: &[&str] = &["SMIL 1/1", "SMIL 3/1", "SMIL 8/1", "SMIL ∞/1"];

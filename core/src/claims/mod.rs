@@ -275,6 +275,11 @@ pub(crate) const fn check(metric: Metric, across: Across, relation: Relation) ->
     Check { metric, on: &[], across, relation }
 }
 
+/// A check about some of the claim's workloads only (ids).
+pub(crate) const fn on(ids: &'static [&'static str], metric: Metric, across: Across, relation: Relation) -> Check {
+    Check { metric, on: ids, across, relation }
+}
+
 /// A workload at its file's size.
 pub(crate) const fn workload(id: &'static str) -> WorkloadSize {
     WorkloadSize { id, size: None, defines: &[], kernels: &[] }
