@@ -470,3 +470,43 @@ fn phased_digests_each_record_then_walks_the_table() {
     assert_eq!(end[index(&w, "out")], expected);
     assert_eq!(run_engine(&w, machine()), end, "the timing engine computes the same");
 }
+
+/// `sssp`: Harish and Narayanan's rounds — the marked vertices relax their edges into
+/// `updating`, then every lower `updating` becomes the cost and marks its vertex.
+#[test]
+fn sssp_relaxes_round_by_round_from_vertex_0() {
+    let (n, iterations, inf) = (1024usize, 8, 1_000_000_000i32);
+    let w = compile_at("sssp", n as u32);
+    let start = initial(&w);
+    let g = Csr::read(&w, &start, "g");
+    let weights = ints(&start[index(&w, "g.weights")]);
+    let mut mask = vec![0i32; n];
+    let mut cost = vec![inf; n];
+    let mut updating = vec![inf; n];
+    (mask[0], cost[0], updating[0]) = (1, 0, 0);
+    for _ in 0..iterations {
+        for v in 0..n {
+            if mask[v] != 0 {
+                mask[v] = 0;
+                for e in g.offsets[v]..g.offsets[v + 1] {
+                    let u = g.columns[e];
+                    updating[u] = updating[u].min(cost[v] + weights[e]);
+                }
+            }
+        }
+        for v in 0..n {
+            if updating[v] < cost[v] {
+                cost[v] = updating[v];
+                mask[v] = 1;
+            }
+            updating[v] = cost[v];
+        }
+    }
+    let reached = cost.iter().filter(|&&c| c < inf).count();
+    assert!(reached > n / 2 && reached < n, "eight rounds reach most, not all, vertices: {reached}");
+    let end = run_reference(&w);
+    assert_eq!(ints(&end[index(&w, "cost")]), cost);
+    assert_eq!(ints(&end[index(&w, "mask")]), mask);
+    assert_eq!(ints(&end[index(&w, "updating")]), updating);
+    assert_eq!(run_engine(&w, machine()), end, "the timing engine computes the same");
+}

@@ -14,6 +14,8 @@ pub const WORKLOADS: &[LibraryWorkload] = workloads! {
         "Jones-Plassmann colouring rounds over a uniform random graph: every uncoloured vertex scans its neighbours' priorities (highly cache-sensitive).";
     "gc", "Garbage collection (mark)", CacheSensitivity, "N" = 65536 in 1024..=262144 "objects",
         "The mark phase of a tracing collector: each thread scans its gray object's reference fields in order and marks the children (highly cache-sensitive).";
+    "sssp", "SSSP (Harish & Narayanan)", CacheSensitivity, "N" = 16384 in 1024..=262144 "vertices",
+        "Bellman-Ford relaxation from vertex 0 over a random graph: each improved vertex walks its short edge list and atomicMins its neighbours (moderately cache-sensitive).";
     "phased", "Two-phase kernel", CacheSensitivity, "N" = 30720 in 1024..=122880 "threads",
         "One kernel in two phases: each thread re-reads its own 256-byte record (wants few warps), then each warp walks a chain of dependent lookups in a shared L2-resident table (wants every warp).";
     "backprop", "Back propagation (Rodinia)", CacheSensitivity, "IN" = 16384 in 256..=131072 "input units",
