@@ -112,14 +112,7 @@ pub fn progress(card: &Card, runs: &[RunView]) -> Progress {
     let done = runs.iter().filter(|r| r.result().is_some()).count();
     if runs.iter().any(RunView::busy) {
         let running = runs.iter().filter(|r| matches!(r, RunView::Running { .. })).count();
-        let work: f64 = runs
-            .iter()
-            .map(|r| match r {
-                RunView::Finished(_) => 1.0,
-                RunView::Running { fraction, .. } => fraction.clamp(0.0, 1.0),
-                _ => 0.0,
-            })
-            .sum();
+        let work: f64 = runs.iter().map(RunView::done_share).sum();
         return Progress::Running { done, running, fraction: work / runs.len() as f64 };
     }
     if done == runs.len() {

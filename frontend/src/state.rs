@@ -115,6 +115,16 @@ impl RunView {
     pub fn busy(&self) -> bool {
         matches!(self, RunView::Queued | RunView::Running { .. })
     }
+
+    /// How much of the run is done, 0..=1: all of it once finished, its reported progress
+    /// while running, none otherwise.
+    pub fn done_share(&self) -> f64 {
+        match self {
+            RunView::Finished(_) => 1.0,
+            RunView::Running { fraction, .. } => fraction.clamp(0.0, 1.0),
+            _ => 0.0,
+        }
+    }
 }
 
 /// The editor's view of the latest compile.
