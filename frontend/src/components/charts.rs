@@ -12,8 +12,11 @@ use web_sys::{Element, MouseEvent};
 use yew::prelude::*;
 
 use crate::canvas::use_element_width;
+use crate::components::chart_parts::{
+    cursor_line, legend, legend_positions, Axes, Key, BOTTOM, FONT, LEFT, LEGEND_LINE, RIGHT, STROKE,
+};
 use crate::download::{download_svg, download_svg_png};
-use crate::plot::palette::{qualitative, ACCENT, INK_SOFT, LINE};
+use crate::plot::palette::{qualitative, ACCENT};
 use crate::plot::path::{band, line};
 use crate::plot::scale::{format_cycles, format_tick, nice_ceiling, nice_step, nice_ticks, LinearScale};
 use crate::plot::series::{extent, hit_rate, ipc, stall_shares, Level, STALL_CATEGORIES};
@@ -38,24 +41,8 @@ const DEFAULT_WIDTH: f64 = 720.0;
 /// Narrower frames scroll sideways rather than squeeze the plot.
 const MIN_WIDTH: f64 = 300.0;
 const PLOT_HEIGHT: f64 = 162.0;
-const LEFT: f64 = 56.0;
-const RIGHT: f64 = 16.0;
-const BOTTOM: f64 = 38.0;
-/// Height of one line of the legend above the plot.
-const LEGEND_LINE: f64 = 18.0;
-const FONT: &str = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 /// The L2's colour next to the L1's accent when only one run is shown.
 const L2_COLOUR: &str = "#d97706";
-/// Line width of data series.
-const STROKE: &str = "2";
-
-/// One entry of a chart legend.
-struct Key {
-    label: String,
-    colour: String,
-    dashed: bool,
-    area: bool,
-}
 
 /// The three charts.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -182,7 +169,7 @@ fn chart_card(props: &ChartCardProps) -> Html {
         })
     };
     let cursor = props.cursor.map(|c| c as f64).filter(|&c| c <= plot.x.domain().1);
-    let svg = chart_svg(id, &plot, cursor_line(&plot, cursor));
+    let svg = chart_svg(id, &plot, playback_cursor(&plot, cursor));
     html! {
         <figure class="viz chart-card">
             <div class="viz-toolbar">
@@ -368,87 +355,29 @@ fn frame(
     y_title: &str,
 ) -> Html {
     let (left, right) = x.range();
-    let (bottom, top) = y.range();
     // A label per 80 pixels or so, at most six.
-    let x_ticks = nice_ticks(x.domain().0, x.domain().1, ((right - left) / 80.0).clamp(2.0, 6.0) as usize);
-    html! {
-        <g class="axes" font-size="11" fill={INK_SOFT}>
-            { for y_ticks.iter().map(|&v| html! {
-                <g>
-                    <line x1={left.to_string()} x2={right.to_string()} y1={format!("{:.1}", y.map(v))}
-                        y2={format!("{:.1}", y.map(v))} stroke={LINE} stroke-width="1" />
-                    <text x={(left - 6.0).to_string()} y={format!("{:.1}", y.map(v) + 4.0)} text-anchor="end">
-                        { y_label(v) }
-                    </text>
-                </g>
-            }) }
-            <line x1={left.to_string()} x2={right.to_string()} y1={bottom.to_string()} y2={bottom.to_string()}
-                stroke={INK_SOFT} stroke-width="1" />
-            { for x_ticks.iter().map(|&c| html! {
-                <g>
-                    <line x1={format!("{:.1}", x.map(c))} x2={format!("{:.1}", x.map(c))} y1={bottom.to_string()}
-                        y2={(bottom + 4.0).to_string()} stroke={INK_SOFT} stroke-width="1" />
-                    <text x={format!("{:.1}", x.map(c))} y={(bottom + 16.0).to_string()} text-anchor="middle">
-                        { format_cycles(c) }
-                    </text>
-                </g>
-            }) }
-            <text x={((left + right) / 2.0).to_string()} y={(layout.height - 4.0).to_string()} text-anchor="middle">{ "cycle" }</text>
-            <text transform={format!("translate(12 {:.1}) rotate(-90)", (top + bottom) / 2.0)} text-anchor="middle">
-                { y_title }
-            </text>
-        </g>
+    let x_ticks: Vec<(f64, String)> =
+        nice_ticks(x.domain().0, x.domain().1, ((right - left) / 80.0).clamp(2.0, 6.0) as usize)
+            .into_iter()
+            .map(|c| (x.map(c), format_cycles(c)))
+            .collect();
+    Axes {
+        height: layout.height,
+        x_range: (left, right),
+        y,
+        y_ticks,
+        y_label: &y_label,
+        x_ticks: &x_ticks,
+        x_title: "cycle",
+        y_title,
     }
+    .html()
 }
 
 /// The playback cursor across the plot, when inside it.
-fn cursor_line(plot: &Plot, cursor: Option<f64>) -> Html {
+fn playback_cursor(plot: &Plot, cursor: Option<f64>) -> Html {
     let Some(c) = cursor else { return Html::default() };
-    let px = format!("{:.1}", plot.x.map(c));
-    html! {
-        <line class="cursor" x1={px.clone()} x2={px} y1={plot.layout.top.to_string()}
-            y2={(plot.layout.height - BOTTOM).to_string()} stroke={ACCENT} stroke-width="1.5" />
-    }
-}
-
-/// Where each legend entry goes, `(x, line)`: entries left to right, wrapping onto further
-/// lines at the chart's right edge. Widths are estimated from character counts, which is close
-/// enough for the short labels used here.
-fn legend_positions(keys: &[Key], width: f64) -> Vec<(f64, usize)> {
-    let (mut x, mut line) = (LEFT, 0);
-    keys.iter()
-        .map(|k| {
-            let item = 26.0 + 6.2 * k.label.chars().count() as f64;
-            if x > LEFT && x + item > width - RIGHT {
-                (x, line) = (LEFT, line + 1);
-            }
-            let at = (x, line);
-            x += item;
-            at
-        })
-        .collect()
-}
-
-/// The legend above the plot.
-fn legend(keys: &[Key], width: f64) -> Html {
-    let items = keys.iter().zip(legend_positions(keys, width)).map(|(k, (at, line))| {
-        let y = LEGEND_LINE * line as f64;
-        let swatch = if k.area {
-            html! { <rect x={at.to_string()} y={(y + 8.0).to_string()} width="14" height="10" rx="2" fill={k.colour.clone()} /> }
-        } else {
-            html! {
-                <line x1={at.to_string()} x2={(at + 16.0).to_string()} y1={(y + 13.0).to_string()} y2={(y + 13.0).to_string()}
-                    stroke={k.colour.clone()} stroke-width={STROKE} stroke-dasharray={k.dashed.then_some("5 3")} />
-            }
-        };
-        html! {
-            <g>
-                { swatch }
-                <text x={(at + 20.0).to_string()} y={(y + 17.0).to_string()} font-size="11" fill={INK_SOFT}>{ k.label.clone() }</text>
-            </g>
-        }
-    });
-    html! { <g class="legend">{ for items }</g> }
+    cursor_line(plot.x.map(c), plot.layout.top, plot.layout.height)
 }
 
 /// Run labels joined for descriptions.

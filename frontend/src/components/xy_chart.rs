@@ -14,8 +14,10 @@ use web_sys::{Element, MouseEvent};
 use yew::prelude::*;
 
 use crate::canvas::use_element_width;
+use crate::components::chart_parts::{
+    cursor_line, legend, legend_positions, Axes, Key, BOTTOM, FONT, LEFT, LEGEND_LINE, RIGHT,
+};
 use crate::download::{download_svg, download_svg_png};
-use crate::plot::palette::{ACCENT, INK_SOFT, LINE};
 use crate::plot::path::steps;
 use crate::plot::scale::{format_cycles, format_tick, nice_ceiling, nice_step, nice_ticks, LinearScale};
 use crate::plot::sweep::{limit_scale, limit_ticks, LimitScale};
@@ -23,11 +25,6 @@ use crate::plot::sweep::{limit_scale, limit_ticks, LimitScale};
 const DEFAULT_WIDTH: f64 = 560.0;
 const MIN_WIDTH: f64 = 280.0;
 const PLOT_HEIGHT: f64 = 150.0;
-const LEFT: f64 = 56.0;
-const RIGHT: f64 = 16.0;
-const BOTTOM: f64 = 38.0;
-const LEGEND_LINE: f64 = 18.0;
-const FONT: &str = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 
 /// What runs along the x axis.
 #[derive(Clone, Debug, PartialEq)]
@@ -189,11 +186,7 @@ pub fn xy_chart(props: &XyChartProps) -> Html {
     };
     let cursor = match (props.cursor, plot.x) {
         (Some(c), XScale::Cycles(x)) if (c as f64) <= x.domain().1 => {
-            let px = format!("{:.1}", x.map(c as f64));
-            html! {
-                <line class="cursor" x1={px.clone()} x2={px} y1={plot.layout.top.to_string()}
-                    y2={(plot.layout.height - BOTTOM).to_string()} stroke={ACCENT} stroke-width="1.5" />
-            }
+            cursor_line(x.map(c as f64), plot.layout.top, plot.layout.height)
         }
         _ => Html::default(),
     };
@@ -219,35 +212,17 @@ pub fn xy_chart(props: &XyChartProps) -> Html {
     }
 }
 
-/// One legend entry: its text, colour and whether it is a dashed rule.
-struct Key {
-    label: String,
-    colour: String,
-    dashed: bool,
-}
-
-/// Legend entries left to right, wrapping at the chart's right edge: `(x, line)` of each.
-fn legend_positions(keys: &[Key], width: f64) -> Vec<(f64, usize)> {
-    let (mut x, mut line) = (LEFT, 0);
-    keys.iter()
-        .map(|k| {
-            let item = 26.0 + 6.2 * k.label.chars().count() as f64;
-            if x > LEFT && x + item > width - RIGHT {
-                (x, line) = (LEFT, line + 1);
-            }
-            let at = (x, line);
-            x += item;
-            at
-        })
-        .collect()
-}
-
 fn build(props: &XyChartProps, width: f64) -> Plot {
     let keys: Vec<Key> = props
         .series
         .iter()
-        .map(|s| Key { label: s.label.clone(), colour: s.colour.clone(), dashed: false })
-        .chain(props.rules.iter().map(|r| Key { label: r.label.clone(), colour: r.colour.clone(), dashed: true }))
+        .map(|s| Key { label: s.label.clone(), colour: s.colour.clone(), dashed: false, area: false })
+        .chain(props.rules.iter().map(|r| Key {
+            label: r.label.clone(),
+            colour: r.colour.clone(),
+            dashed: true,
+            area: false,
+        }))
         .collect();
     let positions = legend_positions(&keys, width);
     let lines = positions.last().map_or(1, |&(_, line)| line + 1);
@@ -282,37 +257,19 @@ fn build(props: &XyChartProps, width: f64) -> Plot {
         }
     };
 
-    let axes = html! {
-        <g class="axes" font-size="11" fill={INK_SOFT}>
-            { for y_ticks.iter().map(|&v| html! {
-                <g>
-                    <line x1={left.to_string()} x2={right.to_string()} y1={format!("{:.1}", y.map(v))}
-                        y2={format!("{:.1}", y.map(v))} stroke={LINE} stroke-width="1" />
-                    <text x={(left - 6.0).to_string()} y={format!("{:.1}", y.map(v) + 4.0)} text-anchor="end">
-                        { if props.whole { format!("{v:.0}") } else { format_tick(v, y_step) } }
-                    </text>
-                </g>
-            }) }
-            <line x1={left.to_string()} x2={right.to_string()} y1={bottom.to_string()} y2={bottom.to_string()}
-                stroke={INK_SOFT} stroke-width="1" />
-            { for x_ticks.iter().map(|(v, label)| {
-                let px = format!("{:.1}", x.map(*v));
-                html! {
-                    <g>
-                        <line x1={px.clone()} x2={px.clone()} y1={bottom.to_string()} y2={(bottom + 4.0).to_string()}
-                            stroke={INK_SOFT} stroke-width="1" />
-                        <text x={px} y={(bottom + 16.0).to_string()} text-anchor="middle">{ label.clone() }</text>
-                    </g>
-                }
-            }) }
-            <text x={((left + right) / 2.0).to_string()} y={(layout.height - 4.0).to_string()} text-anchor="middle">
-                { props.x_title.clone() }
-            </text>
-            <text transform={format!("translate(12 {:.1}) rotate(-90)", (top + bottom) / 2.0)} text-anchor="middle">
-                { props.y_title.clone() }
-            </text>
-        </g>
-    };
+    let x_ticks: Vec<(f64, String)> = x_ticks.into_iter().map(|(v, label)| (x.map(v), label)).collect();
+    let y_label = |v: f64| if props.whole { format!("{v:.0}") } else { format_tick(v, y_step) };
+    let axes = Axes {
+        height: layout.height,
+        x_range: (left, right),
+        y: &y,
+        y_ticks: &y_ticks,
+        y_label: &y_label,
+        x_ticks: &x_ticks,
+        x_title: &props.x_title,
+        y_title: &props.y_title,
+    }
+    .html();
 
     let series = props.series.iter().map(|s| {
         let d = match (s.shape, &x) {
@@ -369,24 +326,13 @@ fn build(props: &XyChartProps, width: f64) -> Plot {
         }
     });
 
-    let legend = keys.iter().zip(&positions).map(|(k, &(at, line))| {
-        let ly = LEGEND_LINE * line as f64;
-        html! {
-            <g>
-                <line x1={at.to_string()} x2={(at + 16.0).to_string()} y1={(ly + 13.0).to_string()} y2={(ly + 13.0).to_string()}
-                    stroke={k.colour.clone()} stroke-width="2" stroke-dasharray={k.dashed.then_some("5 3")} />
-                <text x={(at + 20.0).to_string()} y={(ly + 17.0).to_string()} font-size="11" fill={INK_SOFT}>{ k.label.clone() }</text>
-            </g>
-        }
-    });
-
     let body = html! {
         <>
             { axes }
             { for rules }
             { for series }
             { for markers }
-            <g class="legend">{ for legend }</g>
+            { legend(&keys, width) }
         </>
     };
     Plot { body, layout, x }
