@@ -510,3 +510,235 @@ fn sssp_relaxes_round_by_round_from_vertex_0() {
     assert_eq!(ints(&end[index(&w, "updating")]), updating);
     assert_eq!(run_engine(&w, machine()), end, "the timing engine computes the same");
 }
+
+/// `streamcluster`: for each candidate centre, every point's weighted squared distance to it,
+/// booked against the point's row of `work_mem` as Rodinia's gain kernel does (the rows are
+/// cleared before each candidate, so the last candidate's are left).
+#[test]
+fn streamcluster_books_each_points_gain_for_the_candidate() {
+    let (n, dim, centres, candidates, record) = (1024usize, 32usize, 10usize, 8usize, 8usize);
+    let w = compile_at("streamcluster", n as u32);
+    let start = initial(&w);
+    let coord = floats(&start[index(&w, "coord")]);
+    let pick = ints(&start[index(&w, "pick")]);
+    // Sums of squares in the kernels' order, each product fused into the running sum.
+    let distance = |a: usize, b: usize| {
+        (0..dim).fold(0.0f32, |sum, i| {
+            let d = coord[i * n + a] - coord[i * n + b];
+            d.mul_add(d, sum)
+        })
+    };
+    let mut p = vec![0.0f32; record * n];
+    for t in 0..n {
+        let centre = pick[t] as usize;
+        assert!(centre < centres);
+        p[t * record] = 1.0;
+        p[t * record + 4] = centre as f32;
+        p[t * record + 6] = distance(t, centre);
+    }
+    let stride = centres + 1;
+    let (mut work_mem, mut switched) = (vec![0.0f32; stride * n], vec![0i32; n]);
+    let mut opened = 0;
+    for c in 0..candidates {
+        let x = centres + (c * 7919) % (n - centres);
+        work_mem.fill(0.0);
+        switched.fill(0);
+        for t in 0..n {
+            let x_cost = distance(t, x) * p[t * record];
+            let cost = p[t * record + 6];
+            if x_cost < cost {
+                switched[t] = 1;
+                work_mem[t * stride + centres] += x_cost - cost;
+                opened += 1;
+            } else {
+                work_mem[t * stride + p[t * record + 4] as usize] += cost - x_cost;
+            }
+        }
+    }
+    assert!(opened > 0 && opened < candidates * n, "some points would move, most not: {opened}");
+    let end = run_reference(&w);
+    assert_eq!(floats(&end[index(&w, "p")]), p);
+    assert_eq!(floats(&end[index(&w, "work_mem")]), work_mem);
+    assert_eq!(ints(&end[index(&w, "switch_membership")]), switched);
+    assert_eq!(run_engine(&w, machine()), end, "the timing engine computes the same");
+}
+
+/// `wp`: each column's saturation adjustment, then its rain falling through the levels in three
+/// sub-steps, in plain f32 (the transcendental functions may differ from Rust's in the last bit,
+/// so the comparison allows a few units in the last place).
+#[test]
+fn wp_saturates_each_column_and_lets_its_rain_fall() {
+    let (n, levels, steps, dz, dt) = (1024usize, 28usize, 3, 500.0f32, 10.0f32);
+    let w = compile_at("wp", n as u32);
+    let start = initial(&w);
+    let t = floats(&start[index(&w, "t")]);
+    let p = floats(&start[index(&w, "p")]);
+    let mut qv = floats(&start[index(&w, "qv")]);
+    let qr_start = floats(&start[index(&w, "qr")]);
+    let mut rain = vec![0.0f32; levels * n];
+    let mut surface = vec![0.0f32; n];
+    let mut condensing = 0;
+    for col in 0..n {
+        for k in 0..levels {
+            let at = k * n + col;
+            let es = 611.2 * (17.67 * (t[at] - 273.15) / (t[at] - 29.65)).exp();
+            let qs = 0.622 * es / (p[at] - es);
+            let excess = qv[at] - qs;
+            let mut condensed = 0.0;
+            if excess > 0.0 {
+                qv[at] = qs;
+                condensed = excess;
+                condensing += 1;
+            }
+            rain[at] = qr_start[at] + condensed;
+        }
+        let mut fallen = 0.0f32;
+        for _ in 0..steps {
+            let mut incoming = 0.0f32;
+            for k in (0..levels).rev() {
+                let at = k * n + col;
+                let q = rain[at];
+                let density = 1.225 * (-(k as f32) * dz / 8000.0).exp();
+                let mut outgoing = 0.0;
+                if q > 0.0 {
+                    let velocity = 841.99667 * (0.8 * (density * q).ln()).exp() * (1.225 / density).sqrt();
+                    outgoing = q * (velocity * dt / dz).min(1.0);
+                }
+                rain[at] = q - outgoing + incoming;
+                incoming = outgoing;
+            }
+            fallen += incoming;
+        }
+        surface[col] = fallen;
+    }
+    assert!(
+        condensing > levels * n / 20 && condensing < levels * n * 19 / 20,
+        "some levels condense, not all: {condensing}"
+    );
+    assert!(surface.iter().all(|&r| r > 0.0), "rain reaches the ground under every column");
+    let end = run_reference(&w);
+    assert_close("qv", &floats(&end[index(&w, "qv")]), &qv, 1e-5);
+    assert_close("qr", &floats(&end[index(&w, "qr")]), &rain, 1e-5);
+    assert_close("surface_rain", &floats(&end[index(&w, "surface_rain")]), &surface, 1e-5);
+    assert_eq!(run_engine(&w, machine()), end, "the timing engine computes the same");
+}
+
+/// `cfd`: Rodinia's euler3d, iteration by iteration, in plain f32 (products fused where the
+/// language fuses them differ in the last bits, so the comparison allows for rounding).
+#[test]
+fn cfd_steps_the_euler_equations_as_rodinia_does() {
+    let (n, iterations, rk, window, gamma) = (1536usize, 2, 3usize, 128i64, 1.4f32);
+    let (ff_density, ff_mx, ff_energy) = (1.4f32, 1.68f32, 3.508f32);
+    let w = compile_at("cfd", n as u32);
+    let start = initial(&w);
+    let draw = ints(&start[index(&w, "draw")]);
+    let normals = floats(&start[index(&w, "normals")]);
+    let areas = floats(&start[index(&w, "areas")]);
+    let noise = floats(&start[index(&w, "disturbance")]);
+    let mut neighbours = vec![0i32; 4 * n];
+    for i in 0..n {
+        for j in 0..4 {
+            let r = draw[i + j * n] as i64;
+            let mut nb = i as i64 + r % (2 * window + 1) - window;
+            nb = nb.rem_euclid(n as i64);
+            neighbours[i + j * n] = match r % 128 {
+                0 => -1,
+                1 => -2,
+                _ => nb as i32,
+            };
+        }
+    }
+    let faces = |kind: i32| neighbours.iter().filter(|&&nb| nb == kind).count();
+    assert!(faces(-1) > 0 && faces(-2) > 0, "both kinds of boundary face occur");
+    let mut var = vec![0.0f32; 5 * n];
+    for i in 0..n {
+        var[i] = ff_density * (1.0 + noise[i]);
+        var[i + n] = ff_mx * (1.0 + noise[i + n]);
+        var[i + 2 * n] = 0.1 * noise[i + 2 * n];
+        var[i + 3 * n] = 0.1 * noise[i + 3 * n];
+        var[i + 4 * n] = ff_energy * (1.0 + noise[i + 4 * n]);
+    }
+    let pressure = |d: f32, e: f32, s: f32| (gamma - 1.0) * (e - 0.5 * d * s);
+    // Per cell: density, momenta, energy, velocities, pressure, speed of sound, energy + pressure.
+    let state = |var: &[f32], c: usize| {
+        let (d, mx, my, mz, e) = (var[c], var[c + n], var[c + 2 * n], var[c + 3 * n], var[c + 4 * n]);
+        let (vx, vy, vz) = (mx / d, my / d, mz / d);
+        let s = vx * vx + vy * vy + vz * vz;
+        let pr = pressure(d, e, s);
+        ([d, mx, my, mz, e], [vx, vy, vz], s, pr, (gamma * pr / d).sqrt(), e + pr)
+    };
+    let ff_vx = ff_mx / ff_density;
+    let ff_p = pressure(ff_density, ff_energy, ff_vx * ff_vx);
+    let ff_de_p = ff_energy + ff_p;
+    let mut step = vec![0.0f32; n];
+    let mut flux = vec![0.0f32; 5 * n];
+    for _ in 0..iterations {
+        let old = var.clone();
+        for i in 0..n {
+            let (_, _, s, _, c, _) = state(&var, i);
+            step[i] = 0.5 / (areas[i].sqrt() * (s.sqrt() + c));
+        }
+        for stage in 0..rk {
+            for i in 0..n {
+                let (m_i, v_i, s_i, p_i, c_i, dep_i) = state(&var, i);
+                let mut f = [0.0f32; 5]; // density, mx, my, mz, energy
+                for j in 0..4 {
+                    let nb = neighbours[i + j * n];
+                    let nrm = [normals[i + j * n], normals[i + (j + 4) * n], normals[i + (j + 8) * n]];
+                    let len = (nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]).sqrt();
+                    // The flux contribution tensor of a state: row a, component b.
+                    let fc = |m: &[f32; 5], v: &[f32; 3], pr: f32, a: usize, b: usize| {
+                        v[b] * m[1 + a] + if a == b { pr } else { 0.0 }
+                    };
+                    if nb >= 0 {
+                        let (m_n, v_n, s_n, p_n, c_n, dep_n) = state(&var, nb as usize);
+                        let factor = -len * 0.2 * 0.5 * (s_i.sqrt() + s_n.sqrt() + c_i + c_n);
+                        f[0] += factor * (m_i[0] - m_n[0]);
+                        f[4] += factor * (m_i[4] - m_n[4]);
+                        for a in 0..3 {
+                            f[1 + a] += factor * (m_i[1 + a] - m_n[1 + a]);
+                        }
+                        for b in 0..3 {
+                            let factor = 0.5 * nrm[b];
+                            f[0] += factor * (m_n[1 + b] + m_i[1 + b]);
+                            f[4] += factor * (v_n[b] * dep_n + v_i[b] * dep_i);
+                            for a in 0..3 {
+                                f[1 + a] += factor * (fc(&m_n, &v_n, p_n, a, b) + fc(&m_i, &v_i, p_i, a, b));
+                            }
+                        }
+                    } else if nb == -1 {
+                        for a in 0..3 {
+                            f[1 + a] += nrm[a] * p_i;
+                        }
+                    } else {
+                        let m_ff = [ff_density, ff_mx, 0.0, 0.0, ff_energy];
+                        let v_ff = [ff_vx, 0.0, 0.0];
+                        for b in 0..3 {
+                            let factor = 0.5 * nrm[b];
+                            f[0] += factor * (m_ff[1 + b] + m_i[1 + b]);
+                            f[4] += factor * (v_ff[b] * ff_de_p + v_i[b] * dep_i);
+                            for a in 0..3 {
+                                f[1 + a] += factor * (fc(&m_ff, &v_ff, ff_p, a, b) + fc(&m_i, &v_i, p_i, a, b));
+                            }
+                        }
+                    }
+                }
+                for v in 0..5 {
+                    flux[i + v * n] = f[v];
+                }
+            }
+            for i in 0..n {
+                let factor = step[i] / (rk + 1 - stage) as f32;
+                for v in 0..5 {
+                    var[i + v * n] = old[i + v * n] + factor * flux[i + v * n];
+                }
+            }
+        }
+    }
+    let end = run_reference(&w);
+    assert_eq!(ints(&end[index(&w, "neighbours")]), neighbours);
+    assert_close("step_factors", &floats(&end[index(&w, "step_factors")]), &step, 1e-5);
+    assert_close("fluxes", &floats(&end[index(&w, "fluxes")]), &flux, 1e-4);
+    assert_close("variables", &floats(&end[index(&w, "variables")]), &var, 1e-5);
+    assert_eq!(run_engine(&w, machine()), end, "the timing engine computes the same");
+}

@@ -3,8 +3,9 @@
 //! The library's stand-ins for the paper's highly cache-sensitive (HCS) programs are `bfs`,
 //! `kmeans`, `memcached` and `gc` (the paper's BFS, KMN, MEMC and GC), each in the form the
 //! paper ran (below); its cache-insensitive (CI) programs are `nw`, `backprop`, `srad` and `lud`
-//! (NDL, BACKP, SRAD, LUD). Of its moderately sensitive programs (WP, STMCL, SSSP, CFD) only SSSP
-//! has a stand-in, `sssp` (Harish and Narayanan's, as the paper ran it). The machine is
+//! (NDL, BACKP, SRAD, LUD); its moderately sensitive (MCS) programs are `sssp` (SSSP, Harish and
+//! Narayanan's, as the paper ran it), `wp` (WP, in the shape of WRF's WSM5 microphysics),
+//! `streamcluster` (STMCL) and `cfd` (CFD, Rodinia's euler3d on a generated mesh). The machine is
 //! `ccws-fermi` (the paper's Table 1; 32 KB 8-way L1D).
 
 use super::Across::{Each, HarmonicMean};
@@ -28,10 +29,22 @@ const KMN: WorkloadSize = sized("kmeans", 60000).with_defines(KMN_DEFINES);
 const MEMC: WorkloadSize = workload("memcached").measuring(&["memc_get"]);
 const HCS: &[WorkloadSize] = &[BFS, KMN, MEMC, workload("gc")];
 const HCS_IDS: &[&str] = &["bfs", "kmeans", "memcached", "gc"];
-/// The moderately sensitive stand-in: Harish and Narayanan's SSSP (the paper's SSSP), the one
-/// MCS program whose L1 size matters in the paper (Fig. 14).
+/// Harish and Narayanan's SSSP (the paper's SSSP), the one MCS program whose L1 size matters in
+/// the paper (Fig. 14).
 const SSSP: WorkloadSize = workload("sssp");
-const MCS_CI: &[WorkloadSize] = &[SSSP, workload("nw"), workload("backprop"), workload("srad"), workload("lud")];
+const MCS_IDS: &[&str] = &["sssp", "wp", "streamcluster", "cfd"];
+const MCS_CI: &[WorkloadSize] = &[
+    SSSP,
+    workload("wp"),
+    workload("streamcluster"),
+    workload("cfd"),
+    workload("nw"),
+    workload("backprop"),
+    workload("srad"),
+    workload("lud"),
+];
+const HCS_MCS: &[WorkloadSize] =
+    &[BFS, KMN, MEMC, workload("gc"), SSSP, workload("wp"), workload("streamcluster"), workload("cfd")];
 const HCS_SSSP: &[WorkloadSize] = &[BFS, KMN, MEMC, workload("gc"), SSSP];
 /// The two-phase kernel (`library/phased.cu`) measured over itself, not its table's set-up;
 /// each phase can also run alone (the other's loop count set to 0).
@@ -308,13 +321,15 @@ pub(super) const CLAIMS: &[Claim] = &[
         id: "ccws-5.2-9",
         paper: Paper::Ccws,
         statement:
-            "Raising K_THROTTLE from 1 to 128 cuts L1 misses roughly monotonically, while IPC peaks near K = 4–16.",
+            "Raising K_THROTTLE from 1 to 128 cuts L1 misses roughly monotonically, while IPC peaks near K = 4–16; \
+             moderately sensitive kernels run as under GTO up to K = 32 and lose little at 128.",
         paper_says: "K=32 keeps +46 % over GTO with 18 % fewer misses than K=8; MCS apps unaffected up to K=128 \
                      (−4 % there) (Fig. 16).",
-        workloads: HCS,
+        workloads: HCS_MCS,
         machine: "ccws-fermi",
         settings: &[],
         variants: &[
+            GTO,
             warp("K=1", "ccws:k_throttle=1"),
             warp("K=4", "ccws:k_throttle=4"),
             warp("K=8", "ccws:k_throttle=8"),
@@ -323,16 +338,21 @@ pub(super) const CLAIMS: &[Claim] = &[
             warp("K=128", "ccws:k_throttle=128"),
         ],
         checks: &[
-            check(
+            on(
+                HCS_IDS,
                 Metric::L1Mpki,
                 HarmonicMean,
                 Falling { variants: &["K=1", "K=4", "K=8", "K=16", "K=32", "K=128"], slack: 0.05 },
             ),
-            check(
+            on(
+                HCS_IDS,
                 Metric::Ipc,
                 HarmonicMean,
                 InteriorMaximum { variants: &["K=1", "K=4", "K=8", "K=16", "K=32", "K=128"], margin: 0.0 },
             ),
+            // The moderately sensitive programs: as GTO up to K=32, a small loss at most at 128.
+            on(MCS_IDS, Metric::Ipc, HarmonicMean, Close { a: "K=32", b: "GTO", tolerance: 0.03 }),
+            on(MCS_IDS, Metric::Ipc, HarmonicMean, Close { a: "K=128", b: "GTO", tolerance: 0.1 }),
         ],
         status: Status::Pass,
         headline: false,
