@@ -23,6 +23,7 @@
 //! next called, never by counting calls.
 
 pub mod ccws;
+pub mod ciao;
 mod fetch_groups;
 pub mod gto;
 pub mod lrr;
@@ -32,6 +33,7 @@ pub mod set;
 pub mod swl;
 pub mod two_level_gto;
 pub mod two_level_lrr;
+pub mod victim_tags;
 
 pub use set::{Members, ReadyWarps, WarpSet, Words};
 
@@ -264,6 +266,8 @@ warp_policies! {
         "Fetch groups of consecutive warps: turns within the current group until it stalls, then the next group in turn (Narasiman et al.; CCWS paper, 2LVL-LRR).";
     Ccws(ccws::Ccws) = "ccws", "Cache-conscious (CCWS)",
         "Greedy-then-oldest, but warps that lose cached lines to other warps raise their scores, and the warps pushed past a cutoff may not issue loads until the scores decay (Rogers et al., CCWS).";
+    CiaoT(ciao::throttle::CiaoT) = "ciao-t", "Interference-aware throttling (CIAO-T)",
+        "Greedy-then-oldest, but when a warp keeps losing its cached lines, the warp that evicts them most is stalled until the victim's loss rate falls or it finishes (Zhang et al., CIAO-T).";
     // Variants that exist only in the crate's unit tests (not in the registry).
     #[cfg(test)] {
         Probe(probe::Probe);

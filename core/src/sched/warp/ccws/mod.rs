@@ -1,6 +1,6 @@
 //! Cache-conscious wavefront scheduling (CCWS; Rogers, O'Connor and Aamodt, MICRO 2012):
 //! greedy-then-oldest, plus a per-warp "may load" bit. A per-warp victim tag array
-//! ([`victim_tags`]) notices a warp missing on a line it brought in itself and lost to an
+//! ([`VictimTags`]) notices a warp missing on a line it brought in itself and lost to an
 //! eviction; that warp's lost-locality score jumps ([`lost_locality`], Eq. 1); the scores,
 //! largest first, are summed against a cutoff of `live warps × base score`, and the warps
 //! pushed past it may not issue global loads until the scores decay. Everything else (ALU
@@ -28,16 +28,15 @@
 //! the current cycle's memory stage (the paper allows a lag of a few cycles).
 
 pub mod lost_locality;
-pub mod victim_tags;
 
 pub use lost_locality::{decayed, llds, LostLocality};
-pub use victim_tags::VictimTags;
 
 use alloc::vec;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::gto::Gto;
+use super::victim_tags::VictimTags;
 use super::{
     InstrClass, Issued, PolicyCounters, ReadyWarps, SmEvent, SmShape, WarpCx, WarpScheduler, WarpScores, WarpSlot,
 };
@@ -269,7 +268,7 @@ impl WarpScheduler for Ccws {
 
     fn on_event(&mut self, cx: &WarpCx<'_>, event: &SmEvent) {
         match *event {
-            SmEvent::Eviction { line, owner, .. } => self.tags.insert(owner as usize, line),
+            SmEvent::Eviction { line, owner, by } => self.tags.insert(owner as usize, line, by),
             SmEvent::Miss { slot, line, .. } if self.tags.contains(slot as usize, line) => {
                 self.scores.vta_hit(slot as usize, cx.now);
                 self.stale = true;
