@@ -192,6 +192,17 @@ fn print_summary(r: &Report, seconds: f64) {
         percent(r.l1.intra_thread_hits, r.l1.hits),
         percent(r.l1.inter_warp_hits, r.l1.hits)
     );
+    let smc = r.l1.smc_hits + r.l1.smc_misses + r.l1.smc_migrations;
+    if smc > 0 {
+        println!(
+            "shared-mem cache   {:>12}   hit ({} redirected loads: {} hits, {} misses, {} moved from the L1)",
+            percent(r.l1.smc_hits, smc),
+            smc,
+            r.l1.smc_hits,
+            r.l1.smc_misses,
+            r.l1.smc_migrations
+        );
+    }
     if let Some(replay) = &r.l1_replay {
         let mpki = |misses: u64| {
             if r.warp_instructions == 0 {

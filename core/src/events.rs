@@ -93,6 +93,24 @@ pub enum SmEvent {
         /// The warp slot whose miss evicted it.
         by: Slot,
     },
+    /// A load of the isolated warp `by` moved the valid `line`, which warp `owner` had brought
+    /// into the L1, out of the L1 and into the shared-memory cache (CIAO's migration).
+    Migration {
+        /// Line address.
+        line: u64,
+        /// The warp slot that had allocated it in the L1.
+        owner: u32,
+        /// The isolated warp whose load moved it.
+        by: Slot,
+    },
+    /// The shared-memory cache was sized for kernel run `kernel`'s blocks: `lines` lines (0:
+    /// none; told only to a policy that redirects loads).
+    SmcSized {
+        /// The run.
+        kernel: u32,
+        /// Its lines.
+        lines: u32,
+    },
     /// Every line of a load or atomic of warp `slot` is answered: its register is readable from
     /// cycle `at`.
     LoadComplete {

@@ -52,6 +52,8 @@ enum State {
         token: Option<u32>,
         kernel: u32,
         next: usize,
+        /// Loads of a warp the policy isolated: to the shared-memory cache.
+        redirect: bool,
     },
 }
 
@@ -117,6 +119,8 @@ pub struct Lsu {
     sector_bytes: u32,
     /// The first cycle the data array is not writing a fill: no request is presented before.
     array_free_at: u64,
+    /// Cycles a shared-memory cache hit takes beyond an L1 hit.
+    smc_extra_latency: u64,
 }
 
 impl Lsu {
@@ -132,7 +136,13 @@ impl Lsu {
             fill_bytes_per_cycle: config.l1.fill_bytes_per_cycle,
             sector_bytes: config.l1.sector_bytes,
             array_free_at: 0,
+            smc_extra_latency: 0,
         }
+    }
+
+    /// Hits in the shared-memory cache take `cycles` more than L1 hits.
+    pub fn set_smc_extra_latency(&mut self, cycles: u32) {
+        self.smc_extra_latency = cycles as u64;
     }
 
     /// A fill of `sectors` reached the L1 at `now`: it takes the data array for its bytes'
@@ -200,19 +210,23 @@ impl Lsu {
     }
 
     /// A global access of the warp in slot `warp` (dynamic id `warp_id`), of kernel run
-    /// `kernel`, whose requests are in [`Lsu::requests_mut`], to `l1`.
+    /// `kernel`, whose requests are in [`Lsu::requests_mut`], to `l1`; a load with `redirect`
+    /// goes to the shared-memory cache instead.
+    #[allow(clippy::too_many_arguments)]
     pub fn start_global(
         &mut self,
         kind: RequestKind,
         (warp, warp_id): (WarpSlot, u32),
         token: Option<u32>,
         kernel: u32,
+        redirect: bool,
         l1: &L1Cache,
     ) {
         for r in &mut self.requests {
             r.set = l1.set_of(r.line);
         }
-        self.state = State::Global { kind, warp, warp_id, token, kernel, next: 0 };
+        let redirect = redirect && kind == RequestKind::Load;
+        self.state = State::Global { kind, warp, warp_id, token, kernel, next: 0, redirect };
     }
 
     /// The token of the oldest atomic sent towards L2 (call when its miss request leaves).
@@ -232,7 +246,7 @@ impl Lsu {
             State::Global { .. } if self.blocked.is_some() => self.settle(now + 1, l1, tally),
             // A fill is writing the data array: the request waits (it is not a failed attempt).
             State::Global { .. } if now < self.array_free_at => {}
-            State::Global { kind, warp, warp_id, token, kernel, next } => {
+            State::Global { kind, warp, warp_id, token, kernel, next, redirect } => {
                 let Some(request) = self.requests.get(next).copied() else {
                     self.finish(token, loads);
                     return;
@@ -243,21 +257,28 @@ impl Lsu {
                     lanes: request.lanes,
                     token: token.unwrap_or(u32::MAX),
                 };
-                let outcome =
-                    l1.access_in(request.set, request.line, request.sectors, kind, who, kernel, request.updates);
+                let outcome = if redirect {
+                    l1.load_redirected(request.line, request.sectors, who, kernel)
+                } else {
+                    l1.access_in(request.set, request.line, request.sectors, kind, who, kernel, request.updates)
+                };
                 if let Some(run) = tally.runs.get_mut(kernel as usize) {
                     run.l1.record(&outcome);
                 }
                 let (slot, line) = (warp, request.line);
-                // The replay's stream: accepted accesses only (a turned-away attempt is none).
-                if let Some(log) = tally.log.as_mut().filter(|_| !matches!(outcome, L1Outcome::ReservationFail(_))) {
+                // The replay's stream: accepted L1 accesses only (a turned-away attempt is none;
+                // the shared-memory cache is not the L1).
+                let accepted = !matches!(outcome, L1Outcome::ReservationFail(_));
+                if let Some(log) = tally.log.as_mut().filter(|_| accepted && !redirect) {
                     log.push(L1Access::new(line, kind, slot, kernel));
                 }
                 match outcome {
                     L1Outcome::ReservationFail(cause) => {
                         tally.events.hear(SmEvent::ReservationFail { slot, kernel, line, cause, attempts: 1 });
                         tally.sm.lsu_stall_cycles += 1;
-                        if self.may_block {
+                        // A redirected load's failure is retried every cycle: `load_doomed`
+                        // foresees only the L1's.
+                        if self.may_block && !redirect {
                             self.blocked =
                                 Some(Blocked { reason: cause, since: now, counted: true, kernel, warp, line });
                         }
@@ -287,6 +308,30 @@ impl Lsu {
                             tally.events.hear(SmEvent::Eviction { line: e.line, owner: e.owner, by: warp });
                         }
                     }
+                    L1Outcome::SmcHit { .. } => {
+                        if let Some(t) = token {
+                            loads.hit(t, now + self.hit_latency + self.smc_extra_latency);
+                        }
+                    }
+                    L1Outcome::SmcMiss { evicted } => {
+                        if let Some(t) = token {
+                            loads.expect(t);
+                        }
+                        tally.events.hear(SmEvent::Miss { slot, kernel, line });
+                        if let Some(e) = evicted {
+                            tally.events.hear(SmEvent::Eviction { line: e.line, owner: e.owner, by: warp });
+                        }
+                    }
+                    L1Outcome::Migrated { evicted, moved } => {
+                        // The L1's data moves over through the response path: as a hit here.
+                        if let Some(t) = token {
+                            loads.hit(t, now + self.hit_latency + self.smc_extra_latency);
+                        }
+                        if let Some(e) = evicted {
+                            tally.events.hear(SmEvent::Eviction { line: e.line, owner: e.owner, by: warp });
+                        }
+                        tally.events.hear(SmEvent::Migration { line: moved.line, owner: moved.owner, by: warp });
+                    }
                     L1Outcome::Forwarded => {
                         tally.events.hear(SmEvent::Store { slot, kernel, line, atomic: kind == RequestKind::Atomic });
                         if let (RequestKind::Atomic, Some(t)) = (kind, token) {
@@ -299,10 +344,10 @@ impl Lsu {
                     self.finish(token, loads);
                     return;
                 };
-                self.state = State::Global { kind, warp, warp_id, token, kernel, next: next + 1 };
+                self.state = State::Global { kind, warp, warp_id, token, kernel, next: next + 1, redirect };
                 // Nothing but a fill or a miss-queue slot (each of which unblocks) can change the
                 // L1 before the next cycle's attempt: if it must fail, wait from now.
-                if self.may_block && kind == RequestKind::Load {
+                if self.may_block && kind == RequestKind::Load && !redirect {
                     if let Some(reason) = l1.load_doomed(following.set, following.line) {
                         let (warp, line) = (warp, following.line);
                         self.blocked = Some(Blocked { reason, since: now + 1, counted: false, kernel, warp, line });

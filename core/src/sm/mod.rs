@@ -17,16 +17,16 @@ pub use snapshot::WarpView;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::config::{GpuConfig, Replacement};
+use crate::config::{CoreConfig, GpuConfig, Replacement};
 use crate::events::{SmEvent, Stamped};
 use crate::exec::memory::{GlobalMemory, SharedMemory};
 use crate::exec::{self, AccessKind, ExecEnv, Executed, Fault, WarpExec, WarpPlace, LANES};
 use crate::isa::{Dim3, InstrClass, Kernel, Space, Unit};
 use crate::launch::DeviceLaunch;
 use crate::mem::coalescer::{bank_conflict_degree, coalesce, most_updates_of_one_address};
-use crate::mem::l1::{L1Cache, RequestKind};
+use crate::mem::l1::{L1Cache, RequestKind, SmcSettings};
 use crate::mem::replay::L1Access;
-use crate::sched::tb::{BlockNeeds, SmFree};
+use crate::sched::tb::{occupancy, BlockNeeds, SmFree};
 use crate::sched::warp::{
     Issued, ReadyWarps, SmShape, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot, Words,
 };
@@ -196,6 +196,16 @@ pub struct Sm {
     shortcuts: bool,
     /// Stall cycles are counted for every cycle before this one.
     accounted_to: u64,
+    /// With a policy that redirects loads, how its shared-memory cache is sized.
+    smc: Option<SmcSizing>,
+}
+
+/// What sizing the shared-memory cache takes: the policy's settings, the SM's resources, and
+/// the kernel run it was last sized for.
+struct SmcSizing {
+    settings: SmcSettings,
+    core: CoreConfig,
+    kernel: Option<u32>,
 }
 
 /// Who hears an SM's events at cycle `now`: its policy, and its recorder if the run records.
@@ -258,6 +268,7 @@ impl Sm {
         // A recorded stream, or a policy that acts on failures as they come, needs every retry
         // made in its cycle.
         let lsu_may_wait = shortcuts && !record && !policy.hears_every_retry();
+        let smc_settings = policy.smc();
         policy.attach(&SmShape {
             schedulers: n as u16,
             warp_slots: slots as u16,
@@ -299,7 +310,11 @@ impl Sm {
             shared_banks: config.shared_memory.banks,
             line_bytes: config.l1.line_bytes,
             sector_bytes: config.l1.sector_bytes,
-            lsu: Lsu::new(config, lsu_may_wait),
+            lsu: {
+                let mut lsu = Lsu::new(config, lsu_may_wait);
+                lsu.set_smc_extra_latency(smc_settings.map_or(0, |s| s.extra_latency));
+                lsu
+            },
             loads: PendingLoads::default(),
             l1: L1Cache::new(&config.l1),
             addresses: [0; LANES],
@@ -308,7 +323,25 @@ impl Sm {
             last_reasons: vec![StallReason::NoWarp; core.schedulers_per_sm as usize],
             shortcuts,
             accounted_to: 0,
+            smc: smc_settings.map(|settings| SmcSizing { settings, core: *core, kernel: None }),
         }
+    }
+
+    /// A block of kernel run `kernel` arrives: with a policy that redirects loads, the
+    /// shared-memory cache takes the shared memory that the kernel's blocks leave unused when
+    /// as many as fit are resident (fixed per kernel run, so that it never keeps a block out),
+    /// sized when the run's first block arrives on the SM.
+    fn size_smc(&mut self, now: u64, kernel: u32, needs: &BlockNeeds) {
+        let Some(smc) = &mut self.smc else { return };
+        if smc.kernel == Some(kernel) {
+            return;
+        }
+        smc.kernel = Some(kernel);
+        let blocks = occupancy(&smc.core, needs).blocks_per_sm;
+        let unused = smc.core.shared_memory_per_sm.saturating_sub(blocks.saturating_mul(needs.shared_bytes));
+        let lines = smc.settings.lines_in(unused, self.line_bytes);
+        self.l1.set_smc(lines, smc.settings.index);
+        self.tell(now, SmEvent::SmcSized { kernel, lines });
     }
 
     /// Its warp policy (for views of a policy's state, such as CCWS's scores).
@@ -400,6 +433,7 @@ impl Sm {
         b.needs = needs;
         b.start = now;
         self.free.take(&needs);
+        self.size_smc(now, launch.kernel, &needs);
 
         let block_idx = launch.grid.unflatten(block);
         let rows = kernel.regs_per_thread as usize;
@@ -793,7 +827,8 @@ impl Sm {
                         }
                         requests = self.lsu.requests_mut().len() as u32;
                         let warp = (w, self.info[wi].age as u32);
-                        self.lsu.start_global(kind, warp, token, self.info[wi].kernel, &self.l1);
+                        let redirect = kind == RequestKind::Load && self.policy.redirects(w);
+                        self.lsu.start_global(kind, warp, token, self.info[wi].kernel, redirect, &self.l1);
                     }
                 }
             }

@@ -151,6 +151,17 @@ pub trait WarpScheduler {
         PolicyCounters::default()
     }
 
+    /// The shared-memory cache this policy sends isolated warps' loads to, if it uses one
+    /// (CIAO-P, CIAO-C); asked once, when the SM is built.
+    fn smc(&self) -> Option<crate::mem::l1::SmcSettings> {
+        None
+    }
+
+    /// Whether `slot`'s global loads go to the shared-memory cache now.
+    fn redirects(&self, _slot: WarpSlot) -> bool {
+        false
+    }
+
     /// The policy's per-slot scores, cutoff and load gate as they are at cycle `now` (at or
     /// after the last cycle it was called in), for snapshots; `None` for a policy that keeps no
     /// scores. Allocates: called for views, never on the hot path.
@@ -249,6 +260,19 @@ macro_rules! warp_policies {
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.scores(now), )*
                 }
             }
+            fn smc(&self) -> Option<crate::mem::l1::SmcSettings> {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.smc(), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.smc(), )*
+                }
+            }
+            #[inline]
+            fn redirects(&self, slot: WarpSlot) -> bool {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.redirects(slot), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.redirects(slot), )*
+                }
+            }
         }
     };
 }
@@ -266,8 +290,12 @@ warp_policies! {
         "Fetch groups of consecutive warps: turns within the current group until it stalls, then the next group in turn (Narasiman et al.; CCWS paper, 2LVL-LRR).";
     Ccws(ccws::Ccws) = "ccws", "Cache-conscious (CCWS)",
         "Greedy-then-oldest, but warps that lose cached lines to other warps raise their scores, and the warps pushed past a cutoff may not issue loads until the scores decay (Rogers et al., CCWS).";
+    CiaoP(ciao::redirect::CiaoP) = "ciao-p", "Interference-aware redirection (CIAO-P)",
+        "Greedy-then-oldest, but when a warp keeps losing its cached lines, the warp that evicts them most has its loads sent to a cache in unused shared memory until the victim's loss rate falls or it finishes (Zhang et al., CIAO-P).";
     CiaoT(ciao::throttle::CiaoT) = "ciao-t", "Interference-aware throttling (CIAO-T)",
         "Greedy-then-oldest, but when a warp keeps losing its cached lines, the warp that evicts them most is stalled until the victim's loss rate falls or it finishes (Zhang et al., CIAO-T).";
+    CiaoC(ciao::combined::CiaoC) = "ciao-c", "Interference-aware redirection and throttling (CIAO-C)",
+        "CIAO-P and CIAO-T together: the worst interferer is first sent to the shared-memory cache, and stalled if it still interferes from there (Zhang et al., CIAO-C).";
     // Variants that exist only in the crate's unit tests (not in the registry).
     #[cfg(test)] {
         Probe(probe::Probe);

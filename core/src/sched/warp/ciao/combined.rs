@@ -10,6 +10,9 @@ use super::{Response, Step};
 pub struct Combined;
 
 impl Response for Combined {
+    const ISOLATES: bool = true;
+    const WITHOUT_SMC: Step = Step::Stall;
+
     fn step(isolated: bool) -> Step {
         if isolated {
             Step::Stall

@@ -41,6 +41,7 @@ use core::fmt::Debug;
 use core::marker::PhantomData;
 
 use super::{InstrClass, Issued, PolicyCounters, ReadyWarps, SmEvent, SmShape, WarpCx, WarpScheduler, WarpSlot};
+use crate::mem::l1::{SmcIndex, SmcSettings};
 use crate::sched::{ParamInfo, ParamValues, Tunable};
 
 /// What a variant does to warp `j`, the top interferer of a warp whose IRS passed the high
@@ -57,6 +58,11 @@ pub enum Step {
 
 /// A CIAO variant: Algorithm 1's high part.
 pub trait Response: Clone + Debug + Default {
+    /// Whether it ever isolates (and so needs the shared-memory cache).
+    const ISOLATES: bool;
+    /// What it does instead of isolating when the SM has no shared memory to spare
+    /// (`ciao.md` §4.2: CIAO-P nothing, CIAO-C a stall).
+    const WITHOUT_SMC: Step;
     /// The step for a top interferer that is `isolated` (and maybe already stalled).
     fn step(isolated: bool) -> Step;
 }
@@ -140,6 +146,8 @@ struct Settings {
     stall_loads_only: bool,
     per_dynamic_warp: bool,
     guard: DeadlockGuard,
+    migration_is_eviction: bool,
+    smc: SmcSettings,
 }
 
 /// CIAO on one SM, with variant `R`'s response.
@@ -165,6 +173,9 @@ pub struct Ciao<R> {
     order: u64,
     isolations: u64,
     stalls: u64,
+    /// The shared-memory cache's lines for the running kernel (`None`: not told, as outside
+    /// an SM; isolation is then possible).
+    smc_lines: Option<u32>,
     _response: PhantomData<R>,
 }
 
@@ -199,6 +210,12 @@ impl<R: Response> Ciao<R> {
                 2 => DeadlockGuard::Off,
                 _ => DeadlockGuard::Minimal,
             },
+            migration_is_eviction: on("migration_is_eviction"),
+            smc: SmcSettings {
+                power_of_two: !on("smc_all_lines"),
+                index: if on("smc_xor_fold") { SmcIndex::XorFold } else { SmcIndex::Linear },
+                extra_latency: values.get("smc_extra_latency"),
+            },
         };
         let replace = if on("il_replace_on_reaching_zero") { IlReplace::OnReachingZero } else { IlReplace::AtZero };
         Ciao {
@@ -221,6 +238,7 @@ impl<R: Response> Ciao<R> {
             order: 0,
             isolations: 0,
             stalls: 0,
+            smc_lines: None,
             _response: PhantomData,
         }
     }
@@ -238,11 +256,6 @@ impl<R: Response> Ciao<R> {
     /// Warp instructions the SM issued since its kernel started.
     pub fn instructions(&self) -> u64 {
         self.instructions
-    }
-
-    /// Whether `slot`'s global loads go to the shared-memory cache.
-    pub fn redirects(&self, slot: WarpSlot) -> bool {
-        self.warps.get(slot as usize).is_some_and(|w| w.isolated)
     }
 
     /// Isolations and stalls ordered since the SM started.
@@ -387,7 +400,11 @@ impl<R: Response> Ciao<R> {
         }
         let trigger = Some(Trigger { slot: i as WarpSlot, age: i_age });
         self.order += 1;
-        match R::step(self.warps[j].isolated) {
+        let mut step = R::step(self.warps[j].isolated);
+        if step == Step::Isolate && self.smc_lines == Some(0) {
+            step = R::WITHOUT_SMC;
+        }
+        match step {
             Step::Isolate => {
                 let w = &mut self.warps[j];
                 w.isolated = true;
@@ -601,6 +618,36 @@ impl<R: Response> Tunable for Ciao<R> {
              its slot is occupied; 1: counts and triggers belong to one warp.",
             0,
         ),
+        switch(
+            "smc_all_lines",
+            "Shared-memory cache: every line",
+            "0 (the paper's row mask): the cache takes a power of two of lines; 1: every line that fits in the unused \
+             shared memory.",
+            0,
+        ),
+        switch(
+            "smc_xor_fold",
+            "Shared-memory cache: folded index",
+            "0 (the paper's translation unit): a line goes to slot line mod lines; 1: higher line bits are folded in \
+             by XOR first, which spreads power-of-two strides.",
+            0,
+        ),
+        ParamInfo {
+            name: "smc_extra_latency",
+            label: "Shared-memory cache extra latency",
+            unit: "cycles",
+            description: "Cycles a hit there takes beyond an L1 hit (the L1's tags are checked first).",
+            min: 0,
+            max: 100,
+            default: 1,
+        },
+        switch(
+            "migration_is_eviction",
+            "Migration counts as eviction",
+            "1: a line an isolated warp moves out of the L1 goes into the victim tags of the warp that had brought it \
+             in, with the isolated warp as its evictor; 0: a migration leaves no trace.",
+            1,
+        ),
         ParamInfo {
             name: "deadlock_guard",
             label: "Deadlock guard",
@@ -662,6 +709,10 @@ impl<R: Response> WarpScheduler for Ciao<R> {
                 self.detector.missed(slot as usize, line);
             }
             SmEvent::Store { line, .. } => self.detector.written(line),
+            SmEvent::Migration { line, owner, by } if self.settings.migration_is_eviction => {
+                self.detector.evicted(line, owner as usize, by)
+            }
+            SmEvent::SmcSized { lines, .. } => self.smc_lines = Some(lines),
             SmEvent::WarpAdmit { slot, .. } => {
                 let age = cx.warps.get(slot as usize).map_or(0, |w| w.age);
                 self.warps[slot as usize] = CiaoWarp { live: Some(age), ..CiaoWarp::default() };
@@ -682,5 +733,13 @@ impl<R: Response> WarpScheduler for Ciao<R> {
 
     fn counters(&self) -> PolicyCounters {
         PolicyCounters { victim_tag_hits: self.detector.total_hits() }
+    }
+
+    fn smc(&self) -> Option<SmcSettings> {
+        R::ISOLATES.then_some(self.settings.smc)
+    }
+
+    fn redirects(&self, slot: WarpSlot) -> bool {
+        self.warps.get(slot as usize).is_some_and(|w| w.isolated)
     }
 }

@@ -10,6 +10,9 @@ use super::{Response, Step};
 pub struct Redirect;
 
 impl Response for Redirect {
+    const ISOLATES: bool = true;
+    const WITHOUT_SMC: Step = Step::Nothing;
+
     fn step(isolated: bool) -> Step {
         if isolated {
             Step::Nothing

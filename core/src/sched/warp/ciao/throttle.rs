@@ -9,6 +9,9 @@ use super::{Response, Step};
 pub struct Throttle;
 
 impl Response for Throttle {
+    const ISOLATES: bool = false;
+    const WITHOUT_SMC: Step = Step::Stall;
+
     fn step(_isolated: bool) -> Step {
         Step::Stall
     }

@@ -11,6 +11,10 @@
 //! reserved way is never chosen as a victim. Storage is flat and preallocated: `access` and
 //! `fill` allocate nothing (the miss queue and the MSHRs' token slots are sized by the
 //! configuration).
+//!
+//! A policy that redirects loads (CIAO) also gets a direct-mapped cache carved from the shared
+//! memory the resident blocks leave unused ([`smc`]): its lines extend the tag array, and it
+//! shares the L1's MSHRs, miss queue and fill path.
 
 use alloc::collections::VecDeque;
 use alloc::vec;
@@ -20,6 +24,10 @@ use serde::{Deserialize, Serialize};
 use crate::config::{L1Config, L1WritePolicy, Replacement, SetIndex};
 use crate::mem::cache::fermi_hash_set;
 use crate::mem::line_table::LineTable;
+
+pub mod smc;
+
+pub use smc::{SmcIndex, SmcSettings};
 
 /// What a request does to memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -108,6 +116,25 @@ pub enum L1Outcome {
     SectorMiss,
     /// A store or atomic was queued towards L2. The L1 tracks no reply for it.
     Forwarded,
+    /// A redirected load found its line in the shared-memory cache.
+    SmcHit {
+        /// The owner id (warp slot) recorded when the line was allocated there.
+        owner: u32,
+    },
+    /// A redirected load missed the shared-memory cache and the L1: its line was reserved there
+    /// (pushing out `evicted`), an MSHR entry allocated and a miss request queued.
+    SmcMiss {
+        /// The valid line the slot held, if any.
+        evicted: Option<Evicted>,
+    },
+    /// A redirected load found its line valid in the L1: the line moved into the shared-memory
+    /// cache (pushing out `evicted`) and left the L1, without a request to L2.
+    Migrated {
+        /// The valid line the shared-memory cache's slot held, if any.
+        evicted: Option<Evicted>,
+        /// The L1's copy, with the warp that had brought it into the L1.
+        moved: Evicted,
+    },
     /// Not accepted; nothing changed except the failure counter.
     ReservationFail(FailReason),
 }
@@ -167,6 +194,21 @@ pub struct L1Stats {
     pub fail_mshr_merge: u64,
     /// Failed attempts: miss queue full.
     pub fail_miss_queue: u64,
+    /// Redirected loads that hit the shared-memory cache (not counted in `accesses`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub smc_hits: u64,
+    /// Redirected loads that missed it and went to L2.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub smc_misses: u64,
+    /// Redirected loads that moved their line from the L1 into it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub smc_migrations: u64,
+}
+
+/// For serde: a counter left out of a report while it is zero, so that runs without the
+/// mechanism it counts report exactly as before it existed.
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl L1Stats {
@@ -187,6 +229,10 @@ impl L1Stats {
             }
             L1Outcome::SectorMiss => &mut self.sector_misses,
             L1Outcome::Forwarded => &mut self.forwarded,
+            // The shared-memory cache's own counts; not L1 accesses.
+            L1Outcome::SmcHit { .. } => return self.smc_hits += 1,
+            L1Outcome::SmcMiss { .. } => return self.smc_misses += 1,
+            L1Outcome::Migrated { .. } => return self.smc_migrations += 1,
         };
         *counter += 1;
         self.accesses += 1;
@@ -237,6 +283,9 @@ impl L1Stats {
         self.fail_mshr_entry += other.fail_mshr_entry;
         self.fail_mshr_merge += other.fail_mshr_merge;
         self.fail_miss_queue += other.fail_miss_queue;
+        self.smc_hits += other.smc_hits;
+        self.smc_misses += other.smc_misses;
+        self.smc_migrations += other.smc_migrations;
     }
 }
 
@@ -335,8 +384,11 @@ pub struct L1Cache {
     line_hits: Vec<u32>,
     line_allocations: Vec<u32>,
     /// Line → way of every present way, kept only for sets too wide to scan
-    /// ([`SCANNED_WAYS`]): the H100's L1 has hundreds of ways per set.
+    /// ([`SCANNED_WAYS`]): the H100's L1 has hundreds of ways per set. The shared-memory
+    /// cache's lines are never in it.
     way_of_line: Option<LineTable>,
+    /// The shared-memory cache: its lines are `lines[l1_ways..]`.
+    smc: smc::Smc,
 }
 
 /// The set `line` maps to in an L1 of `sets` sets of `line_bytes`-byte lines indexed by
@@ -392,6 +444,7 @@ impl L1Cache {
             line_hits: vec![0; sets as usize * ways as usize],
             line_allocations: vec![0; sets as usize * ways as usize],
             way_of_line: (ways > SCANNED_WAYS).then(|| LineTable::new((sets * ways) as usize)),
+            smc: smc::Smc::default(),
         }
     }
 
@@ -509,6 +562,8 @@ impl L1Cache {
             None => self.mshr_of_line(line),
         };
         let Some(m) = mshr else { return };
+        // A fetch into the shared-memory cache is found by its MSHR, which names its slot.
+        let way = way.or_else(|| Some(self.mshrs[m].way as usize).filter(|&w| w != NO_WAY as usize));
         self.complete(m, way, sectors, woken);
     }
 
@@ -560,11 +615,12 @@ impl L1Cache {
         if let Some(table) = &mut self.way_of_line {
             table.clear();
         }
+        let l1_ways = self.l1_ways();
         for (i, w) in self.lines.iter_mut().enumerate() {
             if w.reserved() {
                 w.valid = 0;
                 w.drop_on_fill = true;
-                if let Some(table) = &mut self.way_of_line {
+                if let Some(table) = self.way_of_line.as_mut().filter(|_| i < l1_ways) {
                     table.insert(w.line, i);
                 }
             } else {
@@ -624,9 +680,17 @@ impl L1Cache {
     /// Way `i`, which holds `line`, holds nothing from now on.
     fn empty_way(&mut self, i: usize, line: u64) {
         self.lines[i] = EMPTY_WAY;
+        if i >= self.l1_ways() {
+            return; // a shared-memory cache line: never in the table
+        }
         if let Some(table) = &mut self.way_of_line {
             table.remove(line);
         }
+    }
+
+    /// Ways of the L1 proper: `lines[..l1_ways]`; the shared-memory cache's follow.
+    fn l1_ways(&self) -> usize {
+        self.sets as usize * self.ways as usize
     }
 
     /// The MSHR fetching `line`, searched directly (used when there is no tag array to point to it).
@@ -831,6 +895,9 @@ impl L1Cache {
                 self.empty_way(i, line);
             }
         }
+        if evicts {
+            self.smc_drop(line);
+        }
         self.queue_updating(line, sectors, kind, NO_MSHR, updates);
         self.stats.forwarded += 1;
         L1Outcome::Forwarded
@@ -845,7 +912,7 @@ mod tests {
 
     /// 4 sets × 2 ways × 128 B lines, 32 B sectors, 2 MSHRs merging 2 requests each, a miss
     /// queue of 2, linear index, LRU, write-evict.
-    fn config() -> L1Config {
+    pub(super) fn config() -> L1Config {
         L1Config {
             size_bytes: 4 * 2 * 128,
             line_bytes: 128,
@@ -867,15 +934,15 @@ mod tests {
         L1Config { mshr_entries: 8, mshr_max_merge: 4, miss_queue_entries: 8, ..config() }
     }
 
-    const ALL: u32 = 0b1111;
+    pub(super) const ALL: u32 = 0b1111;
     const LOAD: RequestKind = RequestKind::Load;
 
     /// A request of warp slot `slot` (its only warp) for every lane, with `token`.
-    fn who(slot: u32, token: u32) -> Requester {
+    pub(super) fn who(slot: u32, token: u32) -> Requester {
         Requester { slot, warp: slot, lanes: u32::MAX, token }
     }
 
-    fn fill(l1: &mut L1Cache, line: u64, sectors: u32) -> Vec<u32> {
+    pub(super) fn fill(l1: &mut L1Cache, line: u64, sectors: u32) -> Vec<u32> {
         let mut woken = Vec::new();
         l1.fill(line, sectors, &mut woken);
         woken
@@ -883,7 +950,7 @@ mod tests {
 
     /// The oldest miss request as (line, sectors, kind), leaving out its MSHR index, which
     /// `the_reply_names_its_mshr_and_fills_it_without_a_search` checks.
-    fn pop(l1: &mut L1Cache) -> Option<(u64, u32, RequestKind)> {
+    pub(super) fn pop(l1: &mut L1Cache) -> Option<(u64, u32, RequestKind)> {
         l1.pop_miss().map(|m| (m.line, m.sectors, m.kind))
     }
 
