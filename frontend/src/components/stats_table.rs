@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use warpscope_core::sched::warp::WarpPolicy;
+use warpscope_core::sched::warp::{WarpPolicy, WarpScheduler};
 use warpscope_core::stats::Report;
 
 use crate::format::{grouped, percent};
@@ -37,10 +37,13 @@ pub struct Shown {
     /// A warp limit (SWL) holds warps back by not picking them, never by the gate: its
     /// throttling is the "Throttled" stall row's.
     pub gated_loads: bool,
-    /// Victim-tag hits: under a policy that keeps victim tags (CCWS), where zero says that no
-    /// lost locality was detected, or wherever the count is not zero. Other policies have no
-    /// tags, and a row of zeros would suggest they looked.
+    /// Victim-tag hits: under a policy that keeps victim tags (CCWS, CIAO), where zero says
+    /// that no lost locality was detected, or wherever the count is not zero. Other policies
+    /// have no tags, and a row of zeros would suggest they looked.
     pub victim_tags: bool,
+    /// The shared-memory cache's loads: under a policy that redirects loads there (CIAO-P,
+    /// CIAO-C), or wherever one was redirected.
+    pub smc: bool,
     /// The Belady replay: when the report has one (`l1.replacement = Belady`).
     pub replay: bool,
 }
@@ -49,11 +52,16 @@ impl Shown {
     /// The rows for `report`, run under warp policy `warp_policy` (a spec) if known.
     pub fn of(report: &Report, warp_policy: Option<&str>) -> Shown {
         // The policy's type, not its name, says what it has.
-        let ccws = warp_policy.is_some_and(|spec| matches!(WarpPolicy::from_spec(spec), Ok(WarpPolicy::Ccws(_))));
+        let policy = warp_policy.and_then(|spec| WarpPolicy::from_spec(spec).ok());
+        let ccws = matches!(policy, Some(WarpPolicy::Ccws(_)));
+        let tags = ccws || matches!(policy, Some(WarpPolicy::CiaoP(_) | WarpPolicy::CiaoT(_) | WarpPolicy::CiaoC(_)));
+        let redirects = policy.as_ref().is_some_and(|p| p.smc().is_some());
+        let l1 = &report.l1;
         Shown {
-            hit_locality: report.l1.hits > 0,
+            hit_locality: l1.hits > 0,
             gated_loads: ccws || report.gated_loads > 0,
-            victim_tags: ccws || report.victim_tag_hits > 0,
+            victim_tags: tags || report.victim_tag_hits > 0,
+            smc: redirects || l1.smc_hits + l1.smc_misses + l1.smc_migrations > 0,
             replay: report.l1_replay.is_some(),
         }
     }
@@ -123,6 +131,13 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                         { row("stat-gated-loads", "Loads held back", grouped(r.gated_loads),
                             "global loads the warp policy's gate held back at least once (each counted once)".into()) }
                     }
+                    if shown.smc {
+                        { row("stat-smc-hit-rate", "Shared-memory cache hit rate",
+                            percent(r.l1.smc_hits, r.l1.smc_hits + r.l1.smc_misses + r.l1.smc_migrations),
+                            format!("{} loads of isolated warps served from unused shared memory: {} hits, {} misses, {} lines moved from the L1",
+                                grouped(r.l1.smc_hits + r.l1.smc_misses + r.l1.smc_migrations), grouped(r.l1.smc_hits),
+                                grouped(r.l1.smc_misses), grouped(r.l1.smc_migrations))) }
+                    }
                     if shown.victim_tags {
                         { row("stat-vta-hits", "Victim-tag hits", grouped(r.victim_tag_hits),
                             "misses on a line in the missing warp's own victim tags: locality it lost to other warps".into()) }
@@ -167,6 +182,10 @@ mod tests {
         assert!(ccws.gated_loads && ccws.victim_tags, "CCWS's zeros mean something");
         let swl = Shown::of(&plain, Some("swl:limit=4"));
         assert!(!swl.gated_loads && !swl.victim_tags, "a warp limit has no gate and no tags");
+        let ciao_t = Shown::of(&plain, Some("ciao-t"));
+        assert!(ciao_t.victim_tags && !ciao_t.smc && !ciao_t.gated_loads, "CIAO-T stalls, never redirects");
+        let ciao_c = Shown::of(&plain, Some("ciao-c:high_epoch=1000"));
+        assert!(ciao_c.victim_tags && ciao_c.smc, "CIAO-C's zero redirected loads mean something");
         assert_eq!(Shown::of(&plain, Some("not a policy")), Shown::default());
 
         let counted = Report {
@@ -177,6 +196,8 @@ mod tests {
         };
         let shown = Shown::of(&counted, None);
         assert!(shown.hit_locality && shown.gated_loads && shown.replay, "{shown:?}");
-        assert!(!shown.victim_tags);
+        assert!(!shown.victim_tags && !shown.smc);
+        let redirected = Report { l1: L1Stats { smc_misses: 1, ..L1Stats::default() }, ..Report::default() };
+        assert!(Shown::of(&redirected, None).smc);
     }
 }
