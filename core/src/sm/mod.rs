@@ -340,7 +340,7 @@ impl Sm {
         let blocks = occupancy(&smc.core, needs).blocks_per_sm;
         let unused = smc.core.shared_memory_per_sm.saturating_sub(blocks.saturating_mul(needs.shared_bytes));
         let lines = smc.settings.lines_in(unused, self.line_bytes);
-        self.l1.set_smc(lines, smc.settings.index);
+        self.l1.set_smc(lines, smc.settings.index, smc.settings.bypass_busy_slot);
         self.tell(now, SmEvent::SmcSized { kernel, lines });
     }
 
@@ -720,6 +720,7 @@ impl Sm {
                 continue;
             }
             let kernel = self.info[w as usize].kernel;
+            let lanes = self.warps[w as usize].exec.stack.active_mask().count_ones();
             let at = Picked { slot: w, position: i, pc, next };
             let requests =
                 self.issue(s, at, now, &kernels[code_index], io).map_err(|fault| SmFault { kernel, fault })?;
@@ -730,7 +731,7 @@ impl Sm {
             io.tally.instructions += 1;
             count += 1;
             let cx = WarpCx { now, sm: self.id, scheduler, warps: &self.info };
-            self.policy.on_issue(&cx, w, &Issued { class, kernel, requests });
+            self.policy.on_issue(&cx, w, &Issued { class, kernel, requests, lanes });
         }
         Ok(if count > 0 {
             StallReason::Issued

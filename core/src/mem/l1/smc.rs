@@ -19,13 +19,14 @@
 //! - in flight in the L1: merged into the L1's fetch (the data arrives in the L1);
 //! - otherwise a miss: the slot is reserved (pushing out a valid line), an MSHR taken, a miss
 //!   request queued. A slot already reserved for another line turns the load away, as a set
-//!   with every way reserved does.
+//!   with every way reserved does; or, with [`SmcSettings::bypass_busy_slot`], the load goes to
+//!   L2 without a slot (the paper does not say which).
 //!
 //! Stores and atomics (of any warp) drop the line from the slot too, as the L1's write-evict
 //! policy drops it there. Loads of warps that are not isolated never look at it, so a line can
 //! be in both (a read-only copy), which the stores keep coherent (`ciao.md` §4.2).
 
-use super::{Evicted, FailReason, L1Cache, L1Outcome, Provenance, Requester, Way, EMPTY_WAY, NO_MSHR};
+use super::{Evicted, FailReason, L1Cache, L1Outcome, Provenance, Requester, Way, EMPTY_WAY, NO_MSHR, NO_WAY};
 
 /// Where a line goes in the shared-memory cache (`ciao.md` §9 #13).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -47,6 +48,9 @@ pub struct SmcSettings {
     pub index: SmcIndex,
     /// Cycles a hit takes beyond an L1 hit.
     pub extra_latency: u32,
+    /// A load whose slot is reserved for another line's fetch goes to L2 without allocating,
+    /// rather than waiting for the slot.
+    pub bypass_busy_slot: bool,
 }
 
 impl SmcSettings {
@@ -69,6 +73,7 @@ pub(super) struct Smc {
     /// Lines in use now (0: none).
     lines: u32,
     index: SmcIndex,
+    bypass_busy_slot: bool,
 }
 
 impl L1Cache {
@@ -80,7 +85,7 @@ impl L1Cache {
     /// Gives the shared-memory cache `lines` lines indexed by `index`, dropping every line it
     /// held (a fetch in flight still wakes its requests but leaves nothing behind). Called when
     /// a kernel's blocks start arriving on the SM, never in the cycle loop: it may allocate.
-    pub fn set_smc(&mut self, lines: u32, index: SmcIndex) {
+    pub fn set_smc(&mut self, lines: u32, index: SmcIndex, bypass_busy_slot: bool) {
         let base = self.l1_ways();
         for w in &mut self.lines[base..] {
             if w.reserved() {
@@ -95,7 +100,7 @@ impl L1Cache {
             self.lines.resize(base + lines as usize, EMPTY_WAY);
             self.provenance.resize(base + lines as usize, Provenance::default());
         }
-        self.smc = Smc { lines, index };
+        self.smc = Smc { lines, index, bypass_busy_slot };
     }
 
     /// The tag-array index of `line`'s slot. Requires a shared-memory cache.
@@ -156,7 +161,7 @@ impl L1Cache {
             self.stats.sector_misses += 1;
             return L1Outcome::SectorMiss;
         }
-        if slot.reserved() {
+        if slot.reserved() && !self.smc.bypass_busy_slot {
             return self.fail(FailReason::LineAlloc);
         }
         let evicted = (slot.valid != 0).then_some(Evicted { line: slot.line, owner: slot.owner });
@@ -179,6 +184,16 @@ impl L1Cache {
         }
         if self.miss_queue_full() {
             return self.fail(FailReason::MissQueue);
+        }
+        if slot.reserved() {
+            // The slot is busy: fetch without one (merged into a fetch of the line if any).
+            if let Some(m) = self.mshr_of_line(line) {
+                return self.join_mshr(m, None, line, sectors, who);
+            }
+            let mshr = self.allocate_mshr(line, NO_WAY, sectors, who.token);
+            self.queue(line, sectors, super::RequestKind::Load, mshr);
+            self.stats.smc_misses += 1;
+            return L1Outcome::SmcMiss { evicted: None };
         }
         let mshr = self.allocate_mshr(line, i as u32, sectors, who.token);
         self.install(i, line, 0, mshr, who);
@@ -204,13 +219,14 @@ mod tests {
     /// The test L1 (4 sets × 2 ways) with a shared-memory cache of 4 lines, linear.
     fn l1() -> L1Cache {
         let mut l1 = L1Cache::new(&crate::config::L1Config { mshr_entries: 8, miss_queue_entries: 8, ..config() });
-        l1.set_smc(4, SmcIndex::Linear);
+        l1.set_smc(4, SmcIndex::Linear, false);
         l1
     }
 
     #[test]
     fn sizes_follow_the_unused_shared_memory() {
-        let pow2 = SmcSettings { power_of_two: true, index: SmcIndex::Linear, extra_latency: 1 };
+        let pow2 =
+            SmcSettings { power_of_two: true, index: SmcIndex::Linear, extra_latency: 1, bypass_busy_slot: false };
         let max = SmcSettings { power_of_two: false, ..pow2 };
         // The notes' table (§4.2): F_smem 0 %, 13 %, 33 %, 50 % of 48 KB.
         for (unused, p2, all) in [(49152, 256, 372), (42762, 256, 323), (32931, 128, 249), (24576, 128, 186)] {
@@ -249,6 +265,23 @@ mod tests {
         );
         assert_eq!(l1.load_redirected(9, ALL, who(3, 2), 0), L1Outcome::ReservationFail(FailReason::LineAlloc));
         assert_eq!(l1.load_redirected(2, ALL, who(3, 3), 0), L1Outcome::SmcMiss { evicted: None }, "another slot");
+    }
+
+    #[test]
+    fn with_the_switch_a_load_to_a_busy_slot_goes_to_l2_without_one() {
+        let mut l1 = l1();
+        l1.set_smc(4, SmcIndex::Linear, true);
+        assert_eq!(l1.load_redirected(1, ALL, who(2, 0), 0), L1Outcome::SmcMiss { evicted: None });
+        assert_eq!(l1.load_redirected(5, ALL, who(3, 1), 0), L1Outcome::SmcMiss { evicted: None }, "slot 1 is busy");
+        assert_eq!(l1.load_redirected(5, ALL, who(3, 2), 0), L1Outcome::HitReserved, "merged into that fetch");
+        while pop_one(&mut l1).is_some() {}
+        assert_eq!(fill_one(&mut l1, 5, ALL), [1, 2]);
+        assert_eq!(fill_one(&mut l1, 1, ALL), [0]);
+        assert_eq!(
+            l1.load_redirected(5, ALL, who(3, 3), 0),
+            L1Outcome::SmcMiss { evicted: Some(Evicted { line: 1, owner: 2 }) },
+            "line 5 was never kept: the slot is line 1's"
+        );
     }
 
     #[test]
@@ -302,9 +335,9 @@ mod tests {
             slots.dedup();
             slots.len()
         };
-        l1.set_smc(256, SmcIndex::Linear);
+        l1.set_smc(256, SmcIndex::Linear, false);
         assert_eq!(distinct(&l1), 2);
-        l1.set_smc(256, SmcIndex::XorFold);
+        l1.set_smc(256, SmcIndex::XorFold, false);
         assert_eq!(distinct(&l1), 32);
     }
 

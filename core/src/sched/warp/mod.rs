@@ -102,6 +102,8 @@ pub struct Issued {
     /// For a global access, the line requests the coalescer made of it; for a shared-memory
     /// access, the passes its bank conflicts take; 0 otherwise.
     pub requests: u32,
+    /// The lanes it ran for (its thread instructions, as GPGPU-Sim counts instructions).
+    pub lanes: u32,
 }
 
 /// A warp-scheduling policy: one instance per SM, serving all of its schedulers.
@@ -324,7 +326,7 @@ pub(crate) mod test_support {
     }
 
     /// What an ALU instruction of kernel 0 tells `on_issue`.
-    pub const ALU: Issued = Issued { class: InstrClass::Compute, kernel: 0, requests: 0 };
+    pub const ALU: Issued = Issued { class: InstrClass::Compute, kernel: 0, requests: 0, lanes: 32 };
 
     /// One scheduler owning every slot, with `slots` as members, oldest first.
     pub fn members(slots: &[WarpSlot], sm_slots: usize) -> Members {

@@ -41,6 +41,8 @@ pub struct Probe {
     pub failed_attempts: u64,
     /// Accepted L1 accesses heard of.
     pub accesses: u64,
+    /// Lanes the issued instructions ran for (thread instructions).
+    pub lanes: u64,
 }
 
 impl Probe {
@@ -90,6 +92,7 @@ impl WarpScheduler for Probe {
         let i = index(issued.class);
         self.by_class[i] += 1;
         self.requests[i] += issued.requests as u64;
+        self.lanes += issued.lanes as u64;
         self.first[i].get_or_insert(cx.now);
     }
 }
@@ -172,6 +175,34 @@ mod tests {
             assert_eq!((probe.issued(InstrClass::GlobalAtomic), probe.requests(InstrClass::GlobalAtomic)), (4, 4));
             // A shared store and load per warp, each lane in its own bank: one pass each.
             assert_eq!((probe.issued(InstrClass::Shared), probe.requests(InstrClass::Shared)), (8, 8));
+        }
+    }
+
+    #[test]
+    fn each_instruction_reports_the_lanes_it_ran_for() {
+        let (report, probes) = run(1, Probe::default());
+        for (sm, probe) in probes.iter().enumerate() {
+            assert_eq!(probe.lanes, 32 * report.sms[sm].warp_instructions, "SM {sm}: full warps");
+        }
+        // Blocks of 16 threads: every warp is half full, so every instruction runs 16 lanes.
+        let config = machine();
+        let source = KERNEL.replace("bump<<<4, 128>>>", "bump<<<4, 16>>>");
+        let program =
+            compile(&source, &CompileOptions { config: &config, defines: &[], optimize: true }).expect("compiles");
+        let tb = TbPolicy::from_spec("rr").expect("registered");
+        let mut sim = Simulation::with_policies(
+            config,
+            program.workload,
+            tb,
+            WarpPolicy::Probe(Probe::default()),
+            RunOptions::default(),
+        );
+        assert_eq!(sim.run(), StepOutcome::Finished);
+        let report = sim.report();
+        for sm in 0..4 {
+            let Some(WarpPolicy::Probe(p)) = sim.warp_policy(sm) else { unreachable!() };
+            assert!(report.sms[sm].warp_instructions > 0);
+            assert_eq!(p.lanes, 16 * report.sms[sm].warp_instructions, "SM {sm}: half warps");
         }
     }
 

@@ -138,6 +138,7 @@ struct Settings {
     low_epoch: u64,
     formula: IrsFormula,
     window_is_high_epoch: bool,
+    count_threads: bool,
     active_excludes_stalled: bool,
     exam_high: ExamHigh,
     exam_low: ExamLow,
@@ -190,6 +191,7 @@ impl<R: Response> Ciao<R> {
             low_epoch: values.get("low_epoch").max(1) as u64,
             formula: if on("irs_alg1") { IrsFormula::Alg1 } else { IrsFormula::Eq1 },
             window_is_high_epoch: on("window_high_epoch"),
+            count_threads: on("count_thread_instructions"),
             active_excludes_stalled: on("active_excludes_stalled"),
             exam_high: match values.get("exam_high") {
                 1 => ExamHigh::GtoFront,
@@ -215,6 +217,7 @@ impl<R: Response> Ciao<R> {
                 power_of_two: !on("smc_all_lines"),
                 index: if on("smc_xor_fold") { SmcIndex::XorFold } else { SmcIndex::Linear },
                 extra_latency: values.get("smc_extra_latency"),
+                bypass_busy_slot: on("smc_bypass_busy_slot"),
             },
         };
         let replace = if on("il_replace_on_reaching_zero") { IlReplace::OnReachingZero } else { IlReplace::AtZero };
@@ -545,6 +548,14 @@ impl<R: Response> Tunable for Ciao<R> {
             0,
         ),
         switch(
+            "count_thread_instructions",
+            "Count thread instructions",
+            "0: the instruction counts (Eq. 1 and the epochs) are warp instructions issued by the SM; 1: thread \
+             instructions, each warp instruction counting its active lanes, as GPGPU-Sim counts, which makes the \
+             scores up to 32 times smaller and the epochs up to 32 times shorter (notes §9 #2).",
+            0,
+        ),
+        switch(
             "active_excludes_stalled",
             "Stalled warps not active",
             "0: Eq. 1's active warps are all the warps on the SM; 1: only those not stalled.",
@@ -642,6 +653,13 @@ impl<R: Response> Tunable for Ciao<R> {
             default: 1,
         },
         switch(
+            "smc_bypass_busy_slot",
+            "Shared-memory cache: busy slot bypassed",
+            "0: a load whose slot is reserved for another line's fetch waits for it, as a set with every way \
+             reserved does; 1: it goes to L2 without a slot. The paper does not say.",
+            0,
+        ),
+        switch(
             "migration_is_eviction",
             "Migration counts as eviction",
             "1: a line an isolated warp moves out of the L1 goes into the victim tags of the warp that had brought it \
@@ -690,12 +708,13 @@ impl<R: Response> WarpScheduler for Ciao<R> {
         !(self.settings.stall_loads_only && class == InstrClass::GlobalLoad && self.is_stalled(slot))
     }
 
-    fn on_issue(&mut self, cx: &WarpCx<'_>, slot: WarpSlot, _issued: &Issued) {
+    fn on_issue(&mut self, cx: &WarpCx<'_>, slot: WarpSlot, issued: &Issued) {
         self.settle(cx.now);
         self.greedy[cx.scheduler as usize] = Some(slot);
         self.last_issued = Some(slot);
-        self.instructions += 1;
-        self.window_instructions += 1;
+        let counted = if self.settings.count_threads { issued.lanes as u64 } else { 1 };
+        self.instructions += counted;
+        self.window_instructions += counted;
         if self.instructions >= self.next_low || self.instructions >= self.next_high {
             self.pending = Some(cx.now);
         }

@@ -21,7 +21,7 @@ use super::throttle::CiaoT;
 use super::*;
 
 const TOY: &str = "high_cutoff=2000,low_cutoff=1000,high_epoch=12,low_epoch=6";
-const LOAD: Issued = Issued { class: InstrClass::GlobalLoad, kernel: 0, requests: 1 };
+const LOAD: Issued = Issued { class: InstrClass::GlobalLoad, kernel: 0, requests: 1, lanes: 32 };
 
 /// The toy's caches. Each line remembers the warp whose miss brought it in.
 #[derive(Default)]
@@ -257,4 +257,14 @@ fn ccws_blocks_the_innocent_w1_too() {
     assert!(rounds[1].issued[0] && !rounds[1].issued[2], "W0's load in round 1 hits its victim tags: W2 is blocked");
     assert!((2..=9).all(|r| rounds[r].issued == [true, false, false]), "W1 and W2 lose their loads: one warp issues");
     assert!((3..=9).all(|r| rounds[r].w0_hit));
+}
+
+#[test]
+fn counting_thread_instructions_makes_the_score_32_times_smaller() {
+    // Every toy instruction runs 32 lanes: the count is 32 times the warp count, and IRS(W0)
+    // at round 1 is 1 × 3 / 384 = 0.008, far below 0.2: nothing happens.
+    let mut p: CiaoT = ciao("count_thread_instructions=1");
+    let (_, changes, instructions) = w2_changes(&mut p, 10);
+    assert!(changes.is_empty());
+    assert_eq!(instructions[9], 32 * 60);
 }
