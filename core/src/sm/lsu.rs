@@ -299,7 +299,7 @@ impl Lsu {
                             loads.expect(t);
                         }
                     }
-                    L1Outcome::Miss { evicted } => {
+                    L1Outcome::Miss { evicted } | L1Outcome::SmcMiss { evicted } => {
                         if let Some(t) = token {
                             loads.expect(t);
                         }
@@ -311,15 +311,6 @@ impl Lsu {
                     L1Outcome::SmcHit { .. } => {
                         if let Some(t) = token {
                             loads.hit(t, now + self.hit_latency + self.smc_extra_latency);
-                        }
-                    }
-                    L1Outcome::SmcMiss { evicted } => {
-                        if let Some(t) = token {
-                            loads.expect(t);
-                        }
-                        tally.events.hear(SmEvent::Miss { slot, kernel, line });
-                        if let Some(e) = evicted {
-                            tally.events.hear(SmEvent::Eviction { line: e.line, owner: e.owner, by: warp });
                         }
                     }
                     L1Outcome::Migrated { evicted, moved } => {

@@ -174,6 +174,10 @@ pub struct Ciao<R> {
     order: u64,
     isolations: u64,
     stalls: u64,
+    /// Slots holding a warp, and of those the stalled ones (kept with `warps`, so that Eq. 1's
+    /// N and the guard's test need no scan of the slots).
+    live_warps: u64,
+    stalled_warps: u64,
     /// The shared-memory cache's lines for the running kernel (`None`: not told, as outside
     /// an SM; isolation is then possible).
     smc_lines: Option<u32>,
@@ -241,6 +245,8 @@ impl<R: Response> Ciao<R> {
             order: 0,
             isolations: 0,
             stalls: 0,
+            live_warps: 0,
+            stalled_warps: 0,
             smc_lines: None,
             _response: PhantomData,
         }
@@ -276,8 +282,31 @@ impl<R: Response> Ciao<R> {
 
     /// Eq. 1's N: the warps on the SM (or only the unstalled ones).
     fn active_warps(&self) -> u64 {
-        let stalled_count = self.settings.active_excludes_stalled;
-        self.warps.iter().filter(|w| w.live.is_some() && !(stalled_count && w.stalled)).count() as u64
+        debug_assert_eq!(self.live_warps, self.warps.iter().filter(|w| w.live.is_some()).count() as u64);
+        debug_assert_eq!(self.stalled_warps, self.warps.iter().filter(|w| w.stalled).count() as u64);
+        if self.settings.active_excludes_stalled {
+            self.live_warps - self.stalled_warps
+        } else {
+            self.live_warps
+        }
+    }
+
+    /// Slot `slot` holds `state` from now on (a warp arrived or left).
+    fn replace(&mut self, slot: usize, state: CiaoWarp) {
+        let old = self.warps[slot];
+        self.live_warps = self.live_warps - old.live.is_some() as u64 + state.live.is_some() as u64;
+        self.stalled_warps = self.stalled_warps - old.stalled as u64 + state.stalled as u64;
+        self.warps[slot] = state;
+    }
+
+    /// Lets a stalled `slot` issue again.
+    fn unstall(&mut self, slot: usize) {
+        let w = &mut self.warps[slot];
+        if w.stalled {
+            w.stalled = false;
+            w.stalled_for = None;
+            self.stalled_warps -= 1;
+        }
     }
 
     /// Whether `slot`'s IRS is above `cutoff` ten-thousandths.
@@ -349,8 +378,7 @@ impl<R: Response> Ciao<R> {
         let w = self.warps[slot];
         if w.stalled {
             if !self.holds(w.stalled_for) {
-                self.warps[slot].stalled = false;
-                self.warps[slot].stalled_for = None;
+                self.unstall(slot);
                 return true;
             }
         } else if w.isolated && !self.holds(w.isolated_for) {
@@ -419,12 +447,13 @@ impl<R: Response> Ciao<R> {
                 if self.settings.stall_requires_victim_isolated && !self.warps[i].isolated {
                     return;
                 }
-                let others_active =
-                    self.warps.iter().enumerate().any(|(s, w)| s != j && w.live.is_some() && !w.stalled);
-                if !others_active {
+                // `j` is live: the active warps besides it.
+                let others_active = self.live_warps - self.stalled_warps - !self.warps[j].stalled as u64;
+                if others_active == 0 {
                     return; // never stall the last active warp
                 }
                 let w = &mut self.warps[j];
+                self.stalled_warps += !w.stalled as u64;
                 w.stalled = true;
                 w.stalled_for = trigger;
                 w.stall_order = self.order;
@@ -437,17 +466,16 @@ impl<R: Response> Ciao<R> {
 
     /// The deadlock guard, before a pick: lets stalled warps go when no active warp can go on.
     fn guard(&mut self, cx: &WarpCx<'_>) {
-        if self.settings.guard == DeadlockGuard::Off || !self.warps.iter().any(|w| w.stalled) {
+        if self.settings.guard == DeadlockGuard::Off || self.stalled_warps == 0 {
             return;
         }
         let at_barrier = |slot: usize| cx.warps.get(slot).is_some_and(|w| w.at_barrier);
         if self.settings.guard == DeadlockGuard::EagerBarrierRelease {
             for slot in 0..self.warps.len() {
                 let block = cx.warps.get(slot).map(|w| w.tb_slot);
-                let block_waits = cx.warps.iter().any(|w| w.live && w.at_barrier && Some(w.tb_slot) == block);
-                if self.warps[slot].stalled && block_waits {
-                    self.warps[slot].stalled = false;
-                    self.warps[slot].stalled_for = None;
+                let block_waits = || cx.warps.iter().any(|w| w.live && w.at_barrier && Some(w.tb_slot) == block);
+                if self.warps[slot].stalled && block_waits() {
+                    self.unstall(slot);
                 }
             }
         }
@@ -457,8 +485,7 @@ impl<R: Response> Ciao<R> {
             let latest =
                 (0..self.warps.len()).filter(|&s| self.warps[s].stalled).max_by_key(|&s| self.warps[s].stall_order);
             if let Some(slot) = latest {
-                self.warps[slot].stalled = false;
-                self.warps[slot].stalled_for = None;
+                self.unstall(slot);
             }
         }
     }
@@ -690,6 +717,7 @@ impl<R: Response> WarpScheduler for Ciao<R> {
         let slots = shape.warp_slots as usize;
         self.detector.attach(slots);
         self.warps = vec![CiaoWarp::default(); slots];
+        (self.live_warps, self.stalled_warps) = (0, 0);
         self.greedy = vec![None; shape.schedulers as usize];
     }
 
@@ -734,10 +762,10 @@ impl<R: Response> WarpScheduler for Ciao<R> {
             SmEvent::SmcSized { lines, .. } => self.smc_lines = Some(lines),
             SmEvent::WarpAdmit { slot, .. } => {
                 let age = cx.warps.get(slot as usize).map_or(0, |w| w.age);
-                self.warps[slot as usize] = CiaoWarp { live: Some(age), ..CiaoWarp::default() };
+                self.replace(slot as usize, CiaoWarp { live: Some(age), ..CiaoWarp::default() });
                 self.detector.admit(slot as usize, self.settings.per_dynamic_warp);
             }
-            SmEvent::WarpExit { slot, .. } => self.warps[slot as usize] = CiaoWarp::default(),
+            SmEvent::WarpExit { slot, .. } => self.replace(slot as usize, CiaoWarp::default()),
             SmEvent::KernelStart { .. } => {
                 self.detector.reset();
                 self.instructions = 0;

@@ -142,10 +142,15 @@ fn run<P: Driven>(policy: &mut P, rounds: u64, mut after: impl FnMut(u64, &P, &R
     out
 }
 
-fn ciao<R: Response>(extra: &str) -> Ciao<R> {
-    let spec = if extra.is_empty() { alloc::format!("ciao:{TOY}") } else { alloc::format!("ciao:{TOY},{extra}") };
-    let parsed = crate::sched::PolicySpec::parse(&spec).expect("a valid spec");
+/// A variant with the parameters `params` (`name=value,...`), the rest at their defaults.
+fn tuned<R: Response>(params: &str) -> Ciao<R> {
+    let parsed = crate::sched::PolicySpec::parse(&alloc::format!("ciao:{params}")).expect("a valid spec");
     Ciao::new(&parsed.resolve(Ciao::<R>::PARAMS).expect("valid values"))
+}
+
+/// A variant with the toy's constants, and `extra` parameters.
+fn ciao<R: Response>(extra: &str) -> Ciao<R> {
+    tuned(&if extra.is_empty() { TOY.into() } else { alloc::format!("{TOY},{extra}") })
 }
 
 fn count(rounds: &[Round], range: core::ops::RangeInclusive<usize>, f: impl Fn(&Round) -> bool) -> usize {
@@ -177,8 +182,7 @@ fn w2_changes<R: Response>(policy: &mut Ciao<R>, rounds: u64) -> (Vec<Round>, Ve
 #[test]
 fn without_action_w0_never_hits_and_its_list_names_w2() {
     // GTO with the detector watching: a cutoff no score reaches.
-    let parsed = crate::sched::PolicySpec::parse("ciao:high_cutoff=10000,high_epoch=12,low_epoch=6").expect("spec");
-    let mut p: CiaoT = Ciao::new(&parsed.resolve(CiaoT::PARAMS).expect("values"));
+    let mut p: CiaoT = tuned("high_cutoff=10000,high_epoch=12,low_epoch=6");
     let rounds = run(&mut p, 10, |r, p, _| {
         assert_eq!(p.detector().hits(0), r, "round {r}: one VTA hit a round from round 1");
         let entry = p.detector().entry(0);
