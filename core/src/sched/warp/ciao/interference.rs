@@ -81,10 +81,12 @@ impl Interference {
         self.total_hits = 0;
     }
 
-    /// A kernel starts: every count, list entry and tag goes (§4.5).
+    /// A kernel starts: every warp's count, list entry and tag goes (§4.5); the SM's total of
+    /// VTA hits, which the report shows, stays.
     pub fn reset(&mut self) {
-        let slots = self.hits.len();
-        self.attach(slots);
+        let total = self.total_hits;
+        self.attach(self.hits.len());
+        self.total_hits = total;
     }
 
     /// A new warp takes `slot`: its tags and list entry start empty; its hit count stays with
@@ -250,6 +252,16 @@ mod tests {
         assert_eq!(d.hits(1), 1, "the count stays with the slot (the paper)");
         d.admit(1, true);
         assert_eq!(d.hits(1), 0, "counted per warp: starts again");
+    }
+
+    #[test]
+    fn a_kernel_start_clears_the_warps_counts_but_not_the_sms_total() {
+        let mut d = detector(IlReplace::AtZero, true);
+        d.evicted(40, 0, 2);
+        d.missed(0, 40);
+        d.reset();
+        assert_eq!((d.hits(0), d.entry(0), d.missed(0, 40)), (0, ListEntry { wid: 0, counter: 0 }, None));
+        assert_eq!(d.total_hits(), 1, "the report counts every kernel's hits");
     }
 
     #[test]
