@@ -65,8 +65,9 @@ pub enum Metric {
     Fairness,
     /// The named kernel's IPC beside its co-runners over its IPC alone (CKE issue).
     KernelNormalizedIpc(&'static str),
-    /// Average warps allowed to issue per SM over the run (needs the throttling statistics of
-    /// the CCWS and CIAO issues).
+    /// Average warps per SM its warp policy let issue over the run: live and not held back
+    /// (CIAO's stalled warps, CCWS's warps barred from loading and SWL's beyond the limit are
+    /// held), over every SM and every cycle of the run.
     ActiveWarps,
     /// Global loads held back by the warp policy's gate per thousand warp instructions: each
     /// load held back at least once counts once, however long it waited.
@@ -138,6 +139,10 @@ impl Metric {
             Metric::ReservationFailsPerAccess => ratio(l1.failures(), l1.accesses),
             Metric::GatedLoadsPerKilo => 1000.0 * ratio(report.gated_loads, report.warp_instructions),
             Metric::IntraWarpHitShare => ratio(l1.intra_warp_hits, l1.hits),
+            Metric::ActiveWarps => {
+                let warp_cycles: u64 = report.sms.iter().map(|s| s.active_warp_cycles).sum();
+                ratio(warp_cycles, report.cycles * report.sms.len() as u64)
+            }
             Metric::FirstRunCycles(name) => {
                 let mut runs = report.kernels.iter().filter(|k| k.name == name);
                 let start = runs.clone().map(|k| k.start_cycle).min()?;
@@ -168,8 +173,7 @@ impl Metric {
             | Metric::WeightedSpeedup
             | Metric::Antt
             | Metric::Fairness
-            | Metric::KernelNormalizedIpc(_)
-            | Metric::ActiveWarps => return None,
+            | Metric::KernelNormalizedIpc(_) => return None,
         })
     }
 }

@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 use crate::config::GpuConfig;
 use crate::events::SmEvent;
 use crate::mem::coalescer::LineRequest;
-use crate::mem::l1::{FailReason, L1Cache, L1Outcome, RequestKind, Requester};
+use crate::mem::l1::{FailReason, L1Cache, L1Outcome, LoadRoute, RequestKind, Requester};
 use crate::mem::replay::L1Access;
 use crate::sched::warp::WarpSlot;
 use crate::stats::{KernelReport, SmReport};
@@ -52,8 +52,8 @@ enum State {
         token: Option<u32>,
         kernel: u32,
         next: usize,
-        /// Loads of a warp the policy isolated: to the shared-memory cache.
-        redirect: bool,
+        /// Where its loads go (stores and atomics always go to the L1).
+        route: LoadRoute,
     },
 }
 
@@ -210,8 +210,7 @@ impl Lsu {
     }
 
     /// A global access of the warp in slot `warp` (dynamic id `warp_id`), of kernel run
-    /// `kernel`, whose requests are in [`Lsu::requests_mut`], to `l1`; a load with `redirect`
-    /// goes to the shared-memory cache instead.
+    /// `kernel`, whose requests are in [`Lsu::requests_mut`], to `l1`; a load goes by `route`.
     #[allow(clippy::too_many_arguments)]
     pub fn start_global(
         &mut self,
@@ -219,14 +218,14 @@ impl Lsu {
         (warp, warp_id): (WarpSlot, u32),
         token: Option<u32>,
         kernel: u32,
-        redirect: bool,
+        route: LoadRoute,
         l1: &L1Cache,
     ) {
         for r in &mut self.requests {
             r.set = l1.set_of(r.line);
         }
-        let redirect = redirect && kind == RequestKind::Load;
-        self.state = State::Global { kind, warp, warp_id, token, kernel, next: 0, redirect };
+        let route = if kind == RequestKind::Load { route } else { LoadRoute::L1 };
+        self.state = State::Global { kind, warp, warp_id, token, kernel, next: 0, route };
     }
 
     /// The token of the oldest atomic sent towards L2 (call when its miss request leaves).
@@ -246,7 +245,7 @@ impl Lsu {
             State::Global { .. } if self.blocked.is_some() => self.settle(now + 1, l1, tally),
             // A fill is writing the data array: the request waits (it is not a failed attempt).
             State::Global { .. } if now < self.array_free_at => {}
-            State::Global { kind, warp, warp_id, token, kernel, next, redirect } => {
+            State::Global { kind, warp, warp_id, token, kernel, next, route } => {
                 let Some(request) = self.requests.get(next).copied() else {
                     self.finish(token, loads);
                     return;
@@ -257,28 +256,32 @@ impl Lsu {
                     lanes: request.lanes,
                     token: token.unwrap_or(u32::MAX),
                 };
-                let outcome = if redirect {
-                    l1.load_redirected(request.line, request.sectors, who, kernel)
-                } else {
-                    l1.access_in(request.set, request.line, request.sectors, kind, who, kernel, request.updates)
+                let outcome = match route {
+                    LoadRoute::L1 => {
+                        l1.access_in(request.set, request.line, request.sectors, kind, who, kernel, request.updates)
+                    }
+                    LoadRoute::SharedMemoryCache => l1.load_redirected(request.line, request.sectors, who, kernel),
+                    LoadRoute::BypassL1 => l1.load_bypassing(request.line, request.sectors, who, kernel),
                 };
+                // Only the L1's own route is foreseeable by `load_doomed` and replayable.
+                let plain = route == LoadRoute::L1;
                 if let Some(run) = tally.runs.get_mut(kernel as usize) {
                     run.l1.record(&outcome);
                 }
                 let (slot, line) = (warp, request.line);
                 // The replay's stream: accepted L1 accesses only (a turned-away attempt is none;
-                // the shared-memory cache is not the L1).
+                // the shared-memory cache is not the L1, and a bypassing load allocates nothing).
                 let accepted = !matches!(outcome, L1Outcome::ReservationFail(_));
-                if let Some(log) = tally.log.as_mut().filter(|_| accepted && !redirect) {
+                if let Some(log) = tally.log.as_mut().filter(|_| accepted && plain) {
                     log.push(L1Access::new(line, kind, slot, kernel));
                 }
                 match outcome {
                     L1Outcome::ReservationFail(cause) => {
                         tally.events.hear(SmEvent::ReservationFail { slot, kernel, line, cause, attempts: 1 });
                         tally.sm.lsu_stall_cycles += 1;
-                        // A redirected load's failure is retried every cycle: `load_doomed`
-                        // foresees only the L1's.
-                        if self.may_block && !redirect {
+                        // A redirected or bypassing load's failure is retried every cycle:
+                        // `load_doomed` foresees only the L1's.
+                        if self.may_block && plain {
                             self.blocked =
                                 Some(Blocked { reason: cause, since: now, counted: true, kernel, warp, line });
                         }
@@ -335,10 +338,10 @@ impl Lsu {
                     self.finish(token, loads);
                     return;
                 };
-                self.state = State::Global { kind, warp, warp_id, token, kernel, next: next + 1, redirect };
+                self.state = State::Global { kind, warp, warp_id, token, kernel, next: next + 1, route };
                 // Nothing but a fill or a miss-queue slot (each of which unblocks) can change the
                 // L1 before the next cycle's attempt: if it must fail, wait from now.
-                if self.may_block && kind == RequestKind::Load && !redirect {
+                if self.may_block && kind == RequestKind::Load && plain {
                     if let Some(reason) = l1.load_doomed(following.set, following.line) {
                         let (warp, line) = (warp, following.line);
                         self.blocked = Some(Blocked { reason, since: now + 1, counted: false, kernel, warp, line });

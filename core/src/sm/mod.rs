@@ -7,6 +7,7 @@
 //! units are modelled by the cycle each destination register becomes readable; loads mark their
 //! destination unreadable until every line request of the instruction is answered.
 
+mod active_warps;
 pub mod lsu;
 mod ready;
 pub mod scoreboard;
@@ -31,6 +32,7 @@ use crate::sched::warp::{
     Issued, ReadyWarps, SmShape, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot, Words,
 };
 use crate::stats::{BlockRecord, KernelReport, SmReport, StallCounts, StallReason};
+use active_warps::ActiveWarps;
 use lsu::{Lsu, PendingLoads, Tally};
 use ready::{Readiness, NOT_READY};
 use scoreboard::Operands;
@@ -198,6 +200,10 @@ pub struct Sm {
     accounted_to: u64,
     /// With a policy that redirects loads, how its shared-memory cache is sized.
     smc: Option<SmcSizing>,
+    /// Warps in the SM's slots, arrived and not yet exited.
+    live_warps: u32,
+    /// Of those, the ones its policy lets issue, over time.
+    active: ActiveWarps,
 }
 
 /// What sizing the shared-memory cache takes: the policy's settings, the SM's resources, and
@@ -324,6 +330,8 @@ impl Sm {
             shortcuts,
             accounted_to: 0,
             smc: smc_settings.map(|settings| SmcSizing { settings, core: *core, kernel: None }),
+            live_warps: 0,
+            active: ActiveWarps::default(),
         }
     }
 
@@ -372,6 +380,8 @@ impl Sm {
     pub fn tell(&mut self, now: u64, event: SmEvent) {
         let Sm { id, info, policy, recorder, .. } = self;
         Listeners { id: *id, now, info, policy, recorder }.hear(event);
+        // A kernel starting or ending can change what the policy holds back.
+        self.count_active(now + 1);
     }
 
     /// Runs `f` on the LSU with what it counts into and reports to at `now`: the L1, the pending
@@ -408,6 +418,7 @@ impl Sm {
         r.l1 = self.l1.stats();
         r.stalls = self.stalls.into();
         r.victim_tag_hits = self.policy.counters().victim_tag_hits;
+        r.active_warp_cycles = self.active.warp_cycles(self.accounted_to);
         r
     }
 
@@ -477,10 +488,19 @@ impl Sm {
                 at_barrier: false,
             };
             self.next_age += 1;
+            self.live_warps += 1;
             warp_in_block += 1;
             self.tell(now, SmEvent::WarpAdmit { slot: w as WarpSlot, kernel: launch.kernel });
         }
+        // From the next cycle, as the issue stage counts: whether the SM's issue stage ran in
+        // this cycle before the block arrived must not matter.
+        self.count_active(now + 1);
         self.wake_all();
+    }
+
+    /// Takes the number of warps the policy lets issue from cycle `from` on.
+    fn count_active(&mut self, from: u64) {
+        self.active.set(from, self.live_warps - self.policy.held_warps().min(self.live_warps));
     }
 
     fn wake_all(&mut self) {
@@ -575,6 +595,8 @@ impl Sm {
             self.schedulers[s].sleep_until = sleep_until;
             wake = wake.min(sleep_until);
         }
+        // What the schedulers did can stall, release or retire warps.
+        self.count_active(now + 1);
         // The first cycle after this one the SM must run, unless news arrives before it. A
         // scheduler's issue can wake the others (a barrier opening, a block finishing) after
         // their wake-up cycle was taken above, but it issued, so `wake` is `now + 1` anyway.
@@ -828,8 +850,8 @@ impl Sm {
                         }
                         requests = self.lsu.requests_mut().len() as u32;
                         let warp = (w, self.info[wi].age as u32);
-                        let redirect = kind == RequestKind::Load && self.policy.redirects(w);
-                        self.lsu.start_global(kind, warp, token, self.info[wi].kernel, redirect, &self.l1);
+                        let route = self.policy.load_route(w);
+                        self.lsu.start_global(kind, warp, token, self.info[wi].kernel, route, &self.l1);
                     }
                 }
             }
@@ -843,6 +865,7 @@ impl Sm {
             }
             Executed::Finished => {
                 self.info[wi].live = false;
+                self.live_warps -= 1;
                 self.warps[wi].place = None;
                 self.schedulers[s].ready.exit(w);
                 let kernel = self.info[wi].kernel;

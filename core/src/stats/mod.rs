@@ -272,6 +272,10 @@ pub struct SmReport {
     /// Misses on a line in the missing warp's own victim tags (CCWS; 0 under other policies).
     #[serde(default)]
     pub victim_tag_hits: u64,
+    /// Σ over cycles of the warps the policy let issue (live and not held back): divided by
+    /// the cycles, the SM's average active warps.
+    #[serde(default)]
+    pub active_warp_cycles: u64,
 }
 
 /// One thread block's life.

@@ -14,7 +14,8 @@
 //!
 //! A policy that redirects loads (CIAO) also gets a direct-mapped cache carved from the shared
 //! memory the resident blocks leave unused ([`smc`]): its lines extend the tag array, and it
-//! shares the L1's MSHRs, miss queue and fill path.
+//! shares the L1's MSHRs, miss queue and fill path. A policy can also have some warps' loads use
+//! the L1 without allocating in it (statPCAL: `bypass`).
 
 use alloc::collections::VecDeque;
 use alloc::vec;
@@ -25,9 +26,23 @@ use crate::config::{L1Config, L1WritePolicy, Replacement, SetIndex};
 use crate::mem::cache::fermi_hash_set;
 use crate::mem::line_table::LineTable;
 
+mod bypass;
 pub mod smc;
 
 pub use smc::{SmcIndex, SmcSettings};
+
+/// Where a warp's global loads go, as its warp policy decides.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LoadRoute {
+    /// The L1, allocating on a miss.
+    #[default]
+    L1,
+    /// The shared-memory cache ([`smc`]: CIAO's isolated warps).
+    SharedMemoryCache,
+    /// The L1 without allocating in it ([`L1Cache::load_bypassing`]: statPCAL's warps without a
+    /// token).
+    BypassL1,
+}
 
 /// What a request does to memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -203,6 +218,10 @@ pub struct L1Stats {
     /// Redirected loads that moved their line from the L1 into it.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub smc_migrations: u64,
+    /// Of the misses, loads that went to L2 without allocating a line (statPCAL's warps without
+    /// a token).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub bypassed: u64,
 }
 
 /// For serde: a counter left out of a report while it is zero, so that runs without the
@@ -286,6 +305,7 @@ impl L1Stats {
         self.smc_hits += other.smc_hits;
         self.smc_misses += other.smc_misses;
         self.smc_migrations += other.smc_migrations;
+        self.bypassed += other.bypassed;
     }
 }
 

@@ -30,6 +30,7 @@ pub mod lrr;
 #[cfg(test)]
 mod probe;
 pub mod set;
+pub mod statpcal;
 pub mod swl;
 pub mod two_level_gto;
 pub mod two_level_lrr;
@@ -148,6 +149,13 @@ pub trait WarpScheduler {
         false
     }
 
+    /// How many live warps the policy holds back now (CIAO's stalled warps, CCWS's warps barred
+    /// from loading, SWL's warps beyond the limit), for the report's active warps; asked after
+    /// every cycle the SM runs, so it must be cheap.
+    fn held_warps(&self) -> u32 {
+        0
+    }
+
     /// What the policy counted, for the run's report (zeros for a policy that counts nothing).
     fn counters(&self) -> PolicyCounters {
         PolicyCounters::default()
@@ -159,9 +167,9 @@ pub trait WarpScheduler {
         None
     }
 
-    /// Whether `slot`'s global loads go to the shared-memory cache now.
-    fn redirects(&self, _slot: WarpSlot) -> bool {
-        false
+    /// Where `slot`'s global loads go now.
+    fn load_route(&self, _slot: WarpSlot) -> crate::mem::l1::LoadRoute {
+        crate::mem::l1::LoadRoute::L1
     }
 
     /// The policy's per-slot scores, cutoff and load gate as they are at cycle `now` (at or
@@ -250,6 +258,13 @@ macro_rules! warp_policies {
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.on_event(cx, event), )*
                 }
             }
+            fn held_warps(&self) -> u32 {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.held_warps(), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.held_warps(), )*
+                }
+            }
+
             fn counters(&self) -> PolicyCounters {
                 match self {
                     $( WarpPolicy::$variant(p) => p.counters(), )*
@@ -269,10 +284,10 @@ macro_rules! warp_policies {
                 }
             }
             #[inline]
-            fn redirects(&self, slot: WarpSlot) -> bool {
+            fn load_route(&self, slot: WarpSlot) -> crate::mem::l1::LoadRoute {
                 match self {
-                    $( WarpPolicy::$variant(p) => p.redirects(slot), )*
-                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.redirects(slot), )*
+                    $( WarpPolicy::$variant(p) => p.load_route(slot), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.load_route(slot), )*
                 }
             }
         }
@@ -292,6 +307,8 @@ warp_policies! {
         "Fetch groups of consecutive warps: turns within the current group until it stalls, then the next group in turn (Narasiman et al.; CCWS paper, 2LVL-LRR).";
     Ccws(ccws::Ccws) = "ccws", "Cache-conscious (CCWS)",
         "Greedy-then-oldest, but warps that lose cached lines to other warps raise their scores, and the warps pushed past a cutoff may not issue loads until the scores decay (Rogers et al., CCWS).";
+    StatPcal(statpcal::StatPcal) = "statpcal", "Static cache allocation (statPCAL)",
+        "Greedy-then-oldest; only the SM's oldest warps, up to a fixed number, allocate in the L1, and the others run too with loads that use the L1's lines but go to L2 without allocating (Li et al., statPCAL, as the CIAO paper compares).";
     CiaoP(ciao::redirect::CiaoP) = "ciao-p", "Interference-aware redirection (CIAO-P)",
         "Greedy-then-oldest, but when a warp keeps losing its cached lines, the warp that evicts them most has its loads sent to a cache in unused shared memory until the victim's loss rate falls or it finishes (Zhang et al., CIAO-P).";
     CiaoT(ciao::throttle::CiaoT) = "ciao-t", "Interference-aware throttling (CIAO-T)",

@@ -12,7 +12,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::{Issued, ReadyWarps, SmShape, WarpCx, WarpScheduler, WarpSlot};
+use super::{Issued, ReadyWarps, SmShape, WarpCx, WarpInfo, WarpScheduler, WarpSlot};
+use crate::events::SmEvent;
 use crate::sched::{ParamInfo, ParamValues, Tunable};
 
 /// State: the limit, each scheduler's greedy warp, and which warps may issue now.
@@ -30,6 +31,8 @@ pub struct Swl {
     ages: Vec<u64>,
     /// Scratch: per thread-block slot, whether one of its warps waits at a barrier.
     block_at_barrier: Vec<bool>,
+    /// Live warps held back, as of the last pick or the last warp arriving or leaving.
+    held: u32,
 }
 
 impl Swl {
@@ -42,6 +45,7 @@ impl Swl {
             eligible: Vec::new(),
             ages: Vec::new(),
             block_at_barrier: Vec::new(),
+            held: 0,
         }
     }
 
@@ -52,6 +56,23 @@ impl Swl {
             return;
         }
         self.eligible_at = (cx.now, cx.scheduler);
+        let threshold = self.survey(cx);
+        let mut eligible = core::mem::take(&mut self.eligible);
+        eligible.clear();
+        eligible.extend(cx.warps.iter().map(|w| w.live && self.passes(w, threshold)));
+        self.eligible = eligible;
+        self.held = (self.ages.len() - self.eligible.iter().filter(|&&e| e).count()) as u32;
+    }
+
+    /// Counts the live warps held back now, without touching the cycle's permissions (a warp
+    /// arrived or left, and the count must not wait for the next pick).
+    fn recount(&mut self, cx: &WarpCx<'_>) {
+        let threshold = self.survey(cx);
+        self.held = cx.warps.iter().filter(|w| w.live && !self.passes(w, threshold)).count() as u32;
+    }
+
+    /// Fills the scratch (live ages, blocks at a barrier) and returns the age threshold.
+    fn survey(&mut self, cx: &WarpCx<'_>) -> u64 {
         self.ages.clear();
         self.ages.extend(cx.warps.iter().filter(|w| w.live).map(|w| w.age));
         // Ages are unique, so the `limit`-th smallest is a threshold that admits exactly `limit`.
@@ -65,10 +86,12 @@ impl Swl {
             }
             self.block_at_barrier[slot] = true;
         }
-        self.eligible.clear();
-        self.eligible.extend(cx.warps.iter().map(|w| {
-            w.live && (w.age <= threshold || self.block_at_barrier.get(w.tb_slot as usize).copied().unwrap_or(false))
-        }));
+        threshold
+    }
+
+    /// Whether live warp `w` may issue given the survey's `threshold`.
+    fn passes(&self, w: &WarpInfo, threshold: u64) -> bool {
+        w.age <= threshold || self.block_at_barrier.get(w.tb_slot as usize).copied().unwrap_or(false)
     }
 
     fn may_issue(&self, slot: WarpSlot) -> bool {
@@ -114,6 +137,16 @@ impl WarpScheduler for Swl {
 
     fn on_issue(&mut self, cx: &WarpCx<'_>, slot: WarpSlot, _issued: &Issued) {
         self.greedy[cx.scheduler as usize] = Some(slot);
+    }
+
+    fn on_event(&mut self, cx: &WarpCx<'_>, event: &SmEvent) {
+        if let SmEvent::WarpAdmit { .. } | SmEvent::WarpExit { .. } = event {
+            self.recount(cx);
+        }
+    }
+
+    fn held_warps(&self) -> u32 {
+        self.held
     }
 }
 

@@ -61,6 +61,8 @@ pub struct Ccws {
     stale: bool,
     /// Per warp slot: may it issue a global load.
     allowed: Vec<bool>,
+    /// Live warps `allowed` bars from loading.
+    barred: u32,
     cutoff: u64,
     /// Scratch for the cutoff test's sort.
     order: Vec<WarpSlot>,
@@ -109,6 +111,7 @@ impl Ccws {
             gate_at: None,
             stale: true,
             allowed: Vec::new(),
+            barred: 0,
             cutoff: 0,
             order: Vec::new(),
         }
@@ -126,6 +129,7 @@ impl Ccws {
         let n_active = cx.warps.iter().filter(|w| w.live).count() as u64;
         debug_assert_eq!(n_active, self.scores.live_warps(), "arrivals and exits heard match the SM's warps");
         self.cutoff = self.scores.gate(live, n_active, self.straddler_allowed, &mut self.order, &mut self.allowed);
+        self.barred = self.allowed.iter().enumerate().filter(|&(slot, &a)| !a && live(slot)).count() as u32;
     }
 
     /// Scores, permissions and the cutoff as they are at cycle `now` (at or after the last
@@ -287,6 +291,10 @@ impl WarpScheduler for Ccws {
             }
             _ => {}
         }
+    }
+
+    fn held_warps(&self) -> u32 {
+        self.barred
     }
 
     fn counters(&self) -> PolicyCounters {

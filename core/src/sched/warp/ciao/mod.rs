@@ -41,7 +41,7 @@ use core::fmt::Debug;
 use core::marker::PhantomData;
 
 use super::{InstrClass, Issued, PolicyCounters, ReadyWarps, SmEvent, SmShape, WarpCx, WarpScheduler, WarpSlot};
-use crate::mem::l1::{SmcIndex, SmcSettings};
+use crate::mem::l1::{LoadRoute, SmcIndex, SmcSettings};
 use crate::sched::{ParamInfo, ParamValues, Tunable};
 
 /// What a variant does to warp `j`, the top interferer of a warp whose IRS passed the high
@@ -749,7 +749,21 @@ impl<R: Response> WarpScheduler for Ciao<R> {
     }
 
     fn on_event(&mut self, cx: &WarpCx<'_>, event: &SmEvent) {
-        self.settle(cx.now);
+        // Boundaries reached earlier are evaluated before an event that changes what they see.
+        // Events the policy ignores leave them pending: the LSU reports foreseen reservation
+        // failures late when the engine skips idle cycles, and when a decision is taken must
+        // not depend on that (the report's active warps count stalled warps from then on).
+        match event {
+            SmEvent::Eviction { .. }
+            | SmEvent::Miss { .. }
+            | SmEvent::Store { .. }
+            | SmEvent::Migration { .. }
+            | SmEvent::SmcSized { .. }
+            | SmEvent::WarpAdmit { .. }
+            | SmEvent::WarpExit { .. }
+            | SmEvent::KernelStart { .. } => self.settle(cx.now),
+            _ => return,
+        }
         match *event {
             SmEvent::Eviction { line, owner, by } => self.detector.evicted(line, owner as usize, by),
             SmEvent::Miss { slot, line, .. } => {
@@ -778,6 +792,10 @@ impl<R: Response> WarpScheduler for Ciao<R> {
         }
     }
 
+    fn held_warps(&self) -> u32 {
+        self.stalled_warps as u32
+    }
+
     fn counters(&self) -> PolicyCounters {
         PolicyCounters { victim_tag_hits: self.detector.total_hits() }
     }
@@ -786,7 +804,10 @@ impl<R: Response> WarpScheduler for Ciao<R> {
         R::ISOLATES.then_some(self.settings.smc)
     }
 
-    fn redirects(&self, slot: WarpSlot) -> bool {
-        self.warps.get(slot as usize).is_some_and(|w| w.isolated)
+    fn load_route(&self, slot: WarpSlot) -> LoadRoute {
+        match self.warps.get(slot as usize).is_some_and(|w| w.isolated) {
+            true => LoadRoute::SharedMemoryCache,
+            false => LoadRoute::L1,
+        }
     }
 }

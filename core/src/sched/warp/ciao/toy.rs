@@ -84,7 +84,7 @@ trait Driven: WarpScheduler {
 
 impl<R: Response> Driven for Ciao<R> {
     fn redirected(&self, slot: WarpSlot) -> bool {
-        self.redirects(slot)
+        self.load_route(slot) == crate::mem::l1::LoadRoute::SharedMemoryCache
     }
     fn end_round(&mut self, r: u64) {
         self.settle(r + 1);
