@@ -84,3 +84,58 @@ fn blocks_that_use_all_shared_memory_leave_no_cache_so_ciao_c_stalls_instead() {
     assert_eq!(redirected(&c), 0);
     assert!(c.stalls.throttled > 0, "CIAO-C stalls the interferer directly");
 }
+
+/// Snapshots of SM 0 every 100 cycles of a run under warp policy `warp`.
+fn snapshots(source: &str, warp: &str) -> Vec<warpscope_core::stats::Snapshot> {
+    let config = one_sm();
+    let program = compile(source, &CompileOptions { config: &config, defines: &[], optimize: true }).expect("compiles");
+    let policies = Policies { warp: warp.into(), ..Policies::default() };
+    let mut sim = Simulation::new(config, program.workload, &policies, RunOptions::default()).expect("valid");
+    let mut out = Vec::new();
+    loop {
+        let outcome = sim.step_until(sim.cycle() + 100);
+        out.push(sim.snapshot(0));
+        if outcome != StepOutcome::BudgetSpent {
+            assert_eq!(outcome, StepOutcome::Finished);
+            return out;
+        }
+    }
+}
+
+#[test]
+fn snapshots_picture_who_evicts_whom_and_the_strip_shows_stalled_warps_throttled() {
+    use warpscope_core::stats::snapshot::NONE;
+    use warpscope_core::stats::{WarpRole, WarpState};
+    assert!(snapshots(&source(128), "gto").iter().all(|s| s.interference.is_none()), "GTO keeps no picture");
+    for (shared, policy, acting) in [(128, "ciao-c", WarpRole::Isolated), (12_288, "ciao-c", WarpRole::Stalled)] {
+        let shots = snapshots(&source(shared), &format!("{policy}:{EAGER}"));
+        let mut seen = 0;
+        for s in &shots {
+            let view = s.interference.as_ref().expect("CIAO pictures every snapshot");
+            for slot in 0..view.role.len() {
+                let state = WarpState::from_code(s.warp_state[slot]).unwrap();
+                if view.role(slot) == WarpRole::Stalled {
+                    assert!(
+                        matches!(state, WarpState::Throttled | WarpState::Barrier),
+                        "a stalled warp is throttled, not {state:?}"
+                    );
+                }
+                if view.role(slot) == acting {
+                    seen += 1;
+                }
+                let j = view.interferer[slot];
+                if j != NONE {
+                    assert_ne!(j as usize, slot, "a warp is never its own interferer in the picture");
+                    assert_ne!(view.role(j as usize), WarpRole::Empty, "the named interferer is live");
+                }
+            }
+        }
+        assert!(seen > 0, "{shared} words of shared memory: some snapshot shows a warp {acting:?}");
+        assert!(
+            shots.iter().any(|s| s.interference.as_ref().unwrap().interferer.iter().any(|&j| j != NONE)),
+            "someone names an interferer"
+        );
+        let smc = shots.last().unwrap().interference.as_ref().unwrap().smc_lines;
+        assert_eq!(smc > 0, shared == 128, "a shared-memory cache only where blocks leave room");
+    }
+}

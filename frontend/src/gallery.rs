@@ -260,12 +260,17 @@ mod tests {
 
     #[test]
     fn a_pending_card_has_no_runs_and_a_run_card_every_workload_under_every_variant() {
-        let pending = card("ciao-8-1");
+        let pending = card("laperm-8.3-2");
         assert!(!pending.runnable() && pending.runs.is_empty());
         assert_eq!(progress(pending, &[]), Progress::NotRun);
         let two = card("ccws-5.2-13");
         assert_eq!(two.runs.len(), 8, "4 workloads × 2 variants");
         assert_eq!(card("ccws-5.2-7").runs.len(), 48, "4 workloads × 12 variants");
+        assert_eq!(
+            card("ciao-8-3").runs.len(),
+            42,
+            "6 workloads × GTO, CCWS, the three CIAOs and two with the XOR index"
+        );
         assert_eq!(two.runs[plan::index(two.claim, 2, 1)].workload, "memcached");
         assert_eq!(two.runs[1].settings, [("l1.size_bytes", "262144")]);
     }

@@ -310,6 +310,46 @@ test('a share link restores the whole set-up, and its embed view runs', async ()
   await embed.close();
 });
 
+test('under CIAO-C the interference panel shows who evicts whom and which warps are isolated', async () => {
+  // ATAX's row walk, one block of 8 warps on SM 0, with CIAO acting early (a 0.01 % cutoff, short epochs).
+  const spec = 'ciao-c:high_cutoff=1,high_epoch=100,low_epoch=10';
+  const page = await openPage(session.browser,
+    `${session.server.url}?w=atax&n=256&m=fermi-gtx480&warp=${encodeURIComponent(spec)}`);
+  await waitForApp(page);
+  const cycles = await runAndWait(page, 120000);
+  const native = nativeRun(['--workload', 'atax', '--size', '256', '--gpu', 'fermi-gtx480', '--warp', spec]);
+  assert.equal(cycles, native.cycles);
+  assert.ok(native.l1.smc_hits > 0 && native.stalls.throttled > 0, 'CIAO-C isolates and stalls on this run');
+  const panel = page.locator('#interference');
+  await panel.waitFor();
+  assert.match(await page.locator('#interference-title').textContent(), /SM 0$/);
+  assert.equal(Number(await page.locator('#interference-vta-hits').getAttribute('data-value')), native.sms[0].victim_tag_hits);
+  // A moment with isolated warps: each victim names a live interferer other than itself.
+  const frames = Number(await page.locator('#scrubber').getAttribute('max'));
+  let found = false;
+  for (let step = 1; step < 24 && !found; step++) {
+    await page.locator('#scrubber').fill(String(Math.floor((frames * step) / 24)));
+    await page.locator('#interference-cycle').waitFor();
+    found = Number(await page.locator('#interference-isolated').textContent()) > 0
+      && await page.locator('#interference-table tbody tr').count() > 0;
+  }
+  assert.ok(found, 'some moment of the run has isolated warps and named interferers');
+  const rows = await page.locator('#interference-table tbody tr').evaluateAll((trs) => trs.map((tr) =>
+    [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+  for (const [victim, interferer] of rows) {
+    assert.notEqual(victim.split(' ')[0], interferer.split(' ')[0], 'nobody is its own interferer');
+    assert.doesNotMatch(interferer, /gone/, 'the interferer is live');
+  }
+  await page.locator('#chart-interference-warps line.cursor').waitFor({ state: 'attached' });
+  await page.evaluate(() => document.querySelector('#interference').scrollIntoView({ block: 'start' }));
+  await screenshot(page, 'interference');
+  // The statistics carry the shared-memory cache and the active warps.
+  assert.equal(await shownInteger(page, 'stat-vta-hits'), native.victim_tag_hits);
+  await page.locator('#stat-active-warps').waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('a gallery card runs its claim row in parallel workers and judges it as the native test does', async () => {
   const id = 'ccws-5.2-13';
   const native = nativeReproduce(id);
@@ -319,9 +359,9 @@ test('a gallery card runs its claim row in parallel workers and judges it as the
   await page.click('#tab-gallery');
 
   // Every headline row is a card, grouped by paper; a pending one offers nothing to run.
-  const pending = card(page, 'ciao-8-1');
+  const pending = card(page, 'laperm-8.3-2');
   assert.match(await pending.locator('.status-badge').textContent(), /pending/i);
-  assert.match(await pending.locator('.recorded').textContent(), /waits for statPCAL/);
+  assert.match(await pending.locator('.recorded').textContent(), /waits for the DTBL launch path/);
   assert.equal(await pending.locator('button').count(), 0);
   assert.equal(await page.locator('#paper-ccws').textContent(), 'Cache-Conscious Wavefront Scheduling');
 

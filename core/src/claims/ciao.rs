@@ -1,9 +1,13 @@
 //! CIAO: cache-interference-aware redirection and throttling, the 6 orderings of `ciao.md` §8.
 //!
-//! The machine is `fermi-gtx480`, the paper's GPGPU-Sim GTX 480 (Table I, notes §5: 15 SMs of 48 warps with 2 GTO
-//! schedulers, a 16 KB 4-way L1D with the Fermi XOR hash, 48 KB of shared memory, a 768 KB L2, 6 DRAM channels).
-//! `ccws-fermi` is CCWS's machine instead (30 cores of 32 warps, a 32 KB 8-way L1D, 16 KB of shared memory): twice the
-//! L1 would blunt the thrashing and a third of the shared memory would leave CIAO-P little unused space to redirect to.
+//! The machine is `fermi-gtx480`, the paper's GPGPU-Sim GTX 480 (Table I, notes §5: SMs of 48 warps with 2 GTO
+//! schedulers, a 16 KB 4-way L1D with the Fermi XOR hash, 48 KB of shared memory), cut to 2 SMs with the memory
+//! system cut to their share, as the notes suggest for small runs (§5): the paper's 15 SMs share 6 DRAM channels of
+//! 177 GB/s and 768 KB of L2, 16.9 bytes a core cycle and 51 KB of L2 an SM; 2 SMs get one channel of 34 bytes a
+//! cycle and 2 L2 banks of 64 KB (the preset's bank, 64 sets of 8 ways; the exact share, 102 KB, is not a whole
+//! number of banks). Each SM then issues about 120 K (gesummv) to 500 K warp instructions at the stand-ins' default
+//! sizes, 24 to 100 of CIAO's 5000-instruction high epochs, where the full machine gave each SM a handful; the
+//! notes ask for 200 K or more, so the shortest runs still start with a few epochs of plain GTO.
 //!
 //! The library's stand-ins: large working set (LWS) `atax`, `bicg`, `mvt` (the paper's ATAX, BICG, MVT: every lane
 //! walks its own row, 32 lines per warp re-read over 32 iterations); small working set (SWS) `gesummv`, `syr2k`
@@ -12,12 +16,22 @@
 //! with `3dconv` and `gemm` as further coalesced controls. KMN and kmeans (LWS) have no stand-in.
 //!
 //! Policies, all on GTO's order, by spec id: `ccws` (with its default 16 victim-tag entries per warp, CIAO's CCWS
-//! baseline); Best-SWL (the best static warp limit, Table II's N_warp), to become an oracle variant over an SWL sweep
-//! as in the CCWS rows; `ciao-p`, `ciao-t` and `ciao-c` (`sched/warp/ciao/`); `statpcal`, still to come.
+//! baseline); Best-SWL, per workload the best of a sweep of static warp limits (`swl`), as the paper profiles
+//! Table II's N_warp; statPCAL, per workload the best of a sweep of token counts (`statpcal`), as the paper profiles
+//! its parameters per benchmark; `ciao-p`, `ciao-t` and `ciao-c` (`sched/warp/ciao/`).
 
 use super::Across::{Each, GeometricMean};
 use super::Relation::*;
-use super::{check, on, warp, with, workload, Claim, Metric, Paper, Status, Variant, WorkloadSize};
+use super::{best_of, check, on, warp, with, workload, Claim, Metric, Paper, Setting, Status, Variant, WorkloadSize};
+
+/// The paper's GTX 480 cut to 2 SMs and their share of the memory system (see above).
+const TWO_SMS: &[Setting] = &[
+    ("core.sm_count", "2"),
+    ("dram.channels", "1"),
+    ("dram.bytes_per_cycle", "34"),
+    ("l2.banks", "2"),
+    ("l2.size_bytes", "131072"),
+];
 
 /// Every class: LWS, SWS, then CI.
 const ALL: &[WorkloadSize] = &[
@@ -54,15 +68,101 @@ const CI: &[WorkloadSize] = &[
 const LWS_IDS: &[&str] = &["atax", "bicg", "mvt"];
 const SWS_IDS: &[&str] = &["gesummv", "syr2k", "mapreduce"];
 const MEMORY_IDS: &[&str] = &["atax", "bicg", "mvt", "gesummv", "syr2k", "mapreduce"];
+/// The kernels whose lanes walk rows of a power-of-two length (PolyBench's row-major matrices, N = 1024).
+const ROW_WALK_IDS: &[&str] = &["atax", "bicg", "mvt", "gesummv"];
 
 /// GTO, the paper's baseline and the order every other scheduler keeps.
 const GTO: Variant = warp("GTO", "gto");
 const CCWS: Variant = warp("CCWS", "ccws");
-const BEST_SWL: Variant = warp("Best-SWL", "best-swl");
-const STATPCAL: Variant = warp("statPCAL", "statpcal");
 const CIAO_P: Variant = warp("CIAO-P", "ciao-p");
 const CIAO_T: Variant = warp("CIAO-T", "ciao-t");
 const CIAO_C: Variant = warp("CIAO-C", "ciao-c");
+/// The same with the shared-memory cache indexed by the XOR-folded line (`ciao.md` §9 #13), beside the paper's
+/// linear index, which maps lines a power of two apart, such as the rows of the row-walk kernels, onto few slots.
+/// No ordering of the paper is judged on them: their checks are the evidence behind rows 3 and 5's reasons.
+const CIAO_P_XOR: Variant = warp("CIAO-P (XOR index)", "ciao-p:smc_xor_fold=1");
+const CIAO_C_XOR: Variant = warp("CIAO-C (XOR index)", "ciao-c:smc_xor_fold=1");
+
+/// The static warp limits swept for Best-SWL: Table II's N_warp values (2, 4, 6, 36, 48) and the points between
+/// them where the CCWS sweeps change most.
+const SWL_SWEEP: &[Variant] = &[
+    warp("SWL-1", "swl:limit=1"),
+    warp("SWL-2", "swl:limit=2"),
+    warp("SWL-4", "swl:limit=4"),
+    warp("SWL-6", "swl:limit=6"),
+    warp("SWL-8", "swl:limit=8"),
+    warp("SWL-12", "swl:limit=12"),
+    warp("SWL-16", "swl:limit=16"),
+    warp("SWL-24", "swl:limit=24"),
+    warp("SWL-36", "swl:limit=36"),
+];
+/// Best-SWL: per workload the fastest limit, or no limit at all (48 warps: GTO).
+const BEST_SWL: Variant = best_of("Best-SWL", BEST_SWL_MEMBERS);
+const BEST_SWL_MEMBERS: &[&str] =
+    &["SWL-1", "SWL-2", "SWL-4", "SWL-6", "SWL-8", "SWL-12", "SWL-16", "SWL-24", "SWL-36", "GTO"];
+
+/// The token counts swept for statPCAL (with every warp a token holder it is GTO).
+const PCAL_SWEEP: &[Variant] = &[
+    warp("PCAL-1", "statpcal:tokens=1"),
+    warp("PCAL-2", "statpcal:tokens=2"),
+    warp("PCAL-4", "statpcal:tokens=4"),
+    warp("PCAL-6", "statpcal:tokens=6"),
+    warp("PCAL-8", "statpcal:tokens=8"),
+    warp("PCAL-12", "statpcal:tokens=12"),
+    warp("PCAL-16", "statpcal:tokens=16"),
+    warp("PCAL-24", "statpcal:tokens=24"),
+];
+/// statPCAL: per workload the fastest token count, or GTO.
+const STATPCAL: Variant = best_of("statPCAL", PCAL_MEMBERS);
+const PCAL_MEMBERS: &[&str] =
+    &["PCAL-1", "PCAL-2", "PCAL-4", "PCAL-6", "PCAL-8", "PCAL-12", "PCAL-16", "PCAL-24", "GTO"];
+
+/// Row 1's variants: every scheme with both sweeps.
+const EVERY_SCHEME: &[Variant] = &{
+    let mut v = [GTO; 5 + 9 + 1 + 8 + 1];
+    let named = [GTO, CCWS, CIAO_P, CIAO_T, CIAO_C];
+    let mut i = 0;
+    while i < 5 {
+        v[i] = named[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < 9 {
+        v[5 + j] = SWL_SWEEP[j];
+        j += 1;
+    }
+    v[14] = BEST_SWL;
+    let mut k = 0;
+    while k < 8 {
+        v[15 + k] = PCAL_SWEEP[k];
+        k += 1;
+    }
+    v[23] = STATPCAL;
+    v
+};
+
+/// GTO, CCWS, the three CIAO variants and the SWL sweep with its oracle.
+const WITH_BEST_SWL: &[Variant] = &{
+    let mut v = [GTO; 5 + 9 + 1];
+    let mut i = 0;
+    while i < 15 {
+        v[i] = EVERY_SCHEME[i];
+        i += 1;
+    }
+    v
+};
+
+/// [`WITH_BEST_SWL`] and CIAO-C with the XOR-folded index.
+const WITH_BEST_SWL_AND_XOR: &[Variant] = &{
+    let mut v = [GTO; 5 + 9 + 1 + 1];
+    let mut i = 0;
+    while i < 15 {
+        v[i] = EVERY_SCHEME[i];
+        i += 1;
+    }
+    v[15] = CIAO_C_XOR;
+    v
+};
 
 /// A check on some of the claim's workloads.
 pub(super) const CLAIMS: &[Claim] = &[
@@ -76,8 +176,8 @@ pub(super) const CLAIMS: &[Claim] = &[
                      CIAO-P 1.34, CIAO-T 1.34, CIAO-C 1.56 (+54 % over CCWS) (Fig. 8, §V-B).",
         workloads: ALL,
         machine: "fermi-gtx480",
-        settings: &[],
-        variants: &[GTO, CCWS, BEST_SWL, STATPCAL, CIAO_P, CIAO_T, CIAO_C],
+        settings: TWO_SMS,
+        variants: EVERY_SCHEME,
         checks: &[
             check(Metric::Ipc, GeometricMean, RatioAtLeast { a: "CIAO-C", b: "GTO", min: 1.3 }),
             // Ours: the chain of geometric means, each step allowed to dip by the notes' 3 % (GTO vs CCWS is 1.02).
@@ -95,13 +195,18 @@ pub(super) const CLAIMS: &[Claim] = &[
             on(MEMORY_IDS, Metric::Ipc, Each, RatioAtLeast { a: "CIAO-C", b: "CIAO-P", min: 0.97 }),
             on(MEMORY_IDS, Metric::Ipc, Each, RatioAtLeast { a: "CIAO-C", b: "CIAO-T", min: 0.97 }),
         ],
-        status: Status::Pending(
-            "statPCAL, Best-SWL as the best of an SWL sweep in the row (an oracle variant, as the CCWS rows have), and \
-             the stand-ins at sizes long enough for CIAO's epochs (at their default sizes each SM issues too \
-             few warp instructions for more than a handful of 5000-instruction high epochs; the notes ask for 200 K \
-             an SM or more)",
+        status: Status::KnownFailure(
+            "CIAO acts too seldom, and CIAO-P too badly, to lead here. With the notes' defaults a high epoch of 5000 \
+             warp instructions examines one warp (round robin), so an SM of these runs examines a few dozen warps in \
+             the whole run and acts on fewer, and CIAO-T stays close to GTO. CIAO-P is slower than GTO on the row \
+             walks (atax, bicg, mvt, gesummv): the paper's linear index of the shared-memory cache puts a warp's 32 \
+             rows, a power of two apart, on a few slots, so its redirected loads rarely hit there and wait for each \
+             other's fetches (row ciao-8-3 shows the XOR-folded index, the notes' switch, recovering them). CIAO-C \
+             behaves exactly as CIAO-P: in the few examinations, a victim's top interferer is never one already \
+             isolated, so its stall step never comes. CCWS, which reacts to every victim-tag hit, and the best static \
+             limit lead instead",
         ),
-        headline: true,
+        headline: false,
     },
     Claim {
         id: "ciao-8-2",
@@ -113,7 +218,7 @@ pub(super) const CLAIMS: &[Claim] = &[
              with more than 40 warps stalled (§V-B, §V-C, Fig. 9).",
         workloads: CI,
         machine: "fermi-gtx480",
-        settings: &[],
+        settings: TWO_SMS,
         variants: &[GTO, CCWS, CIAO_T, CIAO_C],
         checks: &[
             check(Metric::Ipc, Each, Close { a: "CIAO-T", b: "GTO", tolerance: 0.05 }),
@@ -123,10 +228,12 @@ pub(super) const CLAIMS: &[Claim] = &[
             check(Metric::Ipc, GeometricMean, RatioAtMost { a: "CCWS", b: "GTO", max: 0.98 }),
             on(&["backprop"], Metric::Ipc, Each, RatioAtMost { a: "CCWS", b: "GTO", max: 0.8 }),
         ],
-        status: Status::Pending(
-            "the stand-ins at sizes long enough for CIAO's epochs (at their default sizes each SM issues too \
-             few warp instructions for more than a handful of 5000-instruction high epochs; the notes ask for 200 K \
-             an SM or more)",
+        status: Status::KnownFailure(
+            "CIAO-T and CIAO-C leave every compute-intensive stand-in as fast as GTO, as the paper finds, but CCWS \
+             does not slow them either: it never holds a warp of them (row ciao-8-4 counts as many active warps under \
+             CCWS as under CIAO-P on backprop). Their global loads are coalesced streams or fill shared-memory tiles, \
+             so no warp loses a line it would have reused and CCWS's victim tags never hit; the paper's Backprop \
+             evidently loses enough locality to trigger CCWS, which the Rodinia kernel as written here does not",
         ),
         headline: false,
     },
@@ -141,8 +248,9 @@ pub(super) const CLAIMS: &[Claim] = &[
                      CIAO-T overall (§V-B, §V-D, Figs. 8, 10).",
         workloads: MEMORY,
         machine: "fermi-gtx480",
-        settings: &[],
-        variants: &[CIAO_P, CIAO_T, CIAO_C],
+        settings: TWO_SMS,
+        // GTO and CCWS are shown beside them, judged by no check here (row ciao-8-1 judges them).
+        variants: &[GTO, CCWS, CIAO_P, CIAO_T, CIAO_C, CIAO_P_XOR, CIAO_C_XOR],
         checks: &[
             // Ours: a 5 % margin each way, well inside the paper's 1.28 and 1.48.
             on(SWS_IDS, Metric::Ipc, GeometricMean, RatioAtLeast { a: "CIAO-P", b: "CIAO-T", min: 1.05 }),
@@ -150,13 +258,21 @@ pub(super) const CLAIMS: &[Claim] = &[
             // The 3 % of ordering 1.
             check(Metric::Ipc, Each, RatioAtLeast { a: "CIAO-C", b: "CIAO-P", min: 0.97 }),
             check(Metric::Ipc, Each, RatioAtLeast { a: "CIAO-C", b: "CIAO-T", min: 0.97 }),
+            // Ours, the evidence behind the failure's reason: on the row walks, whose rows lie a power of two apart,
+            // the XOR-folded index of the shared-memory cache makes redirection pay where the linear one does not.
+            on(ROW_WALK_IDS, Metric::Ipc, Each, RatioAtLeast { a: "CIAO-P (XOR index)", b: "CIAO-P", min: 1.0 }),
+            on(ROW_WALK_IDS, Metric::Ipc, Each, RatioAtLeast { a: "CIAO-P (XOR index)", b: "CIAO-T", min: 1.0 }),
         ],
-        status: Status::Pending(
-            "the stand-ins at sizes long enough for CIAO's epochs (at their default sizes each SM issues too \
-             few warp instructions for more than a handful of 5000-instruction high epochs; the notes ask for 200 K \
-             an SM or more)",
+        status: Status::KnownFailure(
+            "Stalling beats redirecting on the large working sets, as the paper finds, but redirecting does not win on \
+             the small ones, and CIAO-C falls below CIAO-T on the row walks. Both come from the shared-memory cache's \
+             linear index (the paper's Fig. 7c): gesummv is small-working-set, yet its rows are a power of two apart \
+             like atax's, so its redirected loads conflict in a few slots; syr2k and mapreduce redirect rarely, as \
+             CIAO acts rarely (row ciao-8-1). CIAO-C is CIAO-P here (its stall step never comes, row ciao-8-1). The \
+             XOR-folded index (the notes' switch; its checks here) turns the row walks' redirection from a loss into a \
+             gain over CIAO-T",
         ),
-        headline: false,
+        headline: true,
     },
     Claim {
         id: "ciao-8-4",
@@ -169,8 +285,8 @@ pub(super) const CLAIMS: &[Claim] = &[
              10–20 most interfering; SYRK: CIAO-T cuts TLP, CIAO-C stalls very few (§V-B, Figs. 9b, 10b).",
         workloads: &[workload("atax"), workload("syr2k"), workload("backprop")],
         machine: "fermi-gtx480",
-        settings: &[],
-        variants: &[CCWS, BEST_SWL, CIAO_P, CIAO_T, CIAO_C],
+        settings: TWO_SMS,
+        variants: WITH_BEST_SWL,
         checks: &[
             // Ours: ties allowed (CIAO-P never stalls a warp, so it can only tie with a scheme that stalls none).
             check(Metric::ActiveWarps, Each, RatioAtLeast { a: "CIAO-P", b: "CCWS", min: 1.0 }),
@@ -179,9 +295,11 @@ pub(super) const CLAIMS: &[Claim] = &[
             check(Metric::ActiveWarps, Each, RatioAtLeast { a: "CIAO-P", b: "CIAO-C", min: 1.0 }),
             check(Metric::ActiveWarps, Each, RatioAtLeast { a: "CIAO-T", b: "CCWS", min: 1.0 }),
         ],
-        status: Status::Pending(
-            "the active-warp statistics, Best-SWL as the best of an SWL sweep in the row, and the stand-ins at sizes \
-             long enough for CIAO's epochs",
+        status: Status::KnownFailure(
+            "CIAO-P keeps as many warps active as any scheme, and CIAO-T far more than CCWS on atax and syr2k, as the \
+             paper finds; the one miss is atax against Best-SWL, where the best limit is no limit at all (GTO), which \
+             holds no warp either: both keep every live warp active, and the average over the run is lower for CIAO-P \
+             only because it runs longer (row ciao-8-3), with fewer warps left in its tail",
         ),
         headline: false,
     },
@@ -196,15 +314,20 @@ pub(super) const CLAIMS: &[Claim] = &[
              §V-C, Fig. 9).",
         workloads: &[workload("atax"), workload("bicg"), workload("mvt")],
         machine: "fermi-gtx480",
-        settings: &[],
-        variants: &[BEST_SWL, CCWS, CIAO_C],
+        settings: TWO_SMS,
+        variants: WITH_BEST_SWL_AND_XOR,
         checks: &[
             // Ours: +10 % where the paper has +49 % for CCWS on ATAX.
             check(Metric::Ipc, Each, RatioAtLeast { a: "CCWS", b: "Best-SWL", min: 1.1 }),
             check(Metric::Ipc, Each, RatioAtLeast { a: "CIAO-C", b: "Best-SWL", min: 1.1 }),
+            // Ours, the evidence behind the failure's reason: with the XOR-folded index CIAO-C runs faster than GTO.
+            check(Metric::Ipc, Each, RatioAtLeast { a: "CIAO-C (XOR index)", b: "GTO", min: 1.0 }),
         ],
-        status: Status::Pending(
-            "Best-SWL as the best of an SWL sweep in the row, and the stand-ins at sizes long enough for CIAO's epochs",
+        status: Status::KnownFailure(
+            "CCWS beats the best static limit on all three two-phase row-walk kernels, as the paper finds; CIAO-C does \
+             not, because on these kernels it is CIAO-P with the linear shared-memory-cache index, slower than GTO \
+             (row ciao-8-1), and the best limit here is no limit (GTO). The XOR-folded index (its check here) brings \
+             CIAO-C above GTO on them",
         ),
         headline: false,
     },
@@ -218,7 +341,7 @@ pub(super) const CLAIMS: &[Claim] = &[
              §V-E).",
         workloads: MEMORY,
         machine: "fermi-gtx480",
-        settings: &[],
+        settings: TWO_SMS,
         variants: &[
             GTO,
             // GPGPU-Sim's 48 KB Fermi L1: 64 sets of 6 ways, the shared memory 16 KB.
@@ -239,10 +362,11 @@ pub(super) const CLAIMS: &[Claim] = &[
             check(Metric::Ipc, GeometricMean, RatioAtLeast { a: "CIAO-C", b: "GTO-cap", min: 1.0 }),
             check(Metric::Ipc, GeometricMean, RatioAtMost { a: "GTO-8way", b: "GTO-cap", max: 1.0 }),
         ],
-        status: Status::Pending(
-            "the stand-ins at sizes long enough for CIAO's epochs (at their default sizes each SM issues too \
-             few warp instructions for more than a handful of 5000-instruction high epochs; the notes ask for 200 K \
-             an SM or more)",
+        status: Status::KnownFailure(
+            "The 48 KB L1 speeds GTO up by far more than the paper's 2.08x and 8 ways of 16 sets far less, as the \
+             paper orders them, but CIAO-C stays well below the larger cache: the stand-ins' hot sets (atax's 16 warps \
+             of 32 lines is 64 KB) nearly fit in 48 KB, while CIAO-C here gains nothing over GTO (row ciao-8-1), where \
+             the paper's gains 2.37x",
         ),
         headline: false,
     },

@@ -3,7 +3,9 @@
 //! The classification reads the same state the issue stage reads, in the same order, so a
 //! picture agrees with the stall breakdown: a warp is `Memory` when its next instruction waits
 //! on a load, `Dependency` when it waits on a fixed-latency result or a busy unit (the LSU
-//! included), `Throttled` when only the policy's load gate holds it back, `Ready` otherwise.
+//! included), `Throttled` when its policy holds it back (CIAO's stalled warps, those beyond a
+//! static warp limit: whatever it waits for) or only the policy's load gate does, `Ready`
+//! otherwise.
 //! Nothing changes in an SM during cycles the engine skips, so judging the registers and units
 //! against the snapshot's cycle gives the same answer whether or not cycles were skipped.
 
@@ -53,6 +55,9 @@ impl Sm {
         }
         if self.schedulers[w % self.schedulers.len()].ready.at_barrier(w as WarpSlot) {
             return view(WarpState::Barrier);
+        }
+        if self.policy.holds(w as WarpSlot) {
+            return view(WarpState::Throttled);
         }
         let instr = kernels
             .get(block.code_index as usize)

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::mem::l1::L1Stats;
 
 pub mod snapshot;
-pub use snapshot::{Snapshot, WarpScores, WarpState};
+pub use snapshot::{InterferenceView, Snapshot, WarpRole, WarpScores, WarpState};
 
 /// How each scheduler spent its cycles (one count per scheduler per cycle).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -115,6 +115,10 @@ pub struct Snapshot {
     /// whose snapshots are exactly as before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warp_scores: Option<WarpScores>,
+    /// CIAO's interference picture of SM [`Snapshot::l1_sm`] (who evicts whom, which warps are
+    /// isolated or stalled); `None` (and absent when serialised) under other policies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interference: Option<InterferenceView>,
 }
 
 /// A warp policy's view of one SM's warp slots for playback: a score per warp, the cutoff
@@ -163,5 +167,57 @@ impl Snapshot {
     /// Number of SMs pictured.
     pub fn sm_count(&self) -> usize {
         self.warp_state.len().checked_div(self.warps_per_sm as usize).unwrap_or(0)
+    }
+}
+
+/// What CIAO does with the warp in a slot, for playback ([`InterferenceView::role`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum WarpRole {
+    /// No warp in the slot.
+    Empty = 0,
+    /// Issues as under GTO, its loads to the L1.
+    Active = 1,
+    /// Isolated: its global loads go to the shared-memory cache.
+    Isolated = 2,
+    /// Stalled: it issues nothing.
+    Stalled = 3,
+}
+
+/// CIAO's picture of one SM for playback: each warp's state, the interferer its interference
+/// list names (who evicts whom), the list's confidence in it, the warp's victim-tag hits and
+/// whether its interference score passes the high cutoff. Given by
+/// `WarpScheduler::interference`, as the policy stands after its last decision (an epoch
+/// reached in the snapshot's last cycle is decided in the next).
+///
+/// Arrays are per warp slot of the SM (`0..warps_per_sm`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterferenceView {
+    /// Per slot: a [`WarpRole`] code.
+    pub role: Vec<u8>,
+    /// Per slot: the slot of the live warp its interference list names as its worst
+    /// interferer; [`NONE`] when none is named, or only itself.
+    pub interferer: Vec<u32>,
+    /// Per slot: the list entry's 2-bit counter (0 to 3).
+    pub confidence: Vec<u8>,
+    /// Per slot: victim-tag hits in the counting window.
+    pub vta_hits: Vec<u64>,
+    /// Per slot: whether its interference score is above the high cutoff.
+    pub above_high: Vec<bool>,
+    /// Lines of the shared-memory cache (0: none).
+    pub smc_lines: u32,
+    /// Victim-tag hits on the SM so far.
+    pub detections: u64,
+}
+
+impl InterferenceView {
+    /// The state of the warp in `slot` (`Empty` past the last slot).
+    pub fn role(&self, slot: usize) -> WarpRole {
+        match self.role.get(slot) {
+            Some(1) => WarpRole::Active,
+            Some(2) => WarpRole::Isolated,
+            Some(3) => WarpRole::Stalled,
+            _ => WarpRole::Empty,
+        }
     }
 }

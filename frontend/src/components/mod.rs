@@ -8,6 +8,7 @@ pub mod editor;
 pub mod gallery_view;
 pub mod hardware_panel;
 pub mod heatmap;
+pub mod interference;
 pub mod launches_panel;
 pub mod lost_locality;
 pub mod playback;

@@ -44,6 +44,9 @@ pub struct Shown {
     /// The shared-memory cache's loads: under a policy that redirects loads there (CIAO-P,
     /// CIAO-C), or wherever one was redirected.
     pub smc: bool,
+    /// Loads that went to L2 without allocating in the L1: under a policy that has warps
+    /// bypass it (statPCAL), or wherever one did.
+    pub bypass: bool,
     /// The Belady replay: when the report has one (`l1.replacement = Belady`).
     pub replay: bool,
 }
@@ -62,8 +65,18 @@ impl Shown {
             gated_loads: ccws || report.gated_loads > 0,
             victim_tags: tags || report.victim_tag_hits > 0,
             smc: redirects || l1.smc_hits + l1.smc_misses + l1.smc_migrations > 0,
+            bypass: matches!(policy, Some(WarpPolicy::StatPcal(_))) || l1.bypassed > 0,
             replay: report.l1_replay.is_some(),
         }
+    }
+}
+
+/// The report's active warps per SM, averaged over the run's cycles.
+fn active_warps(r: &Report) -> String {
+    let warp_cycles: u64 = r.sms.iter().map(|s| s.active_warp_cycles).sum();
+    match r.cycles * r.sms.len() as u64 {
+        0 => "–".to_owned(),
+        sm_cycles => format!("{:.1}", warp_cycles as f64 / sm_cycles as f64),
     }
 }
 
@@ -127,6 +140,12 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                     { row("stat-stall-no-warp", "No warp", percent(s.no_warp, scheduler_cycles), "of scheduler cycles".into()) }
                     { row("stat-stall-barrier", "At barriers", percent(s.barrier, scheduler_cycles), "of scheduler cycles".into()) }
                     { row("stat-stall-throttled", "Throttled", percent(s.throttled, scheduler_cycles), "of scheduler cycles".into()) }
+                    { row("stat-active-warps", "Active warps", active_warps(r),
+                        "per SM, averaged over the run: live warps the warp policy did not hold back".into()) }
+                    if shown.bypass {
+                        { row("stat-l1-bypassed", "Loads past the L1", grouped(r.l1.bypassed),
+                            "misses of warps without a token, sent to L2 without allocating a line".into()) }
+                    }
                     if shown.gated_loads {
                         { row("stat-gated-loads", "Loads held back", grouped(r.gated_loads),
                             "global loads the warp policy's gate held back at least once (each counted once)".into()) }
@@ -199,5 +218,18 @@ mod tests {
         assert!(!shown.victim_tags && !shown.smc);
         let redirected = Report { l1: L1Stats { smc_misses: 1, ..L1Stats::default() }, ..Report::default() };
         assert!(Shown::of(&redirected, None).smc);
+        assert!(Shown::of(&plain, Some("statpcal:tokens=2")).bypass, "statPCAL's zero bypasses mean something");
+        let bypassed = Report { l1: L1Stats { bypassed: 1, ..L1Stats::default() }, ..Report::default() };
+        assert!(Shown::of(&bypassed, None).bypass && !Shown::of(&plain, None).bypass);
+    }
+
+    #[test]
+    fn active_warps_are_averaged_over_every_sm_and_cycle() {
+        use warpscope_core::stats::SmReport;
+        let sm = |active_warp_cycles| SmReport { active_warp_cycles, ..SmReport::default() };
+        // 2 SMs over 100 cycles: 48 warps all along on one, 12 on the other for half the run.
+        let r = Report { cycles: 100, sms: vec![sm(4800), sm(600)], ..Report::default() };
+        assert_eq!(active_warps(&r), "27.0");
+        assert_eq!(active_warps(&Report::default()), "–", "no cycles, no average");
     }
 }

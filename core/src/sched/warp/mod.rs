@@ -156,6 +156,13 @@ pub trait WarpScheduler {
         0
     }
 
+    /// Whether the policy holds the warp in `slot` back entirely now, whatever it waits for (a
+    /// CIAO-stalled warp, one beyond a static limit), for snapshots; counted in
+    /// [`WarpScheduler::held_warps`].
+    fn holds(&self, _slot: WarpSlot) -> bool {
+        false
+    }
+
     /// What the policy counted, for the run's report (zeros for a policy that counts nothing).
     fn counters(&self) -> PolicyCounters {
         PolicyCounters::default()
@@ -176,6 +183,12 @@ pub trait WarpScheduler {
     /// after the last cycle it was called in), for snapshots; `None` for a policy that keeps no
     /// scores. Allocates: called for views, never on the hot path.
     fn scores(&self, _now: u64) -> Option<WarpScores> {
+        None
+    }
+
+    /// CIAO's interference picture (who evicts whom, each warp's state) as the policy stands,
+    /// for snapshots; `None` for a policy that keeps none. Allocates: for views only.
+    fn interference(&self) -> Option<crate::stats::InterferenceView> {
         None
     }
 }
@@ -258,6 +271,12 @@ macro_rules! warp_policies {
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.on_event(cx, event), )*
                 }
             }
+            fn holds(&self, slot: WarpSlot) -> bool {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.holds(slot), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.holds(slot), )*
+                }
+            }
             fn held_warps(&self) -> u32 {
                 match self {
                     $( WarpPolicy::$variant(p) => p.held_warps(), )*
@@ -269,6 +288,12 @@ macro_rules! warp_policies {
                 match self {
                     $( WarpPolicy::$variant(p) => p.counters(), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.counters(), )*
+                }
+            }
+            fn interference(&self) -> Option<crate::stats::InterferenceView> {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.interference(), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.interference(), )*
                 }
             }
             fn scores(&self, now: u64) -> Option<WarpScores> {

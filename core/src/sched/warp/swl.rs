@@ -148,6 +148,10 @@ impl WarpScheduler for Swl {
     fn held_warps(&self) -> u32 {
         self.held
     }
+
+    fn holds(&self, slot: WarpSlot) -> bool {
+        !self.may_issue(slot)
+    }
 }
 
 #[cfg(test)]

@@ -43,6 +43,8 @@ use core::marker::PhantomData;
 use super::{InstrClass, Issued, PolicyCounters, ReadyWarps, SmEvent, SmShape, WarpCx, WarpScheduler, WarpSlot};
 use crate::mem::l1::{LoadRoute, SmcIndex, SmcSettings};
 use crate::sched::{ParamInfo, ParamValues, Tunable};
+use crate::stats::snapshot::NONE;
+use crate::stats::{InterferenceView, WarpRole};
 
 /// What a variant does to warp `j`, the top interferer of a warp whose IRS passed the high
 /// cutoff.
@@ -794,6 +796,39 @@ impl<R: Response> WarpScheduler for Ciao<R> {
 
     fn held_warps(&self) -> u32 {
         self.stalled_warps as u32
+    }
+
+    fn holds(&self, slot: WarpSlot) -> bool {
+        !self.settings.stall_loads_only && self.is_stalled(slot)
+    }
+
+    fn interference(&self) -> Option<InterferenceView> {
+        let n = self.warps.len();
+        let mut view = InterferenceView {
+            role: vec![WarpRole::Empty as u8; n],
+            interferer: vec![NONE; n],
+            confidence: vec![0; n],
+            vta_hits: vec![0; n],
+            above_high: vec![false; n],
+            smc_lines: self.smc_lines.unwrap_or(0),
+            detections: self.detector.total_hits(),
+        };
+        for (slot, w) in self.warps.iter().enumerate().filter(|(_, w)| w.live.is_some()) {
+            view.role[slot] = match (w.stalled, w.isolated) {
+                (true, _) => WarpRole::Stalled,
+                (false, true) => WarpRole::Isolated,
+                (false, false) => WarpRole::Active,
+            } as u8;
+            let entry = self.detector.entry(slot);
+            let j = entry.wid as usize;
+            if j != slot && self.warps.get(j).is_some_and(|w| w.live.is_some()) {
+                view.interferer[slot] = j as u32;
+                view.confidence[slot] = entry.counter;
+            }
+            view.vta_hits[slot] = self.detector.hits(slot);
+            view.above_high[slot] = self.irs_above(slot, self.settings.high_cutoff);
+        }
+        Some(view)
     }
 
     fn counters(&self) -> PolicyCounters {
