@@ -915,6 +915,7 @@ impl Simulation {
             snapshot.l1_owner =
                 (0..l1.sets()).flat_map(|set| l1.owners_of_set(set)).map(|o| o.unwrap_or(NONE)).collect();
             (snapshot.l1_hits_since, snapshot.l1_fills_since) = l1.take_line_activity();
+            snapshot.smc_owner = l1.smc_owners().map(|o| o.unwrap_or(NONE)).collect();
             snapshot.warp_scores = sm.policy().scores(self.now);
             snapshot.interference = sm.policy().interference();
         }

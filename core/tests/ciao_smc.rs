@@ -137,5 +137,48 @@ fn snapshots_picture_who_evicts_whom_and_the_strip_shows_stalled_warps_throttled
         );
         let smc = shots.last().unwrap().interference.as_ref().unwrap().smc_lines;
         assert_eq!(smc > 0, shared == 128, "a shared-memory cache only where blocks leave room");
+        // Its lines are pictured beside the L1, each for the isolated warp whose load filled it.
+        for s in &shots {
+            assert_eq!(s.smc_owner.len(), smc as usize);
+        }
+        if smc > 0 {
+            let filled: Vec<u32> =
+                shots.iter().flat_map(|s| s.smc_owner.iter().copied()).filter(|&o| o != NONE).collect();
+            assert!(!filled.is_empty(), "redirected lines show in the picture");
+            assert!(filled.iter().all(|&o| o < shots[0].warps_per_sm), "each names a warp slot");
+        }
     }
+}
+
+/// The sizes the shared-memory cache of SM 0 was given, in order, under warp policy `warp`.
+fn smc_sizes(source: &str, warp: &str) -> (Vec<u32>, Vec<u32>) {
+    use warpscope_core::events::SmEvent;
+    let config = one_sm();
+    let program = compile(source, &CompileOptions { config: &config, defines: &[], optimize: true }).expect("compiles");
+    let policies = Policies { warp: warp.into(), ..Policies::default() };
+    let options = RunOptions { record: true, ..RunOptions::default() };
+    let mut sim = Simulation::new(config, program.workload, &policies, options).expect("valid");
+    assert_eq!(sim.run(), StepOutcome::Finished, "{warp}");
+    let sizes = sim
+        .recorded(0)
+        .iter()
+        .filter_map(|s| match s.event {
+            SmEvent::SmcSized { lines, .. } => Some(lines),
+            _ => None,
+        })
+        .collect();
+    (sizes, sim.buffer(2).to_vec())
+}
+
+#[test]
+fn a_dynamic_shared_memory_cache_follows_the_blocks_as_they_come_and_go() {
+    // 4096 words = 16 KB a block: three would fit in 48 KB, so sized per kernel run for the
+    // most blocks that fit, nothing is left; the grid's two blocks leave 32 KB, then 16 KB.
+    let src = source(4096);
+    let (per_kernel, expected) = smc_sizes(&src, &format!("ciao-c:{EAGER}"));
+    assert_eq!(per_kernel, [0], "once, for three blocks' worth of shared memory");
+    let (dynamic, out) = smc_sizes(&src, &format!("ciao-c:{EAGER},smc_dynamic=1"));
+    // 132 bytes a line (data and tag), a power of two: 32 KB → 128 lines, 16 KB → 64, 48 KB → 256.
+    assert_eq!(dynamic, [128, 64, 128, 256], "first block in, second in, one out, both out");
+    assert_eq!(out, expected, "the same results");
 }

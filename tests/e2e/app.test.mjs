@@ -340,6 +340,11 @@ test('under CIAO-C the interference panel shows who evicts whom and which warps 
     assert.notEqual(victim.split(' ')[0], interferer.split(' ')[0], 'nobody is its own interferer');
     assert.doesNotMatch(interferer, /gone/, 'the interferer is live');
   }
+  // Beside the L1 heat map, the shared-memory cache's lines, each for the warp slot that filled it.
+  const strip = page.locator('#smc-strip');
+  await strip.waitFor();
+  assert.equal(await strip.locator('rect').count(), 256, '256 lines in the 48 KB the block leaves');
+  assert.ok(await strip.locator('rect[data-owner]:not([data-owner=""])').count() > 0, 'redirected lines are there');
   await page.locator('#chart-interference-warps line.cursor').waitFor({ state: 'attached' });
   await page.evaluate(() => document.querySelector('#interference').scrollIntoView({ block: 'start' }));
   await screenshot(page, 'interference');
@@ -486,6 +491,8 @@ test('under CCWS the lost-locality panel shows each warp\'s score against the cu
     .replace(/[^0-9]/g, '')) === expected, gto, { timeout: 120000 });
   assert.equal(await page.locator('#lost-locality').count(), 0);
   assert.equal(await page.locator('#stat-vta-hits').count(), 0);
+  assert.equal(await page.locator('#smc-strip').count(), 0, 'no shared-memory cache without CIAO');
+  assert.equal(await page.locator('#interference').count(), 0);
   assert.equal(await page.locator('#stat-gated-loads').count(), 0);
   assert.deepEqual(page.errors, []);
   await page.close();

@@ -341,15 +341,30 @@ impl Sm {
     /// sized when the run's first block arrives on the SM.
     fn size_smc(&mut self, now: u64, kernel: u32, needs: &BlockNeeds) {
         let Some(smc) = &mut self.smc else { return };
-        if smc.kernel == Some(kernel) {
+        let unused = if smc.settings.dynamic {
+            // What the resident blocks leave now (this one's share already taken).
+            self.free.shared_bytes
+        } else {
+            if smc.kernel == Some(kernel) {
+                return;
+            }
+            let blocks = occupancy(&smc.core, needs).blocks_per_sm;
+            smc.core.shared_memory_per_sm.saturating_sub(blocks.saturating_mul(needs.shared_bytes))
+        };
+        smc.kernel = Some(kernel);
+        let lines = smc.settings.lines_in(unused, self.line_bytes);
+        if smc.settings.dynamic && lines == self.l1.smc_lines() {
             return;
         }
-        smc.kernel = Some(kernel);
-        let blocks = occupancy(&smc.core, needs).blocks_per_sm;
-        let unused = smc.core.shared_memory_per_sm.saturating_sub(blocks.saturating_mul(needs.shared_bytes));
-        let lines = smc.settings.lines_in(unused, self.line_bytes);
         self.l1.set_smc(lines, smc.settings.index, smc.settings.bypass_busy_slot);
         self.tell(now, SmEvent::SmcSized { kernel, lines });
+    }
+
+    /// A block left: with dynamic sizing, the shared-memory cache grows into what it freed.
+    fn resize_smc_after_exit(&mut self, now: u64, kernel: u32) {
+        if self.smc.as_ref().is_some_and(|smc| smc.settings.dynamic) {
+            self.size_smc(now, kernel, &BlockNeeds::default());
+        }
     }
 
     /// Its warp policy (for views of a policy's state, such as CCWS's scores).
@@ -883,6 +898,7 @@ impl Sm {
                         start: b.start,
                         end: now,
                     });
+                    self.resize_smc_after_exit(now, kernel);
                 } else {
                     // Finished warps count as arrived at a barrier.
                     self.release_barrier_if_complete(block_slot);

@@ -115,6 +115,11 @@ pub struct Snapshot {
     /// whose snapshots are exactly as before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warp_scores: Option<WarpScores>,
+    /// Per line of SM [`Snapshot::l1_sm`]'s shared-memory cache (CIAO-P, CIAO-C), in slot
+    /// order: the warp slot that filled it, or [`NONE`] where it holds no data; empty (and
+    /// absent when serialised) without one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub smc_owner: Vec<u32>,
     /// CIAO's interference picture of SM [`Snapshot::l1_sm`] (who evicts whom, which warps are
     /// isolated or stalled); `None` (and absent when serialised) under other policies.
     #[serde(default, skip_serializing_if = "Option::is_none")]

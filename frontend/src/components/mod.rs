@@ -16,6 +16,7 @@ pub mod policy_picker;
 pub mod run_view;
 pub mod setup_bar;
 pub mod sm_view;
+pub mod smc_strip;
 pub mod stats_table;
 pub mod sweep_panel;
 pub mod tab_bar;

@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use crate::components::heatmap::L1Heatmap;
 use crate::components::sm_view::SmOccupancy;
+use crate::components::smc_strip::SmcStrip;
 use crate::format::grouped;
 
 /// Milliseconds between frames while playing.
@@ -101,7 +102,8 @@ pub fn playback(props: &PlaybackProps) -> Html {
                         <input type="checkbox" id="heat-by-block" checked={*by_block} onchange={toggle_colour} />
                         { " colour lines by thread block instead of warp" }
                     </label>
-                    <L1Heatmap snapshot={snapshot} colour_by_block={*by_block} />
+                    <L1Heatmap snapshot={snapshot.clone()} colour_by_block={*by_block} />
+                    <SmcStrip {snapshot} />
                 </div>
             </div>
         </div>

@@ -51,6 +51,10 @@ pub struct SmcSettings {
     /// A load whose slot is reserved for another line's fetch goes to L2 without allocating,
     /// rather than waiting for the slot.
     pub bypass_busy_slot: bool,
+    /// Resized whenever a block arrives or leaves, to the shared memory unused then (each
+    /// resize starts it empty: the index changes with the size), rather than once per kernel
+    /// run for the most blocks that fit (`ciao.md` §9 #14).
+    pub dynamic: bool,
 }
 
 impl SmcSettings {
@@ -80,6 +84,14 @@ impl L1Cache {
     /// Lines of the shared-memory cache (0: none).
     pub fn smc_lines(&self) -> u32 {
         self.smc.lines
+    }
+
+    /// Per line of the shared-memory cache, in slot order: the warp slot it holds data for
+    /// (`None` while it holds none), for views.
+    pub fn smc_owners(&self) -> impl Iterator<Item = Option<u32>> + '_ {
+        let base = self.l1_ways();
+        let lines = self.lines.get(base..base + self.smc.lines as usize).unwrap_or(&[]);
+        lines.iter().map(|w| (w.valid != 0).then_some(w.owner))
     }
 
     /// Gives the shared-memory cache `lines` lines indexed by `index`, dropping every line it
@@ -225,8 +237,13 @@ mod tests {
 
     #[test]
     fn sizes_follow_the_unused_shared_memory() {
-        let pow2 =
-            SmcSettings { power_of_two: true, index: SmcIndex::Linear, extra_latency: 1, bypass_busy_slot: false };
+        let pow2 = SmcSettings {
+            power_of_two: true,
+            index: SmcIndex::Linear,
+            extra_latency: 1,
+            bypass_busy_slot: false,
+            dynamic: false,
+        };
         let max = SmcSettings { power_of_two: false, ..pow2 };
         // The notes' table (§4.2): F_smem 0 %, 13 %, 33 %, 50 % of 48 KB.
         for (unused, p2, all) in [(49152, 256, 372), (42762, 256, 323), (32931, 128, 249), (24576, 128, 186)] {

@@ -7,7 +7,9 @@
 //! block may run up to it too, so that it can open; then the limit applies again.
 //!
 //! The limit is the SM's: on an SM of several schedulers it counts the oldest warps of all of
-//! them, and each scheduler keeps its own greedy warp.
+//! them, and each scheduler keeps its own greedy warp. With `per_scheduler` each scheduler
+//! lets its own `limit` oldest warps issue instead, as GPGPU-Sim's warp limiting does (the CIAO
+//! paper's Best-SWL does not say which, `ciao.md` §9 #22).
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -20,6 +22,7 @@ use crate::sched::{ParamInfo, ParamValues, Tunable};
 #[derive(Clone, Debug)]
 pub struct Swl {
     limit: usize,
+    per_scheduler: bool,
     greedy: Vec<Option<WarpSlot>>,
     /// The cycle and scheduler `eligible` was worked out for (`u64::MAX`: never). Worked out
     /// again for each scheduler, so that it sees warps that exited or reached a barrier
@@ -29,6 +32,8 @@ pub struct Swl {
     eligible: Vec<bool>,
     /// Scratch: the ages of the live warps (kept to avoid allocating every cycle).
     ages: Vec<u64>,
+    /// The age at or below which a warp may issue: the SM's, or each scheduler's.
+    thresholds: Vec<u64>,
     /// Scratch: per thread-block slot, whether one of its warps waits at a barrier.
     block_at_barrier: Vec<bool>,
     /// Live warps held back, as of the last pick or the last warp arriving or leaving.
@@ -36,14 +41,16 @@ pub struct Swl {
 }
 
 impl Swl {
-    /// Only the `limit` oldest warps of the SM issue.
-    pub fn new(limit: u32) -> Self {
+    /// Only the `limit` oldest warps of the SM issue, or of each scheduler with `per_scheduler`.
+    pub fn new(limit: u32, per_scheduler: bool) -> Self {
         Swl {
             limit: limit.max(1) as usize,
+            per_scheduler,
             greedy: Vec::new(),
             eligible_at: (u64::MAX, 0),
             eligible: Vec::new(),
             ages: Vec::new(),
+            thresholds: Vec::new(),
             block_at_barrier: Vec::new(),
             held: 0,
         }
@@ -56,28 +63,36 @@ impl Swl {
             return;
         }
         self.eligible_at = (cx.now, cx.scheduler);
-        let threshold = self.survey(cx);
+        self.survey(cx);
         let mut eligible = core::mem::take(&mut self.eligible);
         eligible.clear();
-        eligible.extend(cx.warps.iter().map(|w| w.live && self.passes(w, threshold)));
+        eligible.extend(cx.warps.iter().enumerate().map(|(slot, w)| w.live && self.passes(slot, w)));
         self.eligible = eligible;
-        self.held = (self.ages.len() - self.eligible.iter().filter(|&&e| e).count()) as u32;
+        let live = cx.warps.iter().filter(|w| w.live).count();
+        self.held = (live - self.eligible.iter().filter(|&&e| e).count()) as u32;
     }
 
     /// Counts the live warps held back now, without touching the cycle's permissions (a warp
     /// arrived or left, and the count must not wait for the next pick).
     fn recount(&mut self, cx: &WarpCx<'_>) {
-        let threshold = self.survey(cx);
-        self.held = cx.warps.iter().filter(|w| w.live && !self.passes(w, threshold)).count() as u32;
+        self.survey(cx);
+        self.held = cx.warps.iter().enumerate().filter(|&(slot, w)| w.live && !self.passes(slot, w)).count() as u32;
     }
 
-    /// Fills the scratch (live ages, blocks at a barrier) and returns the age threshold.
-    fn survey(&mut self, cx: &WarpCx<'_>) -> u64 {
-        self.ages.clear();
-        self.ages.extend(cx.warps.iter().filter(|w| w.live).map(|w| w.age));
-        // Ages are unique, so the `limit`-th smallest is a threshold that admits exactly `limit`.
-        let threshold =
-            if self.ages.len() > self.limit { *self.ages.select_nth_unstable(self.limit - 1).1 } else { u64::MAX };
+    /// Fills the scratch: the age thresholds, and the blocks with a warp at a barrier.
+    fn survey(&mut self, cx: &WarpCx<'_>) {
+        let groups = if self.per_scheduler { self.greedy.len().max(1) } else { 1 };
+        self.thresholds.clear();
+        for group in 0..groups {
+            self.ages.clear();
+            let members = cx.warps.iter().enumerate().filter(|&(slot, w)| w.live && slot % groups == group);
+            self.ages.extend(members.map(|(_, w)| w.age));
+            // Ages are unique, so the `limit`-th smallest is a threshold that admits exactly `limit`.
+            let limit = self.limit;
+            let threshold =
+                if self.ages.len() > limit { *self.ages.select_nth_unstable(limit - 1).1 } else { u64::MAX };
+            self.thresholds.push(threshold);
+        }
         self.block_at_barrier.iter_mut().for_each(|b| *b = false);
         for w in cx.warps.iter().filter(|w| w.live && w.at_barrier) {
             let slot = w.tb_slot as usize;
@@ -86,11 +101,11 @@ impl Swl {
             }
             self.block_at_barrier[slot] = true;
         }
-        threshold
     }
 
-    /// Whether live warp `w` may issue given the survey's `threshold`.
-    fn passes(&self, w: &WarpInfo, threshold: u64) -> bool {
+    /// Whether live warp `w`, in `slot`, may issue by the survey's thresholds.
+    fn passes(&self, slot: usize, w: &WarpInfo) -> bool {
+        let threshold = self.thresholds[slot % self.thresholds.len()];
         w.age <= threshold || self.block_at_barrier.get(w.tb_slot as usize).copied().unwrap_or(false)
     }
 
@@ -101,23 +116,35 @@ impl Swl {
 
 impl Default for Swl {
     fn default() -> Self {
-        Swl::new(Self::PARAMS[0].default)
+        Swl::new(Self::PARAMS[0].default, false)
     }
 }
 
 impl Tunable for Swl {
-    const PARAMS: &'static [ParamInfo] = &[ParamInfo {
-        name: "limit",
-        label: "Active warps",
-        unit: "warps",
-        description: "How many of the SM's oldest warps may issue; the others wait until one of them exits.",
-        min: 1,
-        max: 64,
-        default: 8,
-    }];
+    const PARAMS: &'static [ParamInfo] = &[
+        ParamInfo {
+            name: "limit",
+            label: "Active warps",
+            unit: "warps",
+            description: "How many of the SM's oldest warps may issue; the others wait until one of them exits.",
+            min: 1,
+            max: 64,
+            default: 8,
+        },
+        ParamInfo {
+            name: "per_scheduler",
+            label: "Limit per scheduler",
+            unit: "",
+            description: "0 (the CCWS paper's SWL): the limit counts the SM's oldest warps; 1 (GPGPU-Sim's warp \
+                          limiting): each warp scheduler lets its own limit of oldest warps issue.",
+            min: 0,
+            max: 1,
+            default: 0,
+        },
+    ];
 
     fn tuned(values: &ParamValues) -> Self {
-        Swl::new(values.get("limit"))
+        Swl::new(values.get("limit"), values.get("per_scheduler") == 1)
     }
 }
 
@@ -165,7 +192,7 @@ mod tests {
         // Slot ages: slot 0 is the youngest, slot 4 the oldest.
         let w = warps(&[50, 40, 30, 20, 10]);
         let m = members(&[4, 3, 2, 1, 0], 5);
-        let mut swl = attached(Swl::new(2), 5);
+        let mut swl = attached(Swl::new(2, false), 5);
         let all = [4, 3, 2, 1, 0];
         assert_eq!(pick(&mut swl, &cx(&w), &m, &all), Some(4), "oldest first");
         swl.on_issue(&cx(&w), 3, &ALU);
@@ -178,7 +205,7 @@ mod tests {
     fn a_warp_that_exits_makes_room_for_the_next_oldest() {
         let mut w = warps(&[50, 40, 30, 20, 10]);
         let m = members(&[4, 3, 2, 1, 0], 5);
-        let mut swl = attached(Swl::new(2), 5);
+        let mut swl = attached(Swl::new(2, false), 5);
         assert_eq!(pick(&mut swl, &cx(&w), &m, &[2]), None);
         w[4].live = false;
         let next_cycle = WarpCx { now: 1, ..cx(&w) };
@@ -193,13 +220,13 @@ mod tests {
             w[slot].tb_slot = block;
         }
         let m = members(&[3, 2, 1, 0], 4);
-        let mut swl = attached(Swl::new(2), 5);
+        let mut swl = attached(Swl::new(2, false), 5);
         assert_eq!(pick(&mut swl, &cx(&w), &m, &[1, 0]), None, "slots 1 and 0 are beyond the limit");
         w[3].at_barrier = true;
         w[2].at_barrier = true;
         let next_cycle = WarpCx { now: 1, ..cx(&w) };
         assert_eq!(pick(&mut swl, &next_cycle, &m, &[1, 0]), Some(1), "block 0's last warp joins the barrier");
-        let mut only_other = attached(Swl::new(2), 4);
+        let mut only_other = attached(Swl::new(2, false), 4);
         assert_eq!(pick(&mut only_other, &next_cycle, &m, &[0]), None, "another block still waits");
     }
 
@@ -207,7 +234,7 @@ mod tests {
     fn a_limit_above_the_live_warps_is_plain_gto() {
         let w = warps(&[30, 20, 10]);
         let m = members(&[2, 1, 0], 3);
-        let mut swl = attached(Swl::new(64), 3);
+        let mut swl = attached(Swl::new(64, false), 3);
         let mut gto = attached(super::super::gto::Gto::default(), 3);
         for r in [&[2, 1, 0][..], &[1, 0], &[0], &[2, 0]] {
             let (a, b) = (pick(&mut swl, &cx(&w), &m, r), pick(&mut gto, &cx(&w), &m, r));
@@ -217,5 +244,25 @@ mod tests {
                 gto.on_issue(&cx(&w), s, &ALU);
             }
         }
+    }
+
+    #[test]
+    fn per_scheduler_each_scheduler_keeps_its_own_oldest_warps() {
+        // Two schedulers: even slots are scheduler 0's, odd ones scheduler 1's. Ages: slots 0
+        // and 2 are the SM's two oldest, both scheduler 0's.
+        let w = warps(&[10, 30, 20, 40]);
+        let shape = SmShape { schedulers: 2, warp_slots: 4, tb_slots: 2 };
+        let (even, odd) = (members(&[0, 2], 4), members(&[1, 3], 4));
+        let s1 = WarpCx { scheduler: 1, ..cx(&w) };
+        let mut sm_wide = Swl::new(2, false);
+        sm_wide.attach(&shape);
+        assert_eq!(pick(&mut sm_wide, &s1, &odd, &[1, 3]), None, "the SM's two oldest are both scheduler 0's");
+        assert_eq!(sm_wide.held_warps(), 2);
+        let mut per = Swl::new(1, true);
+        per.attach(&shape);
+        assert_eq!(pick(&mut per, &s1, &odd, &[1, 3]), Some(1), "scheduler 1's oldest");
+        assert_eq!(pick(&mut per, &s1, &odd, &[3]), None, "its second is beyond its limit of 1");
+        assert_eq!(pick(&mut per, &cx(&w), &even, &[2]), None, "scheduler 0's second oldest waits too");
+        assert_eq!(per.held_warps(), 2, "one held on each scheduler");
     }
 }

@@ -224,6 +224,7 @@ impl<R: Response> Ciao<R> {
                 index: if on("smc_xor_fold") { SmcIndex::XorFold } else { SmcIndex::Linear },
                 extra_latency: values.get("smc_extra_latency"),
                 bypass_busy_slot: on("smc_bypass_busy_slot"),
+                dynamic: on("smc_dynamic"),
             },
         };
         let replace = if on("il_replace_on_reaching_zero") { IlReplace::OnReachingZero } else { IlReplace::AtZero };
@@ -686,6 +687,13 @@ impl<R: Response> Tunable for Ciao<R> {
             "Shared-memory cache: busy slot bypassed",
             "0: a load whose slot is reserved for another line's fetch waits for it, as a set with every way \
              reserved does; 1: it goes to L2 without a slot. The paper does not say.",
+            0,
+        ),
+        switch(
+            "smc_dynamic",
+            "Shared-memory cache: resized as blocks come and go",
+            "0 (the notes' default): sized once per kernel run, for the shared memory its most resident blocks leave \
+             unused; 1: resized to what is unused now whenever a block arrives or leaves, starting empty each time.",
             0,
         ),
         switch(
