@@ -10,8 +10,9 @@ use yew::prelude::*;
 
 use crate::plot::palette::categorical;
 
-/// Lines drawn on one row.
-const PER_ROW: usize = 64;
+/// Lines drawn on one row: as many as the heat map draws ways, so the strip sits as wide as
+/// it beside it (256 lines make 8 rows).
+const PER_ROW: usize = 32;
 /// A line's cell, in SVG units.
 const CELL: f64 = 9.0;
 
