@@ -85,84 +85,49 @@ const CIAO_C_XOR: Variant = warp("CIAO-C (XOR index)", "ciao-c:smc_xor_fold=1");
 
 /// The static warp limits swept for Best-SWL: Table II's N_warp values (2, 4, 6, 36, 48) and the points between
 /// them where the CCWS sweeps change most.
-const SWL_SWEEP: &[Variant] = &[
-    warp("SWL-1", "swl:limit=1"),
-    warp("SWL-2", "swl:limit=2"),
-    warp("SWL-4", "swl:limit=4"),
-    warp("SWL-6", "swl:limit=6"),
-    warp("SWL-8", "swl:limit=8"),
-    warp("SWL-12", "swl:limit=12"),
-    warp("SWL-16", "swl:limit=16"),
-    warp("SWL-24", "swl:limit=24"),
-    warp("SWL-36", "swl:limit=36"),
-];
+const SWL_1: Variant = warp("SWL-1", "swl:limit=1");
+const SWL_2: Variant = warp("SWL-2", "swl:limit=2");
+const SWL_4: Variant = warp("SWL-4", "swl:limit=4");
+const SWL_6: Variant = warp("SWL-6", "swl:limit=6");
+const SWL_8: Variant = warp("SWL-8", "swl:limit=8");
+const SWL_12: Variant = warp("SWL-12", "swl:limit=12");
+const SWL_16: Variant = warp("SWL-16", "swl:limit=16");
+const SWL_24: Variant = warp("SWL-24", "swl:limit=24");
+const SWL_36: Variant = warp("SWL-36", "swl:limit=36");
 /// Best-SWL: per workload the fastest limit, or no limit at all (48 warps: GTO).
 const BEST_SWL: Variant = best_of("Best-SWL", BEST_SWL_MEMBERS);
 const BEST_SWL_MEMBERS: &[&str] =
     &["SWL-1", "SWL-2", "SWL-4", "SWL-6", "SWL-8", "SWL-12", "SWL-16", "SWL-24", "SWL-36", "GTO"];
 
 /// The token counts swept for statPCAL (with every warp a token holder it is GTO).
-const PCAL_SWEEP: &[Variant] = &[
-    warp("PCAL-1", "statpcal:tokens=1"),
-    warp("PCAL-2", "statpcal:tokens=2"),
-    warp("PCAL-4", "statpcal:tokens=4"),
-    warp("PCAL-6", "statpcal:tokens=6"),
-    warp("PCAL-8", "statpcal:tokens=8"),
-    warp("PCAL-12", "statpcal:tokens=12"),
-    warp("PCAL-16", "statpcal:tokens=16"),
-    warp("PCAL-24", "statpcal:tokens=24"),
-];
+const PCAL_1: Variant = warp("PCAL-1", "statpcal:tokens=1");
+const PCAL_2: Variant = warp("PCAL-2", "statpcal:tokens=2");
+const PCAL_4: Variant = warp("PCAL-4", "statpcal:tokens=4");
+const PCAL_6: Variant = warp("PCAL-6", "statpcal:tokens=6");
+const PCAL_8: Variant = warp("PCAL-8", "statpcal:tokens=8");
+const PCAL_12: Variant = warp("PCAL-12", "statpcal:tokens=12");
+const PCAL_16: Variant = warp("PCAL-16", "statpcal:tokens=16");
+const PCAL_24: Variant = warp("PCAL-24", "statpcal:tokens=24");
 /// statPCAL: per workload the fastest token count, or GTO.
 const STATPCAL: Variant = best_of("statPCAL", PCAL_MEMBERS);
 const PCAL_MEMBERS: &[&str] =
     &["PCAL-1", "PCAL-2", "PCAL-4", "PCAL-6", "PCAL-8", "PCAL-12", "PCAL-16", "PCAL-24", "GTO"];
 
-/// Row 1's variants: every scheme with both sweeps.
-const EVERY_SCHEME: &[Variant] = &{
-    let mut v = [GTO; 5 + 9 + 1 + 8 + 1];
-    let named = [GTO, CCWS, CIAO_P, CIAO_T, CIAO_C];
-    let mut i = 0;
-    while i < 5 {
-        v[i] = named[i];
-        i += 1;
-    }
-    let mut j = 0;
-    while j < 9 {
-        v[5 + j] = SWL_SWEEP[j];
-        j += 1;
-    }
-    v[14] = BEST_SWL;
-    let mut k = 0;
-    while k < 8 {
-        v[15 + k] = PCAL_SWEEP[k];
-        k += 1;
-    }
-    v[23] = STATPCAL;
-    v
-};
+/// Row 1's variants: every scheme, with both sweeps and their oracles.
+const EVERY_SCHEME: &[Variant] = &[
+    GTO, CCWS, CIAO_P, CIAO_T, CIAO_C, SWL_1, SWL_2, SWL_4, SWL_6, SWL_8, SWL_12, SWL_16, SWL_24, SWL_36, BEST_SWL,
+    PCAL_1, PCAL_2, PCAL_4, PCAL_6, PCAL_8, PCAL_12, PCAL_16, PCAL_24, STATPCAL,
+];
 
 /// GTO, CCWS, the three CIAO variants and the SWL sweep with its oracle.
-const WITH_BEST_SWL: &[Variant] = &{
-    let mut v = [GTO; 5 + 9 + 1];
-    let mut i = 0;
-    while i < 15 {
-        v[i] = EVERY_SCHEME[i];
-        i += 1;
-    }
-    v
-};
+const WITH_BEST_SWL: &[Variant] =
+    &[GTO, CCWS, CIAO_P, CIAO_T, CIAO_C, SWL_1, SWL_2, SWL_4, SWL_6, SWL_8, SWL_12, SWL_16, SWL_24, SWL_36, BEST_SWL];
 
 /// [`WITH_BEST_SWL`] and CIAO-C with the XOR-folded index.
-const WITH_BEST_SWL_AND_XOR: &[Variant] = &{
-    let mut v = [GTO; 5 + 9 + 1 + 1];
-    let mut i = 0;
-    while i < 15 {
-        v[i] = EVERY_SCHEME[i];
-        i += 1;
-    }
-    v[15] = CIAO_C_XOR;
-    v
-};
+const WITH_BEST_SWL_AND_XOR: &[Variant] = &[
+    GTO, CCWS, CIAO_P, CIAO_T, CIAO_C, SWL_1, SWL_2, SWL_4, SWL_6, SWL_8, SWL_12, SWL_16, SWL_24, SWL_36, BEST_SWL,
+    CIAO_C_XOR,
+];
 
 /// A check on some of the claim's workloads.
 pub(super) const CLAIMS: &[Claim] = &[

@@ -7,7 +7,7 @@
 //!
 //! It shares the L1's MSHRs and miss queue, and fails for them as any load does.
 
-use super::{FailReason, L1Cache, L1Outcome, RequestKind, Requester, NO_WAY};
+use super::{L1Cache, L1Outcome, RequestKind, Requester};
 
 impl L1Cache {
     /// A load of `line` by `who` (kernel run `kernel`) that does not allocate; without an L1,
@@ -33,26 +33,19 @@ impl L1Cache {
                 return self.load_present(i, line, sectors, who);
             }
         }
-        if let Some(m) = self.mshr_of_line(line) {
-            return self.join_mshr(m, None, line, sectors, who);
+        // Otherwise as without an L1: merged into a fetch of the line, or one without a way.
+        let outcome = self.load_uncached(line, sectors, who.token);
+        if let L1Outcome::Miss { .. } = outcome {
+            self.stats.bypassed += 1;
         }
-        if self.free_mshrs.is_empty() {
-            return self.fail(FailReason::MshrEntry);
-        }
-        if self.miss_queue_full() {
-            return self.fail(FailReason::MissQueue);
-        }
-        let mshr = self.allocate_mshr(line, NO_WAY, sectors, who.token);
-        self.queue(line, sectors, RequestKind::Load, mshr);
-        self.stats.misses += 1;
-        self.stats.bypassed += 1;
-        L1Outcome::Miss { evicted: None }
+        outcome
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::tests::{config, fill, pop, who, ALL};
+    use super::super::FailReason;
     use super::*;
 
     #[test]

@@ -62,6 +62,18 @@ pub struct WarpInfo {
     pub at_barrier: bool,
 }
 
+/// The age at or below which exactly the `k` oldest of the live warps whose `ages` are given
+/// lie (every one when there are no more than `k`): what a limit on the oldest warps admits
+/// (SWL's issue limit, statPCAL's tokens). Reorders `ages`; `k` is at least 1.
+pub(crate) fn oldest_threshold(ages: &mut [u64], k: usize) -> u64 {
+    // Ages are unique, so the `k`-th smallest admits exactly `k`.
+    if ages.len() > k {
+        *ages.select_nth_unstable(k - 1).1
+    } else {
+        u64::MAX
+    }
+}
+
 /// Read-only view given to a warp scheduler.
 pub struct WarpCx<'a> {
     /// Current cycle.

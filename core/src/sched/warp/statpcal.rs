@@ -11,7 +11,7 @@
 use alloc::vec::Vec;
 
 use super::gto::Gto;
-use super::{Issued, ReadyWarps, SmShape, WarpCx, WarpScheduler, WarpSlot};
+use super::{oldest_threshold, Issued, ReadyWarps, SmShape, WarpCx, WarpScheduler, WarpSlot};
 use crate::events::SmEvent;
 use crate::mem::l1::LoadRoute;
 use crate::sched::{ParamInfo, ParamValues, Tunable};
@@ -38,9 +38,7 @@ impl StatPcal {
     fn deal(&mut self, cx: &WarpCx<'_>) {
         self.ages.clear();
         self.ages.extend(cx.warps.iter().filter(|w| w.live).map(|w| w.age));
-        // Ages are unique, so the `tokens`-th smallest admits exactly `tokens` warps.
-        let threshold =
-            if self.ages.len() > self.tokens { *self.ages.select_nth_unstable(self.tokens - 1).1 } else { u64::MAX };
+        let threshold = oldest_threshold(&mut self.ages, self.tokens);
         self.token.clear();
         self.token.extend(cx.warps.iter().map(|w| w.live && w.age <= threshold));
     }

@@ -14,7 +14,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::{Issued, ReadyWarps, SmShape, WarpCx, WarpInfo, WarpScheduler, WarpSlot};
+use super::{oldest_threshold, Issued, ReadyWarps, SmShape, WarpCx, WarpInfo, WarpScheduler, WarpSlot};
 use crate::events::SmEvent;
 use crate::sched::{ParamInfo, ParamValues, Tunable};
 
@@ -87,11 +87,7 @@ impl Swl {
             self.ages.clear();
             let members = cx.warps.iter().enumerate().filter(|&(slot, w)| w.live && slot % groups == group);
             self.ages.extend(members.map(|(_, w)| w.age));
-            // Ages are unique, so the `limit`-th smallest is a threshold that admits exactly `limit`.
-            let limit = self.limit;
-            let threshold =
-                if self.ages.len() > limit { *self.ages.select_nth_unstable(limit - 1).1 } else { u64::MAX };
-            self.thresholds.push(threshold);
+            self.thresholds.push(oldest_threshold(&mut self.ages, self.limit));
         }
         self.block_at_barrier.iter_mut().for_each(|b| *b = false);
         for w in cx.warps.iter().filter(|w| w.live && w.at_barrier) {

@@ -763,17 +763,21 @@ impl<R: Response> WarpScheduler for Ciao<R> {
         // Events the policy ignores leave them pending: the LSU reports foreseen reservation
         // failures late when the engine skips idle cycles, and when a decision is taken must
         // not depend on that (the report's active warps count stalled warps from then on).
-        match event {
+        let acts = matches!(
+            event,
             SmEvent::Eviction { .. }
-            | SmEvent::Miss { .. }
-            | SmEvent::Store { .. }
-            | SmEvent::Migration { .. }
-            | SmEvent::SmcSized { .. }
-            | SmEvent::WarpAdmit { .. }
-            | SmEvent::WarpExit { .. }
-            | SmEvent::KernelStart { .. } => self.settle(cx.now),
-            _ => return,
+                | SmEvent::Miss { .. }
+                | SmEvent::Store { .. }
+                | SmEvent::Migration { .. }
+                | SmEvent::SmcSized { .. }
+                | SmEvent::WarpAdmit { .. }
+                | SmEvent::WarpExit { .. }
+                | SmEvent::KernelStart { .. }
+        );
+        if !acts {
+            return;
         }
+        self.settle(cx.now);
         match *event {
             SmEvent::Eviction { line, owner, by } => self.detector.evicted(line, owner as usize, by),
             SmEvent::Miss { slot, line, .. } => {
