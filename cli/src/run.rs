@@ -202,6 +202,12 @@ fn print_summary(r: &Report, seconds: f64) {
             r.l1.smc_misses,
             r.l1.smc_migrations
         );
+        if r.l1.smc_returns > 0 {
+            println!(
+                "                                 {} lines moved back to the L1 by other warps' loads",
+                r.l1.smc_returns
+            );
+        }
     }
     if let Some(replay) = &r.l1_replay {
         let mpki = |misses: u64| {

@@ -94,7 +94,9 @@ pub enum SmEvent {
         by: Slot,
     },
     /// A load of the isolated warp `by` moved the valid `line`, which warp `owner` had brought
-    /// into the L1, out of the L1 and into the shared-memory cache (CIAO's migration).
+    /// into the L1, out of the L1 and into the shared-memory cache (CIAO's migration); or, with
+    /// exclusive copies, a load of `by` through the L1 moved it back the other way, from the
+    /// shared-memory cache, where `owner` had brought it.
     Migration {
         /// Line address.
         line: u64,

@@ -74,6 +74,17 @@ fn isolated_warps_load_through_the_shared_memory_cache_and_compute_the_same() {
 }
 
 #[test]
+fn with_exclusive_copies_other_warps_take_lines_back_and_compute_the_same() {
+    let src = source(128);
+    let (_, expected) = run(&src, "gto");
+    let (shared, _) = run(&src, &format!("ciao-p:{EAGER}"));
+    assert_eq!(shared.l1.smc_returns, 0, "by default a line may be in both");
+    let (exclusive, out) = run(&src, &format!("ciao-p:{EAGER},exclusive_copies=1"));
+    assert!(exclusive.l1.smc_returns > 0, "a warp through the L1 finds a row in the shared-memory cache");
+    assert_eq!(out, expected, "and computes what GTO does");
+}
+
+#[test]
 fn blocks_that_use_all_shared_memory_leave_no_cache_so_ciao_c_stalls_instead() {
     // 12 288 words = 48 KB: one block a SM and nothing unused.
     let src = source(12_288);

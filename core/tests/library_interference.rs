@@ -48,7 +48,7 @@ fn float_buffer(w: &warpscope_core::workload::Workload, words: &[Vec<u32>], name
 fn every_workload_is_in_the_interference_category() {
     let ids: Vec<&str> =
         library::all().filter(|w| w.category == library::Category::CacheInterference).map(|w| w.id).collect();
-    assert_eq!(ids, ["atax", "bicg", "mvt", "gesummv", "2dconv", "3dconv", "syr2k", "gemm", "mapreduce"]);
+    assert_eq!(ids, ["atax", "bicg", "mvt", "gesummv", "2dconv", "3dconv", "syr2k", "gemm", "kmn", "mapreduce"]);
 }
 
 fn check_atax(n: usize) {
@@ -328,6 +328,57 @@ fn mapreduce_counts_words_like_rust() {
 #[test]
 fn mapreduce_guards_a_partial_last_block() {
     check_mapreduce(300, true);
+}
+
+/// KMN's nearest centroid of every point, as a thread computes it: per cluster the squared
+/// distance summed over the features in order (each step a fused multiply-add), the first
+/// cluster taken and then any strictly nearer one.
+fn nearest_centroids(points: &[f32], centroids: &[f32], features: usize) -> Vec<i32> {
+    let clusters = centroids.len() / features;
+    points
+        .chunks(features)
+        .map(|point| {
+            let (mut best, mut best_dist) = (0, 0.0f32);
+            for c in 0..clusters {
+                let mut dist = 0.0f32;
+                for f in 0..features {
+                    let diff = point[f] - centroids[c * features + f];
+                    dist = diff.mul_add(diff, dist);
+                }
+                if c == 0 || dist < best_dist {
+                    (best, best_dist) = (c as i32, dist);
+                }
+            }
+            best
+        })
+        .collect()
+}
+
+fn check_kmn(points: usize) {
+    const FEATURES: usize = 32;
+    let w = compile_at("kmn", points as u32);
+    let start = initial(&w);
+    let coordinates = float_buffer(&w, &start, "points");
+    let centroids = float_buffer(&w, &start, "centroids");
+    assert_eq!((coordinates.len(), centroids.len()), (points * FEATURES, 8 * FEATURES));
+    let expected = nearest_centroids(&coordinates, &centroids, FEATURES);
+    let mut used: Vec<i32> = expected.clone();
+    used.sort_unstable();
+    used.dedup();
+    assert!(used.len() > 4, "the points spread over the clusters: {used:?}");
+    let end = run_reference(&w);
+    assert_eq!(ints(&end[index(&w, "membership")]), expected);
+    assert_eq!(run_engine(&w, machine()), end, "the timing engine computes the same");
+}
+
+#[test]
+fn kmn_assigns_every_point_its_nearest_centroid_like_rust() {
+    check_kmn(256);
+}
+
+#[test]
+fn kmn_guards_a_partial_last_block() {
+    check_kmn(300);
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! Cache interference: kernels whose warps evict each other's lines in the L1 (CIAO). The
 //! PolyBench/GPU linear-algebra kernels give every thread a row to walk, so each warp re-reads
 //! 32 lines of its own while the other warps push them out; a Mars-like map-reduce does the same
-//! with text records. The stencils (2DCONV, 3DCONV) and GEMM are the controls whose reuse is
-//! coalesced or shared between warps.
+//! with text records, and Mars's k-means (KMN) with points. The stencils (2DCONV, 3DCONV) and
+//! GEMM are the controls whose reuse is coalesced or shared between warps.
 
 use super::LibraryWorkload;
 
@@ -24,6 +24,8 @@ pub const WORKLOADS: &[LibraryWorkload] = workloads! {
         "PolyBench's symmetric rank-2k update: each warp re-reads 64 rows of its own, shared within its block, evicted by the other blocks.";
     "gemm", "GEMM", CacheInterference, "N" = 192 in 32..=1024 "matrix side",
         "PolyBench's naive matrix multiply: broadcast and coalesced loads whose reuse is shared between warps, a control for the row walkers.";
+    "kmn", "KMN (Mars k-means)", CacheInterference, "POINTS" = 3072 in 256..=65536 "points",
+        "Mars's k-means assignment: each thread reads its own point's line once per cluster (row-major, uncoalesced), 32 lines per warp live for the whole kernel (CIAO's large-working-set KMN).";
     "mapreduce", "Map-reduce word count", CacheInterference, "RECORDS" = 16384 in 256..=262144 "records",
         "A Mars-style word count: each thread scans its own text record twice (uncoalesced, evicted by other warps), then atomics count the emitted keys.";
 };

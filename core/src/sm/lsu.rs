@@ -316,8 +316,9 @@ impl Lsu {
                             loads.hit(t, now + self.hit_latency + self.smc_extra_latency);
                         }
                     }
-                    L1Outcome::Migrated { evicted, moved } => {
-                        // The L1's data moves over through the response path: as a hit here.
+                    L1Outcome::Migrated { evicted, moved } | L1Outcome::ReturnedFromSmc { evicted, moved } => {
+                        // The data moves over through the response path: as a hit in the
+                        // shared-memory cache here, whichever way it goes.
                         if let Some(t) = token {
                             loads.hit(t, now + self.hit_latency + self.smc_extra_latency);
                         }

@@ -356,7 +356,7 @@ impl Sm {
         if smc.settings.dynamic && lines == self.l1.smc_lines() {
             return;
         }
-        self.l1.set_smc(lines, smc.settings.index, smc.settings.bypass_busy_slot);
+        self.l1.set_smc(lines, &smc.settings);
         self.tell(now, SmEvent::SmcSized { kernel, lines });
     }
 

@@ -155,7 +155,12 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                             percent(r.l1.smc_hits, r.l1.smc_hits + r.l1.smc_misses + r.l1.smc_migrations),
                             format!("{} loads of isolated warps served from unused shared memory: {} hits, {} misses, {} lines moved from the L1",
                                 grouped(r.l1.smc_hits + r.l1.smc_misses + r.l1.smc_migrations), grouped(r.l1.smc_hits),
-                                grouped(r.l1.smc_misses), grouped(r.l1.smc_migrations))) }
+                                grouped(r.l1.smc_misses), grouped(r.l1.smc_migrations))
+                                + &if r.l1.smc_returns > 0 {
+                                    format!("; {} lines moved back to the L1 by other warps' loads", grouped(r.l1.smc_returns))
+                                } else {
+                                    String::new()
+                                }) }
                     }
                     if shown.victim_tags {
                         { row("stat-vta-hits", "Victim-tag hits", grouped(r.victim_tag_hits),

@@ -150,6 +150,15 @@ pub enum L1Outcome {
         /// The L1's copy, with the warp that had brought it into the L1.
         moved: Evicted,
     },
+    /// A load through the L1 missed there and found its line valid in the shared-memory cache,
+    /// whose copies are exclusive ([`SmcSettings::exclusive_copies`]): the line moved into an
+    /// L1 way (pushing out `evicted`) and left the shared-memory cache, without a request to L2.
+    ReturnedFromSmc {
+        /// The valid line the L1 way held, if any.
+        evicted: Option<Evicted>,
+        /// The shared-memory cache's copy, with the warp that had brought it in there.
+        moved: Evicted,
+    },
     /// Not accepted; nothing changed except the failure counter.
     ReservationFail(FailReason),
 }
@@ -199,7 +208,8 @@ pub struct L1Stats {
     pub sector_misses: u64,
     /// Of which stores and atomics sent on to L2.
     pub forwarded: u64,
-    /// Valid lines evicted by misses (not counting lines dropped by writes or invalidation).
+    /// Valid lines evicted by misses and by lines moved back from the shared-memory cache (not
+    /// counting lines dropped by writes or invalidation).
     pub evictions: u64,
     /// Failed attempts: every way of the set reserved.
     pub fail_line_alloc: u64,
@@ -218,6 +228,10 @@ pub struct L1Stats {
     /// Redirected loads that moved their line from the L1 into it.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub smc_migrations: u64,
+    /// Loads through the L1 that moved their line back from it into the L1 (exclusive copies;
+    /// not counted in `accesses`, as the moves the other way are not).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub smc_returns: u64,
     /// Of the misses, loads that went to L2 without allocating a line (statPCAL's warps without
     /// a token).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -252,6 +266,10 @@ impl L1Stats {
             L1Outcome::SmcHit { .. } => return self.smc_hits += 1,
             L1Outcome::SmcMiss { .. } => return self.smc_misses += 1,
             L1Outcome::Migrated { .. } => return self.smc_migrations += 1,
+            L1Outcome::ReturnedFromSmc { evicted, .. } => {
+                self.evictions += evicted.is_some() as u64;
+                return self.smc_returns += 1;
+            }
         };
         *counter += 1;
         self.accesses += 1;
@@ -305,6 +323,7 @@ impl L1Stats {
         self.smc_hits += other.smc_hits;
         self.smc_misses += other.smc_misses;
         self.smc_migrations += other.smc_migrations;
+        self.smc_returns += other.smc_returns;
         self.bypassed += other.bypassed;
     }
 }
@@ -524,12 +543,15 @@ impl L1Cache {
                 let base = set as usize * self.ways as usize;
                 match self.find_in(base, line) {
                     Some(i) => self.load_present(i, line, sectors, who),
-                    None => self.load_absent(base, line, sectors, who),
+                    None => match self.smc_returnable(line, sectors) {
+                        Some(from) => self.return_from_smc(base, from, line, who),
+                        None => self.load_absent(base, line, sectors, who),
+                    },
                 }
             }
             RequestKind::Store | RequestKind::Atomic => self.forward(line, sectors, kind, updates),
         };
-        if !matches!(outcome, L1Outcome::ReservationFail(_)) {
+        if !matches!(outcome, L1Outcome::ReservationFail(_) | L1Outcome::ReturnedFromSmc { .. }) {
             self.stats.accesses += 1;
         }
         outcome
@@ -544,6 +566,8 @@ impl L1Cache {
         }
         let base = set as usize * self.ways as usize;
         match self.find_in(base, line) {
+            // A line the shared-memory cache hands back needs no MSHR: not foreseen.
+            None if self.smc_may_return(line) => None,
             Some(_) => None,
             None => Some(self.no_free_mshr_reason(base)),
         }
@@ -850,8 +874,20 @@ impl L1Cache {
         if self.free_mshrs.is_empty() {
             return self.fail(self.no_free_mshr_reason(base));
         }
-        // Among ways with no fetch in flight: an empty one first, else the oldest stamp (the
-        // first of equals).
+        let Some(victim) = self.victim_in(base) else { return self.fail(FailReason::LineAlloc) };
+        if self.miss_queue_full() {
+            return self.fail(FailReason::MissQueue);
+        }
+        let mshr = self.allocate_mshr(line, victim as u32, sectors, who.token);
+        let evicted = self.take_way(victim, line, 0, mshr, who);
+        self.queue(line, sectors, RequestKind::Load, mshr);
+        self.stats.misses += 1;
+        L1Outcome::Miss { evicted }
+    }
+
+    /// The way of the set at `base` a new line takes: among ways with no fetch in flight, an
+    /// empty one first, else the oldest stamp (the first of equals). `None` when all are reserved.
+    fn victim_in(&self, base: usize) -> Option<usize> {
         let mut victim = None;
         let mut best = (true, u64::MAX);
         for (i, w) in self.lines[base..base + self.ways as usize].iter().enumerate() {
@@ -860,29 +896,28 @@ impl L1Cache {
                 (victim, best) = (Some(base + i), key);
             }
         }
-        let Some(victim) = victim else { return self.fail(FailReason::LineAlloc) };
-        if self.miss_queue_full() {
-            return self.fail(FailReason::MissQueue);
-        }
+        victim
+    }
+
+    /// Way `victim` of the L1 takes `line` for `who`, with `valid` sectors and fetch `mshr`;
+    /// returns the valid line it pushed out (counted as an eviction).
+    fn take_way(&mut self, victim: usize, line: u64, valid: u32, mshr: u32, who: Requester) -> Option<Evicted> {
         let old = self.lines[victim];
         let evicted = (old.valid != 0).then_some(Evicted { line: old.line, owner: old.owner });
         if evicted.is_some() {
             self.stats.evictions += 1;
         }
         self.clock += 1;
-        let mshr = self.allocate_mshr(line, victim as u32, sectors, who.token);
         if let Some(table) = &mut self.way_of_line {
             if old.present() {
                 table.remove(old.line);
             }
             table.insert(line, victim);
         }
-        self.lines[victim] = Way { line, stamp: self.clock, valid: 0, owner: who.slot, mshr, drop_on_fill: false };
+        self.lines[victim] = Way { line, stamp: self.clock, valid, owner: who.slot, mshr, drop_on_fill: false };
         self.provenance[victim] = Provenance { warp: who.warp, lanes: who.lanes };
         self.line_allocations[victim] = self.line_allocations[victim].saturating_add(1);
-        self.queue(line, sectors, RequestKind::Load, mshr);
-        self.stats.misses += 1;
-        L1Outcome::Miss { evicted }
+        evicted
     }
 
     /// A load without an L1: merged into the line's MSHR if it has one, else a new entry.

@@ -23,8 +23,11 @@
 //!   L2 without a slot (the paper does not say which).
 //!
 //! Stores and atomics (of any warp) drop the line from the slot too, as the L1's write-evict
-//! policy drops it there. Loads of warps that are not isolated never look at it, so a line can
-//! be in both (a read-only copy), which the stores keep coherent (`ciao.md` §4.2).
+//! policy drops it there. By default loads of warps that are not isolated never look at it, so
+//! a line can be in both (a read-only copy), which the stores keep coherent (`ciao.md` §4.2).
+//! With [`SmcSettings::exclusive_copies`] the rule holds both ways (§9 #17): such a load that
+//! misses in the L1 but finds its line valid in the shared-memory cache moves it back into the
+//! L1 (pushing out the way's line, with no request to L2).
 
 use super::{Evicted, FailReason, L1Cache, L1Outcome, Provenance, Requester, Way, EMPTY_WAY, NO_MSHR, NO_WAY};
 
@@ -55,6 +58,9 @@ pub struct SmcSettings {
     /// resize starts it empty: the index changes with the size), rather than once per kernel
     /// run for the most blocks that fit (`ciao.md` §9 #14).
     pub dynamic: bool,
+    /// A line is in the L1 or here, never both: a load through the L1 that finds its line here
+    /// moves it back, as an isolated warp's load moves a line out of the L1 (§9 #17).
+    pub exclusive_copies: bool,
 }
 
 impl SmcSettings {
@@ -78,6 +84,7 @@ pub(super) struct Smc {
     lines: u32,
     index: SmcIndex,
     bypass_busy_slot: bool,
+    exclusive_copies: bool,
 }
 
 impl L1Cache {
@@ -94,10 +101,10 @@ impl L1Cache {
         lines.iter().map(|w| (w.valid != 0).then_some(w.owner))
     }
 
-    /// Gives the shared-memory cache `lines` lines indexed by `index`, dropping every line it
+    /// Gives the shared-memory cache `lines` lines as `settings` ask, dropping every line it
     /// held (a fetch in flight still wakes its requests but leaves nothing behind). Called when
     /// a kernel's blocks start arriving on the SM, never in the cycle loop: it may allocate.
-    pub fn set_smc(&mut self, lines: u32, index: SmcIndex, bypass_busy_slot: bool) {
+    pub fn set_smc(&mut self, lines: u32, settings: &SmcSettings) {
         let base = self.l1_ways();
         for w in &mut self.lines[base..] {
             if w.reserved() {
@@ -112,7 +119,12 @@ impl L1Cache {
             self.lines.resize(base + lines as usize, EMPTY_WAY);
             self.provenance.resize(base + lines as usize, Provenance::default());
         }
-        self.smc = Smc { lines, index, bypass_busy_slot };
+        self.smc = Smc {
+            lines,
+            index: settings.index,
+            bypass_busy_slot: settings.bypass_busy_slot,
+            exclusive_copies: settings.exclusive_copies,
+        };
     }
 
     /// The tag-array index of `line`'s slot. Requires a shared-memory cache.
@@ -139,6 +151,35 @@ impl L1Cache {
         if w.line == line && w.valid != 0 && !w.reserved() {
             self.lines[i] = EMPTY_WAY;
         }
+    }
+
+    /// With exclusive copies, the slot holding `line` valid in every sector of `sectors` with no
+    /// fetch in flight, which a load through the L1 that misses there takes back.
+    pub(super) fn smc_returnable(&self, line: u64, sectors: u32) -> Option<usize> {
+        if !self.smc.exclusive_copies || self.smc.lines == 0 {
+            return None;
+        }
+        let i = self.smc_slot(line);
+        let w = self.lines[i];
+        (w.line == line && sectors & !w.valid == 0 && !w.reserved()).then_some(i)
+    }
+
+    /// Whether the shared-memory cache may hand `line` back to a load through the L1, for
+    /// [`L1Cache::load_doomed`]: such a load needs no MSHR.
+    pub(super) fn smc_may_return(&self, line: u64) -> bool {
+        self.smc_returnable(line, 0).is_some()
+    }
+
+    /// A load through the L1 missed there and slot `from` holds its line (see
+    /// [`L1Cache::smc_returnable`]): the line moves into a way of the set at `base`, the least
+    /// recently used one with no fetch in flight, owned from now on by `who`.
+    pub(super) fn return_from_smc(&mut self, base: usize, from: usize, line: u64, who: Requester) -> L1Outcome {
+        let Some(victim) = self.victim_in(base) else { return self.fail(FailReason::LineAlloc) };
+        let copy = self.lines[from];
+        self.lines[from] = EMPTY_WAY;
+        let evicted = self.take_way(victim, line, copy.valid, NO_MSHR, who);
+        self.stats.smc_returns += 1;
+        L1Outcome::ReturnedFromSmc { evicted, moved: Evicted { line, owner: copy.owner } }
     }
 
     /// A load of an isolated warp (see the module's description); without a shared-memory
@@ -231,19 +272,25 @@ mod tests {
     /// The test L1 (4 sets × 2 ways) with a shared-memory cache of 4 lines, linear.
     fn l1() -> L1Cache {
         let mut l1 = L1Cache::new(&crate::config::L1Config { mshr_entries: 8, miss_queue_entries: 8, ..config() });
-        l1.set_smc(4, SmcIndex::Linear, false);
+        l1.set_smc(4, &settings(SmcIndex::Linear));
         l1
+    }
+
+    /// The notes' defaults with `index`.
+    fn settings(index: SmcIndex) -> SmcSettings {
+        SmcSettings {
+            power_of_two: true,
+            index,
+            extra_latency: 1,
+            bypass_busy_slot: false,
+            dynamic: false,
+            exclusive_copies: false,
+        }
     }
 
     #[test]
     fn sizes_follow_the_unused_shared_memory() {
-        let pow2 = SmcSettings {
-            power_of_two: true,
-            index: SmcIndex::Linear,
-            extra_latency: 1,
-            bypass_busy_slot: false,
-            dynamic: false,
-        };
+        let pow2 = settings(SmcIndex::Linear);
         let max = SmcSettings { power_of_two: false, ..pow2 };
         // The notes' table (§4.2): F_smem 0 %, 13 %, 33 %, 50 % of 48 KB.
         for (unused, p2, all) in [(49152, 256, 372), (42762, 256, 323), (32931, 128, 249), (24576, 128, 186)] {
@@ -287,7 +334,7 @@ mod tests {
     #[test]
     fn with_the_switch_a_load_to_a_busy_slot_goes_to_l2_without_one() {
         let mut l1 = l1();
-        l1.set_smc(4, SmcIndex::Linear, true);
+        l1.set_smc(4, &SmcSettings { bypass_busy_slot: true, ..settings(SmcIndex::Linear) });
         assert_eq!(l1.load_redirected(1, ALL, who(2, 0), 0), L1Outcome::SmcMiss { evicted: None });
         assert_eq!(l1.load_redirected(5, ALL, who(3, 1), 0), L1Outcome::SmcMiss { evicted: None }, "slot 1 is busy");
         assert_eq!(l1.load_redirected(5, ALL, who(3, 2), 0), L1Outcome::HitReserved, "merged into that fetch");
@@ -352,10 +399,76 @@ mod tests {
             slots.dedup();
             slots.len()
         };
-        l1.set_smc(256, SmcIndex::Linear, false);
+        l1.set_smc(256, &settings(SmcIndex::Linear));
         assert_eq!(distinct(&l1), 2);
-        l1.set_smc(256, SmcIndex::XorFold, false);
+        l1.set_smc(256, &settings(SmcIndex::XorFold));
         assert_eq!(distinct(&l1), 32);
+    }
+
+    /// Line 9 (the L1's set 1, slot 1 here) brought into the shared-memory cache by warp 2,
+    /// with copies exclusive both ways.
+    fn exclusive_with_line_9_redirected() -> L1Cache {
+        let mut l1 = l1();
+        l1.set_smc(4, &SmcSettings { exclusive_copies: true, ..settings(SmcIndex::Linear) });
+        assert_eq!(l1.load_redirected(9, ALL, who(2, 0), 0), L1Outcome::SmcMiss { evicted: None });
+        pop_one(&mut l1);
+        fill_one(&mut l1, 9, ALL);
+        l1
+    }
+
+    #[test]
+    fn with_exclusive_copies_a_load_through_the_l1_takes_its_line_back() {
+        let mut l1 = exclusive_with_line_9_redirected();
+        for line in [1, 5] {
+            l1.access(line, ALL, RequestKind::Load, 0, 1);
+            pop_one(&mut l1);
+            fill_one(&mut l1, line, ALL);
+        }
+        // Set 1 holds 1 and 5, line 1 the least recently used: it makes room.
+        assert_eq!(
+            l1.access(9, ALL, RequestKind::Load, 3, 2),
+            L1Outcome::ReturnedFromSmc {
+                evicted: Some(Evicted { line: 1, owner: 0 }),
+                moved: Evicted { line: 9, owner: 2 }
+            }
+        );
+        assert_eq!(pop_one(&mut l1), None, "nothing asked of L2");
+        assert!(matches!(l1.access(9, ALL, RequestKind::Load, 3, 3), L1Outcome::Hit { owner: 3, .. }));
+        assert_eq!(
+            l1.load_redirected(9, ALL, who(2, 4), 0),
+            L1Outcome::Migrated { evicted: None, moved: Evicted { line: 9, owner: 3 } },
+            "it had left the shared-memory cache, and moves there again"
+        );
+        let s = l1.stats();
+        assert_eq!((s.smc_returns, s.smc_migrations, s.evictions, s.hits), (1, 1, 1, 1));
+        assert_eq!(s.accesses, 2 + 1, "two misses and a hit: the moves either way are not L1 accesses");
+    }
+
+    #[test]
+    fn with_exclusive_copies_a_set_all_in_flight_turns_the_move_back_away() {
+        let mut l1 = exclusive_with_line_9_redirected();
+        for line in [1, 5] {
+            assert!(matches!(l1.access(line, ALL, RequestKind::Load, 0, 1), L1Outcome::Miss { .. }));
+        }
+        assert_eq!(l1.access(9, ALL, RequestKind::Load, 3, 2), L1Outcome::ReservationFail(FailReason::LineAlloc));
+        assert_eq!(l1.load_redirected(9, ALL, who(2, 3), 0), L1Outcome::SmcHit { owner: 2 }, "still there");
+    }
+
+    #[test]
+    fn with_exclusive_copies_a_line_to_move_back_is_not_doomed_by_full_mshrs() {
+        let mut l1 = exclusive_with_line_9_redirected();
+        // Take every MSHR with lines of other sets and slots: six in the L1's sets 0, 2 and 3,
+        // two in the shared-memory cache's slots 0 and 2.
+        for line in [0, 4, 2, 6, 3, 7] {
+            assert!(matches!(l1.access(line, ALL, RequestKind::Load, 0, 1), L1Outcome::Miss { .. }));
+        }
+        for line in [12, 14] {
+            assert_eq!(l1.load_redirected(line, ALL, who(2, 1), 0), L1Outcome::SmcMiss { evicted: None });
+        }
+        assert_eq!(l1.mshrs_in_use(), 8);
+        assert_eq!(l1.load_doomed(l1.set_of(13), 13), Some(FailReason::MshrEntry), "an absent line needs one");
+        assert_eq!(l1.load_doomed(l1.set_of(9), 9), None);
+        assert!(matches!(l1.access(9, ALL, RequestKind::Load, 3, 2), L1Outcome::ReturnedFromSmc { .. }));
     }
 
     #[test]

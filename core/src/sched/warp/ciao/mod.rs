@@ -16,7 +16,8 @@
 //! since its kernel started (every 100 the low part: release; every 5000 the high part: act),
 //! at the end of the cycle that reaches them, the low part first. Which warps each part
 //! examines, and every other reading the notes list as ambiguous (§9), is a parameter with the
-//! notes' default.
+//! notes' default; except #15, redirecting local-memory accesses too: the engine has no local
+//! memory (a thread's arrays live in registers), so only global loads exist to redirect.
 //!
 //! Guards: the last active warp of the SM is never stalled, and when no active warp can go on
 //! (all wait at barriers, or none is left) the most recently stalled warp is let go again, since
@@ -225,6 +226,7 @@ impl<R: Response> Ciao<R> {
                 extra_latency: values.get("smc_extra_latency"),
                 bypass_busy_slot: on("smc_bypass_busy_slot"),
                 dynamic: on("smc_dynamic"),
+                exclusive_copies: on("exclusive_copies"),
             },
         };
         let replace = if on("il_replace_on_reaching_zero") { IlReplace::OnReachingZero } else { IlReplace::AtZero };
@@ -697,10 +699,19 @@ impl<R: Response> Tunable for Ciao<R> {
             0,
         ),
         switch(
+            "exclusive_copies",
+            "One copy of a line, both ways",
+            "0 (the notes' default): only an isolated warp's load moves a line, out of the L1; other warps' loads \
+             never look in the shared-memory cache, and a line may be in both, kept coherent by stores dropping \
+             both; 1: a load through the L1 that misses there moves its line back out of the shared-memory cache.",
+            0,
+        ),
+        switch(
             "migration_is_eviction",
             "Migration counts as eviction",
-            "1: a line an isolated warp moves out of the L1 goes into the victim tags of the warp that had brought it \
-             in, with the isolated warp as its evictor; 0: a migration leaves no trace.",
+            "1: a line an isolated warp moves out of the L1 (or, with one copy both ways, another warp moves back) \
+             goes into the victim tags of the warp that had brought it in, with the mover as its evictor; 0: a \
+             migration leaves no trace.",
             1,
         ),
         ParamInfo {
