@@ -268,8 +268,8 @@ mod tests {
         assert_eq!(card("ccws-5.2-7").runs.len(), 48, "4 workloads × 12 variants");
         assert_eq!(
             card("ciao-8-3").runs.len(),
-            42,
-            "6 workloads × GTO, CCWS, the three CIAOs and two with the XOR index"
+            70,
+            "7 workloads × GTO, CCWS, the three CIAOs, two with the XOR index and three examining every warp"
         );
         assert_eq!(two.runs[plan::index(two.claim, 2, 1)].workload, "memcached");
         assert_eq!(two.runs[1].settings, [("l1.size_bytes", "262144")]);
