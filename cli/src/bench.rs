@@ -91,6 +91,13 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         println!("{}", serde_json::to_string(&sim.report()).expect("reports serialise"));
         return ExitCode::SUCCESS;
     }
+    if let Some(only) = &args.only {
+        if !bench::standard().iter().any(|b| b.name == only.as_str()) {
+            let names: Vec<&str> = bench::standard().iter().map(|b| b.name).collect();
+            eprintln!("warpscope: no benchmark workload named {only}; they are {}", names.join(", "));
+            return ExitCode::from(2);
+        }
+    }
     println!("machine: {} ({} SMs)", config.name, config.core.sm_count);
     println!(
         "{:<24} {:>12} {:>12} {:>8} {:>10} {:>10} {:>6}",

@@ -178,7 +178,19 @@ impl SweepArgs {
     }
 }
 
+/// Lets a write to a closed pipe (`warpscope run --json | head -c1`) end the process quietly,
+/// as it ends `cat` or `grep`: Rust ignores SIGPIPE, so without this every `println!` after
+/// the reader left would panic (and abort, in release builds).
+fn die_quietly_on_closed_pipes() {
+    #[cfg(unix)]
+    // SAFETY: restoring a signal's default disposition at start-up, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    die_quietly_on_closed_pipes();
     let args = match Cli::parse().command {
         Command::Sweep(args) => args,
         Command::Run(args) => return run::run(&args),

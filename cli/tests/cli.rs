@@ -125,3 +125,40 @@ fn policies_are_listed_and_a_bad_spec_names_the_field() {
         String::from_utf8_lossy(&unknown.stderr).contains("policies.tb: unknown policy `psychic`; choose one of rr")
     );
 }
+
+#[test]
+#[cfg(unix)]
+fn a_reader_that_leaves_early_ends_the_output_quietly() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    // A report far larger than a pipe's buffer, so the writer is still writing when the reader
+    // has gone (as with `| head -c1`).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args(["run", "--workload", "hotspot", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the warpscope binary runs");
+    let mut first = [0u8; 1];
+    child.stdout.take().expect("piped").read_exact(&mut first).expect("one byte");
+    assert_eq!(&first, b"{");
+    let out = child.wait_with_output().expect("it ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        // 13: SIGPIPE.
+        out.status.success() || out.status.signal() == Some(13),
+        "ended by the closed pipe, not by an error: {:?}",
+        out.status
+    );
+}
+
+#[test]
+fn bench_refuses_a_workload_it_does_not_have() {
+    let out = warpscope(&["bench", "--only", "zzz"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no benchmark workload named zzz") && stderr.contains("streaming"), "{stderr}");
+    assert!(out.stdout.is_empty(), "no empty table");
+}

@@ -917,3 +917,26 @@ fn code_just_inside_the_nesting_limits_compiles_without_exhausting_the_stack() {
         assert_eq!(v, (x + 1).wrapping_mul(1 << 29) + 70 * x);
     }
 }
+
+/// `levels` device functions, each calling the previous one twice: 2^levels copies of `f0`
+/// once inlined.
+fn doubling_calls(levels: u32) -> String {
+    let mut src = String::from("__device__ float f0(float x) { return x * 1.5f + 2.0f; }\n");
+    for i in 1..=levels {
+        src += &format!("__device__ float f{i}(float x) {{ return f{}(x) + f{}(x + 1.0f); }}\n", i - 1, i - 1);
+    }
+    src += &format!("__global__ void k(float* a) {{ a[threadIdx.x] = f{levels}(a[threadIdx.x]); }}\n");
+    src + "host { float a[32]; k<<<1, 32>>>(a); }\n"
+}
+
+#[test]
+fn exponential_inlining_is_refused_at_a_call_not_expanded() {
+    // 2^24 copies of f0 would take gigabytes; the limit stops the expansion at once.
+    let found = errors(&doubling_calls(24));
+    let (line, column, message) = &found[0];
+    assert!(message.contains("makes the kernel longer than 16384 instructions"), "{found:?}");
+    assert!((*line, *column) >= (2, 1) && *line <= 25, "at one of the calls: {found:?}");
+    // 2^8 copies are a few thousand instructions: fine.
+    let program = compiled(&doubling_calls(8));
+    assert_eq!(program.workload.kernels.len(), 1);
+}

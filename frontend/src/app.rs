@@ -190,6 +190,7 @@ pub fn app() -> Html {
     let tab = use_state(|| Tab::Simulate);
     let variants = use_state(Vec::<Variant>::new);
     let link_notes = use_state(Vec::<String>::new);
+    let refused_fields = use_state(crate::setup::RefusedFields::default);
     let share_open = use_state(|| false);
     let go_to = use_state(|| None::<GoTo>);
     let workers: Workers = use_mut_ref(Vec::new);
@@ -255,12 +256,14 @@ pub fn app() -> Html {
     // Once the menus are known: restore the set-up from the address, or start the default one.
     {
         let (setup_slot, link_notes, variants) = (setup_slot.clone(), link_notes.clone(), variants.clone());
+        let refused_fields = refused_fields.clone();
         use_effect_with(state.catalog.clone(), move |catalog| {
             if let (Some(catalog), None) = (catalog, &setup_slot.0) {
                 let restored = match share::decode(&location_search()) {
                     Ok(Some(shared)) => {
-                        let (restored, notes) = Setup::from_shared(catalog, &shared);
+                        let (restored, notes, refused) = Setup::from_shared(catalog, &shared);
                         link_notes.set(notes);
+                        refused_fields.set(refused);
                         restored
                     }
                     Ok(None) => Setup::initial(catalog),
@@ -536,7 +539,8 @@ pub fn app() -> Html {
 
     let setup_card = html! {
         <section class="card" aria-label="Set-up">
-            <SetupBar catalog={catalog.clone()} setup={current_setup.clone()} on_change={on_setup_change.clone()} busy={state.setup_busy()} />
+            <SetupBar catalog={catalog.clone()} setup={current_setup.clone()} on_change={on_setup_change.clone()} busy={state.setup_busy()}
+                refused={(*refused_fields).clone()} />
         </section>
     };
 

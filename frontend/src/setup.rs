@@ -10,6 +10,33 @@ use warpscope_wasm::protocol::{Catalog, CatalogWorkload, SimulateJob};
 use crate::share::{SharedSetup, SharedSource};
 use crate::state::{DEFAULT_MACHINE, DEFAULT_MAX_CYCLES, DEFAULT_WORKLOAD};
 
+/// The cycle budgets the budget field accepts, and so a link.
+pub const CYCLE_BUDGET: (u64, u64) = (1_000, 10_000_000_000);
+
+/// Checks a whole-number field against its range; the reason is for the person. Spaces,
+/// underscores and narrow no-break spaces between digit groups are allowed.
+pub fn parse_in_range(text: &str, min: u64, max: u64, what: &str) -> Result<u64, String> {
+    let value: u64 = text
+        .trim()
+        .replace(['_', ' ', '\u{202F}'], "")
+        .parse()
+        .map_err(|_| format!("{what} must be a whole number"))?;
+    if value < min || value > max {
+        return Err(format!("{what} must be between {min} and {max}"));
+    }
+    Ok(value)
+}
+
+/// Values of a share link that the fields refused, as the link gave them: the fields show them,
+/// marked with the reason, while the set-up keeps the default in their place.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RefusedFields {
+    /// The size knob's value.
+    pub size: Option<String>,
+    /// The cycle budget.
+    pub max_cycles: Option<String>,
+}
+
 /// Cycles between the first snapshots of a run. Small, so that a run of a few hundred cycles
 /// still animates; the worker doubles it whenever 400 snapshots are held, so a long run costs
 /// only a few more doublings (one per factor of two in length).
@@ -129,7 +156,7 @@ impl Setup {
         let library = self.library_entry(catalog).filter(|_| !self.edited);
         let (source, defines) = match library {
             Some(entry) => {
-                let size = self.defines.iter().find(|(n, _)| *n == entry.size_define).and_then(|(_, v)| v.parse().ok());
+                let size = self.defines.iter().find(|(n, _)| *n == entry.size_define).map(|(_, v)| v.clone());
                 let others = self.defines.iter().filter(|(n, _)| *n != entry.size_define).cloned().collect();
                 (SharedSource::Library { id: entry.id.clone(), size }, others)
             }
@@ -148,15 +175,18 @@ impl Setup {
             hardware,
             tb: self.policies.tb.clone(),
             warp: self.policies.warp.clone(),
-            max_cycles: self.max_cycles,
+            max_cycles: Some(self.max_cycles.to_string()),
             embed,
         }
     }
 
     /// The set-up a share link describes. What cannot be restored (an unknown workload or
-    /// machine, a bad hardware value) is skipped and named in the returned notes.
-    pub fn from_shared(catalog: &Catalog, shared: &SharedSetup) -> (Setup, Vec<String>) {
+    /// machine, a bad hardware value) is skipped and named in the returned notes; a size or
+    /// cycle budget the fields would refuse is refused alike, named in the notes and returned
+    /// for the fields to show, marked.
+    pub fn from_shared(catalog: &Catalog, shared: &SharedSetup) -> (Setup, Vec<String>, RefusedFields) {
         let mut notes = Vec::new();
+        let mut refused = RefusedFields::default();
         let mut setup = Setup::initial(catalog);
         if !setup.load_machine(catalog, &shared.machine) {
             notes.push(format!("the link's machine \"{}\" is not one of this version's presets", shared.machine));
@@ -164,7 +194,17 @@ impl Setup {
         match &shared.source {
             SharedSource::Library { id, size } => {
                 if setup.load_workload(catalog, id) {
-                    setup.set_size(catalog, *size);
+                    let entry = setup.library_entry(catalog).expect("just loaded");
+                    let (min, max) = (entry.size_min as u64, entry.size_max as u64);
+                    match size.as_deref().map(|n| parse_in_range(n, min, max, "the size")) {
+                        None => {}
+                        Some(Ok(n)) => setup.set_size(catalog, Some(n as u32)),
+                        Some(Err(reason)) => {
+                            let n = size.clone().unwrap_or_default();
+                            notes.push(format!("the link's size `{n}` was not used: {reason}"));
+                            refused.size = Some(n);
+                        }
+                    }
                 } else {
                     notes.push(format!("the link's workload \"{id}\" is not in this version's library"));
                 }
@@ -196,8 +236,16 @@ impl Setup {
                 notes.push(format!("the link's {kind} scheduler `{spec}` was replaced by the default: {e}"));
             }
         }
-        setup.max_cycles = shared.max_cycles.max(1);
-        (setup, notes)
+        if let Some(text) = &shared.max_cycles {
+            match parse_in_range(text, CYCLE_BUDGET.0, CYCLE_BUDGET.1, "the cycle budget") {
+                Ok(max) => setup.max_cycles = max,
+                Err(reason) => {
+                    notes.push(format!("the link's cycle budget `{text}` was not used: {reason}"));
+                    refused.max_cycles = Some(text.clone());
+                }
+            }
+        }
+        (setup, notes, refused)
     }
 }
 
@@ -205,6 +253,39 @@ impl Setup {
 mod tests {
     use super::*;
     use warpscope_wasm::catalog::catalog;
+
+    #[test]
+    fn ranges_are_checked_with_reasons() {
+        assert_eq!(parse_in_range("64", 16, 256, "the size"), Ok(64));
+        assert_eq!(parse_in_range(" 1 000 ", 1, 5000, "x"), Ok(1000));
+        assert_eq!(parse_in_range("8", 16, 256, "the size"), Err("the size must be between 16 and 256".into()));
+        assert_eq!(parse_in_range("lots", 16, 256, "the size"), Err("the size must be a whole number".into()));
+    }
+
+    #[test]
+    fn a_link_s_size_and_budget_are_checked_as_the_fields_check_them() {
+        let catalog = catalog();
+        let mut shared = Setup::initial(&catalog).to_shared(&catalog, false);
+        shared.source = SharedSource::Library { id: "vecadd".into(), size: Some("1024".into()) };
+        for (max, refused) in [("9007199254740993", true), ("0", true), ("1e9", true), ("999", true), ("5000", false)] {
+            shared.max_cycles = Some(max.into());
+            let (setup, notes, fields) = Setup::from_shared(&catalog, &shared);
+            if refused {
+                assert_eq!(setup.max_cycles, DEFAULT_MAX_CYCLES, "{max}: the default instead");
+                assert_eq!(fields.max_cycles.as_deref(), Some(max), "{max}: the field shows it, marked");
+                assert!(notes.len() == 1 && notes[0].contains("cycle budget") && notes[0].contains(max), "{notes:?}");
+            } else {
+                assert_eq!((setup.max_cycles, fields, notes.len()), (5000, RefusedFields::default(), 0));
+            }
+        }
+        shared.max_cycles = None;
+        shared.source = SharedSource::Library { id: "vecadd".into(), size: Some("99999999999".into()) };
+        let (setup, notes, fields) = Setup::from_shared(&catalog, &shared);
+        let entry = setup.library_entry(&catalog).unwrap();
+        assert_eq!(setup.size(&catalog), Some(entry.size_default), "the file's default instead");
+        assert_eq!(fields.size.as_deref(), Some("99999999999"));
+        assert!(notes[0].contains(&format!("between {} and {}", entry.size_min, entry.size_max)), "{notes:?}");
+    }
 
     #[test]
     fn a_setup_survives_its_share_link() {
@@ -219,9 +300,9 @@ mod tests {
         setup.max_cycles = 123_456;
 
         let shared = crate::share::decode(&crate::share::encode(&setup.to_shared(&catalog, false))).unwrap().unwrap();
-        assert_eq!(shared.source, SharedSource::Library { id: "hotspot".into(), size: Some(64) });
+        assert_eq!(shared.source, SharedSource::Library { id: "hotspot".into(), size: Some("64".into()) });
         assert_eq!(shared.hardware, [("l1.ways".to_string(), "4".to_string())], "only what differs from the preset");
-        let (restored, notes) = Setup::from_shared(&catalog, &shared);
+        let (restored, notes, _) = Setup::from_shared(&catalog, &shared);
         assert!(notes.is_empty(), "{notes:?}");
         assert_eq!(restored, setup);
         assert_eq!(restored.size(&catalog), Some(64));
@@ -238,7 +319,7 @@ mod tests {
         shared.machine = "gtx9000".into();
         shared.warp = "psychic".into();
         shared.hardware.push(("l1.ways".into(), "0".into()));
-        let (restored, notes) = Setup::from_shared(&catalog, &shared);
+        let (restored, notes, _) = Setup::from_shared(&catalog, &shared);
         assert_eq!(restored.source, setup.source);
         assert_eq!(restored.policies.warp, Policies::default().warp, "an unknown policy falls back to the default");
         assert_eq!(notes.len(), 3, "{notes:?}");

@@ -20,8 +20,9 @@ pub enum SharedSource {
     Library {
         /// Workload id.
         id: String,
-        /// Value of its size knob.
-        size: Option<u32>,
+        /// Value of its size knob, as the link gives it: restoring the set-up checks it as the
+        /// size field does.
+        size: Option<String>,
     },
     /// A kernel file's text.
     Text(String),
@@ -42,8 +43,9 @@ pub struct SharedSetup {
     pub tb: String,
     /// Warp scheduler id.
     pub warp: String,
-    /// Cycle budget.
-    pub max_cycles: u64,
+    /// Cycle budget, as the link gives it (`None`: the default): restoring the set-up checks it
+    /// as the budget field does.
+    pub max_cycles: Option<String>,
     /// The compact, read-only view for iframes.
     pub embed: bool,
 }
@@ -55,7 +57,7 @@ pub fn encode(setup: &SharedSetup) -> String {
         SharedSource::Library { id, size } => {
             pairs.push(("w", id.clone()));
             if let Some(size) = size {
-                pairs.push(("n", size.to_string()));
+                pairs.push(("n", size.clone()));
             }
         }
         SharedSource::Text(text) => pairs.push(("src", pack(text))),
@@ -69,7 +71,9 @@ pub fn encode(setup: &SharedSetup) -> String {
     }
     pairs.push(("tb", setup.tb.clone()));
     pairs.push(("warp", setup.warp.clone()));
-    pairs.push(("max", setup.max_cycles.to_string()));
+    if let Some(max) = &setup.max_cycles {
+        pairs.push(("max", max.clone()));
+    }
     if setup.embed {
         pairs.push(("embed", "1".into()));
     }
@@ -88,22 +92,13 @@ pub fn decode(query: &str) -> Result<Option<SharedSetup>, String> {
     let source = match (get.get("w"), get.get("src")) {
         (None, None) => return Ok(None),
         (Some(_), Some(_)) => return Err("the link names both a library workload and a kernel text".into()),
-        (Some(id), None) => {
-            let size = match get.get("n") {
-                None => None,
-                Some(n) => Some(n.parse().map_err(|_| format!("the link's size `{n}` is not a whole number"))?),
-            };
-            SharedSource::Library { id: id.clone(), size }
-        }
+        (Some(id), None) => SharedSource::Library { id: id.clone(), size: get.get("n").cloned() },
         (None, Some(packed)) => SharedSource::Text(unpack(packed)?),
     };
     let text = |key: &str, default: &str| get.get(key).cloned().unwrap_or_else(|| default.to_string());
     let hardware = split_pairs(get.get("hw"), "hardware setting")?;
     let defines = split_pairs(get.get("d"), "#define")?;
-    let max_cycles = match get.get("max") {
-        None => crate::state::DEFAULT_MAX_CYCLES,
-        Some(max) => max.parse().map_err(|_| format!("the link's cycle budget `{max}` is not a whole number"))?,
-    };
+    let max_cycles = get.get("max").cloned();
     Ok(Some(SharedSetup {
         source,
         defines,
@@ -141,8 +136,16 @@ fn pack(text: &str) -> String {
 fn unpack(packed: &str) -> Result<String, String> {
     let damaged = "the kernel text in the link is damaged (was the link cut short?)";
     let bytes = URL_SAFE_NO_PAD.decode(packed.trim_end_matches('=')).map_err(|_| damaged.to_string())?;
-    let text = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_SOURCE_BYTES)
-        .map_err(|_| damaged.to_string())?;
+    let text = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_SOURCE_BYTES).map_err(|e| {
+        if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
+            format!(
+                "the kernel text in the link unpacks to more than {} KB, the most a link may carry",
+                MAX_SOURCE_BYTES >> 10
+            )
+        } else {
+            damaged.to_string()
+        }
+    })?;
     String::from_utf8(text).map_err(|_| damaged.to_string())
 }
 
@@ -197,14 +200,14 @@ mod tests {
             hardware: vec![("l1.ways".into(), "8".into()), ("coherence".into(), "keep-l1".into())],
             tb: "rr".into(),
             warp: "lrr".into(),
-            max_cycles: 2_000_000,
+            max_cycles: Some("2000000".into()),
             embed: false,
         }
     }
 
     #[test]
     fn a_library_workload_travels_as_its_id_and_size() {
-        let s = setup(SharedSource::Library { id: "hotspot".into(), size: Some(64) });
+        let s = setup(SharedSource::Library { id: "hotspot".into(), size: Some("64".into()) });
         let query = encode(&s);
         assert_eq!(query, "w=hotspot&n=64&m=ccws-fermi&hw=l1.ways:8,coherence:keep-l1&tb=rr&warp=lrr&max=2000000");
         assert_eq!(decode(&format!("?{query}")), Ok(Some(s)));
@@ -226,8 +229,10 @@ mod tests {
     fn a_plain_visit_names_no_setup_and_bad_links_say_why() {
         assert_eq!(decode(""), Ok(None));
         assert_eq!(decode("?debug=1"), Ok(None));
-        assert!(decode("w=a&n=many").unwrap_err().contains("`many`"));
         assert!(decode("src=AAAA").unwrap_err().contains("damaged"));
+        let huge = pack(&" ".repeat(MAX_SOURCE_BYTES + 1));
+        assert!(decode(&format!("src={huge}")).unwrap_err().contains("more than 1024 KB"), "too big, not damaged");
+        assert_eq!(decode(&format!("src={}", pack(&" ".repeat(MAX_SOURCE_BYTES)))).map(|s| s.is_some()), Ok(true));
         assert!(decode("w=a&hw=l1.ways").unwrap_err().contains("`l1.ways`"));
         assert!(decode("w=a&max=%zz").unwrap_err().contains("garbled"));
         assert!(decode("w=a&src=x").unwrap_err().contains("both"));
@@ -239,7 +244,7 @@ mod tests {
         assert_eq!(s.source, SharedSource::Library { id: "vecadd".into(), size: None });
         assert_eq!((s.tb.as_str(), s.warp.as_str()), ("rr", "gto"));
         assert_eq!(s.machine, crate::state::DEFAULT_MACHINE);
-        assert_eq!(s.max_cycles, crate::state::DEFAULT_MAX_CYCLES);
+        assert_eq!(s.max_cycles, None);
         assert!(s.hardware.is_empty() && s.defines.is_empty() && !s.embed);
     }
 

@@ -310,6 +310,32 @@ test('a share link restores the whole set-up, and its embed view runs', async ()
   await embed.close();
 });
 
+test('a link\'s size and cycle budget are checked as the fields check them, marked there, and Run still works', async () => {
+  // A budget beyond 2^53 once reached the worker and blocked every run until reload; 0 became 1.
+  for (const max of ['9007199254740993', '0']) {
+    const page = await openPage(session.browser, `${session.server.url}?w=vecadd&n=1024&m=fermi-gtx480&max=${max}`);
+    await waitForApp(page);
+    await page.locator('#link-notes').waitFor({ timeout: 20000 });
+    assert.match(await page.locator('#link-notes').textContent(), new RegExp(`cycle budget .${max}. was not used`));
+    const field = page.locator('#max-cycles');
+    await page.waitForFunction((v) => document.querySelector('#max-cycles')?.value === v, max, { timeout: 10000 });
+    assert.equal(await field.getAttribute('aria-invalid'), 'true', 'the field shows the link\'s value, marked');
+    assert.match(await page.locator('#max-cycles-hint').textContent(), /between 1000 and 10000000000/);
+    const cycles = await runAndWait(page);
+    assert.ok(cycles > 0, 'the run uses the default budget');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+  const page = await openPage(session.browser, `${session.server.url}?w=vecadd&n=99999999999&m=fermi-gtx480`);
+  await waitForApp(page);
+  await page.locator('#link-notes').waitFor({ timeout: 20000 });
+  assert.match(await page.locator('#link-notes').textContent(), /size .99999999999. was not used/);
+  await page.waitForFunction(() => document.querySelector('#size')?.value === '99999999999', null, { timeout: 10000 });
+  assert.equal(await page.locator('#size').getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('under CIAO-C the interference panel shows who evicts whom and which warps are isolated', async () => {
   // ATAX's row walk, one block of 8 warps on SM 0, with CIAO acting early (a 0.01 % cutoff, short epochs).
   const spec = 'ciao-c:high_cutoff=1,high_epoch=100,low_epoch=10';

@@ -582,7 +582,8 @@ fn ignored_at(at: Origin<'_>, reason: impl Into<String>) -> IgnoredOption {
 }
 
 /// The DRAM bandwidth per channel in bytes per core cycle:
-/// `bus_width × chips_per_channel × data_rate × dram_mhz / core_mhz`, rounded, at least 1.
+/// `bus_width × chips_per_channel × data_rate × dram_mhz / core_mhz`, rounded, at least 1 when
+/// positive: a zero bus width, chip count or data rate gives 0, which validation refuses.
 ///
 /// `-gpgpu_dram_buswidth` is the width of one DRAM chip in bytes, `-gpgpu_n_mem_per_ctrlr` the
 /// chips per channel (GPGPU-Sim's default 1) and `-dram_data_command_freq_ratio` the transfers
@@ -600,7 +601,10 @@ fn dram_bytes_per_cycle(
         return None;
     }
     let bytes = f64::from(bus_width) * f64::from(chips_per_channel) * f64::from(data_rate) * dram_mhz / core_mhz;
-    // `as` saturates (and maps NaN to 0), so no value can overflow.
+    if bytes <= 0.0 || bytes.is_nan() {
+        return Some(0);
+    }
+    // `as` saturates, so no value can overflow.
     Some((libm::round(bytes) as u32).max(1))
 }
 
@@ -1242,6 +1246,17 @@ mod tests {
             (e.line, e.reason.as_str()),
             (1, "invalid dram.bytes_per_cycle: must be between 1 and 65536, got 4294967295")
         );
+    }
+
+    #[test]
+    fn a_zero_bus_width_is_refused_not_rounded_up() {
+        let e = import_gtx("-gpgpu_dram_buswidth 0\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.reason.as_str()),
+            (1, "invalid dram.bytes_per_cycle: must be between 1 and 65536, got 0")
+        );
+        let e = import_gtx("-gpgpu_dram_buswidth 4\n-gpgpu_n_mem_per_ctrlr 0\n").unwrap_err();
+        assert_eq!(e.reason, "invalid dram.bytes_per_cycle: must be between 1 and 65536, got 0");
     }
 
     #[test]

@@ -24,6 +24,11 @@ use crate::isa::Kernel;
 pub(crate) const MAX_LOCAL_ARRAY: u32 = 32;
 /// Most device-function calls inlined inside one another.
 const MAX_INLINE_DEPTH: usize = 32;
+/// Most instructions a kernel's code may reach, inlined calls included, before optimisation.
+/// Device functions are inlined at every call, so a few lines that call a function twice,
+/// each calling the next twice, expand exponentially; the later passes cost more than linear
+/// time in the length. The library's longest kernel is a few hundred instructions.
+pub(crate) const MAX_KERNEL_INSTRUCTIONS: usize = 16_384;
 
 /// What a function takes and returns.
 #[derive(Clone, Debug)]
@@ -171,6 +176,8 @@ pub(super) struct Gen<'a, 'd> {
     pub shared: Vec<(u32, u32)>,
     pub shared_bytes: u32,
     pub shared_reported: bool,
+    /// Whether the kernel was reported as growing past [`MAX_KERNEL_INSTRUCTIONS`].
+    pub too_long_reported: bool,
     /// Pure computations already done in the current straight-line stretch of code, so that
     /// `y[i] = a * x[i] + y[i]` computes `i * 4` and `y + i * 4` once (local value numbering).
     pub available: Vec<(Pure, VReg)>,
@@ -218,6 +225,7 @@ impl<'a, 'd> Gen<'a, 'd> {
             shared: Vec::new(),
             shared_bytes: 0,
             shared_reported: false,
+            too_long_reported: false,
             available: Vec::new(),
             assigned: Vec::new(),
         }
@@ -379,6 +387,23 @@ impl<'a, 'd> Gen<'a, 'd> {
         }
         if self.frames.len() >= MAX_INLINE_DEPTH {
             self.diags.error(span, format!("device-function calls nest more than {MAX_INLINE_DEPTH} deep"));
+            return Val::error();
+        }
+        if self.code.len() > MAX_KERNEL_INSTRUCTIONS {
+            // Reported once, at the call that went past the limit; the remaining calls are
+            // not expanded, so the work stays bounded however the calls multiply.
+            if !self.too_long_reported {
+                self.too_long_reported = true;
+                self.diags.error_help(
+                    span,
+                    format!(
+                        "inlining `{}` here makes the kernel longer than {MAX_KERNEL_INSTRUCTIONS} instructions",
+                        f.name
+                    ),
+                    "device functions are inlined at every call, so a function that calls another twice doubles \
+                     its size at each level: call it once and reuse the result, or loop",
+                );
+            }
             return Val::error();
         }
         let saved_scopes = core::mem::take(&mut self.scopes);

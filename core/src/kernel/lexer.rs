@@ -72,13 +72,14 @@ struct Lexer<'a> {
     tokens: Vec<Token>,
 }
 
-/// Splits `src` into tokens, reporting characters that start no token. The result always
-/// ends with [`Tok::Eof`].
+/// Splits `src` into tokens, reporting characters that start no token. A UTF-8 byte-order
+/// mark at the start (some editors on Windows write one) is not part of the text. The result
+/// always ends with [`Tok::Eof`].
 pub(crate) fn lex(src: &str, diags: &mut Diags) -> Vec<Token> {
     let mut lx = Lexer {
         src,
         bytes: src.as_bytes(),
-        pos: 0,
+        pos: if src.starts_with('\u{FEFF}') { '\u{FEFF}'.len_utf8() } else { 0 },
         line: 1,
         column: 1,
         logical_line: 1,
@@ -248,6 +249,12 @@ impl Lexer<'_> {
                 diags.error(span, format!("invalid suffix `{suffix}` on a float literal"));
             }
             let value = text.parse::<f32>().unwrap_or(0.0);
+            if value.is_infinite() {
+                diags.error(
+                    span,
+                    format!("float literal `{text}` is too large for a 32-bit float (at most about 3.4e38)"),
+                );
+            }
             self.push(Tok::Float(value), span);
             return;
         }
@@ -281,6 +288,10 @@ impl Lexer<'_> {
         let value = match u64::from_str_radix(digits, radix) {
             Ok(v) if v <= u32::MAX as u64 => v as u32,
             Ok(_) => {
+                diags.error(span, format!("integer literal `{text}` does not fit in 32 bits"));
+                0
+            }
+            Err(e) if *e.kind() == core::num::IntErrorKind::PosOverflow => {
                 diags.error(span, format!("integer literal `{text}` does not fit in 32 bits"));
                 0
             }
@@ -356,6 +367,18 @@ mod tests {
             ("x = 1.0q;", (1, 5), "invalid suffix `q` on a float literal"),
             ("x = 0x;", (1, 5), "integer literal `0x` needs hexadecimal digits after `0x`"),
             ("x = 09;", (1, 5), "integer literal `09` is not a valid octal number"),
+            (
+                "x = 123456789012345678901234;",
+                (1, 5),
+                "integer literal `123456789012345678901234` does not fit in 32 bits",
+            ),
+            (
+                "x = 0777777777777777777777777;",
+                (1, 5),
+                "integer literal `0777777777777777777777777` does not fit in 32 bits",
+            ),
+            ("x = 1e39;", (1, 5), "float literal `1e39` is too large for a 32-bit float (at most about 3.4e38)"),
+            ("\u{FEFF}a @ b", (1, 3), "unexpected character `@`"),
             ("a @ b", (1, 3), "unexpected character `@`"),
             ("x /* never closed", (1, 3), "unterminated comment: `/*` has no matching `*/`"),
         ];

@@ -208,7 +208,13 @@ impl<'a> Parser<'a> {
     fn mk(&mut self, kind: ExprKind, span: Span) -> PResult<Expr> {
         let e = Expr::new(kind, span);
         if e.height > MAX_EXPR_HEIGHT {
-            let r = self.error(span, format!("expression is too deeply nested (more than {MAX_EXPR_HEIGHT} levels)"));
+            let r = self.error(
+                span,
+                format!(
+                    "expression is too long or too deeply nested (more than {MAX_EXPR_HEIGHT} operators one inside \
+                     another; a chain `a + b + c + …` counts one per operator): split it across statements"
+                ),
+            );
             self.fatal = true;
             return Err(r);
         }

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use crate::components::policy_picker::PolicyPicker;
 use crate::identity::Same;
-use crate::setup::Setup;
+use crate::setup::{parse_in_range, RefusedFields, Setup, CYCLE_BUDGET};
 
 /// A change the person made.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,19 +41,9 @@ pub struct SetupBarProps {
     pub on_change: Callback<SetupChange>,
     /// Locks the menus while a run goes on.
     pub busy: bool,
-}
-
-/// Checks a whole-number field against its range; the reason is for the person.
-pub fn parse_in_range(text: &str, min: u64, max: u64, what: &str) -> Result<u64, String> {
-    let value: u64 = text
-        .trim()
-        .replace(['_', ' ', '\u{202F}'], "")
-        .parse()
-        .map_err(|_| format!("{what} must be a whole number"))?;
-    if value < min || value > max {
-        return Err(format!("{what} must be between {min} and {max}"));
-    }
-    Ok(value)
+    /// Values a share link gave that the fields refuse: shown in them, marked.
+    #[prop_or_default]
+    pub refused: RefusedFields,
 }
 
 /// The menus.
@@ -115,14 +105,28 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
         let size_text = size_text.clone();
         use_effect_with(setup.workload.clone(), move |_| size_text.set(None));
     }
+    {
+        // A link's refused values appear as if typed, so the fields mark them with the reason
+        // (after the reset above: the link's workload arrives with them).
+        let (size_text, budget_text) = (size_text.clone(), budget_text.clone());
+        use_effect_with(props.refused.clone(), move |refused| {
+            if let Some(size) = &refused.size {
+                size_text.set(Some(size.clone()));
+            }
+            if let Some(max) = &refused.max_cycles {
+                budget_text.set(Some(max.clone()));
+            }
+        });
+    }
 
     let budget_shown = (*budget_text).clone().unwrap_or_else(|| setup.max_cycles.to_string());
-    let budget_error = parse_in_range(&budget_shown, 1_000, 10_000_000_000, "the cycle budget").err();
+    let (budget_min, budget_max) = CYCLE_BUDGET;
+    let budget_error = parse_in_range(&budget_shown, budget_min, budget_max, "the cycle budget").err();
     let on_budget = {
         let (budget_text, on_change) = (budget_text.clone(), props.on_change.clone());
         Callback::from(move |e: InputEvent| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            if let Ok(v) = parse_in_range(&input.value(), 1_000, 10_000_000_000, "the cycle budget") {
+            if let Ok(v) = parse_in_range(&input.value(), budget_min, budget_max, "the cycle budget") {
                 on_change.emit(SetupChange::MaxCycles(v));
             }
             budget_text.set(Some(input.value()));
@@ -200,18 +204,5 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
                 <span class="hint">{ "the SM whose L1 playback shows" }</span>
             </div>
         </div>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ranges_are_checked_with_reasons() {
-        assert_eq!(parse_in_range("64", 16, 256, "the size"), Ok(64));
-        assert_eq!(parse_in_range(" 1 000 ", 1, 5000, "x"), Ok(1000));
-        assert_eq!(parse_in_range("8", 16, 256, "the size"), Err("the size must be between 16 and 256".into()));
-        assert_eq!(parse_in_range("lots", 16, 256, "the size"), Err("the size must be a whole number".into()));
     }
 }
