@@ -217,6 +217,7 @@ pub fn app() -> Html {
     {
         let dispatcher = state.dispatcher();
         let workers = workers.clone();
+        let diagnostics = *debug;
         let wanted: Vec<Option<u32>> =
             state.pool.workers().iter().map(|w| (w.status != WorkerStatus::Gone).then_some(w.generation)).collect();
         use_effect_with(wanted, move |wanted| {
@@ -240,7 +241,7 @@ pub fn app() -> Html {
                     let dispatcher = dispatcher.clone();
                     Callback::from(move |message| dispatcher.dispatch(Action::WorkerDied { generation, message }))
                 };
-                match WorkerClient::spawn(on_reply, on_died) {
+                match WorkerClient::spawn(on_reply, on_died, diagnostics) {
                     Ok(client) => {
                         if slot == 0 {
                             client.send(Request::Catalog);

@@ -16,6 +16,9 @@ use yew::Callback;
 /// Script that loads the worker's wasm module, relative to the page so that `dist/` works
 /// from any sub-path.
 const WORKER_SCRIPT: &str = "./worker_loader.js";
+/// The same for a page in diagnostic mode (`?debug=1`): only such a worker honours the
+/// diagnostic `Crash` request.
+const DIAGNOSTIC_WORKER_SCRIPT: &str = "./worker_loader.js?diagnostics=1";
 
 /// Requests waiting for the worker to become ready, or `None` once it is.
 type Pending = Rc<RefCell<Option<Vec<Request>>>>;
@@ -30,11 +33,12 @@ pub struct WorkerClient {
 
 impl WorkerClient {
     /// Starts a worker. `on_reply` gets every reply; `on_died` gets the message of a script
-    /// error that killed the worker.
-    pub fn spawn(on_reply: Callback<Reply>, on_died: Callback<String>) -> Result<Self, String> {
+    /// error that killed the worker. With `diagnostics` it honours the `Crash` request.
+    pub fn spawn(on_reply: Callback<Reply>, on_died: Callback<String>, diagnostics: bool) -> Result<Self, String> {
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
-        let worker = Worker::new_with_options(WORKER_SCRIPT, &options)
+        let script = if diagnostics { DIAGNOSTIC_WORKER_SCRIPT } else { WORKER_SCRIPT };
+        let worker = Worker::new_with_options(script, &options)
             .map_err(|err| format!("the browser refused to start the simulation worker: {err:?}"))?;
         let pending: Pending = Rc::new(RefCell::new(Some(Vec::new())));
 

@@ -582,6 +582,30 @@ test('a worker panic becomes a message and a fresh worker takes over', async () 
   await page.close();
 });
 
+test('a worker not started for diagnostics ignores the Crash request', async () => {
+  const page = await openPage(session.browser, session.server.url);
+  await waitForApp(page);
+  assert.equal(await page.locator('#crash-worker').count(), 0, 'no diagnostics without ?debug=1');
+  // A script of the page's own starts a worker as the page does and sends it Crash, then asks
+  // for the menus: a worker that crashed would never answer.
+  const answered = await page.evaluate(() => new Promise((resolve) => {
+    const worker = new Worker('./worker_loader.js', { type: 'module' });
+    worker.onerror = () => resolve('error');
+    worker.onmessage = (event) => {
+      if (event.data.type === 'Ready') {
+        worker.postMessage({ type: 'Crash' });
+        worker.postMessage({ type: 'Catalog' });
+      } else if (event.data.type === 'Failed') {
+        resolve('failed');
+      } else if (event.data.type === 'Catalog') {
+        resolve('catalog');
+      }
+    };
+  }));
+  assert.equal(answered, 'catalog');
+  await page.close();
+});
+
 test('a panic on the page shows a banner instead of leaving it dead', async () => {
   const page = await openPage(session.browser, `${session.server.url}?debug=1`);
   await waitForApp(page);

@@ -56,7 +56,8 @@ pub enum Request {
         config: Box<GpuConfig>,
     },
     /// Diagnostic: make the worker panic, so that tests can check that a crash reaches the
-    /// person as a message and the page recovers. The page only sends it in debug mode.
+    /// person as a message and the page recovers. Only a worker the page started for
+    /// diagnostics (in debug mode) honours it; any other ignores it.
     Crash,
 }
 

@@ -44,6 +44,12 @@ fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
+/// Whether the page started this worker for diagnostics (`worker_loader.js?diagnostics=1`, from
+/// a page opened with `?debug=1`): only then does it honour the `Crash` request.
+fn started_for_diagnostics() -> bool {
+    scope().location().search().split(['?', '&']).any(|p| p == "diagnostics=1")
+}
+
 /// Encodes a reply as a plain JS object; `None` becomes `null`, as in the CLI's JSON.
 fn encode(reply: &Reply) -> Result<JsValue, serde_wasm_bindgen::Error> {
     reply.serialize(&serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true))
@@ -110,7 +116,12 @@ fn handle(request: Request) {
         // Answered at once: a request is handled between two slices of a running job.
         Request::Catalog => post(&Reply::Catalog { catalog: Box::new(catalog()) }),
         Request::Compile { id, source, defines, config } => post(&compile_reply(id, &source, &defines, &config)),
-        Request::Crash => panic!("the page asked the worker to crash (diagnostic request)"),
+        Request::Crash if started_for_diagnostics() => {
+            panic!("the page asked the worker to crash (diagnostic request)")
+        }
+        Request::Crash => web_sys::console::warn_1(
+            &"warpscope: a Crash request was ignored: only a worker started for diagnostics honours it".into(),
+        ),
     }
 }
 
