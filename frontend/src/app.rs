@@ -80,6 +80,8 @@ struct PoolWorker {
     generation: u32,
     client: WorkerClient,
     sent: Option<JobId>,
+    /// Gives the worker up if it has not said it is ready in time (dropped with it).
+    _start_due: Timeout,
 }
 
 /// The page's workers, slot by slot (`None`: not spawned, or given up).
@@ -246,7 +248,13 @@ pub fn app() -> Html {
                         if slot == 0 {
                             client.send(Request::Catalog);
                         }
-                        workers[slot] = Some(PoolWorker { generation, client, sent: None });
+                        let start_due = {
+                            let dispatcher = dispatcher.clone();
+                            Timeout::new(crate::state::WORKER_START_TIMEOUT_MS, move || {
+                                dispatcher.dispatch(Action::WorkerStartDue { generation })
+                            })
+                        };
+                        workers[slot] = Some(PoolWorker { generation, client, sent: None, _start_due: start_due });
                     }
                     Err(message) => dispatcher.dispatch(Action::WorkerUnavailable { generation, message }),
                 }
@@ -802,6 +810,9 @@ fn card_setup(base: &Setup, catalog: &Catalog, card: &gallery::Card, spec: &plan
 
 fn engine_status(state: &AppState) -> String {
     match state.pool.size() {
+        _ if state.pool.workers().iter().all(|w| w.status == WorkerStatus::Gone) => {
+            "Engine: unavailable (its worker did not start)".into()
+        }
         _ if !state.engine_ready() => "Engine: starting…".into(),
         1 => "Engine: ready".into(),
         n => format!("Engine: ready · up to {n} workers"),

@@ -15,7 +15,9 @@
 //! been replaced match no slot and are dropped. A worker that crashes after it was ready is
 //! replaced (a new generation in the same slot) and its job fails; one that dies before it was
 //! ever ready is given up, not restarted, so that a browser that cannot run the worker at all
-//! does not spawn one after another.
+//! does not spawn one after another. Crashes that follow one another with no job ending in
+//! between are a worker that cannot work here: after [`MAX_CRASHES_IN_A_ROW`] the crashed
+//! worker is given up too.
 
 use std::collections::VecDeque;
 
@@ -24,6 +26,9 @@ use warpscope_wasm::protocol::{Job, JobId};
 /// Most workers a page starts, whatever the core count: each holds its own copy of the
 /// engine and of a run's memory, and a card's runs are seldom more than a few dozen.
 pub const MAX_WORKERS: usize = 4;
+
+/// Crashes with no job ending between them after which a crashed worker is not replaced.
+pub const MAX_CRASHES_IN_A_ROW: u32 = 3;
 
 /// Where a job's result goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,8 +91,11 @@ pub struct Worker {
 pub struct Death {
     /// The job it was running, now lost.
     pub lost: Option<QueuedJob>,
-    /// Whether a fresh worker replaces it (false: it never started, and is given up).
+    /// Whether a fresh worker replaces it (false: it never started, or crashed
+    /// [`MAX_CRASHES_IN_A_ROW`] times with no job ending in between, and is given up).
     pub replaced: bool,
+    /// Whether it had been ready (it crashed while working, rather than failing to start).
+    pub was_ready: bool,
 }
 
 /// The workers, their jobs and the queue.
@@ -97,6 +105,8 @@ pub struct Pool {
     workers: Vec<Worker>,
     queue: VecDeque<QueuedJob>,
     next_generation: u32,
+    /// Workers that crashed after being ready since a job last ended.
+    crashes_in_a_row: u32,
 }
 
 /// How many workers to run: `requested` (a `?workers=N` in the page's address, for
@@ -117,7 +127,13 @@ impl Pool {
     /// A pool of at most `size` workers (at least 1), with its first worker starting.
     pub fn new(size: usize) -> Pool {
         let first = Worker { generation: 0, status: WorkerStatus::Starting, job: None };
-        Pool { size: size.max(1), workers: vec![first], queue: VecDeque::new(), next_generation: 1 }
+        Pool {
+            size: size.max(1),
+            workers: vec![first],
+            queue: VecDeque::new(),
+            next_generation: 1,
+            crashes_in_a_row: 0,
+        }
     }
 
     /// Most workers it runs.
@@ -243,6 +259,7 @@ impl Pool {
         let target = self.running(generation, id)?;
         let slot = self.slot(generation)?;
         self.workers[slot].job = None;
+        self.crashes_in_a_row = 0;
         self.schedule();
         Some(target)
     }
@@ -252,7 +269,11 @@ impl Pool {
     /// already replaced or given up (a second report of the same death).
     pub fn died(&mut self, generation: u32) -> Option<Death> {
         let slot = self.slot(generation)?;
-        let replaced = self.workers[slot].status == WorkerStatus::Ready;
+        let was_ready = self.workers[slot].status == WorkerStatus::Ready;
+        if was_ready {
+            self.crashes_in_a_row += 1;
+        }
+        let replaced = was_ready && self.crashes_in_a_row < MAX_CRASHES_IN_A_ROW;
         let fresh = self.fresh_generation();
         let worker = &mut self.workers[slot];
         let lost = worker.job.take();
@@ -262,7 +283,7 @@ impl Pool {
             worker.status = WorkerStatus::Gone;
         }
         self.schedule();
-        Some(Death { lost, replaced })
+        Some(Death { lost, replaced, was_ready })
     }
 
     fn fresh_generation(&mut self) -> u32 {
@@ -404,6 +425,26 @@ pub(crate) mod tests {
         assert_eq!(jobs(&pool), [Some(1), None], "the other worker's run goes on");
         pool.ready(fresh);
         assert_eq!(jobs(&pool), [Some(1), Some(3)], "the replacement takes the next job");
+    }
+
+    #[test]
+    fn crashes_in_a_row_give_the_worker_up_and_a_job_ending_resets_the_count() {
+        let mut pool = Pool::new(1);
+        let crash = |pool: &mut Pool| {
+            let g = pool.workers()[0].generation;
+            pool.ready(g);
+            pool.died(g).expect("known")
+        };
+        assert!(crash(&mut pool).replaced && crash(&mut pool).replaced);
+        // A job ends on the third worker: the count starts again.
+        let g = pool.workers()[0].generation;
+        pool.ready(g);
+        enqueue(&mut pool, [job(1, card(0))]);
+        assert_eq!(pool.finish(g, 1), Some(card(0)));
+        assert!(crash(&mut pool).replaced && crash(&mut pool).replaced);
+        let third = crash(&mut pool);
+        assert!(third.was_ready && !third.replaced, "three crashes in a row: given up");
+        assert!(pool.all_gone());
     }
 
     #[test]

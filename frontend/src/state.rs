@@ -259,7 +259,17 @@ pub enum Action {
         /// The browser's description.
         message: String,
     },
+    /// The worker of `generation` was started [`WORKER_START_TIMEOUT_MS`] ago: if it has not
+    /// said it is ready, it never will (a script that failed to load may raise no error).
+    WorkerStartDue {
+        /// Which worker.
+        generation: u32,
+    },
 }
+
+/// How long a worker may take to say it is ready before it is given up. Loading and compiling
+/// the engine takes well under a second; the margin is for slow machines and networks.
+pub const WORKER_START_TIMEOUT_MS: u32 = 20_000;
 
 impl Reducible for AppState {
     type Action = Action;
@@ -404,6 +414,19 @@ impl AppState {
                 self.worker_died(generation, &format!("the browser would not start it: {message}"));
             }
             Action::WorkerDied { generation, message } => self.worker_died(generation, &message),
+            Action::WorkerStartDue { generation } => {
+                if self.pool.workers().iter().any(|w| w.generation == generation && w.status == WorkerStatus::Starting)
+                {
+                    let seconds = WORKER_START_TIMEOUT_MS / 1000;
+                    self.worker_died(
+                        generation,
+                        &format!(
+                            "it did not say it was ready within {seconds} s; its scripts may be missing from the \
+                             server or blocked"
+                        ),
+                    );
+                }
+            }
         }
     }
 
@@ -537,15 +560,21 @@ impl AppState {
     /// The worker of `generation` is dead: its job fails, and the pool replaces it (or gives
     /// it up if it never started). A second report of the same death changes nothing.
     fn worker_died(&mut self, generation: u32, message: &str) {
-        let Some(Death { lost, replaced }) = self.pool.died(generation) else { return };
-        self.notice = Some(match replaced {
-            true => format!("A simulation worker crashed and has been restarted ({message})."),
-            false => format!("A simulation worker could not start ({message})."),
-        });
+        let Some(Death { lost, replaced, was_ready }) = self.pool.died(generation) else { return };
+        let notice = match (replaced, was_ready) {
+            (true, _) => format!("A simulation worker crashed and has been restarted ({message})."),
+            (false, true) => format!(
+                "Simulation workers crashed {} times in a row, so no more are started; reload the page to try again \
+                 ({message}).",
+                crate::pool::MAX_CRASHES_IN_A_ROW
+            ),
+            (false, false) => format!("A simulation worker could not start ({message})."),
+        };
         if let Some(job) = lost {
+            let after = if replaced { "a fresh worker has been started" } else { "no fresh worker is started" };
             let message = format!(
-                "The simulation worker crashed, so this run was lost; a fresh worker has been started. \
-                 Please report this with the set-up (use Share) and this message: {message}"
+                "The simulation worker crashed, so this run was lost; {after}. Please report this with the set-up \
+                 (use Share) and this message: {message}"
             );
             self.set_view(job.target, RunView::Failed { message, field: None });
         }
@@ -554,6 +583,11 @@ impl AppState {
             self.compile.pending = false;
         }
         self.schedule();
+        // `schedule` says so when no worker could ever start; workers that crashed in a row
+        // are named as such.
+        if was_ready || !self.pool.all_gone() {
+            self.notice = Some(notice);
+        }
     }
 }
 
@@ -711,6 +745,32 @@ mod tests {
         assert_eq!(state.pool.workers().len(), 1, "nothing is restarted");
         state.apply(Action::Enqueue(vec![job(2, Target::Main)]));
         assert!(matches!(&state.main, RunView::Failed { .. }), "later jobs fail at once");
+    }
+
+    #[test]
+    fn a_worker_that_never_says_ready_is_given_up_when_its_start_is_due() {
+        let mut state = AppState::with_workers(1);
+        state.apply(Action::Enqueue(vec![job(1, Target::Main)]));
+        state.apply(Action::WorkerStartDue { generation: 0 });
+        assert!(matches!(&state.main, RunView::Failed { message, .. } if message.contains("not available")));
+        assert!(state.notice.as_deref().is_some_and(|n| n.contains("cannot start")), "{:?}", state.notice);
+        // A worker that did say it was ready is left alone.
+        let mut state = ready(1);
+        state.apply(Action::WorkerStartDue { generation: 0 });
+        assert_eq!(state.pool.workers()[0].status, WorkerStatus::Ready);
+        assert_eq!(state.notice, None);
+    }
+
+    #[test]
+    fn workers_that_crash_in_a_row_are_given_up_with_a_notice_saying_so() {
+        let mut state = ready(1);
+        for _ in 0..crate::pool::MAX_CRASHES_IN_A_ROW {
+            let generation = state.pool.workers()[0].generation;
+            state.apply(Action::Reply { generation, reply: Reply::Ready { protocol: PROTOCOL_VERSION }, at_ms: 0.0 });
+            state.apply(Action::WorkerDied { generation, message: "boom".into() });
+        }
+        assert!(state.pool.all_gone());
+        assert!(state.notice.as_deref().is_some_and(|n| n.contains("3 times in a row")), "{:?}", state.notice);
     }
 
     #[test]

@@ -606,6 +606,25 @@ test('a worker not started for diagnostics ignores the Crash request', async () 
   await page.close();
 });
 
+test('a worker whose files are missing is given up once, with a message, not restarted', async () => {
+  // worker_bg.wasm missing: the worker reports the failure at once. worker.js missing: it
+  // reports nothing and never says it is ready, so the page gives it up after 20 s.
+  for (const [file, waitMs] of [['worker_bg.wasm', 10000], ['worker.js', 30000]]) {
+    const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.route(`**/${file}`, (route) => route.fulfill({ status: 404, body: 'not found' }));
+    const page = await context.newPage();
+    let workers = 0;
+    page.on('worker', () => { workers += 1; });
+    await page.goto(session.server.url);
+    await page.locator('#engine-status', { hasText: 'unavailable' }).waitFor({ timeout: waitMs });
+    const notice = await page.locator('.notice').first().textContent();
+    assert.match(notice, /could not start|cannot start/, `${file}: ${notice}`);
+    await page.waitForTimeout(1000);
+    assert.equal(workers, 1, `${file}: one worker tried, none restarted`);
+    await context.close();
+  }
+});
+
 test('a panic on the page shows a banner instead of leaving it dead', async () => {
   const page = await openPage(session.browser, `${session.server.url}?debug=1`);
   await waitForApp(page);
