@@ -662,7 +662,20 @@ impl Host<'_, '_> {
                 let y = self.eval(r)?;
                 match (x, y) {
                     (HVal::Num(xv, xt), HVal::Num(yv, yt)) => match fold_binary(*op, xv, xt, yv, yt) {
-                        Ok((v, t)) => Some(HVal::Num(v, t)),
+                        Ok((v, t)) => match signed_overflow(*op, xv, xt, yv, yt).filter(|_| t == Ty::Int) {
+                            Some(exact) => {
+                                self.diags.error(
+                                    e.span,
+                                    format!(
+                                        "this overflows `int`: the exact result, {exact}, does not fit in 32 bits \
+                                         (the host block computes as the kernels do, and C leaves signed overflow \
+                                         undefined)"
+                                    ),
+                                );
+                                None
+                            }
+                            None => Some(HVal::Num(v, t)),
+                        },
                         Err(message) => {
                             self.diags.error(e.span, message);
                             None
@@ -1093,6 +1106,19 @@ fn elem_name(elem: ElemType) -> &'static str {
     }
 }
 
+/// The exact result of `x op y` on `int` operands when it does not fit in an `int` (`+`, `-`
+/// and `*` only; the others cannot overflow, or fail otherwise).
+fn signed_overflow(op: BinOp, x: u32, tx: Ty, y: u32, ty: Ty) -> Option<i64> {
+    let (x, y) = (i64::from(convert_const(x, tx, Ty::Int) as i32), i64::from(convert_const(y, ty, Ty::Int) as i32));
+    let exact = match op {
+        BinOp::Add => x + y,
+        BinOp::Sub => x - y,
+        BinOp::Mul => x * y,
+        _ => return None,
+    };
+    i32::try_from(exact).is_err().then_some(exact)
+}
+
 #[cfg(test)]
 mod tests {
     use crate::config::presets;
@@ -1116,6 +1142,23 @@ mod tests {
         let d = errors(host);
         assert_eq!(d.len(), 1, "{host}\n{d:#?}");
         assert_eq!((d[0].span.line, d[0].span.column, d[0].message.as_str()), (3, column, message), "{host}");
+    }
+
+    #[test]
+    fn host_arithmetic_that_overflows_int_is_an_error_not_a_wrapped_size() {
+        let message = "this overflows `int`: the exact result, 10000000000, does not fit in 32 bits (the host \
+                       block computes as the kernels do, and C leaves signed overflow undefined)";
+        check("host { int n = 100000; int a[n * n]; }", 30, message);
+        check(
+            "host { int n = -2147483647; int a[4]; k<<<1, n - 2>>>(a, 1.0); }",
+            46,
+            "this overflows `int`: the exact result, -2147483649, does not fit in 32 bits (the host block computes \
+             as the kernels do, and C leaves signed overflow undefined)",
+        );
+        // Unsigned arithmetic wraps, as C defines it.
+        let src = String::from(KERNELS) + "host { unsigned n = 4294967295u; int a[4]; k<<<1, n + 33u>>>(a, 1.0); }";
+        let config = presets::fermi_gtx480();
+        assert!(compile(&src, &CompileOptions { config: &config, defines: &[], optimize: true }).is_ok());
     }
 
     #[test]
