@@ -75,12 +75,19 @@ impl fmt::Display for Diagnostic {
 
 /// Most errors reported at once: past this, later ones are mostly consequences of earlier ones.
 pub(crate) const MAX_ERRORS: usize = 50;
+/// Most warnings kept: a person reads a few, and a flood (one per unused `-D` override, say)
+/// would cost the editor more than it tells.
+pub(crate) const MAX_WARNINGS: usize = 200;
 
-/// Collects diagnostics while compiling, without duplicates and up to [`MAX_ERRORS`] errors.
+/// Collects diagnostics while compiling, without duplicates and up to [`MAX_ERRORS`] errors
+/// and [`MAX_WARNINGS`] warnings.
 #[derive(Debug, Default)]
 pub(crate) struct Diags {
     list: Vec<Diagnostic>,
     errors: usize,
+    warnings: usize,
+    /// (offset, length, message) of every diagnostic kept, to drop repeats in logarithmic time.
+    seen: alloc::collections::BTreeSet<(u32, u32, String)>,
 }
 
 impl Diags {
@@ -100,12 +107,16 @@ impl Diags {
         if self.full() {
             return;
         }
-        // Inlined device functions and unrolled host loops would repeat the same message.
-        if self.list.iter().any(|d| d.span == span && d.message == message) {
+        if severity == Severity::Warning && self.warnings >= MAX_WARNINGS {
             return;
         }
-        if severity == Severity::Error {
-            self.errors += 1;
+        // Inlined device functions and unrolled host loops would repeat the same message.
+        if !self.seen.insert((span.offset, span.len, message.clone())) {
+            return;
+        }
+        match severity {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
         }
         self.list.push(Diagnostic { severity, span, message, help });
     }
@@ -206,5 +217,19 @@ mod tests {
             d.error(Span { offset: i + 1, ..span }, "many");
         }
         assert_eq!(d.error_count(), MAX_ERRORS);
+    }
+
+    #[test]
+    fn warnings_are_capped_too_and_errors_still_count() {
+        let mut d = Diags::default();
+        let span = Span { line: 1, column: 1, offset: 0, len: 1 };
+        for i in 0..1000u32 {
+            d.warning(Span { offset: i, ..span }, "noise");
+        }
+        d.error(span, "the real problem");
+        assert!(d.has_errors());
+        let all = d.finish();
+        assert_eq!(all.len(), MAX_WARNINGS + 1);
+        assert!(all.iter().any(|x| x.message == "the real problem"));
     }
 }

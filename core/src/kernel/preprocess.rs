@@ -28,6 +28,9 @@ struct Expander<'a> {
     exhausted: bool,
 }
 
+/// Unused overrides named one warning each; more are summed up in one.
+const UNUSED_OVERRIDES_NAMED: usize = 3;
+
 /// Runs the directives and expands macros. Returns the tokens the parser sees (ending in
 /// `Eof`) and every `#define`, with the value in effect.
 pub(crate) fn preprocess(
@@ -61,13 +64,23 @@ pub(crate) fn preprocess(
         ex.token(t, 0, &mut Vec::new());
         i += 1;
     }
-    for ((name, _), used) in overrides.iter().zip(&used_overrides) {
-        if !used {
-            ex.diags.warning(
-                Span { line: 1, column: 1, offset: 0, len: 0 },
-                format!("the override of `{name}` has no effect: the file has no `#define {name}`"),
-            );
+    let unused: Vec<&str> =
+        overrides.iter().zip(&used_overrides).filter(|(_, used)| !**used).map(|((name, _), _)| name.as_str()).collect();
+    let top = Span { line: 1, column: 1, offset: 0, len: 0 };
+    if unused.len() <= UNUSED_OVERRIDES_NAMED {
+        for name in unused {
+            ex.diags.warning(top, format!("the override of `{name}` has no effect: the file has no `#define {name}`"));
         }
+    } else {
+        let named: Vec<String> = unused[..UNUSED_OVERRIDES_NAMED].iter().map(|n| format!("`{n}`")).collect();
+        ex.diags.warning(
+            top,
+            format!(
+                "the overrides of {} and {} more have no effect: the file has no `#define` for them",
+                named.join(", "),
+                unused.len() - UNUSED_OVERRIDES_NAMED
+            ),
+        );
     }
     let mut out = ex.out;
     if out.last().is_none_or(|t| t.tok != Tok::Eof) {
@@ -284,6 +297,18 @@ mod tests {
             assert_eq!((errors[0].span.line, errors[0].span.column), (*line, *column), "{src}");
             assert_eq!(errors[0].message, *message, "{src}");
         }
+    }
+
+    #[test]
+    fn many_unused_overrides_are_one_warning() {
+        let names: Vec<String> = (0..1000).map(|i| format!("M{i}")).collect();
+        let overrides: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "1")).collect();
+        let (_, _, d) = run("#define N 1\nN", &overrides);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(
+            d[0].message,
+            "the overrides of `M0`, `M1`, `M2` and 997 more have no effect: the file has no `#define` for them"
+        );
     }
 
     #[test]
