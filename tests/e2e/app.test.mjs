@@ -41,6 +41,26 @@ test('an error in the kernel file is marked at its line and column, and Run wait
   await page.close();
 });
 
+test('code nested deeper than a worker\'s stack allows is a located error, not a crash', async () => {
+  // 30 device functions of 60 nested blocks, each calling the next: compiled natively, it once
+  // overflowed the worker's stack ("Maximum call stack size exceeded").
+  const lines = [];
+  for (let i = 0; i < 30; i++) {
+    const body = i === 0 ? 'x = x + 1.0f;' : `x = f${i - 1}(x);`;
+    lines.push(`__device__ float f${i}(float x) { ${'{ '.repeat(60)}${body}${' }'.repeat(60)} return x; }`);
+  }
+  lines.push('__global__ void k(float* a) { a[threadIdx.x] = f29(a[threadIdx.x]); }');
+  lines.push('host { float a[32]; k<<<1, 32>>>(a); }');
+  const page = await openPage(session.browser, session.server.url);
+  await waitForApp(page);
+  await page.fill('#source', lines.join('\n'));
+  await page.locator('#problems', { hasText: 'nests more than 256 levels deep' }).waitFor({ timeout: 20000 });
+  assert.ok(await page.locator('#run').isDisabled(), 'Run waits for a fix');
+  assert.equal(await page.locator('.notice').count(), 0, 'no worker crashed');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('a library workload runs in the worker and the page shows the native engine\'s numbers', async () => {
   const page = await openPage(session.browser, session.server.url);
   const size = await openSmallest(page, 'vecadd');

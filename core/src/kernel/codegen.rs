@@ -29,6 +29,11 @@ const MAX_INLINE_DEPTH: usize = 32;
 /// each calling the next twice, expand exponentially; the later passes cost more than linear
 /// time in the length. The library's longest kernel is a few hundred instructions.
 pub(crate) const MAX_KERNEL_INSTRUCTIONS: usize = 16_384;
+/// Most statements nested inside one another in a kernel once its calls are inlined (the
+/// parser allows 200 in one function, and 32 inlined calls deep would multiply that). Code
+/// generation recurses per level, and a browser's worker has far less stack than a native
+/// thread: 30 functions of 60 nested blocks, each calling the next, overflowed it.
+pub(crate) const MAX_CODE_DEPTH: u32 = 256;
 
 /// What a function takes and returns.
 #[derive(Clone, Debug)]
@@ -178,6 +183,10 @@ pub(super) struct Gen<'a, 'd> {
     pub shared_reported: bool,
     /// Whether the kernel was reported as growing past [`MAX_KERNEL_INSTRUCTIONS`].
     pub too_long_reported: bool,
+    /// Statements being generated inside one another, across inlined calls.
+    pub depth: u32,
+    /// Whether the kernel was reported as nesting past [`MAX_CODE_DEPTH`].
+    pub too_deep_reported: bool,
     /// Pure computations already done in the current straight-line stretch of code, so that
     /// `y[i] = a * x[i] + y[i]` computes `i * 4` and `y + i * 4` once (local value numbering).
     pub available: Vec<(Pure, VReg)>,
@@ -226,6 +235,8 @@ impl<'a, 'd> Gen<'a, 'd> {
             shared_bytes: 0,
             shared_reported: false,
             too_long_reported: false,
+            depth: 0,
+            too_deep_reported: false,
             available: Vec::new(),
             assigned: Vec::new(),
         }
@@ -494,6 +505,24 @@ impl<'a, 'd> Gen<'a, 'd> {
     }
 
     fn stmt(&mut self, s: &Stmt) {
+        if self.depth >= MAX_CODE_DEPTH {
+            if !self.too_deep_reported {
+                self.too_deep_reported = true;
+                self.diags.error_help(
+                    s.span,
+                    format!("code nests more than {MAX_CODE_DEPTH} levels deep once device functions are inlined"),
+                    "each call copies the function's body into the caller, nesting included: flatten some blocks",
+                );
+            }
+            return;
+        }
+        self.depth += 1;
+        self.statement(s);
+        self.depth -= 1;
+    }
+
+    /// [`Gen::stmt`] within the depth limit.
+    fn statement(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Empty => {}
             StmtKind::Expr(e) => self.effect(e),
