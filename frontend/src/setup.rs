@@ -201,7 +201,7 @@ impl Setup {
                         Some(Ok(n)) => setup.set_size(catalog, Some(n as u32)),
                         Some(Err(reason)) => {
                             let n = size.clone().unwrap_or_default();
-                            notes.push(format!("the link's size `{n}` was not used: {reason}"));
+                            notes.push(format!("the link's size `{n}` was replaced by the file's default: {reason}"));
                             refused.size = Some(n);
                         }
                     }
@@ -240,7 +240,7 @@ impl Setup {
             match parse_in_range(text, CYCLE_BUDGET.0, CYCLE_BUDGET.1, "the cycle budget") {
                 Ok(max) => setup.max_cycles = max,
                 Err(reason) => {
-                    notes.push(format!("the link's cycle budget `{text}` was not used: {reason}"));
+                    notes.push(format!("the link's cycle budget `{text}` was replaced by the default: {reason}"));
                     refused.max_cycles = Some(text.clone());
                 }
             }

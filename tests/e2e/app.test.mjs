@@ -336,7 +336,7 @@ test('a link\'s size and cycle budget are checked as the fields check them, mark
     const page = await openPage(session.browser, `${session.server.url}?w=vecadd&n=1024&m=fermi-gtx480&max=${max}`);
     await waitForApp(page);
     await page.locator('#link-notes').waitFor({ timeout: 20000 });
-    assert.match(await page.locator('#link-notes').textContent(), new RegExp(`cycle budget .${max}. was not used`));
+    assert.match(await page.locator('#link-notes').textContent(), new RegExp(`cycle budget .${max}. was replaced by the default`));
     const field = page.locator('#max-cycles');
     await page.waitForFunction((v) => document.querySelector('#max-cycles')?.value === v, max, { timeout: 10000 });
     assert.equal(await field.getAttribute('aria-invalid'), 'true', 'the field shows the link\'s value, marked');
@@ -349,7 +349,7 @@ test('a link\'s size and cycle budget are checked as the fields check them, mark
   const page = await openPage(session.browser, `${session.server.url}?w=vecadd&n=99999999999&m=fermi-gtx480`);
   await waitForApp(page);
   await page.locator('#link-notes').waitFor({ timeout: 20000 });
-  assert.match(await page.locator('#link-notes').textContent(), /size .99999999999. was not used/);
+  assert.match(await page.locator('#link-notes').textContent(), /size .99999999999. was replaced by the file's default/);
   await page.waitForFunction(() => document.querySelector('#size')?.value === '99999999999', null, { timeout: 10000 });
   assert.equal(await page.locator('#size').getAttribute('aria-invalid'), 'true');
   assert.deepEqual(page.errors, []);
