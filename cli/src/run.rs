@@ -192,7 +192,7 @@ fn print_summary(r: &Report, seconds: f64) {
         percent(r.l1.intra_thread_hits, r.l1.hits),
         percent(r.l1.inter_warp_hits, r.l1.hits)
     );
-    let smc = r.l1.smc_hits + r.l1.smc_misses + r.l1.smc_migrations;
+    let smc = r.l1.redirected_loads();
     if smc > 0 {
         println!(
             "shared-mem cache   {:>12}   hit ({} redirected loads: {} hits, {} misses, {} moved from the L1)",

@@ -27,11 +27,9 @@ use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
 /// The claims' machine for CIAO: a GTX 480 cut to 2 SMs and their share of memory.
 fn two_sms() -> GpuConfig {
     let mut c = presets::fermi_gtx480();
-    c.core.sm_count = 2;
-    c.dram.channels = 1;
-    c.dram.bytes_per_cycle = 34;
-    c.l2.banks = 2;
-    c.l2.size_bytes = 131_072;
+    for (path, value) in warpscope_core::claims::CIAO_TWO_SMS {
+        c.set_field(path, value).expect("the rows' settings are valid");
+    }
     c
 }
 
@@ -51,7 +49,7 @@ fn redirected_hit_rate(id: &str, extra: &str) -> u64 {
     let outcome = sim.run();
     assert!(matches!(outcome, StepOutcome::Finished | StepOutcome::CycleLimit { .. }), "{id}: {outcome:?}");
     let l1 = sim.report().l1;
-    let redirected = l1.smc_hits + l1.smc_misses + l1.smc_migrations;
+    let redirected = l1.redirected_loads();
     assert!(redirected > 10_000, "{id}: CIAO-P redirects plenty ({redirected} loads)");
     100 * l1.smc_hits / redirected
 }

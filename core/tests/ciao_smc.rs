@@ -54,7 +54,7 @@ fn run(source: &str, warp: &str) -> (Report, Vec<u32>) {
 }
 
 fn redirected(r: &Report) -> u64 {
-    r.l1.smc_hits + r.l1.smc_misses + r.l1.smc_migrations
+    r.l1.redirected_loads()
 }
 
 #[test]

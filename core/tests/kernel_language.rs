@@ -941,28 +941,29 @@ fn exponential_inlining_is_refused_at_a_call_not_expanded() {
     assert_eq!(program.workload.kernels.len(), 1);
 }
 
-#[test]
-fn nesting_multiplied_by_inlining_is_refused_before_it_overflows_a_worker_s_stack() {
-    // 30 device functions of 60 nested blocks, each calling the next: 1800 levels once inlined.
+/// `functions` device functions of 60 nested blocks, each calling the previous one, and a
+/// kernel calling the last: 61 levels a function once inlined.
+fn nested_calls(functions: u32) -> String {
     let mut src = String::new();
-    for i in 0..30 {
+    for i in 0..functions {
         let body = if i == 0 { "x = x + 1.0f;".to_string() } else { format!("x = f{}(x);", i - 1) };
         src +=
             &format!("__device__ float f{i}(float x) {{ {}{body}{} return x; }}\n", "{ ".repeat(60), " }".repeat(60));
     }
-    src += "__global__ void k(float* a) { a[threadIdx.x] = f29(a[threadIdx.x]); }\nhost { float a[32]; k<<<1, 32>>>(a); }\n";
-    let found = errors(&src);
+    let last = functions - 1;
+    src + &format!(
+        "__global__ void k(float* a) {{ a[threadIdx.x] = f{last}(a[threadIdx.x]); }}\nhost {{ float a[32]; k<<<1, 32>>>(a); }}\n"
+    )
+}
+
+#[test]
+fn nesting_multiplied_by_inlining_is_refused_before_it_overflows_a_worker_s_stack() {
+    // 30 functions: 1830 levels once inlined.
+    let found = errors(&nested_calls(30));
     assert!(
         found.iter().any(|(_, _, m)| m == "code nests more than 256 levels deep once device functions are inlined"),
         "{found:?}"
     );
     // Four such functions (244 levels) are fine.
-    let mut src = String::new();
-    for i in 0..4 {
-        let body = if i == 0 { "x = x + 1.0f;".to_string() } else { format!("x = f{}(x);", i - 1) };
-        src +=
-            &format!("__device__ float f{i}(float x) {{ {}{body}{} return x; }}\n", "{ ".repeat(60), " }".repeat(60));
-    }
-    src += "__global__ void k(float* a) { a[threadIdx.x] = f3(a[threadIdx.x]); }\nhost { float a[32]; k<<<1, 32>>>(a); }\n";
-    compiled(&src);
+    compiled(&nested_calls(4));
 }

@@ -194,15 +194,15 @@ impl Setup {
         match &shared.source {
             SharedSource::Library { id, size } => {
                 if setup.load_workload(catalog, id) {
-                    let entry = setup.library_entry(catalog).expect("just loaded");
-                    let (min, max) = (entry.size_min as u64, entry.size_max as u64);
-                    match size.as_deref().map(|n| parse_in_range(n, min, max, "the size")) {
-                        None => {}
-                        Some(Ok(n)) => setup.set_size(catalog, Some(n as u32)),
-                        Some(Err(reason)) => {
-                            let n = size.clone().unwrap_or_default();
-                            notes.push(format!("the link's size `{n}` was replaced by the file's default: {reason}"));
-                            refused.size = Some(n);
+                    if let (Some(n), Some(entry)) = (size, setup.library_entry(catalog)) {
+                        match parse_in_range(n, entry.size_min as u64, entry.size_max as u64, "the size") {
+                            Ok(value) => setup.set_size(catalog, Some(value as u32)),
+                            Err(reason) => {
+                                notes.push(format!(
+                                    "the link's size `{n}` was replaced by the file's default: {reason}"
+                                ));
+                                refused.size = Some(n.clone());
+                            }
                         }
                     }
                 } else {

@@ -31,7 +31,7 @@ use super::Relation::*;
 use super::{best_of, check, on, warp, with, workload, Claim, Metric, Paper, Setting, Status, Variant, WorkloadSize};
 
 /// The paper's GTX 480 cut to 2 SMs and their share of the memory system (see above).
-const TWO_SMS: &[Setting] = &[
+pub const TWO_SMS: &[Setting] = &[
     ("core.sm_count", "2"),
     ("dram.channels", "1"),
     ("dram.bytes_per_cycle", "34"),

@@ -33,6 +33,10 @@ pub use judge::{judge, judge_reports, Across, CheckOutcome, Relation, Verdict};
 pub use measure::Metric;
 pub use plan::RunSpec;
 
+/// The settings that cut `fermi-gtx480` to the CIAO rows' 2 SMs and their share of the memory
+/// system, for tests that measure on the rows' machine.
+pub use ciao::TWO_SMS as CIAO_TWO_SMS;
+
 /// One of the five papers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Paper {

@@ -64,7 +64,7 @@ impl Shown {
             hit_locality: l1.hits > 0,
             gated_loads: ccws || report.gated_loads > 0,
             victim_tags: tags || report.victim_tag_hits > 0,
-            smc: redirects || l1.smc_hits + l1.smc_misses + l1.smc_migrations > 0,
+            smc: redirects || l1.redirected_loads() > 0,
             bypass: matches!(policy, Some(WarpPolicy::StatPcal(_))) || l1.bypassed > 0,
             replay: report.l1_replay.is_some(),
         }
@@ -152,9 +152,9 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                     }
                     if shown.smc {
                         { row("stat-smc-hit-rate", "Shared-memory cache hit rate",
-                            percent(r.l1.smc_hits, r.l1.smc_hits + r.l1.smc_misses + r.l1.smc_migrations),
+                            percent(r.l1.smc_hits, r.l1.redirected_loads()),
                             format!("{} loads of isolated warps served from unused shared memory: {} hits, {} misses, {} lines moved from the L1",
-                                grouped(r.l1.smc_hits + r.l1.smc_misses + r.l1.smc_migrations), grouped(r.l1.smc_hits),
+                                grouped(r.l1.redirected_loads()), grouped(r.l1.smc_hits),
                                 grouped(r.l1.smc_misses), grouped(r.l1.smc_migrations))
                                 + &if r.l1.smc_returns > 0 {
                                     format!("; {} lines moved back to the L1 by other warps' loads", grouped(r.l1.smc_returns))

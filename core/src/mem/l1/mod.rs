@@ -287,6 +287,12 @@ impl L1Stats {
         }
     }
 
+    /// Loads of isolated warps sent to the shared-memory cache: hits, misses and lines moved
+    /// there from the L1.
+    pub fn redirected_loads(&self) -> u64 {
+        self.smc_hits + self.smc_misses + self.smc_migrations
+    }
+
     /// Failed attempts, every cause.
     pub fn failures(&self) -> u64 {
         self.fail_line_alloc + self.fail_mshr_entry + self.fail_mshr_merge + self.fail_miss_queue

@@ -43,7 +43,7 @@ pub enum SmcIndex {
 }
 
 /// How a policy that redirects loads wants its shared-memory cache.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SmcSettings {
     /// Only a power of two of lines (the paper's row mask), or every line that fits.
     pub power_of_two: bool,
@@ -77,14 +77,12 @@ impl SmcSettings {
     }
 }
 
-/// The shared-memory cache's geometry.
+/// The shared-memory cache as it is now: its size and the settings it was given.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Smc {
     /// Lines in use now (0: none).
     lines: u32,
-    index: SmcIndex,
-    bypass_busy_slot: bool,
-    exclusive_copies: bool,
+    settings: SmcSettings,
 }
 
 impl L1Cache {
@@ -119,18 +117,13 @@ impl L1Cache {
             self.lines.resize(base + lines as usize, EMPTY_WAY);
             self.provenance.resize(base + lines as usize, Provenance::default());
         }
-        self.smc = Smc {
-            lines,
-            index: settings.index,
-            bypass_busy_slot: settings.bypass_busy_slot,
-            exclusive_copies: settings.exclusive_copies,
-        };
+        self.smc = Smc { lines, settings: *settings };
     }
 
     /// The tag-array index of `line`'s slot. Requires a shared-memory cache.
     fn smc_slot(&self, line: u64) -> usize {
         let lines = self.smc.lines as u64;
-        let index = match self.smc.index {
+        let index = match self.smc.settings.index {
             SmcIndex::Linear => line % lines,
             SmcIndex::XorFold => {
                 let bits = lines.max(2).ilog2();
@@ -156,7 +149,7 @@ impl L1Cache {
     /// With exclusive copies, the slot holding `line` valid in every sector of `sectors` with no
     /// fetch in flight, which a load through the L1 that misses there takes back.
     pub(super) fn smc_returnable(&self, line: u64, sectors: u32) -> Option<usize> {
-        if !self.smc.exclusive_copies || self.smc.lines == 0 {
+        if !self.smc.settings.exclusive_copies || self.smc.lines == 0 {
             return None;
         }
         let i = self.smc_slot(line);
@@ -214,7 +207,7 @@ impl L1Cache {
             self.stats.sector_misses += 1;
             return L1Outcome::SectorMiss;
         }
-        if slot.reserved() && !self.smc.bypass_busy_slot {
+        if slot.reserved() && !self.smc.settings.bypass_busy_slot {
             return self.fail(FailReason::LineAlloc);
         }
         let evicted = (slot.valid != 0).then_some(Evicted { line: slot.line, owner: slot.owner });
