@@ -281,6 +281,14 @@ fn print_summary(r: &Report, seconds: f64) {
     if r.kernels.len() > SHOWN {
         println!("… and {} more kernel runs (--json has them all)", r.kernels.len() - SHOWN);
     }
+    if r.block_record_stride > 1 {
+        println!(
+            "{} thread blocks finished; the report keeps the record of every {}th (at most {})",
+            r.blocks_finished,
+            r.block_record_stride,
+            warpscope_core::stats::MAX_BLOCK_RECORDS
+        );
+    }
     println!();
     println!(
         "simulated in {seconds:.3} s: {:.2} M warp instructions/s, {:.2} M cycles/s",

@@ -27,14 +27,14 @@ use crate::mem::l2::{L2Bank, L2Output, L2Request};
 use crate::mem::network::{Endpoint, Network};
 use crate::mem::replay::{replay, ReplayCache, ReplayCounts, ReplayPolicy};
 use crate::sched::tb::{
-    BlockNeeds, Dispatch, KernelLaunch, PendingKernel, Placement, SmFree, TbCx, TbPolicy, TbScheduler,
+    BlockNeeds, Dispatch, KernelLaunch, PendingKernel, PlacedBlocks, Placement, SmFree, TbCx, TbPolicy, TbScheduler,
 };
 use crate::sched::warp::{WarpPolicy, WarpScheduler};
 use crate::sm::scoreboard::{self, Operands};
 use crate::sm::{CycleTally, Finished, IssueCx, LaunchShape, Sm};
 use crate::stats::snapshot::NONE;
 use crate::stats::{
-    BlockRecord, KernelReport, L1Replay, L2Stats, Report, Snapshot, StallBreakdown, TimeSeries, WindowCursor,
+    BlockLog, KernelReport, L1Replay, L2Stats, Report, Snapshot, StallBreakdown, TimeSeries, WindowCursor,
 };
 use crate::workload::Workload;
 
@@ -158,7 +158,7 @@ impl CycleTally {
 struct Undispatched {
     pending: Vec<PendingKernel>,
     needs: Vec<BlockNeeds>,
-    placed: Vec<Vec<bool>>,
+    placed: Vec<PlacedBlocks>,
 }
 
 /// A GPU running a workload.
@@ -200,7 +200,7 @@ pub struct Simulation {
     /// Device launches waiting out their latency, in the order they become runs.
     device_queue: VecDeque<(u64, DeviceLaunch)>,
     kernels: Vec<KernelReport>,
-    blocks: Vec<BlockRecord>,
+    blocks: BlockLog,
     series: TimeSeries,
     series_mark: (u64, L1Stats, L2Stats),
     /// The window of the last sample's cycle, and of the cycle being simulated.
@@ -230,6 +230,8 @@ impl Simulation {
         workload.validate(&config)?;
         let warp_policy = WarpPolicy::from_spec(&policies.warp).map_err(|e| ConfigError::new("policies.warp", e.0))?;
         let tb_policy = TbPolicy::from_spec(&policies.tb).map_err(|e| ConfigError::new("policies.tb", e.0))?;
+        let smc_bytes = if warp_policy.smc().is_some() { config.core.shared_memory_per_sm } else { 0 };
+        crate::footprint::check(&config, &workload, smc_bytes)?;
         Ok(Simulation::with_policies(config, workload, tb_policy, warp_policy, options))
     }
 
@@ -267,7 +269,7 @@ impl Simulation {
             undispatched: Undispatched::default(),
             device_queue: VecDeque::new(),
             kernels: Vec::new(),
-            blocks: Vec::new(),
+            blocks: BlockLog::default(),
             series: TimeSeries::new(options.series_every),
             series_mark: (0, L1Stats::default(), L2Stats::default()),
             mark_window: WindowCursor::default(),
@@ -308,14 +310,15 @@ impl Simulation {
         self.regions.get(index).map_or(&[], |&r| self.memory.words(r))
     }
 
-    /// How far the launch sequence has got, from 0 to 1: complete host launches plus the
-    /// finished share of the blocks of those under way (their child grids not counted).
+    /// How far the launch sequence has got, from 0 to 1: complete host launches plus, for each
+    /// under way, the finished share of the blocks of its grid and of the grids its threads
+    /// have launched so far (a share that falls when a new child grid is launched).
     pub fn progress(&self) -> f64 {
         let launches = self.workload.launches.len().max(1) as f64;
         let mut done = 0.0;
         for run in self.host_runs.iter().flatten() {
             let run = &self.runs[*run as usize];
-            done += if run.complete() { 1.0 } else { run.finished_blocks as f64 / run.blocks.max(1) as f64 };
+            done += if run.complete() { 1.0 } else { run.tree_finished as f64 / run.tree_blocks.max(1) as f64 };
         }
         done / launches
     }
@@ -472,9 +475,9 @@ impl Simulation {
     /// Creates a run and hands it to the TB scheduler; returns its id.
     fn start_run(&mut self, now: u64, code: u32, grid: Dim3, block: Dim3, args: Vec<u32>, origin: Origin) -> u32 {
         let id = self.runs.len() as u32;
-        let depth = match origin {
-            Origin::Host { .. } => 0,
-            Origin::Device { run, .. } => self.runs[run as usize].depth + 1,
+        let (depth, root) = match origin {
+            Origin::Host { .. } => (0, id),
+            Origin::Device { run, .. } => (self.runs[run as usize].depth + 1, self.runs[run as usize].root),
         };
         let needs = self.block_needs(code, block);
         let blocks = grid.count() as u32;
@@ -490,10 +493,13 @@ impl Simulation {
             blocks,
             finished_blocks: 0,
             children_left: 0,
+            root,
+            tree_blocks: blocks as u64,
+            tree_finished: 0,
         });
         self.undispatched.pending.push(PendingKernel { kernel: id, blocks, next_block: 0 });
         self.undispatched.needs.push(needs);
-        self.undispatched.placed.push(vec![false; blocks as usize]);
+        self.undispatched.placed.push(PlacedBlocks::new(blocks));
         let (stream, parent, parent_block, parent_sm) = match origin {
             Origin::Host { stream, .. } => (stream, None, None, None),
             Origin::Device { run, block, sm } => (0, Some(run), Some(block), Some(sm)),
@@ -543,7 +549,12 @@ impl Simulation {
                 outcome = Some(StepOutcome::Fault { kernel, sm: launch.sm, fault });
                 continue;
             }
-            self.runs[launch.parent as usize].children_left += 1;
+            let parent = &mut self.runs[launch.parent as usize];
+            parent.children_left += 1;
+            // Counted now, not when the latency is over, so progress does not read 100 % while
+            // a launched grid waits to start.
+            let root = parent.root as usize;
+            self.runs[root].tree_blocks += launch.grid.count();
             let at = now + self.config.device_launch.latency.max(1) as u64;
             self.device_queue.push_back((at, launch));
         }
@@ -752,7 +763,8 @@ impl Simulation {
         for f in finished.drain(..) {
             let run = &mut self.runs[f.kernel as usize];
             run.finished_blocks += 1;
-            let complete = run.finished_blocks == run.blocks;
+            let (complete, root) = (run.finished_blocks == run.blocks, run.root);
+            self.runs[root as usize].tree_finished += 1;
             if complete {
                 self.kernels[f.kernel as usize].end_cycle = now;
             }
@@ -902,7 +914,7 @@ impl Simulation {
         let mut snapshot = Snapshot {
             cycle: self.now,
             warps_per_sm: self.config.core.max_warps_per_sm,
-            blocks_finished: self.blocks.len() as u64,
+            blocks_finished: self.blocks.finished(),
             ..Snapshot::default()
         };
         self.snapshot_warps(&mut snapshot);
@@ -986,7 +998,9 @@ impl Simulation {
             ipc: if cycles == 0 { 0.0 } else { warp_instructions as f64 / cycles as f64 },
             kernels,
             sms,
-            blocks: self.blocks.clone(),
+            blocks: self.blocks.records().to_vec(),
+            block_record_stride: self.blocks.stride(),
+            blocks_finished: self.blocks.finished(),
             l1,
             l2,
             dram: self.dram.stats(),

@@ -27,6 +27,7 @@ pub mod config;
 pub mod error;
 pub mod events;
 pub mod exec;
+pub mod footprint;
 pub mod gpu;
 pub mod isa;
 pub mod kernel;

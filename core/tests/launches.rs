@@ -187,3 +187,39 @@ fn a_device_launch_the_machine_cannot_run_stops_with_a_clear_fault() {
         }
     }
 }
+
+#[test]
+fn a_grid_larger_than_the_report_keeps_has_its_records_thinned_evenly() {
+    use warpscope_core::stats::MAX_BLOCK_RECORDS;
+    let mut b = KernelBuilder::new("empty", 0);
+    b.exit();
+    // 2^18 + 3 blocks: the smallest power-of-two stride that fits ceil(N / stride) records in
+    // 2^16 is 8 (at 4 it would take 65 537), so 32 769 records are kept.
+    let blocks = (1u32 << 18) + 3;
+    assert_eq!(MAX_BLOCK_RECORDS, 1 << 16, "the arithmetic above assumes the limit");
+    let w = Workload { kernels: vec![b.build()], buffers: vec![], launches: vec![launch(0, blocks, vec![], 0)] };
+    let r = run(machine(16), w);
+    assert_eq!((r.blocks_finished, r.block_record_stride, r.blocks.len()), (blocks as u64, 8, 32_769));
+    let mut seen: Vec<u32> = r.blocks.iter().map(|b| b.block).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    assert_eq!(seen.len(), r.blocks.len(), "each kept record is a different block");
+    assert!(r.blocks.iter().all(|b| b.block < blocks && b.start < b.end));
+    let last = r.blocks.iter().map(|b| b.end).max();
+    assert!(last.is_some_and(|end| end * 50 > r.cycles * 49), "the records reach the run's end, not only its start");
+}
+
+#[test]
+fn progress_counts_the_child_grids_a_launch_is_waiting_for() {
+    // Host launch 0 is one parent block whose first thread launches a child grid of 2 blocks;
+    // launch 1 waits for that whole tree. When the child grid starts, the parent's block is
+    // the only one of the tree's 3 that has finished: launch 0 is a third done, launch 1 not
+    // started, so the sequence is (1/3) / 2 = 1/6 done, not the 1/2 that counting the
+    // parent's grid alone would give.
+    let mut sim = Simulation::new(machine(4), dp_workload(1), &Policies::default(), RunOptions::default()).unwrap();
+    let child_start = run(machine(4), dp_workload(1)).kernels[1].start_cycle;
+    sim.step_until(child_start);
+    assert!((sim.progress() - 1.0 / 6.0).abs() < 1e-12, "progress {}", sim.progress());
+    assert_eq!(sim.run(), StepOutcome::Finished);
+    assert_eq!(sim.progress(), 1.0);
+}

@@ -82,6 +82,13 @@ pub struct Run {
     pub finished_blocks: u32,
     /// Device launches made by its threads whose runs are not complete yet.
     pub children_left: u32,
+    /// The host launch's run at the root of its tree of launches (itself for a host launch).
+    pub root: u32,
+    /// For a root: blocks in its grid and in every grid of its tree launched so far (counted
+    /// when the launch instruction runs, before the launch latency).
+    pub tree_blocks: u64,
+    /// For a root: blocks of its tree that have finished.
+    pub tree_finished: u64,
 }
 
 impl Run {

@@ -13,6 +13,8 @@
 //! without fetching them (the partial-sector byte masks real L2s keep are not modelled). An
 //! unsectored L2 is the case of one sector per line.
 
+use core::mem::size_of;
+
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -145,6 +147,17 @@ pub struct L2Bank {
 }
 
 impl L2Bank {
+    /// Bytes one bank of a validated `config` allocates, about: its per-line arrays and its
+    /// MSHRs with their line table. For [`crate::footprint`].
+    pub fn bytes_needed(config: &GpuConfig) -> u64 {
+        let l2 = &config.l2;
+        let lines = (l2.size_bytes / l2.banks.max(1)) as u64 / config.l1.line_bytes.max(1) as u64;
+        let per_line = (2 * size_of::<u64>() + 2 * size_of::<u32>()) as u64;
+        let entries = l2.mshr_entries as u64;
+        let table = (entries.max(1) * 4).next_power_of_two() * (size_of::<u64>() + size_of::<u32>()) as u64;
+        lines * per_line + entries * (size_of::<Mshr>() + size_of::<u32>()) as u64 + table
+    }
+
     /// Bank `id` of a validated `config`.
     pub fn new(id: u32, config: &GpuConfig) -> Self {
         let l2 = &config.l2;

@@ -31,7 +31,7 @@ use crate::sched::tb::{occupancy, BlockNeeds, SmFree};
 use crate::sched::warp::{
     Issued, ReadyWarps, SmShape, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot, Words,
 };
-use crate::stats::{BlockRecord, KernelReport, SmReport, StallCounts, StallReason};
+use crate::stats::{BlockLog, BlockRecord, KernelReport, SmReport, StallCounts, StallReason};
 use active_warps::ActiveWarps;
 use lsu::{Lsu, PendingLoads, Tally};
 use ready::{Readiness, NOT_READY};
@@ -109,7 +109,7 @@ pub struct IssueCx<'a> {
     /// Blocks that finished.
     pub finished: &'a mut Vec<Finished>,
     /// Their records.
-    pub records: &'a mut Vec<BlockRecord>,
+    pub records: &'a mut BlockLog,
     /// Grids launched by device threads.
     pub launches: &'a mut Vec<DeviceLaunch>,
     /// The kernel runs' reports, by run: each counts the warp instructions of its run.
@@ -333,6 +333,16 @@ impl Sm {
             live_warps: 0,
             active: ActiveWarps::default(),
         }
+    }
+
+    /// Bytes the warp and block slots of an SM of `core` allocate, about, running kernels of
+    /// at most `regs_per_thread` registers: every warp slot's registers (a slot keeps its
+    /// allocation between blocks). Its L1 and its blocks' shared memory are counted apart. For
+    /// [`crate::footprint`].
+    pub fn slot_bytes_needed(core: &CoreConfig, regs_per_thread: u32) -> u64 {
+        let per_warp = (size_of::<Warp>() + size_of::<WarpInfo>()) as u64;
+        let registers = regs_per_thread as u64 * (LANES * size_of::<u32>() + size_of::<u64>()) as u64;
+        core.max_warps_per_sm as u64 * (per_warp + registers) + core.max_tbs_per_sm as u64 * size_of::<Block>() as u64
     }
 
     /// A block of kernel run `kernel` arrives: with a policy that redirects loads, the

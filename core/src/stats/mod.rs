@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::mem::l1::L1Stats;
 
+pub mod block_log;
 pub mod snapshot;
+pub use block_log::{BlockLog, MAX_BLOCK_RECORDS};
 pub use snapshot::{InterferenceView, Snapshot, WarpRole, WarpScores, WarpState};
 
 /// How each scheduler spent its cycles (one count per scheduler per cycle).
@@ -453,8 +455,16 @@ pub struct Report {
     pub kernels: Vec<KernelReport>,
     /// Per SM.
     pub sms: Vec<SmReport>,
-    /// Every thread block, in dispatch order.
+    /// Thread blocks in the order they finished: every one, or for a grid of more than
+    /// [`MAX_BLOCK_RECORDS`] blocks every `block_record_stride`-th (see [`BlockLog`]).
     pub blocks: Vec<BlockRecord>,
+    /// One record in `blocks` for every this many finished blocks (1, or 0 in a report built
+    /// by hand: every block's).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub block_record_stride: u64,
+    /// Thread blocks finished, whether `blocks` keeps their record or not.
+    #[serde(default)]
+    pub blocks_finished: u64,
     /// All L1s together.
     pub l1: L1Stats,
     /// The L2.
@@ -517,6 +527,14 @@ impl Report {
         out.ipc = if cycles == 0 { 0.0 } else { out.warp_instructions as f64 / cycles as f64 };
         out
     }
+}
+
+fn one() -> u64 {
+    1
+}
+
+fn is_one(n: &u64) -> bool {
+    *n == 1
 }
 
 #[cfg(test)]

@@ -104,7 +104,7 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                     { row("stat-cycles", "Cycles", grouped(r.cycles), String::new()) }
                     { row("stat-instructions", "Warp instructions", grouped(r.warp_instructions), String::new()) }
                     { row("stat-ipc", "IPC", format!("{:.3}", r.ipc), "warp instructions per cycle, whole GPU".into()) }
-                    { row("stat-blocks", "Thread blocks", grouped(r.blocks.len() as u64), format!("{} kernel runs", r.kernels.len())) }
+                    { row("stat-blocks", "Thread blocks", grouped(r.blocks_finished), format!("{} kernel runs", r.kernels.len())) }
                     { row("stat-l1-hit-rate", "L1 hit rate", percent(r.l1.hits, r.l1.accesses),
                         format!("{} hits of {} accesses", grouped(r.l1.hits), grouped(r.l1.accesses))) }
                     if shown.hit_locality {

@@ -131,11 +131,12 @@ pub fn timeline(props: &TimelineProps) -> Html {
     };
 
     let summary = format!(
-        "Thread-block timeline: {} blocks of {} kernel runs on {} SMs over {} cycles",
-        grouped(report.blocks.len() as u64),
+        "Thread-block timeline: {} blocks of {} kernel runs on {} SMs over {} cycles{}",
+        grouped(report.blocks_finished),
         report.kernels.len(),
         index.sms.len(),
         grouped(report.cycles),
+        sampled(&report).map(|note| format!("; {note}")).unwrap_or_default(),
     );
     let size = format!("width: {}px; height: {}px;", geometry.width, geometry.height);
     let seekable = props.on_seek.is_some();
@@ -170,6 +171,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 }
             </div>
             { legend(&report) }
+            if let Some(note) = sampled(&report) {
+                <p class="viz-hint" id="timeline-sampled">{ note }</p>
+            }
             if seekable {
                 <p class="sr-only" id="timeline-summary">{ summary }</p>
                 <p class="viz-hint" id="timeline-keys">
@@ -263,6 +267,20 @@ fn hover_mark(index: &BlockIndex, report: &Report, geometry: &Geometry, block: u
     // 1.5 px outside the box, as a 1.5 px border.
     let style = format!("left: {}px; top: {}px; width: {}px; height: {}px;", x - 1.5, y - 1.5, w + 3.0, h + 3.0);
     html! { <div class="timeline-hover" aria-hidden="true" {style} /> }
+}
+
+/// For a grid too large to keep every block's record, which blocks the timeline draws.
+fn sampled(report: &Report) -> Option<String> {
+    let stride = report.block_record_stride;
+    (stride > 1).then(|| {
+        format!(
+            "{} blocks ran, more than a report keeps: one block in every {} is drawn ({} of them), evenly spread \
+             over the run in the order blocks finished.",
+            grouped(report.blocks_finished),
+            grouped(stride),
+            grouped(report.blocks.len() as u64)
+        )
+    })
 }
 
 /// The hovered block's details, placed beside the pointer (to its left near the right edge).

@@ -17,6 +17,8 @@
 //! shares the L1's MSHRs, miss queue and fill path. A policy can also have some warps' loads use
 //! the L1 without allocating in it (statPCAL: `bypass`).
 
+use core::mem::size_of;
+
 use alloc::collections::VecDeque;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -452,6 +454,24 @@ pub fn set_of_line(index: SetIndex, sets: u32, line_bytes: u32, line: u64) -> u3
 const SCANNED_WAYS: u32 = 16;
 
 impl L1Cache {
+    /// Bytes an L1 of `config` allocates, about: its per-line arrays, the line table of wide
+    /// sets, the MSHRs and their token slots, and up to `smc_bytes` of shared memory turned into
+    /// cache lines (CIAO's shared-memory cache). For [`crate::footprint`].
+    pub fn bytes_needed(config: &L1Config, smc_bytes: u32) -> u64 {
+        let line_bytes = config.line_bytes.max(1) as u64;
+        let lines = config.size_bytes as u64 / line_bytes;
+        let per_line = (size_of::<Way>() + size_of::<Provenance>() + 2 * size_of::<u32>()) as u64;
+        let table = if config.ways > SCANNED_WAYS {
+            (lines.max(1) * 4).next_power_of_two() * (size_of::<u64>() + size_of::<u32>()) as u64
+        } else {
+            0
+        };
+        let entries = config.mshr_entries as u64;
+        let mshrs = entries * (size_of::<Mshr>() + size_of::<u32>()) as u64
+            + entries * config.mshr_max_merge as u64 * size_of::<u32>() as u64;
+        lines * per_line + table + mshrs + smc_bytes as u64 / line_bytes * size_of::<Way>() as u64
+    }
+
     /// An empty L1 for a validated `config`. `size_bytes == 0` means no L1: loads never hit,
     /// but still merge in the MSHRs and go through the miss queue.
     pub fn new(config: &L1Config) -> Self {

@@ -19,6 +19,7 @@
 #[cfg(test)]
 mod alarm;
 pub mod occupancy;
+pub mod placed;
 pub mod rr;
 
 use alloc::vec::Vec;
@@ -28,6 +29,7 @@ use crate::config::CoreConfig;
 use crate::isa::Dim3;
 pub use crate::launch::Origin;
 pub use occupancy::{occupancy, Limit, Occupancy};
+pub use placed::PlacedBlocks;
 
 /// A kernel run that became ready to dispatch, as a TB scheduler sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,7 +176,7 @@ pub struct Dispatch<'a> {
     /// Needs of one block of each pending kernel (same order).
     pub(crate) needs: &'a [BlockNeeds],
     /// Whether each block of each pending kernel has been placed (same order).
-    pub(crate) placed: &'a mut [Vec<bool>],
+    pub(crate) placed: &'a mut [PlacedBlocks],
     /// Placements made this cycle.
     pub(crate) out: &'a mut Vec<Placement>,
     /// Placements still allowed this cycle, per SM.
@@ -220,19 +222,14 @@ impl Dispatch<'_> {
         if !self.fits(sm, index) {
             return false;
         }
-        let Some(slot) = self.placed[index].get_mut(block as usize) else { return false };
-        if *slot {
+        if !self.placed[index].insert(block) {
             return false;
         }
-        *slot = true;
         self.free[sm as usize].take(&self.needs[index]);
         self.budget_per_sm[sm as usize] -= 1;
         self.budget_total -= 1;
         let kernel = &mut self.pending[index];
-        while (kernel.next_block as usize) < self.placed[index].len() && self.placed[index][kernel.next_block as usize]
-        {
-            kernel.next_block += 1;
-        }
+        kernel.next_block = self.placed[index].next();
         self.out.push(Placement { sm, kernel: kernel.kernel, block });
         true
     }

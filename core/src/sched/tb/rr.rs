@@ -50,7 +50,7 @@ mod tests {
         rr: &mut RoundRobin,
         free: &mut [SmFree],
         pending: &mut [PendingKernel],
-        placed: &mut [Vec<bool>],
+        placed: &mut [PlacedBlocks],
         needs: BlockNeeds,
     ) -> Vec<Placement> {
         let mut out = Vec::new();
@@ -78,7 +78,7 @@ mod tests {
         let needs = BlockNeeds { warps: 4, threads: 128, registers: 4096, shared_bytes: 0 };
         let mut free = vec![room; 3];
         let mut pending = [PendingKernel { kernel: 0, blocks: 10, next_block: 0 }];
-        let mut placed = [vec![false; 10]];
+        let mut placed = [PlacedBlocks::new(10)];
         let mut rr = RoundRobin::default();
         let sms = |p: Vec<Placement>| p.iter().map(|p| (p.sm, p.block)).collect::<Vec<_>>();
         assert_eq!(sms(cycle(&mut rr, &mut free, &mut pending, &mut placed, needs)), [(0, 0), (1, 1), (2, 2)]);
