@@ -61,6 +61,22 @@ test('code nested deeper than a worker\'s stack allows is a located error, not a
   await page.close();
 });
 
+test('a grid of four million blocks runs, and the timeline draws an even sample of them', async () => {
+  // Once the report kept a record per block: 16 M blocks took the tab to 7 GB and froze it.
+  // The report now keeps at most 65 536, every 64th of 2^22 here, and says so.
+  const page = await openPage(session.browser, session.server.url);
+  await waitForApp(page);
+  await page.fill('#source', '__global__ void k(float* a) { }\nhost { float a[4]; k<<<4194304, 32>>>(a); }\n');
+  await page.waitForFunction(() => !document.querySelector('#run')?.disabled, null, { timeout: 10000 });
+  await runAndWait(page, 120000);
+  assert.equal(await shownInteger(page, 'stat-blocks'), 4194304);
+  const note = await page.locator('#timeline-sampled').textContent();
+  assert.match(note, /4.194.304 blocks ran.*one block in every 64 is drawn \(65.536 of them\)/);
+  await screenshot(page, 'timeline-sampled');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('a library workload runs in the worker and the page shows the native engine\'s numbers', async () => {
   const page = await openPage(session.browser, session.server.url);
   const size = await openSmallest(page, 'vecadd');
