@@ -19,7 +19,7 @@ use crate::events::{SmEvent, Stamped};
 use crate::exec::memory::{GlobalMemory, Region};
 use crate::exec::{Fault, FaultKind, LaunchProblem, MAX_DEVICE_GRIDS};
 use crate::isa::Dim3;
-use crate::launch::{DeviceLaunch, HostQueue, Origin, Run};
+use crate::launch::{DeviceLaunch, HostQueue, Origin, Run, Undispatched};
 use crate::mem::dram::Dram;
 use crate::mem::events::EventQueue;
 use crate::mem::l1::{L1Stats, RequestKind};
@@ -27,7 +27,7 @@ use crate::mem::l2::{L2Bank, L2Output, L2Request};
 use crate::mem::network::{Endpoint, Network};
 use crate::mem::replay::{replay, ReplayCache, ReplayCounts, ReplayPolicy};
 use crate::sched::tb::{
-    BlockNeeds, Dispatch, KernelLaunch, PendingKernel, PlacedBlocks, Placement, SmFree, TbCx, TbPolicy, TbScheduler,
+    BlockNeeds, Dispatch, KernelLaunch, PendingKernel, Placement, SmFree, TbCx, TbPolicy, TbScheduler,
 };
 use crate::sched::warp::{WarpPolicy, WarpScheduler};
 use crate::sm::scoreboard::{self, Operands};
@@ -151,14 +151,6 @@ impl CycleTally {
         window.warp_instructions += self.instructions;
         window.stalls.add_counts(&self.stalls);
     }
-}
-
-/// Runs with blocks left to place, oldest first, as parallel lists the dispatcher borrows.
-#[derive(Default)]
-struct Undispatched {
-    pending: Vec<PendingKernel>,
-    needs: Vec<BlockNeeds>,
-    placed: Vec<PlacedBlocks>,
 }
 
 /// A GPU running a workload.
@@ -497,9 +489,7 @@ impl Simulation {
             tree_blocks: blocks as u64,
             tree_finished: 0,
         });
-        self.undispatched.pending.push(PendingKernel { kernel: id, blocks, next_block: 0 });
-        self.undispatched.needs.push(needs);
-        self.undispatched.placed.push(PlacedBlocks::new(blocks));
+        self.undispatched.push(PendingKernel { kernel: id, blocks, next_block: 0 }, needs);
         let (stream, parent, parent_block, parent_sm) = match origin {
             Origin::Host { stream, .. } => (stream, None, None, None),
             Origin::Device { run, block, sm } => (0, Some(run), Some(block), Some(sm)),
@@ -781,7 +771,7 @@ impl Simulation {
     }
 
     fn dispatch(&mut self, now: u64) {
-        if !(self.dispatch_pending || now >= self.tb_wake) || self.undispatched.pending.is_empty() {
+        if !(self.dispatch_pending || now >= self.tb_wake) || self.undispatched.is_empty() {
             return;
         }
         for (free, sm) in self.free.iter_mut().zip(&self.sms) {
@@ -793,20 +783,22 @@ impl Simulation {
         };
         self.budget.fill(per_sm);
         self.placements.clear();
-        let u = &mut self.undispatched;
+        let lists = self.undispatched.lists();
         let mut d = Dispatch {
             now,
             wake: u64::MAX,
             free: &mut self.free,
-            pending: &mut u.pending,
-            needs: &u.needs,
-            placed: &mut u.placed,
+            pending: lists.pending,
+            needs: lists.needs,
+            placed: lists.placed,
             out: &mut self.placements,
             budget_per_sm: &mut self.budget,
             budget_total: total,
+            fully_placed: 0,
         };
         self.tb_policy.dispatch(&mut d);
         self.tb_wake = d.wake;
+        let fully_placed = d.fully_placed;
         self.dispatch_pending = !self.placements.is_empty();
         for p in &self.placements {
             let run = &self.runs[p.kernel as usize];
@@ -814,17 +806,7 @@ impl Simulation {
             let kernel = &self.workload.kernels[run.code as usize];
             self.sms[p.sm as usize].admit(now, shape, kernel, p.block, run.needs, &run.args);
         }
-        // Runs whose every block is placed leave the dispatcher's lists.
-        let mut i = 0;
-        while i < u.pending.len() {
-            if u.pending[i].next_block >= u.pending[i].blocks {
-                u.pending.remove(i);
-                u.needs.remove(i);
-                u.placed.remove(i);
-            } else {
-                i += 1;
-            }
-        }
+        self.undispatched.drop_placed(fully_placed);
         for i in 0..self.placements.len() {
             let sm = self.placements[i].sm as usize;
             self.wake(sm, now + 1);
@@ -870,7 +852,7 @@ impl Simulation {
         if let Some((at, _)) = self.device_queue.front() {
             next = next.min((*at).max(now + 1));
         }
-        if !self.undispatched.pending.is_empty() {
+        if !self.undispatched.is_empty() {
             next = next.min(self.tb_wake.max(now + 1));
         }
         for &wake in &self.sm_wake {

@@ -7,6 +7,7 @@
 //! so a host launch waits for its whole tree of child grids, as in CUDA.
 
 pub mod streams;
+pub mod undispatched;
 
 use alloc::vec::Vec;
 
@@ -14,6 +15,7 @@ use crate::isa::Dim3;
 use crate::sched::tb::BlockNeeds;
 
 pub use streams::HostQueue;
+pub use undispatched::Undispatched;
 
 /// Who launched a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -183,6 +183,8 @@ pub struct Dispatch<'a> {
     pub(crate) budget_per_sm: &'a mut [u32],
     /// Placements still allowed this cycle, GPU-wide.
     pub(crate) budget_total: u32,
+    /// Runs whose last block was placed in this call.
+    pub(crate) fully_placed: u32,
 }
 
 impl Dispatch<'_> {
@@ -230,6 +232,9 @@ impl Dispatch<'_> {
         self.budget_total -= 1;
         let kernel = &mut self.pending[index];
         kernel.next_block = self.placed[index].next();
+        if kernel.next_block >= kernel.blocks {
+            self.fully_placed += 1;
+        }
         self.out.push(Placement { sm, kernel: kernel.kernel, block });
         true
     }

@@ -66,6 +66,7 @@ mod tests {
             out: &mut out,
             budget_per_sm: &mut budget,
             budget_total: u32::MAX,
+            fully_placed: 0,
         };
         rr.dispatch(&mut d);
         out
