@@ -43,27 +43,53 @@ fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
 }
 
-/// The page address's query string (with `?`), or "".
-fn location_search() -> String {
-    web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
+/// The set-up part of the page's address: its fragment (`#w=…`, what share links carry, so
+/// that a long kernel text never reaches a server's limit on request lines), or for links
+/// made before fragments its query string (`?w=…`), or "".
+fn link_query() -> String {
+    let Some(location) = web_sys::window().map(|w| w.location()) else { return String::new() };
+    match location.hash().ok().filter(|hash| hash.len() > 1) {
+        Some(hash) => hash,
+        None => location.search().unwrap_or_default(),
+    }
+    .get(1..)
+    .unwrap_or_default()
+    .to_string()
 }
 
-/// One query parameter of the page's address.
+/// One parameter of the page's address, from the link's fragment or the query string.
 fn query_param(name: &str) -> Option<String> {
-    web_sys::UrlSearchParams::new_with_str(&location_search()).ok().and_then(|p| p.get(name))
+    let from = |text: String| web_sys::UrlSearchParams::new_with_str(&text).ok().and_then(|p| p.get(name));
+    from(link_query()).or_else(|| from(web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()))
 }
 
-/// The page's address without its query, for building share links.
+/// The page's address without its query or fragment, for building share links.
 fn page_base() -> String {
     let Some(location) = web_sys::window().map(|w| w.location()) else { return String::new() };
     format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())
 }
 
-/// Puts `query` in the address bar without reloading or adding a history entry.
-fn replace_query(query: &str) {
+/// Puts `query` in the address bar's fragment without reloading or adding a history entry;
+/// the query string keeps only what is not the set-up (`?debug=1`, `?workers=2`).
+fn replace_link(query: &str) {
     let Some(window) = web_sys::window() else { return };
     let Ok(history) = window.history() else { return };
-    let url = format!("{}?{query}", window.location().pathname().unwrap_or_default());
+    let location = window.location();
+    let search = location.search().unwrap_or_default();
+    let kept = web_sys::UrlSearchParams::new_with_str(&search)
+        .ok()
+        .map(|params| {
+            let mut kept = Vec::new();
+            for name in ["debug", "workers"] {
+                if let Some(value) = params.get(name) {
+                    kept.push(format!("{name}={value}"));
+                }
+            }
+            kept
+        })
+        .unwrap_or_default();
+    let search = if kept.is_empty() { String::new() } else { format!("?{}", kept.join("&")) };
+    let url = format!("{}{search}#{query}", location.pathname().unwrap_or_default());
     let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
 }
 
@@ -268,7 +294,7 @@ pub fn app() -> Html {
         let refused_fields = refused_fields.clone();
         use_effect_with(state.catalog.clone(), move |catalog| {
             if let (Some(catalog), None) = (catalog, &setup_slot.0) {
-                let restored = match share::decode(&location_search()) {
+                let restored = match share::decode(&link_query()) {
                     Ok(Some(shared)) => {
                         let (restored, notes, refused) = Setup::from_shared(catalog, &shared);
                         link_notes.set(notes);
@@ -293,7 +319,7 @@ pub fn app() -> Html {
         let embed = *embed;
         use_effect_with(setup.clone(), move |setup| {
             if let (Some(setup), Some(catalog)) = (setup, catalog) {
-                replace_query(&share::encode(&setup.to_shared(&catalog, embed)));
+                replace_link(&share::encode(&setup.to_shared(&catalog, embed)));
             }
         });
     }
@@ -485,7 +511,7 @@ pub fn app() -> Html {
         .find(|m| m.id == current_setup.machine)
         .map_or(current_setup.machine.clone(), |m| m.label.clone());
     // Links deflate the kernel text: build them only where they are shown, not on every keystroke.
-    let link = |embed: bool| format!("{}?{}", page_base(), share::encode(&current_setup.to_shared(&catalog, embed)));
+    let link = |embed: bool| format!("{}#{}", page_base(), share::encode(&current_setup.to_shared(&catalog, embed)));
     let notices = html! {
         <>
             if let Some(notice) = &state.notice {

@@ -282,7 +282,7 @@ test('a policy\'s parameters are fields beside its menu, checked as typed, carri
     '`limit` must be a whole number from 1 to 64, not `0`');
   await limit.fill('2');
   assert.equal(await limit.getAttribute('aria-invalid'), 'false');
-  await page.waitForFunction(() => new URLSearchParams(location.search).get('warp') === 'swl:limit=2');
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('warp') === 'swl:limit=2');
 
   const cycles = await runAndWait(page);
   const swl = nativeRun(['--workload', 'vecadd', '--size', String(size), '--warp', 'swl:limit=2']).cycles;
@@ -344,6 +344,36 @@ test('a share link restores the whole set-up, and its embed view runs', async ()
   await screenshot(embed, 'embed');
   assert.deepEqual(embed.errors, []);
   await embed.close();
+});
+
+test('a link to a kernel file too long for a request line opens: the set-up travels in the fragment', async () => {
+  // Once the kernel text rode in the query string, and a link over 64 KB got a bare
+  // "414 URI Too Long" from the server before the page could load.
+  const page = await openPage(session.browser, session.server.url);
+  await waitForApp(page);
+  const noise = [];
+  let x = 12345;
+  for (let i = 0; i < 6000; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    noise.push(`// ${x.toString(36)}${(x * 7).toString(36)}${(x * 13).toString(36)}${(x * 31).toString(36)}`);
+  }
+  const source = `${noise.join('\n')}\n__global__ void k(float* a) { a[threadIdx.x] += 1.0f; }\nhost { float a[64]; k<<<1, 64>>>(a); }\n`;
+  // Set in one input event (typing 6,000 lines through the keyboard would take minutes).
+  await page.evaluate((text) => {
+    const editor = document.querySelector('#source');
+    editor.value = text;
+    editor.dispatchEvent(new InputEvent('input', { bubbles: true }));
+  }, source);
+  await page.waitForFunction(() => location.hash.length > 65536, null, { timeout: 10000 });
+  const link = page.url();
+  assert.ok(!new URL(link).search.includes('src='), 'the kernel text is not in the query string');
+  const restored = await openPage(session.browser, link);
+  await waitForApp(restored);
+  assert.equal(await restored.inputValue('#source'), source);
+  await runAndWait(restored);
+  assert.deepEqual([...page.errors, ...restored.errors], []);
+  await restored.close();
+  await page.close();
 });
 
 test('a link\'s size and cycle budget are checked as the fields check them, marked there, and Run still works', async () => {
