@@ -53,8 +53,15 @@ pub struct Findings {
     pub panics: Vec<(String, String)>,
 }
 
-/// Runs `cases` cases of `target` from `seed`, calling `progress` every 1000 cases.
-pub fn fuzz(target: &str, seed: u64, cases: u64, extra_seeds: &[String], mut progress: impl FnMut(u64)) -> Findings {
+/// Runs `cases` cases of `target` from `seed`, calling `progress` with the findings so far
+/// every 1000 cases.
+pub fn fuzz(
+    target: &str,
+    seed: u64,
+    cases: u64,
+    extra_seeds: &[String],
+    mut progress: impl FnMut(&Findings),
+) -> Findings {
     let catalog = catalog();
     let mut seeds = seeds(target, &catalog);
     seeds.extend(extra_seeds.iter().cloned());
@@ -84,7 +91,7 @@ pub fn fuzz(target: &str, seed: u64, cases: u64, extra_seeds: &[String], mut pro
             }
         }
         if (case + 1) % 1000 == 0 {
-            progress(case + 1);
+            progress(&findings);
         }
     }
     std::panic::set_hook(quiet);

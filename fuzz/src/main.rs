@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use warpscope_fuzz::{fuzz, seeds, TARGETS};
+use warpscope_fuzz::{fuzz, seeds, Findings, TARGETS};
 use warpscope_wasm::catalog::catalog;
 
 fn main() -> ExitCode {
@@ -51,9 +51,14 @@ fn main() -> ExitCode {
         }
         let extra = read_corpus(&corpus);
         let started = Instant::now();
-        let findings = fuzz(target, seed, cases, &extra, |done| {
-            if done % 100_000 == 0 {
-                eprintln!("  {target}: {done} cases, {:.0} s", started.elapsed().as_secs_f64());
+        let inputs = extra.len() + seeds(target, &catalog()).len();
+        let findings = fuzz(target, seed, cases, &extra, |so_far| {
+            if so_far.cases % 100_000 == 0 {
+                eprintln!("  {target}: {} cases, {:.0} s", so_far.cases, started.elapsed().as_secs_f64());
+                if record {
+                    // A long run's count so far, so that an interrupted run still says how far it got.
+                    record_row(&root.join("RUNS.md"), target, &row(target, seed, so_far, inputs));
+                }
             }
         });
         let seconds = started.elapsed().as_secs_f64();
@@ -72,15 +77,7 @@ fn main() -> ExitCode {
         }
         failed |= !findings.panics.is_empty();
         if record {
-            let row = format!(
-                "| {target} | {} | {seed} | {} | {} | {} | {} |",
-                findings.cases,
-                findings.accepted,
-                findings.simulated,
-                findings.panics.len(),
-                extra.len() + seeds(target, &catalog()).len()
-            );
-            record_row(&root.join("RUNS.md"), target, &row);
+            record_row(&root.join("RUNS.md"), target, &row(target, seed, &findings, inputs));
         }
     }
     if failed {
@@ -88,6 +85,17 @@ fn main() -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// A target's row of `RUNS.md`.
+fn row(target: &str, seed: u64, findings: &Findings, inputs: usize) -> String {
+    format!(
+        "| {target} | {} | {seed} | {} | {} | {} | {inputs} |",
+        findings.cases,
+        findings.accepted,
+        findings.simulated,
+        findings.panics.len()
+    )
 }
 
 /// The files of a target's corpus, in name order.

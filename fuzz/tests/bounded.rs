@@ -15,7 +15,7 @@ fn every_boundary_survives_a_bounded_run() {
             .map(|entries| entries.filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok()).collect())
             .unwrap_or_default();
         corpus.sort();
-        let findings = fuzz(target, 20_261_127, 400, &corpus, |_| {});
+        let findings = fuzz(target, 20_261_127, 400, &corpus, |_: &_| {});
         assert_eq!(findings.cases, 400);
         assert!(findings.accepted > 0, "{target}: no case got past the boundary, so nothing behind it was tried");
         assert_eq!(findings.panics, [], "{target}");
