@@ -97,6 +97,10 @@ pub enum StepOutcome {
         sm: u32,
         /// The fault.
         fault: Fault,
+        /// For a local array indexed out of range, what the kernel's debug info calls it
+        /// (``local array `x` ``); `None` otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        array: Option<String>,
     },
     /// Nothing can ever happen again, yet launches remain.
     Deadlock {
@@ -113,7 +117,9 @@ impl core::fmt::Display for StepOutcome {
             StepOutcome::CycleLimit { cycles } => {
                 write!(f, "stopped at the cycle limit ({cycles} cycles) before the workload finished")
             }
-            StepOutcome::Fault { kernel, sm, fault } => write!(f, "kernel {kernel} faulted on SM {sm}: {fault}"),
+            StepOutcome::Fault { kernel, sm, fault, array } => {
+                write!(f, "kernel {kernel} faulted on SM {sm}: {}", fault.describe(array.as_deref()))
+            }
             StepOutcome::Deadlock { what } => write!(f, "{what}"),
         }
     }
@@ -536,7 +542,7 @@ impl Simulation {
                 let kind = FaultKind::BadLaunch { kernel: launch.code, problem };
                 let fault = Fault { pc: launch.pc, lane: launch.lane, kind };
                 let kernel = self.kernels[launch.parent as usize].name.clone();
-                outcome = Some(StepOutcome::Fault { kernel, sm: launch.sm, fault });
+                outcome = Some(StepOutcome::Fault { kernel, sm: launch.sm, fault, array: None });
                 continue;
             }
             let parent = &mut self.runs[launch.parent as usize];
@@ -675,7 +681,16 @@ impl Simulation {
                     }
                     cycle.add_to(self.now_window.window(series, now));
                     let name = self.kernels.get(kernel as usize).map_or_else(String::new, |k| k.name.clone());
-                    return Some(StepOutcome::Fault { kernel: name, sm: i as u32, fault });
+                    let array = match fault.kind {
+                        FaultKind::LocalIndex { array, .. } => self
+                            .runs
+                            .get(kernel as usize)
+                            .and_then(|run| self.workload.kernels.get(run.code as usize))
+                            .and_then(|k| k.local_array(array))
+                            .map(String::from),
+                        _ => None,
+                    };
+                    return Some(StepOutcome::Fault { kernel: name, sm: i as u32, fault, array });
                 }
             }
         }

@@ -116,7 +116,14 @@ fn random_kernel(rng: &mut SplitMix64) -> Kernel {
         }
     }
     code.push(Instr::Exit);
-    Kernel { name: "random".into(), code, regs_per_thread: REGS, shared_bytes: 256, params: 2 }
+    Kernel {
+        name: "random".into(),
+        code,
+        regs_per_thread: REGS,
+        shared_bytes: 256,
+        params: 2,
+        local_arrays: Vec::new(),
+    }
 }
 
 fn run(w: &Workload, skip_idle: bool) -> (StepOutcome, String) {

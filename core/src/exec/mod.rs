@@ -158,6 +158,15 @@ pub enum FaultKind {
         /// What is wrong with it.
         problem: LaunchProblem,
     },
+    /// A local array indexed out of range at run time ([`Instr::Bound`](crate::isa::Instr::Bound)).
+    LocalIndex {
+        /// Which entry of the kernel's [`local_arrays`](crate::isa::Kernel::local_arrays).
+        array: u16,
+        /// The index (shown signed: a negative `int` index reads as itself).
+        index: u32,
+        /// The number of elements along the indexed dimension.
+        len: u32,
+    },
 }
 
 /// Why a device-side launch cannot run.
@@ -173,32 +182,63 @@ pub enum LaunchProblem {
 
 impl core::fmt::Display for Fault {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.describe(None).fmt(f)
+    }
+}
+
+/// A fault's message, with what the kernel's debug info calls its local array
+/// ([`Fault::describe`]).
+pub struct FaultMessage<'a> {
+    fault: &'a Fault,
+    array: Option<&'a str>,
+}
+
+impl Fault {
+    /// The message, naming the local array of a [`FaultKind::LocalIndex`] fault as `array`
+    /// (what [`Kernel::local_array`](crate::isa::Kernel::local_array) says; `None`: "a local
+    /// array").
+    pub fn describe<'a>(&'a self, array: Option<&'a str>) -> FaultMessage<'a> {
+        FaultMessage { fault: self, array }
+    }
+}
+
+impl core::fmt::Display for FaultMessage<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let this = self.fault;
         let space = |s: Space| match s {
             Space::Global => "global",
             Space::Shared => "shared",
         };
-        match self.kind {
+        match this.kind {
             FaultKind::Memory { space: s, address, error: memory::AccessError::Unmapped } => write!(
                 f,
                 "lane {} read or wrote {} memory at 0x{address:08x}, outside every buffer (instruction {})",
-                self.lane,
+                this.lane,
                 space(s),
-                self.pc
+                this.pc
             ),
             FaultKind::Memory { space: s, address, error: memory::AccessError::Misaligned } => write!(
                 f,
                 "lane {} accessed {} memory at 0x{address:08x}, not a multiple of 4 (instruction {})",
-                self.lane,
+                this.lane,
                 space(s),
-                self.pc
+                this.pc
             ),
             FaultKind::RanOffTheEnd => write!(f, "control ran past the last instruction"),
             FaultKind::BadLaunch { kernel, problem } => write!(
                 f,
                 "lane {} launched kernel #{kernel} from the device, but {} (instruction {})",
-                self.lane,
+                this.lane,
                 problem.describe(),
-                self.pc
+                this.pc
+            ),
+            FaultKind::LocalIndex { index, len, .. } => write!(
+                f,
+                "lane {} indexed {} ({len} elements) at {} (instruction {})",
+                this.lane,
+                self.array.unwrap_or("a local array"),
+                index as i32,
+                this.pc
             ),
         }
     }
@@ -429,6 +469,15 @@ pub fn step(
             };
             warp.stack.branch(taken, target, reconverge);
             return Ok(Executed::Compute);
+        }
+        Instr::Bound { index, len, array } => {
+            let mut out = 0u32;
+            for_lanes(active, |l| out |= ((read(regs, index, l) >= len) as u32) << l);
+            if out != 0 {
+                let lane = out.trailing_zeros();
+                let index = read(regs, index, lane as usize);
+                return Err(Fault { pc, lane, kind: FaultKind::LocalIndex { array, index, len } });
+            }
         }
         Instr::Barrier => outcome = Executed::Barrier,
         Instr::Launch { kernel, dims, args } => outcome = Executed::Launch { kernel, dims, args, mask: active },

@@ -353,6 +353,34 @@ mod tests {
     }
 
     #[test]
+    fn a_bounds_check_faults_for_the_first_lane_out_of_range_only() {
+        use alloc::string::ToString;
+        // bound (t - 3) < 8 for 32 threads: lanes 0..3 are negative, lanes 11.. too large.
+        // Behind a branch that only lanes 3..11 pass, nothing faults.
+        let build = |guarded: bool| {
+            let mut b = KernelBuilder::new("bound", 0);
+            let (t, i, inside) = (b.reg(), b.reg(), b.reg());
+            let (skip, join) = (b.label(), b.label());
+            b.special(t, Special::ThreadIdx(Axis::X)).alu(AluOp::Sub, i, t, Operand::Imm(3));
+            if guarded {
+                b.cmp(CmpOp::Lt, CmpType::Uint, inside, i, Operand::Imm(8)).branch_if(inside, true, skip, join);
+            }
+            b.bound(i, 8).place(skip).place(join).exit();
+            b.build()
+        };
+        let mut mem = GlobalMemory::default();
+        let err = run(launch(&build(false), 1, 32, &[]), &mut mem, 1 << 10).unwrap_err();
+        let fault = Fault { pc: 2, lane: 0, kind: FaultKind::LocalIndex { array: 0, index: (-3i32) as u32, len: 8 } };
+        assert_eq!(err, RunError::Fault { block: 0, warp: 0, fault });
+        assert_eq!(fault.to_string(), "lane 0 indexed a local array (8 elements) at -3 (instruction 2)");
+        assert_eq!(
+            fault.describe(Some("local array `x`")).to_string(),
+            "lane 0 indexed local array `x` (8 elements) at -3 (instruction 2)"
+        );
+        assert!(run(launch(&build(true), 1, 32, &[]), &mut mem, 1 << 10).is_ok());
+    }
+
+    #[test]
     fn an_endless_loop_is_bounded() {
         let mut b = KernelBuilder::new("spin", 0);
         let head = b.label();

@@ -137,6 +137,11 @@ impl KernelBuilder {
         self.push(Instr::Launch { kernel, dims, args })
     }
 
+    /// A local array's bounds check: lanes whose `index` is not below `len` fault.
+    pub fn bound(&mut self, index: impl Into<Operand>, len: u32) -> &mut Self {
+        self.push(Instr::Bound { index: index.into(), len, array: 0 })
+    }
+
     /// The active lanes finish.
     pub fn exit(&mut self) -> &mut Self {
         self.push(Instr::Exit)
@@ -157,6 +162,7 @@ impl KernelBuilder {
             regs_per_thread: self.next_reg.max(1),
             shared_bytes: self.shared_bytes,
             params: self.params,
+            local_arrays: Vec::new(),
         }
     }
 }

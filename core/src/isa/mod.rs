@@ -348,6 +348,18 @@ pub enum Instr {
         /// Instruction index where both paths meet (the immediate post-dominator).
         reconverge: u32,
     },
+    /// A local array's bounds check: every active lane whose `index` is not below `len`
+    /// (compared unsigned, so a negative index is out of range too) faults with
+    /// [`FaultKind::LocalIndex`](crate::exec::FaultKind::LocalIndex); otherwise nothing
+    /// happens. The compiler puts one before each run-time index of a local array.
+    Bound {
+        /// The index (one dimension's, for an array of several).
+        index: Operand,
+        /// The number of elements along that dimension.
+        len: u32,
+        /// Which entry of [`Kernel::local_arrays`] names the array.
+        array: u16,
+    },
     /// `__syncthreads()`: wait until every live warp of the thread block arrives.
     Barrier,
     /// The active lanes finish.
@@ -427,7 +439,8 @@ impl Instr {
             | Instr::Unary { .. }
             | Instr::Fma { .. }
             | Instr::Cmp { .. }
-            | Instr::Select { .. } => Unit::Alu,
+            | Instr::Select { .. }
+            | Instr::Bound { .. } => Unit::Alu,
             Instr::Sfu { .. } => Unit::Sfu,
             Instr::Load { .. } | Instr::Store { .. } | Instr::Atomic { .. } => Unit::Memory,
             Instr::Branch { .. } | Instr::Barrier | Instr::Exit | Instr::Launch { .. } => Unit::Control,
@@ -448,7 +461,12 @@ impl Instr {
             | Instr::Select { dst, .. }
             | Instr::Load { dst, .. }
             | Instr::Atomic { dst, .. } => Some(dst),
-            Instr::Store { .. } | Instr::Branch { .. } | Instr::Barrier | Instr::Exit | Instr::Launch { .. } => None,
+            Instr::Store { .. }
+            | Instr::Bound { .. }
+            | Instr::Branch { .. }
+            | Instr::Barrier
+            | Instr::Exit
+            | Instr::Launch { .. } => None,
         }
     }
 
@@ -466,7 +484,7 @@ impl Instr {
             // A launch reads up to 6 + params registers; the engine drains the scoreboard instead.
             Instr::Special { .. } | Instr::Barrier | Instr::Exit | Instr::Launch { .. } => [None, None, None],
             Instr::Alu { a, b, .. } | Instr::Sfu { a, b, .. } | Instr::Cmp { a, b, .. } => [r(a), r(b), None],
-            Instr::Unary { a, .. } => [r(a), None, None],
+            Instr::Unary { a, .. } | Instr::Bound { index: a, .. } => [r(a), None, None],
             Instr::Fma { a, b, c, .. } => [r(a), r(b), r(c)],
             Instr::Select { cond, a, b, .. } => [Some(cond), r(a), r(b)],
             Instr::Load { addr, .. } => [Some(addr), None, None],
@@ -490,6 +508,18 @@ pub struct Kernel {
     pub shared_bytes: u32,
     /// Number of parameters; at launch they are copied into registers `r0..`.
     pub params: u32,
+    /// Debug info: what the `array` of each [`Instr::Bound`] refers to, for fault messages,
+    /// such as ``local array `x` `` or ``dimension 2 of local array `m` ``. May be empty (a
+    /// hand-built kernel): faults then say "a local array".
+    #[serde(default)]
+    pub local_arrays: Vec<String>,
+}
+
+impl Kernel {
+    /// What [`Instr::Bound`]'s `array` refers to, if the kernel's debug info says.
+    pub fn local_array(&self, array: u16) -> Option<&str> {
+        self.local_arrays.get(array as usize).map(String::as_str)
+    }
 }
 
 /// Grid or block dimensions.

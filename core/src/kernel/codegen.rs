@@ -135,6 +135,29 @@ pub(crate) fn compile_kernels(
     kernels
 }
 
+/// The entries of `names` that the bounds checks left in `code` refer to, in order of first
+/// use, with the checks renumbered: checks that folded away (constant indices in range) leave
+/// no trace, so a kernel without run-time indices is what it was before checks existed.
+fn keep_named_checks(code: &mut [crate::isa::Instr], names: &[String]) -> Vec<String> {
+    let mut kept: Vec<(u16, u16)> = Vec::new();
+    let mut out = Vec::new();
+    for instr in code.iter_mut() {
+        if let crate::isa::Instr::Bound { array, .. } = instr {
+            let new = match kept.iter().find(|(old, _)| old == array) {
+                Some(&(_, new)) => new,
+                None => {
+                    let new = out.len() as u16;
+                    out.push(names.get(*array as usize).cloned().unwrap_or_default());
+                    kept.push((*array, new));
+                    new
+                }
+            };
+            *array = new;
+        }
+    }
+    out
+}
+
 /// What a name in a kernel refers to.
 #[derive(Clone, Debug)]
 pub(super) enum Sym {
@@ -193,6 +216,8 @@ pub(super) struct Gen<'a, 'd> {
     /// Names assigned (or incremented) anywhere in the function being generated: a variable
     /// with a constant initializer whose name is not here is a constant.
     pub assigned: Vec<String>,
+    /// What each bounds check's `array` names (the kernel's [`Kernel::local_arrays`]).
+    pub local_arrays: Vec<String>,
 }
 
 /// A computation without effects, as a key of [`Gen::available`].
@@ -239,6 +264,7 @@ impl<'a, 'd> Gen<'a, 'd> {
             too_deep_reported: false,
             available: Vec::new(),
             assigned: Vec::new(),
+            local_arrays: Vec::new(),
         }
     }
 
@@ -470,12 +496,14 @@ impl<'a, 'd> Gen<'a, 'd> {
         match allocated {
             Ok((mut machine, regs)) => {
                 cfg::remove_nops(&mut machine);
+                let local_arrays = keep_named_checks(&mut machine, &self.local_arrays);
                 Some(Kernel {
                     name: f.name.clone(),
                     code: machine,
                     regs_per_thread: regs,
                     shared_bytes: self.shared_bytes,
                     params,
+                    local_arrays,
                 })
             }
             Err(needed) => {

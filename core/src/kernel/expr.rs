@@ -908,10 +908,16 @@ impl Gen<'_, '_> {
         for (j, idx) in indices.iter().enumerate() {
             let stride: u32 = dims[j + 1..].iter().product();
             let v = self.index_value(idx);
-            if let VOp::Imm(k) = v {
-                if k >= dims[j] {
+            match v {
+                VOp::Imm(k) if k >= dims[j] => {
                     self.out_of_bounds(name, k as i32 as i64, dims[j], idx.span);
                     in_bounds = false;
+                }
+                VOp::Imm(_) => {}
+                // Known only at run time: checked then (lanes out of range fault).
+                VOp::Reg(_) => {
+                    let array = self.local_array_id(name, j, dims.len());
+                    self.emit(VInstr::Bound { index: v, len: dims[j], array });
                 }
             }
             let term = self.alu(AluOp::Mul, v, VOp::Imm(stride));
@@ -923,6 +929,25 @@ impl Gen<'_, '_> {
             VOp::Reg(r) => Err(r),
         };
         Place::Local { regs, ty: elem, index }
+    }
+
+    /// The entry of the kernel's debug table that names dimension `j` (of `rank`) of local
+    /// array `name`, added on first use.
+    fn local_array_id(&mut self, name: &str, j: usize, rank: usize) -> u16 {
+        let what = if rank == 1 {
+            format!("local array `{name}`")
+        } else {
+            format!("dimension {} of local array `{name}`", j + 1)
+        };
+        let at = match self.local_arrays.iter().position(|w| *w == what) {
+            Some(at) => at,
+            None => {
+                self.local_arrays.push(what);
+                self.local_arrays.len() - 1
+            }
+        };
+        // The kernel's length limit keeps this far below; saturate rather than wrap.
+        u16::try_from(at).unwrap_or(u16::MAX)
     }
 
     fn shared_index(

@@ -86,6 +86,12 @@ pub(crate) enum VInstr {
         target: u32,
         reconverge: u32,
     },
+    /// A local array's bounds check ([`Instr::Bound`]): not pure, it may fault.
+    Bound {
+        index: VOp,
+        len: u32,
+        array: u16,
+    },
     Barrier,
     Exit,
     /// `dims..dims+6` and `args..args+nargs` are groups of consecutive virtual registers that
@@ -112,9 +118,12 @@ impl VInstr {
             | VInstr::Select { dst, .. }
             | VInstr::Load { dst, .. }
             | VInstr::Atomic { dst, .. } => Some(dst),
-            VInstr::Store { .. } | VInstr::Branch { .. } | VInstr::Barrier | VInstr::Exit | VInstr::Launch { .. } => {
-                None
-            }
+            VInstr::Store { .. }
+            | VInstr::Bound { .. }
+            | VInstr::Branch { .. }
+            | VInstr::Barrier
+            | VInstr::Exit
+            | VInstr::Launch { .. } => None,
         }
     }
 
@@ -149,7 +158,7 @@ impl VInstr {
                 op(a);
                 op(b)
             }
-            VInstr::Unary { a, .. } => op(a),
+            VInstr::Unary { a, .. } | VInstr::Bound { index: a, .. } => op(a),
             VInstr::Fma { a, b, c, .. } => {
                 op(a);
                 op(b);
@@ -195,7 +204,7 @@ impl VInstr {
                 f(a);
                 f(b)
             }
-            VInstr::Unary { a, .. } => f(a),
+            VInstr::Unary { a, .. } | VInstr::Bound { index: a, .. } => f(a),
             VInstr::Fma { a, b, c, .. } => {
                 f(a);
                 f(b);
@@ -287,6 +296,7 @@ impl VInstr {
             VInstr::Branch { cond, negate, target, reconverge } => {
                 Instr::Branch { cond: cond.map(&reg), negate, target, reconverge }
             }
+            VInstr::Bound { index, len, array } => Instr::Bound { index: op(index), len, array },
             VInstr::Barrier => Instr::Barrier,
             VInstr::Exit => Instr::Exit,
             VInstr::Launch { kernel, dims, args, nargs } => {

@@ -99,4 +99,15 @@ mod tests {
         assert_eq!(Operands::of(&add).class, InstrClass::Compute);
         assert_eq!((decoded.dst, Operands::of(&add).dst), (None, Some(Reg(2))));
     }
+
+    #[test]
+    fn a_bounds_check_waits_for_its_index_and_writes_nothing() {
+        let ready = [5, 9, 2, 7];
+        let bound = Instr::Bound { index: Operand::Reg(Reg(1)), len: 8, array: 0 };
+        let decoded = Operands::of(&bound);
+        assert_eq!((decoded.ready_at(&ready), decoded.unit, decoded.class), (9, Unit::Alu, InstrClass::Compute));
+        assert_eq!(decoded.dst, None);
+        let constant = Instr::Bound { index: Operand::Imm(9), len: 8, array: 0 };
+        assert_eq!(Operands::of(&constant).ready_at(&ready), 0);
+    }
 }

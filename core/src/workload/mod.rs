@@ -292,6 +292,17 @@ pub fn validate_kernel(kernel: &Kernel, at: &str) -> Result<(), ConfigError> {
                 );
             }
         }
+        if let Instr::Bound { array, .. } = *instr {
+            if !kernel.local_arrays.is_empty() && array as usize >= kernel.local_arrays.len() {
+                return err(
+                    format!("{at}.code[{pc}]"),
+                    format!(
+                        "bounds check names local array #{array} but the kernel names {}",
+                        kernel.local_arrays.len()
+                    ),
+                );
+            }
+        }
         if let Instr::Branch { target, reconverge, .. } = *instr {
             if target >= len || reconverge >= len {
                 return err(
@@ -389,5 +400,16 @@ mod tests {
         let mut w = tiny();
         w.kernels[0].code.insert(0, Instr::Branch { cond: None, negate: false, target: 7, reconverge: 7 });
         assert!(w.validate(&config).unwrap_err().reason.contains("leaves the code"));
+
+        let mut w = tiny();
+        w.kernels[0].code.insert(0, Instr::Bound { index: Operand::Reg(Reg(9)), len: 4, array: 0 });
+        assert_eq!(w.validate(&config).unwrap_err().field, "kernels[0].code[0]");
+
+        // A check's array must be one the debug info names, when it names any.
+        let mut w = tiny();
+        w.kernels[0].code.insert(0, Instr::Bound { index: Operand::Reg(Reg(0)), len: 4, array: 1 });
+        assert!(w.validate(&config).is_ok(), "a hand-built kernel without names");
+        w.kernels[0].local_arrays = alloc::vec!["local array `x`".into()];
+        assert!(w.validate(&config).unwrap_err().reason.contains("names local array #1"));
     }
 }

@@ -85,4 +85,11 @@ mod tests {
         assert_eq!(code[0], VInstr::Mov { dst: 1, src: VOp::Imm(2) });
         assert_eq!(code.len(), 3);
     }
+
+    #[test]
+    fn a_bounds_check_stays_though_it_writes_nothing() {
+        let mut code = vec![VInstr::Bound { index: VOp::Reg(0), len: 8, array: 0 }, VInstr::Exit];
+        assert!(!remove_dead(&mut code, 1));
+        assert_eq!(code.len(), 2);
+    }
 }

@@ -184,6 +184,8 @@ fn simplify(instr: &VInstr) -> Simplified {
         VInstr::Sfu { op, dst, a: Imm(x), b: Imm(y) } => mov(dst, Imm(alu::sfu(op, x, y))),
         VInstr::Fma { dst, a: Imm(x), b: Imm(y), c: Imm(z) } => mov(dst, Imm(alu::fma(x, y, z))),
         VInstr::Select { dst, a, b, .. } if a == b => mov(dst, a),
+        // A bounds check of a constant in range (an unrolled loop's counter) cannot fault.
+        VInstr::Bound { index: Imm(k), len, .. } if k < len => Simplified::Gone,
         VInstr::Alu { op, dst, a, b } => match (op, a, b) {
             (Add | Sub | Or | Xor | Shl | ShrU | ShrS, x, Imm(0)) | (Add | Or | Xor, Imm(0), x) => mov(dst, x),
             (Mul | DivS | DivU, x, Imm(1)) | (Mul, Imm(1), x) => mov(dst, x),
@@ -643,5 +645,27 @@ mod tests {
             while fold(&mut code, 6, 2) {}
             assert!(code.iter().any(|i| matches!(i, VInstr::Load { addr: 4, offset: 0, .. })), "{code:?}");
         }
+    }
+
+    #[test]
+    fn a_bounds_check_of_a_constant_goes_only_when_in_range() {
+        // v0 is a parameter; v1 = 7 is checked against 8 (goes) and 7 (stays, faults).
+        let mut code = vec![
+            VInstr::Mov { dst: 1, src: VOp::Imm(7) },
+            VInstr::Bound { index: VOp::Reg(1), len: 8, array: 0 },
+            VInstr::Bound { index: VOp::Reg(1), len: 7, array: 1 },
+            VInstr::Bound { index: VOp::Reg(0), len: 8, array: 2 },
+            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(1) },
+            VInstr::Exit,
+        ];
+        while fold(&mut code, 2, 1) {}
+        let checks: Vec<VInstr> = code.iter().copied().filter(|i| matches!(i, VInstr::Bound { .. })).collect();
+        assert_eq!(
+            checks,
+            vec![
+                VInstr::Bound { index: VOp::Imm(7), len: 7, array: 1 },
+                VInstr::Bound { index: VOp::Reg(0), len: 8, array: 2 }
+            ]
+        );
     }
 }

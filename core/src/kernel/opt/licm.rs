@@ -106,4 +106,15 @@ mod tests {
         assert!(matches!(code[6], VInstr::Branch { target: 2, .. }), "{code:?}");
         assert!(!hoist_invariants(&mut code, 6, 2));
     }
+
+    #[test]
+    fn a_bounds_check_with_an_invariant_index_stays_in_the_loop() {
+        // for (...) { bound v0 < 8 }: hoisted, it would run on the way into a loop that
+        // turns zero times (or out of an `if`), and fault where the program does not.
+        let mut code = loop_with_invariant_product();
+        code[1] = VInstr::Bound { index: VOp::Reg(0), len: 8, array: 0 };
+        code[3] = VInstr::Store { space: Space::Global, addr: 4, offset: 0, src: VOp::Imm(0) };
+        assert!(!hoist_invariants(&mut code, 6, 2));
+        assert_eq!(code[1], VInstr::Bound { index: VOp::Reg(0), len: 8, array: 0 });
+    }
 }
