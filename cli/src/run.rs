@@ -283,7 +283,7 @@ fn print_summary(r: &Report, seconds: f64) {
     }
     if r.block_record_stride > 1 {
         println!(
-            "{} thread blocks finished; the report keeps the record of every {}th (at most {})",
+            "{} thread blocks finished; the report keeps one record in every {} (at most {})",
             r.blocks_finished,
             r.block_record_stride,
             warpscope_core::stats::MAX_BLOCK_RECORDS
