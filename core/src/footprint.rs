@@ -58,11 +58,16 @@ pub fn estimate(config: &GpuConfig, workload: &Workload, smc_bytes: u32) -> [Par
     ]
 }
 
+/// The estimate's total in bytes.
+pub fn total(parts: &[Part]) -> u64 {
+    parts.iter().map(|p| p.bytes).sum()
+}
+
 /// Refuses a simulation whose estimate exceeds [`MEMORY_BUDGET`], naming the field of its
 /// largest part.
 pub fn check(config: &GpuConfig, workload: &Workload, smc_bytes: u32) -> Result<(), ConfigError> {
     let parts = estimate(config, workload, smc_bytes);
-    let total: u64 = parts.iter().map(|p| p.bytes).sum();
+    let total = total(&parts);
     if total <= MEMORY_BUDGET {
         return Ok(());
     }

@@ -55,15 +55,23 @@ fn workload(config: &GpuConfig, blocks: u32) -> Workload {
     compile(KERNEL, &CompileOptions { config, defines: &defines, optimize: true }).expect("compiles").workload
 }
 
+/// What `work` returns, and the most bytes live while it ran beyond what was live before.
+fn peak_while<T>(work: impl FnOnce() -> T) -> (T, u64) {
+    let before = LIVE.load(Ordering::SeqCst);
+    PEAK.store(before, Ordering::SeqCst);
+    let result = work();
+    (result, PEAK.load(Ordering::SeqCst) - before)
+}
+
 /// Bytes allocated at the peak of building `config` and running `workload` `cycles` cycles,
 /// beyond what was live before; and the estimate's total.
 fn measured_and_estimated(config: GpuConfig, workload: Workload, cycles: u64) -> (u64, u64) {
-    let estimate: u64 = footprint::estimate(&config, &workload, 0).iter().map(|p| p.bytes).sum();
-    let before = LIVE.load(Ordering::SeqCst);
-    PEAK.store(before, Ordering::SeqCst);
-    let mut sim = Simulation::new(config, workload, &Policies::default(), RunOptions::default()).expect("valid");
-    sim.step_until(cycles);
-    let peak = PEAK.load(Ordering::SeqCst) - before;
+    let estimate = footprint::total(&footprint::estimate(&config, &workload, 0));
+    let (sim, peak) = peak_while(|| {
+        let mut sim = Simulation::new(config, workload, &Policies::default(), RunOptions::default()).expect("valid");
+        sim.step_until(cycles);
+        sim
+    });
     drop(sim);
     (peak, estimate)
 }
@@ -108,10 +116,9 @@ fn a_machine_over_the_budget_is_refused_naming_the_field_that_makes_it_so() {
     let mut config = presets::fermi_gtx480();
     (config.l1.size_bytes, config.l1.index, config.core.sm_count) = (1 << 30, SetIndex::Linear, 64);
     let w = workload(&config, 1);
-    let before = LIVE.load(Ordering::SeqCst);
-    PEAK.store(before, Ordering::SeqCst);
-    let err = Simulation::new(config.clone(), w.clone(), &Policies::default(), RunOptions::default()).err();
-    assert!(PEAK.load(Ordering::SeqCst) - before < 1 << 20, "refused before anything large is allocated");
+    let (err, peak) =
+        peak_while(|| Simulation::new(config.clone(), w.clone(), &Policies::default(), RunOptions::default()).err());
+    assert!(peak < 1 << 20, "refused before anything large is allocated");
     let err = err.expect("refused");
     assert_eq!(err.field, "l1.size_bytes");
     assert!(err.reason.contains("more than the 1.0 GiB a run may use"), "{}", err.reason);
@@ -122,7 +129,7 @@ fn a_machine_over_the_budget_is_refused_naming_the_field_that_makes_it_so() {
     assert!(footprint::check(&config, &w, 0).is_ok());
     for preset in presets::ALL {
         let config = (preset.build)();
-        let total: u64 = footprint::estimate(&config, &workload(&config, 1), 0).iter().map(|p| p.bytes).sum();
+        let total = footprint::total(&footprint::estimate(&config, &workload(&config, 1), 0));
         assert!(total < MEMORY_BUDGET / 10, "{}: {total} B", preset.id);
     }
 }

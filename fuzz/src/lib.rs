@@ -51,6 +51,8 @@ pub struct Findings {
     pub simulated: u64,
     /// Inputs that made the code panic, with the panic's message.
     pub panics: Vec<(String, String)>,
+    /// Seed inputs the cases were made from.
+    pub inputs: usize,
 }
 
 /// Runs `cases` cases of `target` from `seed`, calling `progress` with the findings so far
@@ -67,7 +69,7 @@ pub fn fuzz(
     seeds.extend(extra_seeds.iter().cloned());
     let dictionary = dictionary(target);
     let mut rng = SplitMix64::new(seed ^ fxhash(target));
-    let mut findings = Findings::default();
+    let mut findings = Findings { inputs: seeds.len(), ..Findings::default() };
     let quiet = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     for case in 0..cases {
@@ -158,7 +160,7 @@ fn machine_case(config: GpuConfig) -> Outcome {
         return Outcome::Accepted;
     }
     let Some(workload) = probe_workload(&config) else { return Outcome::Accepted };
-    let estimate: u64 = footprint::estimate(&config, &workload, 0).iter().map(|p| p.bytes).sum();
+    let estimate = footprint::total(&footprint::estimate(&config, &workload, 0));
     if estimate > CASE_MEMORY {
         return Outcome::Accepted;
     }
@@ -199,9 +201,8 @@ fn link_case(query: &str, catalog: &Catalog) -> Outcome {
 fn advance(job: Job) -> Outcome {
     match JobRunner::new(0, job, 1_000) {
         Ok(mut runner) => {
-            let mut replies = 0u64;
             for _ in 0..4 {
-                runner.advance(CASE_CYCLES / 4, &mut |_| replies += 1);
+                runner.advance(CASE_CYCLES / 4, &mut |_| {});
             }
             let _ = runner.progress();
             let _ = runner.done(1.0);
