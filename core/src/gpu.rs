@@ -994,6 +994,7 @@ impl Simulation {
             warp_instructions,
             ipc: if cycles == 0 { 0.0 } else { warp_instructions as f64 / cycles as f64 },
             kernels,
+            run_groups: Vec::new(),
             sms,
             blocks: self.blocks.records().to_vec(),
             block_record_stride: self.blocks.stride(),

@@ -6,7 +6,9 @@ use std::fmt::Write;
 use warpscope_core::mem::l1::L1Stats;
 use warpscope_core::stats::{L1Replay, Report};
 
-/// The report as pretty JSON, exactly what `warpscope run --json` prints for the same run.
+/// The report as pretty JSON, exactly what `warpscope run --json` prints for the same run (for
+/// a run of more than [`warpscope_core::stats::MAX_RUNS_SHOWN`] kernel runs, with the later
+/// runs totalled per kernel, as the worker sent them).
 pub fn report_json(report: &Report) -> String {
     serde_json::to_string_pretty(report).unwrap_or_else(|err| format!("{{\"error\": \"{err}\"}}"))
 }
@@ -15,13 +17,14 @@ pub fn report_json(report: &Report) -> String {
 pub fn blocks_csv(report: &Report) -> String {
     let mut out = String::from("kernel_run,kernel,block,sm,start_cycle,end_cycle\n");
     for b in &report.blocks {
-        let name = report.kernels.get(b.kernel as usize).map_or("", |k| k.name.as_str());
+        let name = report.run_name(b.kernel).unwrap_or("");
         let _ = writeln!(out, "{},{},{},{},{},{}", b.kernel, name, b.block, b.sm, b.start, b.end);
     }
     out
 }
 
-/// One row per kernel run and one per SM, then the totals: the statistics table as CSV. The
+/// One row per kernel run (and per kernel for the runs a page's report totals) and one per
+/// SM, then the totals: the statistics table as CSV. The
 /// columns after the memory-pipeline stalls are the L1 hit breakdown, the loads a warp
 /// policy's gate held back, the victim-tag hits (CCWS) and, for a machine whose L1 is replayed
 /// with optimal replacement, the replay's Belady and LRU misses; a cell is empty where the
@@ -46,6 +49,21 @@ pub fn summary_csv(report: &Report) -> String {
             locality(&k.l1),
             k.gated_loads,
             replay(k.l1_replay.as_ref())
+        );
+    }
+    // Runs the page's report totals per kernel ([`Report::run_groups`]): one row each, whose
+    // start and end are the earliest start and the latest end.
+    for g in &report.run_groups {
+        let _ = writeln!(
+            out,
+            "{} runs totalled,{},{},{},{},,,,,{},{},,,",
+            g.runs,
+            g.name,
+            g.first_start,
+            g.last_end,
+            g.warp_instructions,
+            locality(&g.l1),
+            g.gated_loads
         );
     }
     for (i, sm) in report.sms.iter().enumerate() {
@@ -103,6 +121,28 @@ mod tests {
             ],
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn a_summarised_reports_csvs_name_its_runs_and_total_them_per_kernel() {
+        let child = |start| KernelReport {
+            name: "child".into(),
+            blocks: 1,
+            start_cycle: start,
+            end_cycle: start + 9,
+            parent: Some(0),
+            ..Default::default()
+        };
+        let mut r = report();
+        r.kernels.extend([child(5), child(7), child(3)]);
+        r.blocks.push(BlockRecord { kernel: 3, block: 0, sm: 2, start: 7, end: 16 });
+        r.summarise_runs(2);
+        assert_eq!(blocks_csv(&r).lines().last(), Some("3,child,0,2,7,16"), "a summarised run keeps its name");
+        let csv = summary_csv(&r);
+        let columns = csv.lines().next().unwrap().split(',').count();
+        let row = csv.lines().find(|l| l.starts_with("2 runs totalled,")).expect(&csv);
+        assert_eq!(row.split(',').count(), columns, "{row}");
+        assert!(row.starts_with("2 runs totalled,child,3,16,0,"), "{row}");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use warpscope_core::claims::{self, plan, Claim, Paper, RunSpec, Status, Variant,
 use warpscope_core::config::presets;
 use warpscope_core::library;
 use warpscope_core::{ConfigError, RunOptions};
-use warpscope_wasm::protocol::SimulateJob;
+use warpscope_wasm::protocol::{ReportDetail, SimulateJob};
 
 use crate::state::RunView;
 
@@ -68,6 +68,7 @@ pub fn job(spec: &RunSpec) -> Result<SimulateJob, ConfigError> {
         max_cycles: RunOptions::default().max_cycles,
         snapshot_every: 0,
         heat_sm: 0,
+        detail: ReportDetail::Totals,
     })
 }
 

@@ -5,7 +5,7 @@ use warpscope_core::config::GpuConfig;
 use warpscope_core::sched::tb::TbPolicy;
 use warpscope_core::sched::warp::WarpPolicy;
 use warpscope_core::Policies;
-use warpscope_wasm::protocol::{Catalog, CatalogWorkload, SimulateJob};
+use warpscope_wasm::protocol::{Catalog, CatalogWorkload, ReportDetail, SimulateJob};
 
 use crate::share::{SharedSetup, SharedSource};
 use crate::state::{DEFAULT_MACHINE, DEFAULT_MAX_CYCLES, DEFAULT_WORKLOAD};
@@ -143,6 +143,7 @@ impl Setup {
             max_cycles: self.max_cycles,
             snapshot_every: SNAPSHOT_EVERY,
             heat_sm: self.heat_sm,
+            detail: ReportDetail::Shown,
         }
     }
 

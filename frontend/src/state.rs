@@ -6,10 +6,11 @@
 //! [`QueuedJob`]s, each with the [`Target`] its result belongs to. The app keeps one Web Worker
 //! per slot of [`AppState::pool`] and sends each worker the job the pool gives it.
 //!
-//! A gallery card's runs keep only what the card judges from: no snapshots, and the report
-//! without its per-block records and time series (the native `warpscope reproduce` drops the
-//! same before it measures). So do the runs of a warp-limit sweep ([`crate::swl_sweep`]), which
-//! its chart measures from the totals.
+//! A gallery card's runs keep only what the card judges from: no snapshots, and a report the
+//! worker sends without its per-block records and time series
+//! ([`protocol::ReportDetail::Totals`]; the native `warpscope reproduce` drops the same
+//! before it measures). So do the runs of a
+//! warp-limit sweep ([`crate::swl_sweep`]), which its chart measures from the totals.
 
 use std::rc::Rc;
 
@@ -497,7 +498,6 @@ impl AppState {
                     _ => None,
                 };
                 let Some(target) = self.pool.finish(generation, id) else { return };
-                let keep = keeps_snapshots(target);
                 let Some(view) = self.view_mut(target) else {
                     self.schedule();
                     return;
@@ -507,21 +507,13 @@ impl AppState {
                     _ => Rc::default(),
                 };
                 *view = match report {
-                    JobReport::Simulation(mut report) => {
-                        if !keep {
-                            // A card judges from the totals; the blocks and the series are
-                            // what makes a report large.
-                            report.blocks = Vec::new();
-                            report.series.windows = Vec::new();
-                        }
-                        RunView::Finished(Rc::new(RunResult {
-                            report: Rc::new(*report),
-                            snapshots,
-                            elapsed_ms,
-                            stopped_early,
-                            job,
-                        }))
-                    }
+                    JobReport::Simulation(report) => RunView::Finished(Rc::new(RunResult {
+                        report: Rc::new(*report),
+                        snapshots,
+                        elapsed_ms,
+                        stopped_early,
+                        job,
+                    })),
                     JobReport::CacheSweep(_) => {
                         RunView::Failed { message: "The worker answered with a cache sweep.".into(), field: None }
                     }
@@ -625,7 +617,6 @@ pub fn describe(error: &Failure) -> String {
 mod tests {
     use super::*;
     use crate::pool::tests::job;
-    use warpscope_core::stats::{BlockRecord, TimeSeries};
 
     fn ready(workers: usize) -> AppState {
         let mut state = AppState::with_workers(workers);
@@ -774,7 +765,7 @@ mod tests {
     }
 
     #[test]
-    fn a_cards_runs_keep_no_snapshots_and_only_the_reports_totals() {
+    fn a_cards_runs_keep_no_snapshots() {
         let mut state = ready(1);
         let target = Target::Card { card: 0, run: 0 };
         state.apply(Action::Enqueue(vec![job(1, target)]));
@@ -782,19 +773,15 @@ mod tests {
         reply(&mut state, Reply::Snapshot { id: 1, every: 0, snapshot });
         let RunView::Running { snapshots, .. } = &state.gallery[0][0] else { panic!("{:?}", state.gallery[0][0]) };
         assert!(snapshots.is_empty());
-        let mut report = Report { cycles: 500, ..Report::default() };
-        report.blocks = vec![BlockRecord::default(); 3];
-        report.series = TimeSeries { windows: vec![Default::default(); 4], ..TimeSeries::default() };
         let reply_done = Reply::Done {
             id: 1,
-            report: JobReport::Simulation(Box::new(report)),
+            report: JobReport::Simulation(Box::new(Report { cycles: 500, ..Report::default() })),
             elapsed_ms: 1.0,
             stopped_early: None,
         };
         reply(&mut state, reply_done);
         let result = state.gallery[0][0].result().expect("finished");
         assert_eq!(result.report.cycles, 500);
-        assert!(result.report.blocks.is_empty() && result.report.series.windows.is_empty());
         assert!(result.snapshots.is_empty());
     }
 
@@ -931,6 +918,7 @@ mod sweep_tests {
             max_cycles: 1000,
             snapshot_every: 50,
             heat_sm: 0,
+            detail: protocol::ReportDetail::Shown,
         }
     }
 
@@ -964,7 +952,7 @@ mod sweep_tests {
     }
 
     #[test]
-    fn a_sweeps_runs_spread_over_the_workers_and_keep_only_their_totals() {
+    fn a_sweeps_runs_spread_over_the_workers_and_keep_no_snapshots() {
         let mut state = ready(2);
         state.apply(sweep(1, 10, &[1, 2, 4]));
         let sweep = state.sweep.as_ref().expect("a sweep");
@@ -978,9 +966,8 @@ mod sweep_tests {
         reply(&mut state, first, done(10, 500));
         let sweep = state.sweep.as_ref().expect("a sweep");
         let result = sweep.runs[1].result().expect("limit 2 finished");
-        assert!(
-            result.snapshots.is_empty() && result.report.blocks.is_empty() && result.report.series.windows.is_empty()
-        );
+        // The worker leaves out the blocks and the series: the jobs ask for totals only.
+        assert!(result.snapshots.is_empty());
         assert_eq!(sweep.points().iter().map(|p| (p.limit, p.cycles)).collect::<Vec<_>>(), [(1, 500), (2, 300)]);
         assert!(sweep.busy(), "limit 4 runs on the freed worker");
         assert!(state.pool.workers().iter().any(|w| w.job.as_ref().is_some_and(|j| j.id == 12)));

@@ -12,7 +12,7 @@ use warpscope_core::claims::Metric;
 use warpscope_core::sched::warp::WARP_POLICIES;
 use warpscope_core::sched::PolicySpec;
 use warpscope_core::stats::Report;
-use warpscope_wasm::protocol::SimulateJob;
+use warpscope_wasm::protocol::{ReportDetail, SimulateJob};
 
 use crate::state::RunView;
 
@@ -48,6 +48,7 @@ pub fn jobs(origin: &SimulateJob, limits: &[u32]) -> Vec<SimulateJob> {
             let mut job = origin.clone();
             job.policies.warp = spec(limit);
             job.snapshot_every = 0;
+            job.detail = ReportDetail::Totals;
             job
         })
         .collect()
@@ -191,6 +192,7 @@ mod tests {
             max_cycles: 5_000_000,
             snapshot_every: 50,
             heat_sm: 3,
+            detail: ReportDetail::Shown,
         };
         let jobs = jobs(&origin, &[1, 8]);
         assert_eq!(jobs.len(), 2);
@@ -198,6 +200,7 @@ mod tests {
             let expected = SimulateJob {
                 policies: Policies { tb: "rr".into(), warp: warp.into() },
                 snapshot_every: 0,
+                detail: ReportDetail::Totals,
                 ..origin.clone()
             };
             assert_eq!(*job, expected);

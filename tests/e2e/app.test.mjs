@@ -77,6 +77,32 @@ test('a grid of four million blocks runs, and the timeline draws an even sample 
   await page.close();
 });
 
+test('a storm of 901 120 device grids: the page gets the first runs whole and the rest totalled per kernel', async () => {
+  // Once the worker sent a record per kernel run: the page took about 30 s to take them in.
+  // 880 × 1024 threads each launch one grid: 1 + 901 120 runs, 4 096 kept whole, 897 025 totalled.
+  const source = '__global__ void child(int *out) { out[threadIdx.x] = 1; }\n'
+    + '__global__ void parent(int *out) { child<<<1, 32>>>(out); }\n'
+    + 'host { int out[32]; parent<<<880, 1024>>>(out); }\n';
+  const page = await openPage(session.browser, session.server.url);
+  await waitForApp(page);
+  await page.evaluate((text) => {
+    const editor = document.querySelector('#source');
+    editor.value = text;
+    editor.dispatchEvent(new InputEvent('input', { bubbles: true }));
+  }, source);
+  await page.waitForFunction(() => !document.querySelector('#run')?.disabled, null, { timeout: 10000 });
+  await runAndWait(page, 120000);
+  assert.equal(await shownInteger(page, 'stat-blocks'), 880 + 901120);
+  assert.match(await page.locator('#stat-blocks').locator('xpath=..').textContent(), /901.121 kernel runs/);
+  assert.match(await page.locator('#run-groups-note').textContent(), /first 4.096 runs whole and totals the other 897.025/);
+  const rows = await page.locator('#kernel-table tr.run-group').allTextContents();
+  assert.equal(rows.length, 1);
+  assert.match(rows[0], /^…child897.025.*897.025 runs, from the device$/);
+  assert.match(await page.locator('ul[aria-label="Kernels"]').textContent(), /parent.*child× 901.120/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('a library workload runs in the worker and the page shows the native engine\'s numbers', async () => {
   const page = await openPage(session.browser, session.server.url);
   const size = await openSmallest(page, 'vecadd');

@@ -15,7 +15,7 @@ use warpscope_core::stats::{Report, Snapshot};
 use warpscope_core::{CacheSweepReport, CacheSweepSpec, ConfigError, Policies};
 
 /// Bumped whenever a message changes shape, so that a stale cached worker is detected.
-pub const PROTOCOL_VERSION: u32 = 5;
+pub const PROTOCOL_VERSION: u32 = 6;
 
 /// Identifies one job for the lifetime of the page.
 pub type JobId = u32;
@@ -102,6 +102,23 @@ pub struct SimulateJob {
     pub snapshot_every: u64,
     /// The SM whose L1 the snapshots picture (one beyond the last means the last).
     pub heat_sm: u32,
+    /// What the final report keeps.
+    #[serde(default)]
+    pub detail: ReportDetail,
+}
+
+/// What a [`SimulateJob`]'s final report keeps: a report is sent whole, so what the page does
+/// not use is left out in the worker rather than carried across and dropped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReportDetail {
+    /// What the Simulate and compare views show: the block records and the time series, and
+    /// the first [`warpscope_core::stats::MAX_RUNS_SHOWN`] kernel runs whole with the rest totalled per kernel
+    /// ([`warpscope_core::stats::Report::summarise_runs`]).
+    #[default]
+    Shown,
+    /// What a claim is judged from and a sweep measures: every kernel run whole, without the
+    /// block records and the time series.
+    Totals,
 }
 
 /// Most snapshots kept at one time. Snapshots land exactly on multiples of the interval (the
@@ -474,6 +491,7 @@ mod tests {
                     max_cycles: 1000,
                     snapshot_every: 10,
                     heat_sm: 2,
+                    detail: ReportDetail::Totals,
                 })),
                 frame_every: 0,
             },

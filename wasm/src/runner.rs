@@ -6,11 +6,12 @@
 //! machine and a slow one, whatever the slices.
 
 use warpscope_core::config::presets;
+use warpscope_core::stats::{Report, MAX_RUNS_SHOWN};
 use warpscope_core::sweep::StepOutcome as SweepStep;
 use warpscope_core::{bench, CacheSweep, CacheSweepReport, ConfigError, Policies, RunOptions, Simulation, StepOutcome};
 
 use crate::compile::compile_for_run;
-use crate::protocol::{Failure, Job, JobId, JobReport, Reply, SimulateJob, MAX_SNAPSHOTS};
+use crate::protocol::{Failure, Job, JobId, JobReport, Reply, ReportDetail, SimulateJob, MAX_SNAPSHOTS};
 use crate::snapshots::SnapshotSchedule;
 
 /// Most frames one job may record; the page keeps them all for playback.
@@ -30,8 +31,8 @@ pub enum Advance {
 /// The computation behind a job.
 enum Work {
     Sweep(CacheSweep),
-    /// An engine run, with its snapshots for a `Simulate` job.
-    Simulation(Box<Simulation>, Option<SnapshotSchedule>),
+    /// An engine run, with its snapshots for a `Simulate` job and what its report keeps.
+    Simulation(Box<Simulation>, Option<SnapshotSchedule>, ReportDetail),
 }
 
 /// A job that has been validated and is ready to advance.
@@ -60,7 +61,20 @@ fn simulate(job: SimulateJob) -> Result<Work, Failure> {
     let options = RunOptions { max_cycles: job.max_cycles, ..RunOptions::default() };
     let sim = Simulation::new(job.config, program.workload, &job.policies, options).map_err(Failure::InvalidConfig)?;
     let schedule = SnapshotSchedule::new(job.snapshot_every, job.heat_sm as usize, MAX_SNAPSHOTS);
-    Ok(Work::Simulation(Box::new(sim), Some(schedule)))
+    Ok(Work::Simulation(Box::new(sim), Some(schedule), job.detail))
+}
+
+/// The engine's report with what `detail` leaves out left out.
+fn report(sim: &Simulation, detail: ReportDetail) -> Report {
+    let mut report = sim.report();
+    match detail {
+        ReportDetail::Shown => report.summarise_runs(MAX_RUNS_SHOWN),
+        ReportDetail::Totals => {
+            report.blocks = Vec::new();
+            report.series.windows = Vec::new();
+        }
+    }
+    report
 }
 
 impl JobRunner {
@@ -74,7 +88,7 @@ impl JobRunner {
             Job::Simulate(job) => return Ok(engine(simulate(*job)?)),
             Job::Bench { workload, preset, tiny } => {
                 let sim = bench_simulation(&workload, &preset, tiny)?;
-                return Ok(engine(Work::Simulation(Box::new(sim), None)));
+                return Ok(engine(Work::Simulation(Box::new(sim), None, ReportDetail::Shown)));
             }
         };
         let sweep = CacheSweep::new(spec).map_err(Failure::InvalidConfig)?;
@@ -116,7 +130,7 @@ impl JobRunner {
     pub fn advance(&mut self, budget: u64, emit: &mut impl FnMut(Reply)) -> Advance {
         let sweep = match &mut self.work {
             Work::Sweep(sweep) => sweep,
-            Work::Simulation(sim, snapshots) => {
+            Work::Simulation(sim, snapshots, _) => {
                 let (advance, stopped_early) = advance_engine(self.id, sim, snapshots.as_mut(), budget, emit);
                 self.stopped_early = stopped_early;
                 return advance;
@@ -160,7 +174,7 @@ impl JobRunner {
     pub fn progress(&self) -> Reply {
         let (cycle, total, fraction) = match &self.work {
             Work::Sweep(s) => (s.position(), s.total(), s.position() as f64 / s.total() as f64),
-            Work::Simulation(sim, _) => (sim.cycle(), 0, sim.progress()),
+            Work::Simulation(sim, ..) => (sim.cycle(), 0, sim.progress()),
         };
         Reply::Progress { id: self.id, cycle, total, fraction }
     }
@@ -169,7 +183,7 @@ impl JobRunner {
     pub fn done(&self, elapsed_ms: f64) -> Reply {
         let report = match &self.work {
             Work::Sweep(s) => JobReport::CacheSweep(s.report()),
-            Work::Simulation(sim, _) => JobReport::Simulation(Box::new(sim.report())),
+            Work::Simulation(sim, _, detail) => JobReport::Simulation(Box::new(report(sim, *detail))),
         };
         Reply::Done { id: self.id, report, elapsed_ms, stopped_early: self.stopped_early.clone() }
     }
@@ -178,7 +192,7 @@ impl JobRunner {
     pub fn cancelled(&self) -> Reply {
         let cycle = match &self.work {
             Work::Sweep(s) => s.position(),
-            Work::Simulation(sim, _) => sim.cycle(),
+            Work::Simulation(sim, ..) => sim.cycle(),
         };
         Reply::Cancelled { id: self.id, cycle }
     }
@@ -314,6 +328,7 @@ mod tests {
             max_cycles,
             snapshot_every,
             heat_sm: 0,
+            detail: ReportDetail::Shown,
         }
     }
 
@@ -374,6 +389,53 @@ mod tests {
         assert_eq!(report.blocks.len() as u64, report.blocks_finished, "a small grid keeps every record");
         let hits: u64 = snaps.iter().flat_map(|(_, s)| &s.l1_hits_since).map(|&h| h as u64).sum();
         assert_eq!(hits, report.sms[0].l1.hits);
+    }
+
+    /// A storm of device grids: `parents` × 32 threads each launch a one-block grid.
+    fn storm_job(parents: u32, detail: ReportDetail) -> SimulateJob {
+        let source = format!(
+            "__global__ void child(int *out) {{ out[threadIdx.x] = 1; }}\n\
+             __global__ void parent(int *out) {{ child<<<1, 32>>>(out); }}\n\
+             host {{ int out[32]; parent<<<{parents}, 32>>>(out); }}\n"
+        );
+        SimulateJob { source, defines: vec![], detail, ..vecadd_job(0, u64::MAX) }
+    }
+
+    #[test]
+    fn the_page_gets_the_first_runs_whole_and_the_rest_totalled_per_kernel() {
+        let parents = (MAX_RUNS_SHOWN as u32).div_ceil(32) + 8;
+        let grids = u64::from(parents) * 32;
+        let job = storm_job(parents, ReportDetail::Shown);
+        let program = compile_for_run(&job.source, &job.defines, &job.config).unwrap();
+        let mut direct =
+            Simulation::new(job.config.clone(), program.workload, &job.policies, RunOptions::default()).unwrap();
+        assert_eq!(direct.run(), StepOutcome::Finished);
+        let whole = direct.report();
+        assert_eq!(whole.kernels.len() as u64, 1 + grids, "the engine's report keeps every run");
+
+        let out = replies(job, 4096);
+        let (shown, _) = report(&out);
+        assert_eq!(shown.kernels.len(), MAX_RUNS_SHOWN);
+        assert!(shown.kernels == whole.kernels[..MAX_RUNS_SHOWN], "the first runs, whole");
+        assert_eq!(shown.runs_total(), 1 + grids);
+        let [children] = shown.run_groups.as_slice() else { panic!("{:?}", shown.run_groups) };
+        let rest = &whole.kernels[MAX_RUNS_SHOWN..];
+        assert_eq!(
+            (children.name.as_str(), children.runs, children.device_runs),
+            ("child", rest.len() as u64, rest.len() as u64)
+        );
+        assert_eq!(children.warp_instructions, rest.iter().map(|k| k.warp_instructions).sum::<u64>());
+        assert_eq!(children.last_end, rest.iter().map(|k| k.end_cycle).max().unwrap());
+        assert_eq!(
+            (&shown.blocks, shown.cycles, &shown.l1),
+            (&whole.blocks, whole.cycles, &whole.l1),
+            "all else as the engine's"
+        );
+
+        let totals = replies(storm_job(parents, ReportDetail::Totals), 4096);
+        let (totals, _) = report(&totals);
+        assert!(totals.kernels == whole.kernels, "a claim is judged from every run");
+        assert!(totals.blocks.is_empty() && totals.series.windows.is_empty() && totals.run_groups.is_empty());
     }
 
     #[test]

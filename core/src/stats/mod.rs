@@ -8,8 +8,10 @@ use serde::{Deserialize, Serialize};
 use crate::mem::l1::L1Stats;
 
 pub mod block_log;
+pub mod run_groups;
 pub mod snapshot;
 pub use block_log::{BlockLog, MAX_BLOCK_RECORDS};
+pub use run_groups::{RunGroup, MAX_RUNS_SHOWN};
 pub use snapshot::{InterferenceView, Snapshot, WarpRole, WarpScores, WarpState};
 
 /// How each scheduler spent its cycles (one count per scheduler per cycle).
@@ -453,6 +455,10 @@ pub struct Report {
     /// Kernel runs in the order they started: host launches and grids launched from the
     /// device (see [`KernelReport::parent`]).
     pub kernels: Vec<KernelReport>,
+    /// In a report summarised for the page ([`Report::summarise_runs`]), the runs after those
+    /// `kernels` keeps, totalled per kernel name; empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub run_groups: Vec<RunGroup>,
     /// Per SM.
     pub sms: Vec<SmReport>,
     /// Thread blocks in the order they finished: every one, or for a grid of more than
@@ -498,6 +504,8 @@ impl Report {
     /// Per-SM counts (victim-tag hits among them), stalls and the time series are not kept per
     /// kernel run and stay empty. A claim measures a workload over the kernels
     /// the paper's program runs, leaving out kernels that stand in for its host-side set-up.
+    /// It needs every run's record: in a report whose runs were summarised for the page the
+    /// summarised runs are left out.
     pub fn region(&self, kernels: &[&str]) -> Report {
         let runs: Vec<&KernelReport> = self.kernels.iter().filter(|k| kernels.contains(&k.name.as_str())).collect();
         let mut spans: Vec<(u64, u64)> = runs.iter().map(|k| (k.start_cycle, k.end_cycle + 1)).collect();

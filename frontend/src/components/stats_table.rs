@@ -104,7 +104,7 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                     { row("stat-cycles", "Cycles", grouped(r.cycles), String::new()) }
                     { row("stat-instructions", "Warp instructions", grouped(r.warp_instructions), String::new()) }
                     { row("stat-ipc", "IPC", format!("{:.3}", r.ipc), "warp instructions per cycle, whole GPU".into()) }
-                    { row("stat-blocks", "Thread blocks", grouped(r.blocks_finished), format!("{} kernel runs", r.kernels.len())) }
+                    { row("stat-blocks", "Thread blocks", grouped(r.blocks_finished), format!("{} kernel runs", grouped(r.runs_total()))) }
                     { row("stat-l1-hit-rate", "L1 hit rate", percent(r.l1.hits, r.l1.accesses),
                         format!("{} hits of {} accesses", grouped(r.l1.hits), grouped(r.l1.accesses))) }
                     if shown.hit_locality {
@@ -184,12 +184,38 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                         </tr>
                     }) }
                     if r.kernels.len() > 200 {
-                        <tr><td colspan="7" class="note">{ format!("… and {} more runs (export the CSV for all)", r.kernels.len() - 200) }</td></tr>
+                        <tr><td colspan="7" class="note">{ format!("… and {} more runs (export the CSV for all)", grouped(r.kernels.len() as u64 - 200)) }</td></tr>
                     }
+                    if !r.run_groups.is_empty() {
+                        <tr><td colspan="7" class="note" id="run-groups-note">{ format!(
+                            "The page keeps the first {} runs whole and totals the other {} per kernel (the CLI's --json has every run):",
+                            grouped(r.kernels.len() as u64),
+                            grouped(r.runs_total() - r.kernels.len() as u64)
+                        ) }</td></tr>
+                    }
+                    { for r.run_groups.iter().map(|g| html! {
+                        <tr class="run-group">
+                            <td>{ "…" }</td><td class="mono">{ &g.name }</td><td>{ grouped(g.blocks) }</td>
+                            <td>{ grouped(g.first_start) }</td>
+                            <td>{ if g.last_end == 0 { "running".to_owned() } else { grouped(g.last_end) } }</td>
+                            <td>{ grouped(g.warp_instructions) }</td>
+                            <td>{ runs_origin(g.runs, g.device_runs) }</td>
+                        </tr>
+                    }) }
                 </tbody>
             </table>
         </div>
     }
+}
+
+/// "901 120 runs, from the device" for a row of totalled runs.
+fn runs_origin(runs: u64, device_runs: u64) -> String {
+    let origin = match device_runs {
+        0 => "from the host".to_owned(),
+        d if d == runs => "from the device".to_owned(),
+        d => format!("{} from the device", grouped(d)),
+    };
+    format!("{} runs, {origin}", grouped(runs))
 }
 
 #[cfg(test)]

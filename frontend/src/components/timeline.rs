@@ -133,7 +133,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let summary = format!(
         "Thread-block timeline: {} blocks of {} kernel runs on {} SMs over {} cycles{}",
         grouped(report.blocks_finished),
-        report.kernels.len(),
+        grouped(report.runs_total()),
         index.sms.len(),
         grouped(report.cycles),
         sampled(&report).map(|note| format!("; {note}")).unwrap_or_default(),
@@ -286,8 +286,8 @@ fn sampled(report: &Report) -> Option<String> {
 /// The hovered block's details, placed beside the pointer (to its left near the right edge).
 fn tooltip(report: &Report, hover: Hover, geometry: &Geometry) -> Option<Html> {
     let b = report.blocks.get(hover.block)?;
-    let name =
-        report.kernels.get(b.kernel as usize).map_or_else(|| format!("kernel run {}", b.kernel), |k| k.name.clone());
+    // A run the report summarised may have no name kept (several kernels' runs were).
+    let name = report.run_name(b.kernel).map_or_else(|| format!("kernel run {}", b.kernel), str::to_owned);
     let flip = hover.x > geometry.width - 240.0;
     let style = format!(
         "left: {}px; top: {}px;{}",
@@ -315,14 +315,14 @@ fn tooltip(report: &Report, hover: Hover, geometry: &Geometry) -> Option<Html> {
 /// Kernels with their colours: one ramp (first blocks light, last dark) for a kernel run once,
 /// the hues of its runs side by side for a kernel run several times.
 fn legend(report: &Report) -> Html {
-    let groups = kernel_groups(&report.kernels);
+    let groups = kernel_groups(&report.kernels, &report.run_groups);
     let shown = groups.len().min(LEGEND_MAX);
     let more = groups.len() - shown;
     html! {
         <ul class="viz-legend" aria-label="Kernels">
             { for groups.iter().take(shown).map(|group| {
-                let runs = group.runs.len();
-                let (swatch, title) = if runs == 1 {
+                let runs = group.total_runs();
+                let (swatch, title) = if runs == 1 && group.summarised == 0 {
                     let k = group.runs[0];
                     let ramp = format!(
                         "background: linear-gradient(to right, {}, {});",
@@ -330,10 +330,20 @@ fn legend(report: &Report) -> Html {
                         kernel_shade(k, SHADES - 1).css()
                     );
                     (ramp, format!("kernel run {k}: {} blocks, lighter → darker by block index", grouped(group.blocks)))
-                } else {
+                } else if group.summarised == 0 {
                     (run_stripes(&group.runs), format!(
                         "{runs} runs ({}), {} blocks in all: each run in its own colour, lighter → darker by block index",
                         run_list(&group.runs),
+                        grouped(group.blocks)
+                    ))
+                } else {
+                    // The summarised runs' ids are not kept; with this many runs every hue is used.
+                    let every_hue: Vec<usize> = (0..QUALITATIVE_LEN).collect();
+                    let whole = if group.runs.is_empty() { String::new() } else { format!("{} kept whole, ", run_list(&group.runs)) };
+                    (run_stripes(&every_hue), format!(
+                        "{} runs ({whole}{} totalled in the report), {} blocks in all: each run in its own colour",
+                        grouped(runs),
+                        grouped(group.summarised),
                         grouped(group.blocks)
                     ))
                 };
@@ -341,7 +351,7 @@ fn legend(report: &Report) -> Html {
                     <li {title}>
                         <span class="swatch ramp" style={swatch} />{ group.name.clone() }
                         if runs > 1 {
-                            <span class="runs">{ format!("× {runs}") }</span>
+                            <span class="runs">{ format!("× {}", grouped(runs)) }</span>
                         }
                     </li>
                 }

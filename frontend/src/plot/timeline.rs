@@ -2,7 +2,7 @@
 //! resident at the same time do not hide each other; boxes in pixels with sub-pixel boxes
 //! merged; hit-testing by binary search within a lane.
 
-use warpscope_core::stats::{BlockRecord, KernelReport};
+use warpscope_core::stats::{BlockRecord, KernelReport, RunGroup};
 
 use super::palette::shade_level;
 use super::scale::{label_stride, LinearScale};
@@ -258,25 +258,47 @@ pub fn hit(index: &BlockIndex, blocks: &[BlockRecord], geometry: &Geometry, px: 
 pub struct KernelGroup {
     /// Kernel name.
     pub name: String,
-    /// Its runs (indices into the report's kernels, which are also their palette indices).
+    /// Its runs kept whole (indices into the report's kernels, which are also their palette
+    /// indices).
     pub runs: Vec<usize>,
+    /// Its runs the report summarised ([`RunGroup`]): their ids are not kept.
+    pub summarised: u64,
     /// Thread blocks over all its runs.
     pub blocks: u64,
 }
 
-/// The runs of `kernels` grouped by kernel name, in the order each name first ran.
-pub fn kernel_groups(kernels: &[KernelReport]) -> Vec<KernelGroup> {
+impl KernelGroup {
+    /// Its runs, kept whole or summarised.
+    pub fn total_runs(&self) -> u64 {
+        self.runs.len() as u64 + self.summarised
+    }
+}
+
+/// The runs of `kernels`, then the runs the report summarised (`summarised`), grouped by
+/// kernel name, in the order each name first ran.
+pub fn kernel_groups(kernels: &[KernelReport], summarised: &[RunGroup]) -> Vec<KernelGroup> {
     let mut groups: Vec<KernelGroup> = Vec::new();
+    let mut group_of = |name: &str| -> usize {
+        groups.iter().position(|g| g.name == name).unwrap_or_else(|| {
+            groups.push(KernelGroup { name: name.to_owned(), runs: Vec::new(), summarised: 0, blocks: 0 });
+            groups.len() - 1
+        })
+    };
+    let mut at = Vec::with_capacity(kernels.len() + summarised.len());
+    for kernel in kernels {
+        at.push(group_of(&kernel.name));
+    }
+    for group in summarised {
+        at.push(group_of(&group.name));
+    }
     for (run, kernel) in kernels.iter().enumerate() {
-        let group = match groups.iter().position(|g| g.name == kernel.name) {
-            Some(i) => &mut groups[i],
-            None => {
-                groups.push(KernelGroup { name: kernel.name.clone(), runs: Vec::new(), blocks: 0 });
-                groups.last_mut().expect("just pushed")
-            }
-        };
-        group.runs.push(run);
-        group.blocks += kernel.blocks as u64;
+        groups[at[run]].runs.push(run);
+        groups[at[run]].blocks += kernel.blocks as u64;
+    }
+    for (i, group) in summarised.iter().enumerate() {
+        let g = &mut groups[at[kernels.len() + i]];
+        g.summarised += group.runs;
+        g.blocks += group.blocks;
     }
     groups
 }
@@ -405,11 +427,22 @@ mod tests {
     fn the_legend_lists_each_kernel_once_with_its_runs() {
         let run = |name: &str, blocks| KernelReport { name: name.into(), blocks, ..Default::default() };
         let kernels = [run("step", 4), run("swap", 1), run("step", 4), run("step", 4)];
-        let groups = kernel_groups(&kernels);
+        let groups = kernel_groups(&kernels, &[]);
         assert_eq!(groups.len(), 2);
         assert_eq!((groups[0].name.as_str(), groups[0].runs.clone(), groups[0].blocks), ("step", vec![0, 2, 3], 12));
         assert_eq!((groups[1].name.as_str(), groups[1].runs.clone(), groups[1].blocks), ("swap", vec![1], 1));
-        assert!(kernel_groups(&[]).is_empty());
+        assert!(kernel_groups(&[], &[]).is_empty());
+    }
+
+    #[test]
+    fn the_legend_counts_the_runs_a_report_summarised() {
+        let run = |name: &str, blocks| KernelReport { name: name.into(), blocks, ..Default::default() };
+        let summary = |name: &str, runs, blocks| RunGroup { name: name.into(), runs, blocks, ..Default::default() };
+        let groups =
+            kernel_groups(&[run("parent", 8), run("child", 1)], &[summary("child", 900, 900), summary("leaf", 5, 10)]);
+        let seen: Vec<_> = groups.iter().map(|g| (g.name.as_str(), g.runs.clone(), g.summarised, g.blocks)).collect();
+        assert_eq!(seen, [("parent", vec![0], 0, 8), ("child", vec![1], 900, 901), ("leaf", vec![], 5, 10)]);
+        assert_eq!(groups[1].total_runs(), 901);
     }
 
     #[test]
