@@ -18,9 +18,14 @@
 
 #[cfg(test)]
 mod alarm;
+pub mod chunk;
+pub mod chunks;
+pub mod flip;
 pub mod occupancy;
 pub mod placed;
+pub mod reset;
 pub mod rr;
+pub mod steal;
 
 use alloc::vec::Vec;
 
@@ -315,6 +320,14 @@ macro_rules! tb_policies {
 tb_policies! {
     RoundRobin(rr::RoundRobin) = "rr", "Round-robin",
         "Hands the next block to the next SM with room, scanning from the SM after the last one served (GPGPU-Sim's policy).";
+    Chunk(chunk::Chunk) = "chunk", "Chunk",
+        "One contiguous chunk of every grid per SM, assigned from the SM after the last one served, so neighbouring blocks share an L1; an SM whose chunk is spent idles (IKRA's C).";
+    Reset(reset::Reset) = "reset", "Reset",
+        "Chunk j always on SM j, so block i runs on the same SM in every kernel and finds what it wrote the launch before (IKRA's R).";
+    Flip(flip::Flip) = "flip", "Flip",
+        "Reset with every chunk run in the other direction at each launch, so the blocks that ran last, whose data is freshest in the L1, run first (IKRA's F).";
+    Steal(steal::Steal) = "steal", "Steal",
+        "Flip plus work stealing: an SM with nothing left takes a block from a neighbour and keeps it in its steal queue, running it again in later kernels (IKRA's S).";
     // Variants that exist only in the crate's unit tests (not in the registry).
     #[cfg(test)] {
         Alarm(alarm::Alarm);
