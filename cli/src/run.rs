@@ -254,6 +254,23 @@ fn print_summary(r: &Report, seconds: f64) {
         percent(s.barrier, total),
         percent(s.throttled, total)
     );
+    if let Some(steal) = &r.steal {
+        let c = &steal.rechunks;
+        println!(
+            "blocks stolen      {:>12}   ({} from steal queues, {} from chunks); grid chunked {} ({} first, {} new shape, {} after an overflow); {} overflows",
+            steal.steals_from_queues + steal.steals_from_chunks,
+            steal.steals_from_queues,
+            steal.steals_from_chunks,
+            match c.first + c.new_dimensions + c.after_overflow {
+                1 => "once".to_string(),
+                n => format!("{n} times"),
+            },
+            c.first,
+            c.new_dimensions,
+            c.after_overflow,
+            steal.overflows
+        );
+    }
     println!();
     // With a replayed L1, each run's misses: timed, and replayed with Belady and with LRU.
     let replayed = r.l1_replay.is_some();

@@ -1008,6 +1008,7 @@ impl Simulation {
             gated_loads,
             victim_tag_hits,
             l1_replay,
+            steal: self.tb_policy.steal_stats(),
         }
     }
 

@@ -72,13 +72,22 @@ pub enum Metric {
     /// Global loads held back by the warp policy's gate per thousand warp instructions: each
     /// load held back at least once counts once, however long it waited.
     GatedLoadsPerKilo,
+    /// Under the Steal TB scheduler, launches begun without a re-chunk whose chunks and steal
+    /// queues did not hold every block exactly once (its invariant); none under other policies.
+    UnpartitionedLaunches,
+    /// Under the Steal TB scheduler, steal-queue overflows (each re-chunks the next launch).
+    StealOverflows,
 }
 
 impl Metric {
     /// Whether the engine measures it today.
     pub fn available(self) -> bool {
         match self {
-            Metric::FirstRunCycles(_) | Metric::KernelL1AccessesPerKcycle(_) | Metric::KernelL1MissRate(_) => true,
+            Metric::FirstRunCycles(_)
+            | Metric::KernelL1AccessesPerKcycle(_)
+            | Metric::KernelL1MissRate(_)
+            | Metric::UnpartitionedLaunches
+            | Metric::StealOverflows => true,
             other => other.measure(&Report::default()).is_some(),
         }
     }
@@ -104,6 +113,8 @@ impl Metric {
             Metric::IntraWarpHitShare => "intra-warp hit share",
             Metric::ActiveWarps => "active warps",
             Metric::GatedLoadsPerKilo => "gated loads per kilo-instruction",
+            Metric::UnpartitionedLaunches => "launches not partitioned",
+            Metric::StealOverflows => "steal-queue overflows",
             Metric::FirstRunCycles(k) => return alloc::format!("{k} cycles"),
             Metric::KernelNormalizedIpc(k) => return alloc::format!("{k} normalised IPC"),
             Metric::KernelL1AccessesPerKcycle(k) => return alloc::format!("{k} L1 accesses per 1K cycles"),
@@ -138,6 +149,8 @@ impl Metric {
             }
             Metric::ReservationFailsPerAccess => ratio(l1.failures(), l1.accesses),
             Metric::GatedLoadsPerKilo => 1000.0 * ratio(report.gated_loads, report.warp_instructions),
+            Metric::UnpartitionedLaunches => report.steal?.unpartitioned_launches as f64,
+            Metric::StealOverflows => report.steal?.overflows as f64,
             Metric::IntraWarpHitShare => ratio(l1.intra_warp_hits, l1.hits),
             Metric::ActiveWarps => {
                 let warp_cycles: u64 = report.sms.iter().map(|s| s.active_warp_cycles).sum();

@@ -495,6 +495,10 @@ pub struct Report {
     /// `l1.replacement` is `Belady` (the run is timed with LRU).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub l1_replay: Option<L1Replay>,
+    /// What the Steal thread-block scheduler did (only under it): steals, steal-queue
+    /// overflows, re-chunks and the partition check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steal: Option<crate::sched::tb::steal::StealStats>,
 }
 
 impl Report {

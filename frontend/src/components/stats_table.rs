@@ -4,6 +4,7 @@
 
 use yew::prelude::*;
 
+use warpscope_core::sched::tb::steal::StealStats;
 use warpscope_core::sched::warp::{WarpPolicy, WarpScheduler};
 use warpscope_core::stats::Report;
 
@@ -166,6 +167,9 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                         { row("stat-vta-hits", "Victim-tag hits", grouped(r.victim_tag_hits),
                             "misses on a line in the missing warp's own victim tags: locality it lost to other warps".into()) }
                     }
+                    if let Some(s) = &r.steal {
+                        { row("stat-steals", "Blocks stolen", grouped(s.steals_from_queues + s.steals_from_chunks), steal_note(s)) }
+                    }
                 </tbody>
             </table>
             // Scrolls in its own frame, so it takes focus for the arrow keys to scroll it.
@@ -208,6 +212,27 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
     }
 }
 
+/// Where Steal's blocks came from, and why it cut the grid afresh.
+fn steal_note(s: &StealStats) -> String {
+    let r = &s.rechunks;
+    let mut note = format!(
+        "{} from steal queues, {} from chunks; grid chunked {} ({} first launch, {} new shape, {} after a steal-queue overflow)",
+        grouped(s.steals_from_queues),
+        grouped(s.steals_from_chunks),
+        match r.first + r.new_dimensions + r.after_overflow {
+            1 => "once".to_owned(),
+            n => format!("{} times", grouped(n)),
+        },
+        r.first,
+        grouped(r.new_dimensions),
+        grouped(r.after_overflow)
+    );
+    if s.forgotten > 0 {
+        note.push_str(&format!("; {} stolen blocks not recorded by a full queue", grouped(s.forgotten)));
+    }
+    note
+}
+
 /// "901 120 runs, from the device" for a row of totalled runs.
 fn runs_origin(runs: u64, device_runs: u64) -> String {
     let origin = match device_runs {
@@ -223,6 +248,23 @@ mod tests {
     use super::*;
     use warpscope_core::mem::l1::L1Stats;
     use warpscope_core::stats::L1Replay;
+
+    #[test]
+    fn stealing_is_told_by_source_and_rechunks_by_cause() {
+        use warpscope_core::sched::tb::steal::Rechunks;
+        let s = StealStats {
+            steals_from_queues: 3,
+            steals_from_chunks: 1200,
+            rechunks: Rechunks { first: 1, new_dimensions: 0, after_overflow: 0 },
+            ..StealStats::default()
+        };
+        assert_eq!(
+            steal_note(&s),
+            "3 from steal queues, 1\u{202f}200 from chunks; grid chunked once (1 first launch, 0 new shape, 0 after a steal-queue overflow)"
+        );
+        let s = StealStats { forgotten: 2, rechunks: Rechunks { first: 1, new_dimensions: 7, after_overflow: 1 }, ..s };
+        assert!(steal_note(&s).contains("grid chunked 9 times (1 first launch, 7 new shape, 1 after a steal-queue overflow); 2 stolen blocks not recorded"));
+    }
 
     #[test]
     fn rows_follow_the_policy_and_what_the_report_has() {

@@ -259,6 +259,11 @@ pub trait TbScheduler {
 
     /// Places blocks this cycle through `d`.
     fn dispatch(&mut self, d: &mut Dispatch<'_>);
+
+    /// What Steal did, for the report (`None` for every other policy).
+    fn steal_stats(&self) -> Option<steal::StealStats> {
+        None
+    }
 }
 
 macro_rules! tb_policies {
@@ -311,6 +316,12 @@ macro_rules! tb_policies {
                 match self {
                     $( TbPolicy::$variant(p) => p.dispatch(d), )*
                     $( #[cfg(test)] TbPolicy::$tvariant(p) => p.dispatch(d), )*
+                }
+            }
+            fn steal_stats(&self) -> Option<steal::StealStats> {
+                match self {
+                    $( TbPolicy::$variant(p) => p.steal_stats(), )*
+                    $( #[cfg(test)] TbPolicy::$tvariant(p) => p.steal_stats(), )*
                 }
             }
         }

@@ -24,6 +24,8 @@ use alloc::collections::VecDeque;
 use alloc::vec::Vec;
 use core::ops::Range;
 
+use serde::{Deserialize, Serialize};
+
 use super::chunks::{split, Chunk, Remainder};
 use super::{Dispatch, KernelLaunch, TbCx, TbScheduler};
 use crate::isa::Dim3;
@@ -43,7 +45,7 @@ struct SmWork {
 }
 
 /// Why the grid was cut afresh, counted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rechunks {
     /// The first launch.
     pub first: u64,
@@ -53,8 +55,8 @@ pub struct Rechunks {
     pub after_overflow: u64,
 }
 
-/// Counts of what the policy did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Counts of what the policy did, in the report as [`crate::stats::Report::steal`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StealStats {
     /// Blocks taken from another SM's steal queue.
     pub steals_from_queues: u64,
@@ -66,6 +68,9 @@ pub struct StealStats {
     pub forgotten: u64,
     /// Times the grid was cut afresh, by reason.
     pub rechunks: Rechunks,
+    /// Launches begun without a re-chunk whose chunks and queues did not hold every block
+    /// exactly once (checked at every such launch; the paper's invariant says 0).
+    pub unpartitioned_launches: u64,
 }
 
 /// The policy's switches (`ikra.md` §6), each defaulting to the notes' recommendation.
@@ -109,6 +114,8 @@ pub struct Steal {
     /// kernel runs its chunk first).
     chunk_first: bool,
     stats: StealStats,
+    /// Scratch for the partition check at each launch.
+    seen: Vec<bool>,
 }
 
 impl Steal {
@@ -120,15 +127,7 @@ impl Steal {
     /// Whether the SMs' chunks and steal queues together hold each of the grid's `blocks`
     /// blocks exactly once (true from every launch until a queue overflows).
     pub fn partitions(&self, blocks: u32) -> bool {
-        let mut seen = alloc::vec![false; blocks as usize];
-        let owned = self.sms.iter().flat_map(|s| s.owned.clone().chain(s.queue.iter().copied()));
-        for block in owned {
-            match seen.get_mut(block as usize) {
-                Some(s) if !*s => *s = true,
-                _ => return false,
-            }
-        }
-        seen.iter().all(|&s| s)
+        partition(&self.sms, blocks, &mut Vec::new())
     }
 
     /// Starts the next launch: cuts the grid afresh if it must, flips the order bits and lays
@@ -147,6 +146,8 @@ impl Steal {
             *count += 1;
             let chunks = split(launch.blocks, n, 0, Remainder::InAssignmentOrder);
             self.sms = chunks.into_iter().map(|owned| SmWork { owned, ..SmWork::default() }).collect();
+        } else if !partition(&self.sms, launch.blocks, &mut self.seen) {
+            self.stats.unpartitioned_launches += 1;
         }
         self.rechunk = false;
         self.last_dims = Some(dims);
@@ -238,9 +239,27 @@ impl Steal {
     }
 }
 
+/// Whether `sms`' chunks and queues hold each of `blocks` blocks exactly once (`seen` is
+/// scratch, reused between launches).
+fn partition(sms: &[SmWork], blocks: u32, seen: &mut Vec<bool>) -> bool {
+    seen.clear();
+    seen.resize(blocks as usize, false);
+    for block in sms.iter().flat_map(|s| s.owned.clone().chain(s.queue.iter().copied())) {
+        match seen.get_mut(block as usize) {
+            Some(s) if !*s => *s = true,
+            _ => return false,
+        }
+    }
+    seen.iter().all(|&s| s)
+}
+
 impl TbScheduler for Steal {
     fn on_kernel_launch(&mut self, _cx: &TbCx, launch: &KernelLaunch) {
         self.waiting.push_back(*launch);
+    }
+
+    fn steal_stats(&self) -> Option<StealStats> {
+        Some(self.stats)
     }
 
     fn dispatch(&mut self, d: &mut Dispatch<'_>) {
