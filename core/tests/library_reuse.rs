@@ -238,3 +238,44 @@ fn kmeans_assigns_every_point_to_its_nearest_centroid() {
     assert_eq!(end[index(&w, "centroids")], start[index(&w, "centroids")]);
     assert_eq!(run_engine(&w, machine()), end, "the timing engine computes the same");
 }
+
+#[test]
+fn ubench_adds_sixteen_to_every_word_of_every_slice() {
+    let w = compile_at("ubench", 6);
+    let shapes = launch_shapes(&w);
+    assert_eq!(shapes.len(), 16);
+    assert!(shapes.iter().all(|(_, blocks)| *blocks == 6), "{shapes:?}");
+    let a = index(&w, "a");
+    let start = floats(&initial(&w)[a]);
+    assert_eq!(start.len(), 6 * 8 * 256, "8 KB a block");
+    let expected: Vec<f32> = start.iter().map(|x| (0..16).fold(*x, |v, _| v + 1.0)).collect();
+    let end = run_reference(&w);
+    assert_eq!(floats(&end[a]), expected);
+    assert_eq!(run_engine(&w, machine()), end, "the timing engine computes the same");
+}
+
+#[test]
+fn ubench_ws_updates_block_b_1_to_64_times_rising_with_b() {
+    let t = 8;
+    let w = compile_at("ubench-ws", t as u32);
+    let a = index(&w, "a");
+    let start = floats(&initial(&w)[a]);
+    let mut expected = start.clone();
+    for _ in 0..16 {
+        for b in 0..t {
+            let n = 1 + (63 * b) / (t - 1);
+            for j in 0..n {
+                for x in 0..256 {
+                    let i = (b * 8 + j % 8) * 256 + x;
+                    expected[i] += 1.0;
+                }
+            }
+        }
+    }
+    // Block 0 updates row 0 of its slice once a launch, block 7 every row 8 times (64 updates).
+    let added = |i: usize| expected[i] - start[i];
+    assert_eq!((added(0), added(256), added(7 * 2048), added(7 * 2048 + 7 * 256)), (16.0, 0.0, 128.0, 128.0));
+    let end = run_reference(&w);
+    assert_eq!(floats(&end[a]), expected);
+    assert_eq!(run_engine(&w, machine()), end, "the timing engine computes the same");
+}

@@ -2,17 +2,35 @@
 //! after the one that received the last block, and give each SM with room the next block of
 //! the oldest kernel that still has blocks. Once SMs are full, a block goes wherever a slot
 //! frees first, so block *i* lands on a different SM from one kernel to the next.
+//!
+//! Where a new kernel's scan starts is ambiguous in the inter-kernel reuse paper ("the CU that
+//! finished last", `ikra.md` §6): by default the SM after the one that received the last
+//! block, as GPGPU-Sim does; with `rotate_from_finished` the SM after the one whose block
+//! finished last.
 
-use super::{Dispatch, TbScheduler};
-use crate::sched::{ParamValues, Tunable};
+use super::{Dispatch, KernelLaunch, TbCx, TbScheduler};
+use crate::sched::{ParamInfo, ParamValues, Tunable};
 
 /// State: the SM that received the last block (persists across kernels).
 #[derive(Clone, Debug, Default)]
 pub struct RoundRobin {
     last_sm: Option<u32>,
+    /// Start a new kernel after the SM whose block finished last.
+    rotate_from_finished: bool,
+    last_finished_sm: Option<u32>,
 }
 
 impl TbScheduler for RoundRobin {
+    fn on_kernel_launch(&mut self, _cx: &TbCx, _launch: &KernelLaunch) {
+        if self.rotate_from_finished && self.last_finished_sm.is_some() {
+            self.last_sm = self.last_finished_sm;
+        }
+    }
+
+    fn on_tb_finish(&mut self, _cx: &TbCx, sm: u32, _kernel: u32, _block: u32) {
+        self.last_finished_sm = Some(sm);
+    }
+
     fn dispatch(&mut self, d: &mut Dispatch<'_>) {
         let n = d.sm_count();
         // The scan order is fixed at the start of the cycle; the first block goes to SM 0.
@@ -32,8 +50,18 @@ impl TbScheduler for RoundRobin {
 }
 
 impl Tunable for RoundRobin {
-    fn tuned(_: &ParamValues) -> Self {
-        Self::default()
+    const PARAMS: &'static [ParamInfo] = &[ParamInfo {
+        name: "rotate_from_finished",
+        label: "New kernel after the last SM to finish",
+        unit: "",
+        description: "0: a new kernel's first block goes to the SM after the one that received the last block (GPGPU-Sim); 1: after the SM whose block finished last (the IKRA paper's wording).",
+        min: 0,
+        max: 1,
+        default: 0,
+    }];
+
+    fn tuned(values: &ParamValues) -> Self {
+        RoundRobin { rotate_from_finished: values.get("rotate_from_finished") == 1, ..Self::default() }
     }
 }
 
@@ -92,5 +120,26 @@ mod tests {
         free[1].registers += 4096;
         assert_eq!(sms(cycle(&mut rr, &mut free, &mut pending, &mut placed, needs)), [(1, 6)]);
         assert_eq!(pending[0].next_block, 7);
+    }
+
+    #[test]
+    fn a_new_kernel_starts_after_the_last_sm_served_or_the_last_to_finish() {
+        use super::super::chunks::tests::Bench;
+        use crate::isa::Dim3;
+        // 3 SMs with room for 4 blocks; 6 blocks land on SMs 0, 1, 2, 0, 1, 2. The last block
+        // finishes on SM 0.
+        let first_sm_of_next_kernel = |rotate_from_finished| {
+            let mut rr = RoundRobin { rotate_from_finished, ..RoundRobin::default() };
+            let mut bench = Bench::new(3, 4);
+            bench.launch(&mut rr, 0, Dim3::linear(6));
+            assert_eq!(bench.drain(&mut rr), vec![vec![0, 3], vec![1, 4], vec![2, 5]]);
+            for (sm, block) in [(2, 5), (1, 4), (2, 2), (1, 1), (0, 3), (0, 0)] {
+                bench.finish(&mut rr, sm, 0, block);
+            }
+            bench.launch(&mut rr, 1, Dim3::linear(6));
+            bench.cycle(&mut rr)[0]
+        };
+        assert_eq!(first_sm_of_next_kernel(false), (0, 1, 0), "after SM 2, which received block 5");
+        assert_eq!(first_sm_of_next_kernel(true), (1, 1, 0), "after SM 0, whose block finished last");
     }
 }
