@@ -278,29 +278,26 @@ impl KernelGroup {
 /// kernel name, in the order each name first ran.
 pub fn kernel_groups(kernels: &[KernelReport], summarised: &[RunGroup]) -> Vec<KernelGroup> {
     let mut groups: Vec<KernelGroup> = Vec::new();
-    let mut group_of = |name: &str| -> usize {
-        groups.iter().position(|g| g.name == name).unwrap_or_else(|| {
-            groups.push(KernelGroup { name: name.to_owned(), runs: Vec::new(), summarised: 0, blocks: 0 });
-            groups.len() - 1
-        })
-    };
-    let mut at = Vec::with_capacity(kernels.len() + summarised.len());
-    for kernel in kernels {
-        at.push(group_of(&kernel.name));
-    }
-    for group in summarised {
-        at.push(group_of(&group.name));
-    }
     for (run, kernel) in kernels.iter().enumerate() {
-        groups[at[run]].runs.push(run);
-        groups[at[run]].blocks += kernel.blocks as u64;
+        let g = group_named(&mut groups, &kernel.name);
+        g.runs.push(run);
+        g.blocks += kernel.blocks as u64;
     }
-    for (i, group) in summarised.iter().enumerate() {
-        let g = &mut groups[at[kernels.len() + i]];
-        g.summarised += group.runs;
-        g.blocks += group.blocks;
+    for summary in summarised {
+        let g = group_named(&mut groups, &summary.name);
+        g.summarised += summary.runs;
+        g.blocks += summary.blocks;
     }
     groups
+}
+
+/// The group of kernel `name`, added at the end if it is new.
+fn group_named<'a>(groups: &'a mut Vec<KernelGroup>, name: &str) -> &'a mut KernelGroup {
+    let i = groups.iter().position(|g| g.name == name).unwrap_or_else(|| {
+        groups.push(KernelGroup { name: name.to_owned(), runs: Vec::new(), summarised: 0, blocks: 0 });
+        groups.len() - 1
+    });
+    &mut groups[i]
 }
 
 /// Where block `i` is drawn, `(x, y, w, h)`, for outlining the hovered block.

@@ -238,13 +238,13 @@ pub(crate) mod tests {
             };
             policy.dispatch(&mut d);
             // The engine drops fully placed runs from the pending list.
-            let keep: Vec<bool> = self.pending.iter().map(|p| p.next_block < p.blocks).collect();
-            let mut i = 0;
-            self.pending.retain(|_| (keep[i], i += 1).0);
-            let mut i = 0;
-            self.placed.retain(|_| (keep[i], i += 1).0);
-            let mut i = 0;
-            self.needs.retain(|_| (keep[i], i += 1).0);
+            for i in (0..self.pending.len()).rev() {
+                if self.pending[i].next_block >= self.pending[i].blocks {
+                    self.pending.remove(i);
+                    self.placed.remove(i);
+                    self.needs.remove(i);
+                }
+            }
             self.now += 1;
             out.iter().map(|p| (p.sm, p.kernel, p.block)).collect()
         }
