@@ -12,8 +12,9 @@
 use alloc::format;
 use alloc::string::String;
 
-use crate::config::GpuConfig;
+use crate::config::{Coherence, GpuConfig};
 use crate::error::ConfigError;
+use crate::mem::denovo::Home;
 use crate::mem::l1::L1Cache;
 use crate::mem::l2::L2Bank;
 use crate::sm::Sm;
@@ -45,8 +46,21 @@ pub fn estimate(config: &GpuConfig, workload: &Workload, smc_bytes: u32) -> [Par
     let shared = workload.kernels.iter().map(|k| k.shared_bytes).max().unwrap_or(0);
     let resident_shared = (core.max_tbs_per_sm as u64 * shared as u64).min(core.shared_memory_per_sm as u64);
     let buffers: u64 = workload.buffers.iter().map(|b| b.words as u64 * 4).sum();
+    // DeNovo's owner registry has room for every L1 line.
+    let registry = match config.coherence {
+        Coherence::DeNovo => {
+            let l1_lines = config.l1.size_bytes / config.l1.line_bytes.max(1);
+            let sectors = config.l1.line_bytes / config.l1.sector_bytes.max(1);
+            Home::bytes_needed(sectors, sms as usize * l1_lines as usize)
+        }
+        _ => 0,
+    };
     [
-        Part { what: "the L1s", field: "l1.size_bytes", bytes: sms * L1Cache::bytes_needed(&config.l1, smc_bytes) },
+        Part {
+            what: "the L1s",
+            field: "l1.size_bytes",
+            bytes: sms * L1Cache::bytes_needed(&config.l1, smc_bytes) + registry,
+        },
         Part { what: "the L2", field: "l2.size_bytes", bytes: config.l2.banks as u64 * L2Bank::bytes_needed(config) },
         Part {
             what: "the warp slots' registers",

@@ -20,10 +20,11 @@ use crate::exec::memory::{GlobalMemory, Region};
 use crate::exec::{Fault, FaultKind, LaunchProblem, MAX_DEVICE_GRIDS};
 use crate::isa::Dim3;
 use crate::launch::{DeviceLaunch, HostQueue, Origin, Run, Undispatched};
+use crate::mem::denovo::{Home, HomeAction};
 use crate::mem::dram::Dram;
 use crate::mem::events::EventQueue;
-use crate::mem::l1::{L1Stats, RequestKind};
-use crate::mem::l2::{L2Bank, L2Output, L2Request};
+use crate::mem::l1::{L1Stats, Message, RequestKind};
+use crate::mem::l2::{L2Bank, L2Output, L2Request, Lookup};
 use crate::mem::network::{Endpoint, Network};
 use crate::mem::replay::{replay, ReplayCache, ReplayCounts, ReplayPolicy};
 use crate::sched::tb::{
@@ -34,7 +35,7 @@ use crate::sm::scoreboard::{self, Operands};
 use crate::sm::{CycleTally, Finished, IssueCx, LaunchShape, Sm};
 use crate::stats::snapshot::NONE;
 use crate::stats::{
-    BlockLog, KernelReport, L1Replay, L2Stats, Report, Snapshot, StallBreakdown, TimeSeries, WindowCursor,
+    BlockLog, KernelReport, L1Replay, L2Stats, Report, Snapshot, StallBreakdown, TimeSeries, TrafficClass, WindowCursor,
 };
 use crate::workload::Workload;
 
@@ -129,11 +130,55 @@ impl core::fmt::Display for StepOutcome {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum MemEvent {
     /// A request reaches its L2 bank.
-    ArriveL2 { bank: u32, sm: u32, line: u64, sectors: u32, kind: u8, token: u32, kernel: u32, updates: u32 },
+    ArriveL2 {
+        bank: u32,
+        sm: u32,
+        line: u64,
+        sectors: u32,
+        kind: u8,
+        token: u32,
+        kernel: u32,
+        updates: u32,
+        message: Message,
+    },
     /// A DRAM read for `sectors` of `line` completes at `bank`.
     DramDone { bank: u32, line: u64, sectors: u32 },
     /// A reply reaches its SM.
     ArriveSm { sm: u32, line: u64, sectors: u32, atomic: bool, token: u32 },
+    /// DeNovo: the L1 of `owner` has looked up a request the home bank forwarded to it and
+    /// sends the data of `sectors` to SM `to` (giving them up first if `revoke`).
+    AnswerForwarded {
+        owner: u32,
+        to: u32,
+        line: u64,
+        sectors: u32,
+        atomic: bool,
+        token: u32,
+        kernel: u32,
+        revoke: bool,
+    },
+    /// DeNovo: SM `sm` learns that another L1 now owns `sectors` of `line`.
+    Revoke { sm: u32, line: u64, sectors: u32 },
+}
+
+/// The class of network traffic a request of `kind` sent as `message` is, and its reply.
+fn traffic_class(kind: RequestKind, message: Message) -> TrafficClass {
+    match (message, kind) {
+        (Message::WriteBack, _) => TrafficClass::WriteBack,
+        (Message::Register, _) => TrafficClass::Ownership,
+        (Message::Access, RequestKind::Load) => TrafficClass::Read,
+        (Message::Access, _) => TrafficClass::Write,
+    }
+}
+
+/// L1 sectors per line.
+fn sectors_per_line(config: &GpuConfig) -> u32 {
+    config.l1.line_bytes / config.l1.sector_bytes.max(1)
+}
+
+/// Lines of every L1 together.
+fn l1_lines(config: &GpuConfig) -> usize {
+    config.core.sm_count as usize * (config.l1.size_bytes / config.l1.line_bytes.max(1)) as usize
 }
 
 fn kind_code(kind: RequestKind) -> u8 {
@@ -175,6 +220,8 @@ pub struct Simulation {
     /// cache.
     sm_wake: Vec<u64>,
     banks: Vec<L2Bank>,
+    /// DeNovo's owner registry at the home banks (`None` under other coherence).
+    home: Option<Home>,
     dram: Dram,
     network: Network,
     /// Pending memory-side events, ordered by (cycle, order of scheduling).
@@ -212,6 +259,8 @@ pub struct Simulation {
     ready_launches: Vec<u32>,
     woken: Vec<u32>,
     l2_out: Vec<L2Output>,
+    /// The home bank's decisions for one DeNovo request (kept to reuse its allocation).
+    home_actions: Vec<HomeAction>,
     free: Vec<SmFree>,
     budget: Vec<u32>,
 }
@@ -247,7 +296,10 @@ impl Simulation {
             .map(|i| Sm::new(i, &config, &warp_policy, options.skip_idle, options.record))
             .collect();
         let banks = (0..config.l2.banks).map(|b| L2Bank::new(b, &config)).collect();
+        let home =
+            (config.coherence == Coherence::DeNovo).then(|| Home::new(sectors_per_line(&config), l1_lines(&config)));
         Simulation {
+            home,
             dram: Dram::new(&config),
             network: Network::new(&config),
             sm_wake: vec![0; config.core.sm_count as usize],
@@ -279,6 +331,7 @@ impl Simulation {
             ready_launches: Vec::new(),
             woken: Vec::new(),
             l2_out: Vec::new(),
+            home_actions: Vec::new(),
             free: vec![SmFree::default(); config.core.sm_count as usize],
             budget: vec![0; config.core.sm_count as usize],
             config,
@@ -450,12 +503,13 @@ impl Simulation {
         self.host.take_ready(&mut ready);
         for &index in &ready {
             let launch = &self.workload.launches[index as usize];
-            // Acquire: under GPU coherence a kernel starts with empty L1s (device launches
-            // share their parent's view and do not invalidate).
-            if self.config.coherence == Coherence::InvalidateL1 {
-                for sm in &mut self.sms {
-                    sm.invalidate_l1();
-                }
+            // Acquire: under GPU coherence a kernel starts with empty L1s, under DeNovo with
+            // only what each L1 owns (device launches share their parent's view and do not
+            // invalidate).
+            match self.config.coherence {
+                Coherence::InvalidateL1 => self.sms.iter_mut().for_each(Sm::invalidate_l1),
+                Coherence::DeNovo => self.sms.iter_mut().for_each(Sm::self_invalidate_l1),
+                Coherence::KeepL1 => {}
             }
             let args = Workload::arg_words(launch, &self.regions);
             let origin = Origin::Host { launch: index, stream: launch.stream };
@@ -603,11 +657,25 @@ impl Simulation {
             self.l2_out.clear();
             let mut out = core::mem::take(&mut self.l2_out);
             match event {
-                MemEvent::ArriveL2 { bank, sm, line, sectors, kind, token, kernel, updates } => {
-                    let request = L2Request { sm, line, sectors, kind: kind_of(kind), token, kernel, updates };
-                    self.banks[bank as usize].arrive(at, request, &mut self.dram, &mut out, &mut self.kernels);
+                MemEvent::ArriveL2 { bank, sm, line, sectors, kind, token, kernel, updates, message } => {
+                    let request = L2Request { sm, line, sectors, kind: kind_of(kind), token, kernel, updates, message };
+                    if self.home.is_some() {
+                        self.arrive_home(at, bank, request, &mut out);
+                    } else {
+                        self.banks[bank as usize].arrive(at, request, &mut self.dram, &mut out, &mut self.kernels);
+                    }
                     self.send_replies(bank, &out);
                 }
+                MemEvent::AnswerForwarded { owner, to, line, sectors, atomic, token, kernel, revoke } => {
+                    if revoke {
+                        self.sms[owner as usize].l1_mut().revoke(line, sectors);
+                    }
+                    let bytes = sectors.count_ones() * self.config.l1.sector_bytes;
+                    let class = if atomic { TrafficClass::Ownership } else { TrafficClass::Read };
+                    let delivered = self.send(at, Endpoint::Sm(owner), Endpoint::Sm(to), bytes, class, kernel);
+                    self.push_event(delivered, MemEvent::ArriveSm { sm: to, line, sectors, atomic, token });
+                }
+                MemEvent::Revoke { sm, line, sectors } => self.sms[sm as usize].l1_mut().revoke(line, sectors),
                 MemEvent::DramDone { bank, line, sectors } => {
                     self.banks[bank as usize].dram_done(at, line, sectors, &mut self.dram, &mut out, &mut self.kernels);
                     self.send_replies(bank, &out);
@@ -632,15 +700,75 @@ impl Simulation {
         self.sm_wake[sm] = self.sm_wake[sm].min(at);
     }
 
+    /// Sends a message of `data_bytes` of traffic `class` at `at`, charged to kernel run
+    /// `kernel`; returns the cycle it is delivered.
+    fn send(
+        &mut self,
+        at: u64,
+        from: Endpoint,
+        to: Endpoint,
+        data_bytes: u32,
+        class: TrafficClass,
+        kernel: u32,
+    ) -> u64 {
+        let flits = self.network.flits(data_bytes);
+        if let Some(run) = self.kernels.get_mut(kernel as usize) {
+            run.network.count(class, flits, self.network.hops(from, to));
+        }
+        self.network.send(at, from, to, flits, class)
+    }
+
+    /// DeNovo: `request` reached its home `bank` at `at`; what the owner registry says is
+    /// done, the bank's own part through `out`.
+    fn arrive_home(&mut self, at: u64, bank: u32, request: L2Request, out: &mut Vec<L2Output>) {
+        let Some(home) = &mut self.home else { return };
+        let mut actions = core::mem::take(&mut self.home_actions);
+        actions.clear();
+        home.arrive(&request, request.message, |a| actions.push(a));
+        let (to, kernel) = (request.sm, request.kernel);
+        let bank_at = Endpoint::Bank(bank);
+        for &action in &actions {
+            match action {
+                HomeAction::Serve { sectors } => {
+                    let served = L2Request { sectors, ..request };
+                    self.banks[bank as usize].arrive(at, served, &mut self.dram, out, &mut self.kernels);
+                }
+                HomeAction::Forward { owner, sectors, revoke } => {
+                    let ready = self.banks[bank as usize].lookup(at, &request, Lookup::Forward, &mut self.kernels);
+                    let delivered = self.send(ready, bank_at, Endpoint::Sm(owner), 0, TrafficClass::Ownership, kernel);
+                    let answer = delivered + self.config.denovo.remote_l1_latency as u64;
+                    let atomic = request.kind == RequestKind::Atomic;
+                    let token = request.token;
+                    let line = request.line;
+                    let event = MemEvent::AnswerForwarded { owner, to, line, sectors, atomic, token, kernel, revoke };
+                    self.push_event(answer, event);
+                }
+                HomeAction::Revoke { owner, sectors } => {
+                    let delivered = self.send(at, bank_at, Endpoint::Sm(owner), 0, TrafficClass::Ownership, kernel);
+                    self.push_event(delivered, MemEvent::Revoke { sm: owner, line: request.line, sectors });
+                }
+                HomeAction::Acknowledge => {
+                    let ready = self.banks[bank as usize].lookup(at, &request, Lookup::Register, &mut self.kernels);
+                    // Nothing waits for it; it takes its share of the network.
+                    self.send(ready, bank_at, Endpoint::Sm(to), 0, TrafficClass::Ownership, kernel);
+                }
+            }
+        }
+        self.home_actions = actions;
+    }
+
     fn send_replies(&mut self, bank: u32, out: &[L2Output]) {
         let sector_bytes = self.config.l1.sector_bytes;
+        let denovo = self.home.is_some();
         for &o in out {
             match o {
                 L2Output::Reply { at, request } => {
                     let atomic = request.kind == RequestKind::Atomic;
-                    let data = if atomic { 4 } else { request.sectors.count_ones() * sector_bytes };
-                    let flits = self.network.flits(data);
-                    let delivered = self.network.send(at, Endpoint::Bank(bank), Endpoint::Sm(request.sm), flits);
+                    // Under DeNovo an atomic takes ownership, so its sectors' data comes back.
+                    let data = if atomic && !denovo { 4 } else { request.sectors.count_ones() * sector_bytes };
+                    let class = traffic_class(request.kind, request.message);
+                    let (from, to) = (Endpoint::Bank(bank), Endpoint::Sm(request.sm));
+                    let delivered = self.send(at, from, to, data, class, request.kernel);
                     let event = MemEvent::ArriveSm {
                         sm: request.sm,
                         line: request.line,
@@ -743,11 +871,12 @@ impl Simulation {
             RequestKind::Load => miss.mshr,
             RequestKind::Store => 0,
         };
-        let data =
-            if miss.kind == RequestKind::Store { miss.sectors.count_ones() * self.config.l1.sector_bytes } else { 0 };
+        // A store's registration carries no data: the L1 keeps it.
+        let carries_data = miss.kind == RequestKind::Store && miss.message != Message::Register;
+        let data = if carries_data { miss.sectors.count_ones() * self.config.l1.sector_bytes } else { 0 };
         let bank = (miss.line % self.config.l2.banks as u64) as u32;
-        let flits = self.network.flits(data);
-        let delivered = self.network.send(now, Endpoint::Sm(i as u32), Endpoint::Bank(bank), flits);
+        let class = traffic_class(miss.kind, miss.message);
+        let delivered = self.send(now, Endpoint::Sm(i as u32), Endpoint::Bank(bank), data, class, miss.kernel);
         let event = MemEvent::ArriveL2 {
             bank,
             sm: i as u32,
@@ -757,6 +886,7 @@ impl Simulation {
             token,
             kernel: miss.kernel,
             updates: miss.updates,
+            message: miss.message,
         };
         self.push_event(delivered, event);
     }

@@ -88,7 +88,14 @@ fn a_device_launched_run_names_its_parent_block_and_sm() {
 fn the_runs_counts_add_up_to_the_totals() {
     // Reservation failures (the transpose's 34-line loads), write-backs, device launches,
     // concurrent streams.
-    for (id, gpu) in [("pair-compute-memory", "cke-maxwell"), ("memcached", "ccws-fermi"), ("bfs-dp", "laperm-k20c")] {
+    // And DeNovo's messages: registrations, forwarded reads, write-backs of owned data.
+    for (id, gpu) in [
+        ("pair-compute-memory", "cke-maxwell"),
+        ("memcached", "ccws-fermi"),
+        ("bfs-dp", "laperm-k20c"),
+        ("bfs-dp", "ikra-denovo"),
+        ("memcached", "ikra-denovo"),
+    ] {
         let entry = library::by_id(id).unwrap();
         let r = run_source(entry.source, gpu, &[entry.size_define(entry.size.min)]);
         let sum = |f: &dyn Fn(&warpscope_core::stats::KernelReport) -> u64| r.kernels.iter().map(f).sum::<u64>();
@@ -117,8 +124,21 @@ fn the_runs_counts_add_up_to_the_totals() {
             ("l2 writebacks", r.l2.writebacks, sum(&|k| k.l2.writebacks)),
             ("dram reads", r.dram.reads, sum(&|k| k.dram_reads)),
             ("dram writes", r.dram.writes, sum(&|k| k.dram_writes)),
+            ("owned writes", l1.owned_writes, sum(&|k| k.l1.owned_writes)),
+            ("registrations", l1.registrations, sum(&|k| k.l1.registrations)),
+            ("owned write-backs", l1.owned_writebacks, sum(&|k| k.l1.owned_writebacks)),
+            ("l2 forwarded", r.l2.forwarded, sum(&|k| k.l2.forwarded)),
+            ("l2 registrations", r.l2.registrations, sum(&|k| k.l2.registrations)),
+            ("l2 l1 write-backs", r.l2.l1_writebacks, sum(&|k| k.l2.l1_writebacks)),
+            ("packets", r.network.packets, sum(&|k| k.network.packets)),
+            ("flits", r.network.flits, sum(&|k| k.network.flits)),
+            ("flit-hops", r.network.flit_hops(), sum(&|k| k.network.flit_hops())),
+            ("read flits", r.network.read.flits, sum(&|k| k.network.read.flits)),
+            ("write flits", r.network.write.flits, sum(&|k| k.network.write.flits)),
+            ("write-back flits", r.network.writeback.flits, sum(&|k| k.network.writeback.flits)),
+            ("ownership flits", r.network.ownership.flits, sum(&|k| k.network.ownership.flits)),
         ] {
-            assert_eq!(runs, total, "{id}: {name}");
+            assert_eq!(runs, total, "{id} on {gpu}: {name}");
         }
         assert!(r.kernels.len() >= 2, "{id}: more than one run to tell apart");
         assert_eq!(l1.intra_warp_hits + l1.inter_warp_hits, l1.hits, "{id}: every hit is one or the other");

@@ -84,3 +84,29 @@ fn every_registered_policy_gives_the_same_report_with_or_without_shortcuts() {
     }
     assert!(runs >= 24);
 }
+
+/// DeNovo's messages (registrations, forwarded reads answered by another SM, revocations,
+/// write-backs of owned data) and the what-if that keeps every line, on the IKRA machine
+/// shrunk to 4 SMs with 4 KB L1s, so that owned lines are evicted and written back and
+/// atomics move ownership between SMs.
+#[test]
+fn every_coherence_model_gives_the_same_report_with_or_without_shortcuts() {
+    use warpscope_core::config::Coherence;
+    let mut config = presets::ikra_denovo();
+    config.core.sm_count = 4;
+    config.l1.size_bytes = 4 * 1024;
+    let mut runs = 0;
+    for coherence in [Coherence::DeNovo, Coherence::KeepL1, Coherence::InvalidateL1] {
+        let config = GpuConfig { coherence, ..config.clone() };
+        for workload in ["stencil", "bfs-dp", "memcached", "ubench-ws"] {
+            for tb in ["rr", "flip", "steal"] {
+                let policies = Policies { tb: tb.into(), warp: "gto".into() };
+                let fast = report(&config, workload, &policies, true);
+                let reference = report(&config, workload, &policies, false);
+                assert!(fast == reference, "{tb} under {coherence:?} running {workload}");
+                runs += 1;
+            }
+        }
+    }
+    assert_eq!(runs, 36);
+}

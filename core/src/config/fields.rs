@@ -89,8 +89,11 @@ const L1_REPLACEMENT: &[(&str, &str)] = &[
 const SET_INDEX: &[(&str, &str)] = &[("Linear", "Linear (low address bits)"), ("FermiHash", "Fermi XOR hash")];
 const WRITE_POLICY: &[(&str, &str)] = &[("WriteEvict", "Write-evict"), ("WriteThrough", "Write-through")];
 const TOPOLOGY: &[(&str, &str)] = &[("Crossbar", "Crossbar"), ("Mesh", "2-D mesh")];
-const COHERENCE: &[(&str, &str)] =
-    &[("InvalidateL1", "Invalidate the L1s"), ("KeepL1", "Keep L1 contents (DeNovo-like)")];
+const COHERENCE: &[(&str, &str)] = &[
+    ("InvalidateL1", "GPU coherence (invalidate the L1s)"),
+    ("DeNovo", "DeNovo (owned data stays in its L1)"),
+    ("KeepL1", "What-if: keep every L1 line"),
+];
 
 /// The largest L2 that `validate` accepts: the biggest multiple of the smallest set (one
 /// 32-byte line) that fits a `u32`. `validate` sets the L2 no tighter limit.
@@ -236,8 +239,14 @@ static FIELDS: &[FieldInfo] = &[
         "SM clock; the engine counts its cycles, this only converts them to time."),
     number("clocks.memory_mhz", CLOCKS, "Memory clock", "MHz", 1, 100_000,
         "DRAM command clock, for reference in reports."),
-    choice("coherence", KERNEL_BOUNDARIES, "L1 at a kernel boundary", COHERENCE,
-        "Whether the L1s are invalidated when one kernel ends and the next begins."),
+    choice("coherence", KERNEL_BOUNDARIES, "Coherence", COHERENCE,
+        "GPU coherence writes stores through and empties every L1 when one kernel ends and the next \
+         begins. DeNovo makes written sectors Owned by the writing L1 (write-back, registered at the \
+         L2, which forwards other SMs' reads of them there) and drops only what an L1 does not own; \
+         the L1 write policy then applies to nothing. The what-if keeps every line, even ones another \
+         SM overwrote: no real machine does that."),
+    number("denovo.remote_l1_latency", KERNEL_BOUNDARIES, "Remote L1 answer time", "cycles", 0, LATENCY,
+        "DeNovo only: cycles the owning L1 takes to answer a read the L2 forwarded to it."),
     number("device_launch.latency", DEVICE_LAUNCHES, "Launch latency", "cycles", 0, 1_000_000,
         "Cycles from a device-side launch until the child grid may be dispatched."),
 ];
@@ -318,6 +327,7 @@ plain_numbers! {
     "clocks.core_mhz" => clocks.core_mhz;
     "clocks.memory_mhz" => clocks.memory_mhz;
     "device_launch.latency" => device_launch.latency;
+    "denovo.remote_l1_latency" => denovo.remote_l1_latency;
 }
 
 /// A mesh's columns or rows; `None` on a crossbar, which has neither.
@@ -403,6 +413,7 @@ fn choice_of(config: &GpuConfig, path: &str) -> Option<&'static str> {
         "l2.index" => set_index_id(config.l2.index),
         "coherence" => match config.coherence {
             Coherence::InvalidateL1 => "InvalidateL1",
+            Coherence::DeNovo => "DeNovo",
             Coherence::KeepL1 => "KeepL1",
         },
         _ => return None,
@@ -442,6 +453,7 @@ fn set_choice(config: &mut GpuConfig, path: &str, id: &str) -> Option<()> {
         "coherence" => {
             config.coherence = match id {
                 "InvalidateL1" => Coherence::InvalidateL1,
+                "DeNovo" => Coherence::DeNovo,
                 "KeepL1" => Coherence::KeepL1,
                 _ => return None,
             }

@@ -37,8 +37,11 @@ pub struct GpuConfig {
     pub dram: DramConfig,
     /// Clock frequencies, for converting cycles to time in reports.
     pub clocks: ClockConfig,
-    /// What happens to L1 contents at a kernel boundary.
+    /// What happens to L1 contents at a kernel boundary, and who may hold written data.
     pub coherence: Coherence,
+    /// DeNovo's timing (used only under [`Coherence::DeNovo`]).
+    #[serde(default)]
+    pub denovo: DenovoConfig,
     /// Kernels launched from the device (dynamic parallelism).
     #[serde(default)]
     pub device_launch: DeviceLaunchConfig,
@@ -257,13 +260,39 @@ pub struct ClockConfig {
     pub memory_mhz: u32,
 }
 
-/// What the L1s do when one kernel ends and the next begins.
+/// The coherence protocol between the L1s: what a store does and what an L1 keeps when one
+/// kernel ends and the next begins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Coherence {
-    /// Conventional GPU coherence: every L1 is invalidated at a kernel boundary.
+    /// Conventional GPU coherence: stores write through to the L2 (`l1.write_policy`) and
+    /// every L1 is invalidated at a kernel boundary.
     InvalidateL1,
-    /// DeNovo-like: data stays valid in the L1 across kernels.
+    /// DeNovo (the IKRA paper's protocol, `mem/denovo`): a store makes its sectors *Owned* by
+    /// the writing L1, which keeps them (write-back) and registers itself at the home L2 bank;
+    /// a read of a sector another L1 owns is forwarded there; at a kernel boundary an L1 drops
+    /// only what it does not own.
+    DeNovo,
+    /// A what-if, not a protocol: every L1 keeps everything across kernels, even lines another
+    /// SM has since overwritten, and stores write through as under GPU coherence. It shows the
+    /// most any L1 reuse across kernels could give, and is wrong as a model of a real machine.
     KeepL1,
+}
+
+/// DeNovo's one timing parameter beyond the caches and the network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DenovoConfig {
+    /// Cycles the owning L1 takes to answer a read forwarded to it by the L2, before its data
+    /// leaves: a remote-L1 hit costs the L2's lookup, this, and three network legs.
+    pub remote_l1_latency: u32,
+}
+
+impl Default for DenovoConfig {
+    fn default() -> Self {
+        // The IKRA paper's Table 2 gives remote-L1 hits 35–83 cycles and L2 hits 29–61; fitted
+        // as base + per-hop cost (ikra.md §2.2), the bases differ by 35 − 29 = 6 cycles, which
+        // is the owning L1's share once the network legs are counted apart.
+        DenovoConfig { remote_l1_latency: 6 }
+    }
 }
 
 /// Largest values accepted, so that sizes and counts stay far from overflow and memory stays
@@ -364,6 +393,19 @@ impl GpuConfig {
         range("core.issue_width", c.issue_width, 1, 8)?;
 
         range("device_launch.latency", self.device_launch.latency, 0, 1_000_000)?;
+        range("denovo.remote_l1_latency", self.denovo.remote_l1_latency, 0, limits::LATENCY)?;
+        if self.coherence == Coherence::DeNovo && self.l1.size_bytes == 0 {
+            return Err(ConfigError::new(
+                "coherence",
+                "DeNovo keeps written data in the L1, and this machine has no L1 (l1.size_bytes is 0)",
+            ));
+        }
+        if self.coherence == Coherence::DeNovo && self.l1.replacement == Replacement::Belady {
+            return Err(ConfigError::new(
+                "l1.replacement",
+                "Belady's replay models a write-through L1 emptied at kernel boundaries; under DeNovo choose Lru or Fifo",
+            ));
+        }
         unit("pipeline.alu", self.pipeline.alu)?;
         unit("pipeline.sfu", self.pipeline.sfu)?;
         unit("pipeline.control", self.pipeline.control)?;

@@ -131,6 +131,7 @@ pub fn fermi_gtx480() -> GpuConfig {
         dram: DramConfig { channels: 6, latency: 100, bytes_per_cycle: 42, queue_entries: 16 },
         clocks: ClockConfig { core_mhz: 700, memory_mhz: 924 },
         coherence: Coherence::InvalidateL1,
+        denovo: DenovoConfig::default(),
         device_launch: DeviceLaunchConfig::default(),
     }
 }
@@ -196,11 +197,12 @@ pub fn ccws_fermi() -> GpuConfig {
         dram: DramConfig { channels: 8, latency: 150, bytes_per_cycle: 5, queue_entries: 32 },
         clocks: ClockConfig { core_mhz: 1300, memory_mhz: 800 },
         coherence: Coherence::InvalidateL1,
+        denovo: DenovoConfig::default(),
         device_launch: DeviceLaunchConfig::default(),
     }
 }
 
-/// The inter-kernel reuse paper's GPU (Table 2) with DeNovo coherence: L1 kept across kernels.
+/// The inter-kernel reuse paper's GPU (Table 2) with DeNovo coherence: written data owned by its L1 across kernels.
 pub fn ikra_denovo() -> GpuConfig {
     GpuConfig {
         name: name("Inter-kernel reuse baseline (15 CUs, mesh)"),
@@ -261,7 +263,8 @@ pub fn ikra_denovo() -> GpuConfig {
         // shared by all 16 banks.
         dram: DramConfig { channels: 1, latency: 168, bytes_per_cycle: 32, queue_entries: 64 },
         clocks: ClockConfig { core_mhz: 700, memory_mhz: 700 },
-        coherence: Coherence::KeepL1,
+        coherence: Coherence::DeNovo,
+        denovo: DenovoConfig::default(),
         device_launch: DeviceLaunchConfig::default(),
     }
 }
@@ -327,6 +330,7 @@ pub fn laperm_k20c() -> GpuConfig {
         dram: DramConfig { channels: 6, latency: 100, bytes_per_cycle: 59, queue_entries: 16 },
         clocks: ClockConfig { core_mhz: 706, memory_mhz: 2600 },
         coherence: Coherence::InvalidateL1,
+        denovo: DenovoConfig::default(),
         device_launch: DeviceLaunchConfig::default(),
     }
 }
@@ -392,6 +396,7 @@ pub fn cke_maxwell() -> GpuConfig {
         dram: DramConfig { channels: 16, latency: 200, bytes_per_cycle: 3, queue_entries: 16 },
         clocks: ClockConfig { core_mhz: 1400, memory_mhz: 924 },
         coherence: Coherence::InvalidateL1,
+        denovo: DenovoConfig::default(),
         device_launch: DeviceLaunchConfig::default(),
     }
 }
@@ -471,6 +476,7 @@ pub fn h100() -> GpuConfig {
         dram: DramConfig { channels: 40, latency: 350, bytes_per_cycle: 48, queue_entries: 64 },
         clocks: ClockConfig { core_mhz: 1755, memory_mhz: 2619 },
         coherence: Coherence::InvalidateL1,
+        denovo: DenovoConfig::default(),
         device_launch: DeviceLaunchConfig::default(),
     }
 }

@@ -21,7 +21,7 @@ use alloc::vec::Vec;
 use crate::config::{GpuConfig, Replacement, SetIndex};
 use crate::mem::cache::fermi_hash_set;
 use crate::mem::dram::Dram;
-use crate::mem::l1::RequestKind;
+use crate::mem::l1::{Message, RequestKind};
 use crate::mem::line_table::LineTable;
 use crate::stats::{KernelReport, L2Stats};
 
@@ -43,6 +43,18 @@ pub struct L2Request {
     /// For an atomic, the most lanes that update one address (its updates are applied one
     /// after another); 1 otherwise.
     pub updates: u32,
+    /// What it is for the coherence protocol: an L1's write-back of owned data is counted
+    /// apart from stores.
+    pub message: Message,
+}
+
+/// What the home bank looked up for DeNovo without serving data itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// A load or atomic whose sectors another L1 owns: sent on there.
+    Forward,
+    /// A store's registration: the owner recorded.
+    Register,
 }
 
 /// The kernel run a bank's action is counted against, in the runs' reports.
@@ -335,14 +347,29 @@ impl L2Bank {
         self.pipeline_free = start + self.occupancy(&request, self.l2_sectors(request.sectors));
         // Counted once here: a request retried from the wait queue is not a new access.
         let mut charge = Charge { runs: &mut *runs, kernel: request.kernel };
-        match request.kind {
-            RequestKind::Store => charge.count(&mut self.stats, |s| &mut s.writes),
+        match (request.kind, request.message) {
+            (RequestKind::Store, Message::WriteBack) => charge.count(&mut self.stats, |s| &mut s.l1_writebacks),
+            (RequestKind::Store, _) => charge.count(&mut self.stats, |s| &mut s.writes),
             _ => charge.count(&mut self.stats, |s| &mut s.accesses),
         }
         let base = self.set_base(request.line);
         if !self.serve(now, start, request, base, dram, out, runs) {
             self.waiting.push((request, base));
         }
+    }
+
+    /// DeNovo: the bank looks `request` up in the owner registry at `now` (its pipeline busy
+    /// one cycle, behind whatever it is doing) without serving data; counted as `lookup` says.
+    /// Returns the cycle the answer leaves the bank, a hit's latency after it starts.
+    pub fn lookup(&mut self, now: u64, request: &L2Request, lookup: Lookup, runs: &mut [KernelReport]) -> u64 {
+        let start = now.max(self.pipeline_free);
+        self.pipeline_free = start + 1;
+        let mut charge = Charge { runs, kernel: request.kernel };
+        match lookup {
+            Lookup::Forward => charge.count(&mut self.stats, |s| &mut s.forwarded),
+            Lookup::Register => charge.count(&mut self.stats, |s| &mut s.registrations),
+        }
+        start + self.hit_latency
     }
 
     /// Serves `request` at `start` (the engine being at `now`), `base` being the first tag
@@ -512,7 +539,16 @@ mod tests {
         config.l2.hit_latency = 10;
         (config.dram.latency, config.dram.bytes_per_cycle, config.dram.queue_entries) = (100, 32, queue_entries);
         let (mut bank, mut dram, mut out) = (L2Bank::new(0, &config), Dram::new(&config), Vec::new());
-        let request = |line, kind| L2Request { sm: 0, line, sectors: 1, kind, token: 0, kernel: 0, updates: 1 };
+        let request = |line, kind| L2Request {
+            sm: 0,
+            line,
+            sectors: 1,
+            kind,
+            token: 0,
+            kernel: 0,
+            updates: 1,
+            message: Message::Access,
+        };
         bank.arrive(0, request(1200, RequestKind::Store), &mut dram, &mut out, &mut []);
         for (cycle, line) in [(1, 0), (2, 12), (3, 24), (4, 36), (5, 48)] {
             bank.arrive(cycle, request(line, RequestKind::Load), &mut dram, &mut out, &mut []);
@@ -557,7 +593,7 @@ mod tests {
     }
 
     fn sectored(line: u64, sectors: u32, kind: RequestKind, token: u32) -> L2Request {
-        L2Request { sm: 0, line, sectors, kind, token, kernel: 0, updates: 1 }
+        L2Request { sm: 0, line, sectors, kind, token, kernel: 0, updates: 1, message: Message::Access }
     }
 
     /// A reply as (cycle, token); a DRAM read as (cycle, line, sectors).

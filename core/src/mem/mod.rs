@@ -3,6 +3,7 @@
 
 pub mod cache;
 pub mod coalescer;
+pub mod denovo;
 pub mod dram;
 pub mod events;
 pub mod l1;

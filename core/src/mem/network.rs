@@ -9,7 +9,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::config::{GpuConfig, InterconnectConfig, Topology};
-use crate::stats::NetworkStats;
+use crate::stats::{NetworkStats, TrafficClass};
 
 /// Which side of the network a port belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,17 +81,18 @@ impl Network {
         1 + data_bytes.div_ceil(self.config.flit_bytes)
     }
 
-    /// Sends a packet of `flits` at cycle `now`; returns the cycle it is delivered.
-    pub fn send(&mut self, now: u64, from: Endpoint, to: Endpoint, flits: u32) -> u64 {
+    /// Sends a packet of `flits` of traffic `class` at cycle `now`; returns the cycle it is
+    /// delivered.
+    pub fn send(&mut self, now: u64, from: Endpoint, to: Endpoint, flits: u32, class: TrafficClass) -> u64 {
         let serialisation = flits.div_ceil(self.config.flits_per_cycle) as u64;
         let (src, dst) = (self.index(from), self.index(to));
         let depart = now.max(self.inject_free[src]);
         self.inject_free[src] = depart + serialisation;
-        let arrive = depart + (self.hops(from, to) * self.config.hop_latency) as u64;
+        let hops = self.hops(from, to);
+        let arrive = depart + (hops * self.config.hop_latency) as u64;
         let delivered = arrive.max(self.eject_free[dst]) + serialisation;
         self.eject_free[dst] = delivered;
-        self.stats.packets += 1;
-        self.stats.flits += flits as u64;
+        self.stats.count(class, flits, hops);
         delivered
     }
 
@@ -118,13 +119,34 @@ mod tests {
         assert_eq!(net.flits(0), 1);
         assert_eq!(net.flits(128), 5);
         // A 1-flit request at cycle 100: leaves at 100, arrives at 108, ejected by 109.
-        assert_eq!(net.send(100, Endpoint::Sm(0), Endpoint::Bank(3), 1), 109);
+        let read = TrafficClass::Read;
+        assert_eq!(net.send(100, Endpoint::Sm(0), Endpoint::Bank(3), 1, read), 109);
         // A second packet from the same SM in the same cycle waits for the injection port.
-        assert_eq!(net.send(100, Endpoint::Sm(0), Endpoint::Bank(4), 1), 110);
+        assert_eq!(net.send(100, Endpoint::Sm(0), Endpoint::Bank(4), 1, TrafficClass::Write), 110);
         // A 5-flit reply into SM 0 then one from another bank: the second waits for ejection.
-        assert_eq!(net.send(200, Endpoint::Bank(1), Endpoint::Sm(0), 5), 213);
-        assert_eq!(net.send(200, Endpoint::Bank(2), Endpoint::Sm(0), 5), 218);
-        assert_eq!(net.stats(), NetworkStats { packets: 4, flits: 12 });
+        assert_eq!(net.send(200, Endpoint::Bank(1), Endpoint::Sm(0), 5, read), 213);
+        assert_eq!(net.send(200, Endpoint::Bank(2), Endpoint::Sm(0), 5, read), 218);
+        let stats = net.stats();
+        assert_eq!((stats.packets, stats.flits), (4, 12));
+        assert_eq!((stats.read.packets, stats.read.flits, stats.read.flit_hops), (3, 11, 11));
+        assert_eq!((stats.write.packets, stats.write.flits), (1, 1));
+    }
+
+    #[test]
+    fn flit_hops_count_each_flit_once_per_hop_and_an_sm_can_send_to_an_sm() {
+        let config = presets::ikra_denovo(); // 4×4 mesh, 3 cycles per hop, 16 B flits
+        let mut net = Network::new(&config);
+        // SM 0 (node 0) to SM 15... is node 14 here (15 SMs): 2 columns + 3 rows = 5 hops.
+        assert_eq!(net.hops(Endpoint::Sm(0), Endpoint::Sm(14)), 5);
+        let flits = net.flits(32); // header + 2
+        assert_eq!(flits, 3);
+        // Leaves at 10 for 3 cycles, 15 cycles on the way, then 3 to eject.
+        assert_eq!(net.send(10, Endpoint::Sm(0), Endpoint::Sm(14), flits, TrafficClass::Read), 10 + 15 + 3);
+        net.send(10, Endpoint::Bank(15), Endpoint::Sm(0), 1, TrafficClass::Ownership);
+        let stats = net.stats();
+        assert_eq!(stats.read.flit_hops, 3 * 5);
+        assert_eq!(stats.ownership.flit_hops, 6, "bank 15 sits at node 15, six hops from node 0");
+        assert_eq!(stats.flit_hops(), 21);
     }
 
     #[test]

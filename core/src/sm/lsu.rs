@@ -327,11 +327,22 @@ impl Lsu {
                         }
                         tally.events.hear(SmEvent::Migration { line: moved.line, owner: moved.owner, by: warp });
                     }
-                    L1Outcome::Forwarded => {
+                    L1Outcome::Forwarded | L1Outcome::Registered { .. } => {
                         tally.events.hear(SmEvent::Store { slot, kernel, line, atomic: kind == RequestKind::Atomic });
                         if let (RequestKind::Atomic, Some(t)) = (kind, token) {
                             loads.expect(t);
                             self.atomic_tokens.push_back(t);
+                        }
+                        if let L1Outcome::Registered { evicted: Some(e) } = outcome {
+                            tally.events.hear(SmEvent::Eviction { line: e.line, owner: e.owner, by: warp });
+                        }
+                    }
+                    L1Outcome::OwnedWrite => {
+                        // Done in the L1, which owns the data: an atomic's old value is there
+                        // after a hit's latency.
+                        tally.events.hear(SmEvent::Store { slot, kernel, line, atomic: kind == RequestKind::Atomic });
+                        if let (RequestKind::Atomic, Some(t)) = (kind, token) {
+                            loads.hit(t, now + self.hit_latency);
                         }
                     }
                 }

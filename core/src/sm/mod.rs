@@ -322,7 +322,13 @@ impl Sm {
                 lsu
             },
             loads: PendingLoads::default(),
-            l1: L1Cache::new(&config.l1),
+            l1: {
+                let mut l1 = L1Cache::new(&config.l1);
+                if config.coherence == crate::config::Coherence::DeNovo {
+                    l1.own_writes();
+                }
+                l1
+            },
             addresses: [0; LANES],
             report: SmReport::default(),
             stalls: StallCounts::default(),
@@ -399,6 +405,12 @@ impl Sm {
         if let Some(log) = &mut self.l1_log {
             log.push(L1Access::FLUSH);
         }
+    }
+
+    /// Kernel boundary under DeNovo: the L1 keeps only what it owns. (No replay marker: the
+    /// Belady replay is refused under DeNovo.)
+    pub fn self_invalidate_l1(&mut self) {
+        self.l1.self_invalidate();
     }
 
     /// Tells the policy (and the recorder) about an event of the whole GPU at `now`.

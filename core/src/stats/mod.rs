@@ -127,6 +127,20 @@ pub struct L2Stats {
     pub writes: u64,
     /// Dirty lines written back to DRAM on eviction.
     pub writebacks: u64,
+    /// DeNovo: loads and atomics the bank sent on to the L1 that owns (some of) their
+    /// sectors: remote-L1 hits. The part of a load the bank holds is counted as an access too.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub forwarded: u64,
+    /// DeNovo: stores' registrations recorded (the bank noted a new owner).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub registrations: u64,
+    /// DeNovo: owned sectors written back by an L1 that evicted them (not in `writes`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub l1_writebacks: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl L2Stats {
@@ -138,6 +152,9 @@ impl L2Stats {
         self.mshr_merges += other.mshr_merges;
         self.writes += other.writes;
         self.writebacks += other.writebacks;
+        self.forwarded += other.forwarded;
+        self.registrations += other.registrations;
+        self.l1_writebacks += other.l1_writebacks;
     }
 }
 
@@ -167,6 +184,92 @@ pub struct NetworkStats {
     pub packets: u64,
     /// Flits sent (header and data).
     pub flits: u64,
+    /// Loads: requests and the data that answers them, from an L2 bank or an owning L1.
+    #[serde(default)]
+    pub read: Traffic,
+    /// Stores written through and atomics done at the L2, with their replies.
+    #[serde(default)]
+    pub write: Traffic,
+    /// DeNovo: owned data written back by the L1 that evicted it.
+    #[serde(default, skip_serializing_if = "Traffic::is_none")]
+    pub writeback: Traffic,
+    /// DeNovo: registrations and their answers, revocations, and reads forwarded from the
+    /// home bank to the owning L1 (the owner's data back counts as `read`).
+    #[serde(default, skip_serializing_if = "Traffic::is_none")]
+    pub ownership: Traffic,
+}
+
+/// One class of network messages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Traffic {
+    /// Packets.
+    pub packets: u64,
+    /// Flits (header and data).
+    pub flits: u64,
+    /// Flits times the hops each travelled: the links' work, which a mesh makes grow with distance.
+    pub flit_hops: u64,
+}
+
+impl Traffic {
+    fn is_none(&self) -> bool {
+        self.packets == 0
+    }
+
+    /// Adds `other`'s counts to these.
+    pub fn merge(&mut self, other: &Traffic) {
+        self.packets += other.packets;
+        self.flits += other.flits;
+        self.flit_hops += other.flit_hops;
+    }
+}
+
+/// Which class of network traffic a message is, as [`NetworkStats`] splits it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TrafficClass {
+    /// [`NetworkStats::read`].
+    Read,
+    /// [`NetworkStats::write`].
+    Write,
+    /// [`NetworkStats::writeback`].
+    WriteBack,
+    /// [`NetworkStats::ownership`].
+    Ownership,
+}
+
+impl NetworkStats {
+    /// Counts one packet of `flits` that travelled `hops` hops.
+    pub fn count(&mut self, class: TrafficClass, flits: u32, hops: u32) {
+        self.packets += 1;
+        self.flits += flits as u64;
+        let t = self.class_mut(class);
+        t.packets += 1;
+        t.flits += flits as u64;
+        t.flit_hops += flits as u64 * hops as u64;
+    }
+
+    fn class_mut(&mut self, class: TrafficClass) -> &mut Traffic {
+        match class {
+            TrafficClass::Read => &mut self.read,
+            TrafficClass::Write => &mut self.write,
+            TrafficClass::WriteBack => &mut self.writeback,
+            TrafficClass::Ownership => &mut self.ownership,
+        }
+    }
+
+    /// Flit-hops of every class.
+    pub fn flit_hops(&self) -> u64 {
+        self.read.flit_hops + self.write.flit_hops + self.writeback.flit_hops + self.ownership.flit_hops
+    }
+
+    /// Adds `other`'s counts to these.
+    pub fn merge(&mut self, other: &NetworkStats) {
+        self.packets += other.packets;
+        self.flits += other.flits;
+        self.read.merge(&other.read);
+        self.write.merge(&other.write);
+        self.writeback.merge(&other.writeback);
+        self.ownership.merge(&other.ownership);
+    }
 }
 
 /// The L1 access streams of a run replayed after it in a stand-alone model of the L1, with
@@ -249,6 +352,10 @@ pub struct KernelReport {
     /// DRAM line writes (write-backs) charged to it.
     #[serde(default)]
     pub dram_writes: u64,
+    /// The network messages its accesses caused, by class (a write-back is charged to the run
+    /// whose access evicted the line; the runs' counts add up to [`Report::network`]).
+    #[serde(default)]
+    pub network: NetworkStats,
     /// Its global loads that the warp policy's gate held back at least once (each counted
     /// once, however long it waited).
     #[serde(default)]

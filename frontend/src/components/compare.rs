@@ -37,13 +37,14 @@ pub struct Variant {
 }
 
 impl Variant {
-    /// A short name: "Round-robin · Greedy-then-oldest · L1 kept", with parameters that differ
+    /// A short name: "Round-robin · Greedy-then-oldest · DeNovo", with parameters that differ
     /// from their defaults.
     pub fn label(&self, tb: &[CatalogPolicy], warp: &[CatalogPolicy]) -> String {
         let mut label = format!("{} · {}", describe(&self.tb, tb), describe(&self.warp, warp));
         match self.coherence {
-            Some(Coherence::KeepL1) => label.push_str(" · L1 kept"),
-            Some(Coherence::InvalidateL1) => label.push_str(" · L1 invalidated"),
+            Some(Coherence::KeepL1) => label.push_str(" · every L1 line kept (what-if)"),
+            Some(Coherence::InvalidateL1) => label.push_str(" · GPU coherence"),
+            Some(Coherence::DeNovo) => label.push_str(" · DeNovo"),
             None => {}
         }
         for (name, value) in self.settings.iter().chain(&self.defines) {
@@ -100,6 +101,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
             v.coherence = match select.value().as_str() {
                 "keep" => Some(Coherence::KeepL1),
                 "invalidate" => Some(Coherence::InvalidateL1),
+                "denovo" => Some(Coherence::DeNovo),
                 _ => None,
             };
             on_change.emit((index, Some(v)));
@@ -133,8 +135,9 @@ pub fn compare_view(props: &CompareProps) -> Html {
     };
     let coherence_options = vec![
         ("machine".to_string(), "as the machine is set".to_string()),
-        ("invalidate".to_string(), "invalidated at kernel boundaries".to_string()),
-        ("keep".to_string(), "kept across kernels".to_string()),
+        ("invalidate".to_string(), "GPU coherence: invalidated at kernel boundaries".to_string()),
+        ("denovo".to_string(), "DeNovo: owned data kept".to_string()),
+        ("keep".to_string(), "What-if: every line kept".to_string()),
     ];
     let baseline = props.runs.first().and_then(|r| r.result()).map(|r| r.report.cycles);
     let labels: Vec<String> =
@@ -163,7 +166,12 @@ pub fn compare_view(props: &CompareProps) -> Html {
                     <tbody>
                         { for props.variants.iter().enumerate().map(|(i, v)| {
                             let run = props.runs.get(i).cloned().unwrap_or(RunView::Idle);
-                            let coherence = match v.coherence { Some(Coherence::KeepL1) => "keep", Some(Coherence::InvalidateL1) => "invalidate", None => "machine" };
+                            let coherence = match v.coherence {
+                                Some(Coherence::KeepL1) => "keep",
+                                Some(Coherence::InvalidateL1) => "invalidate",
+                                Some(Coherence::DeNovo) => "denovo",
+                                None => "machine",
+                            };
                             let cells = match &run {
                                 RunView::Finished(r) => {
                                     let rep = &r.report;

@@ -29,6 +29,7 @@ use crate::mem::cache::fermi_hash_set;
 use crate::mem::line_table::LineTable;
 
 mod bypass;
+mod ownership;
 pub mod smc;
 
 pub use smc::{SmcIndex, SmcSettings};
@@ -133,6 +134,15 @@ pub enum L1Outcome {
     SectorMiss,
     /// A store or atomic was queued towards L2. The L1 tracks no reply for it.
     Forwarded,
+    /// Under DeNovo, a store or atomic on sectors this L1 owns: done here, nothing sent.
+    OwnedWrite,
+    /// Under DeNovo, a store or atomic on sectors this L1 did not own: they are written here and
+    /// Owned from now on, and a registration went into the miss queue (for an atomic, one that
+    /// brings the data back). Taking a way for the line may have pushed `evicted` out.
+    Registered {
+        /// The valid line the way held, if any (its owned sectors were written back).
+        evicted: Option<Evicted>,
+    },
     /// A redirected load found its line in the shared-memory cache.
     SmcHit {
         /// The owner id (warp slot) recorded when the line was allocated there.
@@ -165,6 +175,22 @@ pub enum L1Outcome {
     ReservationFail(FailReason),
 }
 
+/// What a miss request is for the coherence protocol. Under GPU coherence every request is
+/// [`Message::Access`]; DeNovo adds the other two.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Message {
+    /// The access itself: a load's fetch, a store's data written through, an atomic.
+    #[default]
+    Access,
+    /// DeNovo: the L1 took ownership of the sectors a store or atomic wrote; the home bank
+    /// records it as their owner (and revokes the previous owner's copy). An atomic's
+    /// registration brings the sectors' data back; a store's carries and needs none.
+    Register,
+    /// DeNovo: an evicted line's owned sectors, written back to the L2, which stops recording
+    /// an owner for them.
+    WriteBack,
+}
+
 /// A request waiting in the miss queue for the interconnect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MissRequest {
@@ -181,6 +207,8 @@ pub struct MissRequest {
     pub kernel: u32,
     /// For an atomic, the most lanes updating one address; 1 otherwise.
     pub updates: u32,
+    /// What it is for the coherence protocol.
+    pub message: Message,
 }
 
 /// Counters of one L1. Accepted accesses are counted once each; reservation failures count
@@ -198,6 +226,15 @@ pub struct L1Stats {
     /// Of the hits, those on a line another warp brought in (`hits` = intra + inter).
     #[serde(default)]
     pub inter_warp_hits: u64,
+    /// DeNovo: stores and atomics done on sectors the L1 owned (no traffic; L1 hits of writes).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub owned_writes: u64,
+    /// DeNovo: stores and atomics that took ownership of sectors (a registration each).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub registrations: u64,
+    /// DeNovo: evicted lines whose owned sectors were written back to the L2.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub owned_writebacks: u64,
     /// Of the intra-warp hits, those whose requesting lanes include one the owner had already
     /// touched the line with since it was allocated (intra-thread; the rest are inter-thread).
     #[serde(default)]
@@ -264,6 +301,11 @@ impl L1Stats {
             }
             L1Outcome::SectorMiss => &mut self.sector_misses,
             L1Outcome::Forwarded => &mut self.forwarded,
+            L1Outcome::OwnedWrite => &mut self.owned_writes,
+            L1Outcome::Registered { evicted } => {
+                self.evictions += evicted.is_some() as u64;
+                &mut self.registrations
+            }
             // The shared-memory cache's own counts; not L1 accesses.
             L1Outcome::SmcHit { .. } => return self.smc_hits += 1,
             L1Outcome::SmcMiss { .. } => return self.smc_misses += 1,
@@ -328,6 +370,9 @@ impl L1Stats {
         self.fail_mshr_entry += other.fail_mshr_entry;
         self.fail_mshr_merge += other.fail_mshr_merge;
         self.fail_miss_queue += other.fail_miss_queue;
+        self.owned_writes += other.owned_writes;
+        self.registrations += other.registrations;
+        self.owned_writebacks += other.owned_writebacks;
         self.smc_hits += other.smc_hits;
         self.smc_misses += other.smc_misses;
         self.smc_migrations += other.smc_migrations;
@@ -352,8 +397,12 @@ struct Way {
     owner: u32,
     /// MSHR fetching sectors of this line, or `NO_MSHR`. A way with an MSHR is reserved.
     mshr: u32,
-    /// Invalidated while reserved: the fill wakes its requests but keeps no data.
+    /// Invalidated while reserved: the fill wakes its requests but keeps no data (but the
+    /// sectors it owns).
     drop_on_fill: bool,
+    /// DeNovo: sectors this L1 owns (a subset of `valid`): written here, registered at the
+    /// L2, written back when the line is evicted, kept across kernel boundaries.
+    owned: u32,
 }
 
 impl Way {
@@ -377,7 +426,7 @@ struct Provenance {
     lanes: u32,
 }
 
-const EMPTY_WAY: Way = Way { line: 0, stamp: 0, valid: 0, owner: 0, mshr: NO_MSHR, drop_on_fill: false };
+const EMPTY_WAY: Way = Way { line: 0, stamp: 0, valid: 0, owner: 0, mshr: NO_MSHR, drop_on_fill: false, owned: 0 };
 
 /// One miss status holding register: a line being fetched and the requests waiting for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -409,6 +458,8 @@ pub struct L1Cache {
     index: SetIndex,
     replacement: Replacement,
     write_policy: L1WritePolicy,
+    /// DeNovo: stores and atomics take ownership (see [`ownership`]) instead of writing through.
+    owns_writes: bool,
     max_merge: u32,
     miss_queue_capacity: usize,
     /// The kernel run of the access being served, stamped on the miss requests it queues.
@@ -496,6 +547,7 @@ impl L1Cache {
                 other => other,
             },
             write_policy: config.write_policy,
+            owns_writes: false,
             max_merge,
             miss_queue_capacity: config.miss_queue_entries as usize,
             lines: vec![EMPTY_WAY; sets as usize * ways as usize],
@@ -574,6 +626,9 @@ impl L1Cache {
                         None => self.load_absent(base, line, sectors, who),
                     },
                 }
+            }
+            RequestKind::Store | RequestKind::Atomic if self.owns_writes => {
+                self.write_owning(set, line, sectors, kind, who, updates)
             }
             RequestKind::Store | RequestKind::Atomic => self.forward(line, sectors, kind, updates),
         };
@@ -672,7 +727,11 @@ impl L1Cache {
         if let Some(i) = way {
             let w = &mut self.lines[i];
             w.mshr = NO_MSHR;
-            if w.drop_on_fill {
+            if w.drop_on_fill && w.owned != 0 {
+                // Invalidated while in flight, but written here since: the owned sectors stay.
+                w.valid = w.owned;
+                w.drop_on_fill = false;
+            } else if w.drop_on_fill {
                 let line = w.line;
                 self.empty_way(i, line);
             }
@@ -792,8 +851,21 @@ impl L1Cache {
 
     /// [`L1Cache::queue`] for an atomic updating its most contended address `updates` times.
     fn queue_updating(&mut self, line: u64, sectors: u32, kind: RequestKind, mshr: u32, updates: u32) {
+        self.queue_message(MissRequest {
+            line,
+            sectors,
+            kind,
+            mshr,
+            kernel: self.requester,
+            updates,
+            message: Message::Access,
+        });
+    }
+
+    /// Queues `request` towards L2 (the caller checked there is room).
+    fn queue_message(&mut self, request: MissRequest) {
         debug_assert!(!self.miss_queue_full());
-        self.miss_queue.push_back(MissRequest { line, sectors, kind, mshr, kernel: self.requester, updates });
+        self.miss_queue.push_back(request);
     }
 
     /// Takes a free MSHR for `line` (the caller checked there is one) with `token` as its first
@@ -901,7 +973,7 @@ impl L1Cache {
             return self.fail(self.no_free_mshr_reason(base));
         }
         let Some(victim) = self.victim_in(base) else { return self.fail(FailReason::LineAlloc) };
-        if self.miss_queue_full() {
+        if !self.room_to_take(victim, 1) {
             return self.fail(FailReason::MissQueue);
         }
         let mshr = self.allocate_mshr(line, victim as u32, sectors, who.token);
@@ -927,11 +999,16 @@ impl L1Cache {
 
     /// Way `victim` of the L1 takes `line` for `who`, with `valid` sectors and fetch `mshr`;
     /// returns the valid line it pushed out (counted as an eviction).
+    /// Under DeNovo the victim's owned sectors are written back (the caller made room in the
+    /// miss queue: [`L1Cache::room_to_take`]).
     fn take_way(&mut self, victim: usize, line: u64, valid: u32, mshr: u32, who: Requester) -> Option<Evicted> {
         let old = self.lines[victim];
         let evicted = (old.valid != 0).then_some(Evicted { line: old.line, owner: old.owner });
         if evicted.is_some() {
             self.stats.evictions += 1;
+        }
+        if old.owned != 0 {
+            self.write_back(old.line, old.owned);
         }
         self.clock += 1;
         if let Some(table) = &mut self.way_of_line {
@@ -940,7 +1017,7 @@ impl L1Cache {
             }
             table.insert(line, victim);
         }
-        self.lines[victim] = Way { line, stamp: self.clock, valid, owner: who.slot, mshr, drop_on_fill: false };
+        self.lines[victim] = Way { line, stamp: self.clock, valid, owner: who.slot, mshr, ..EMPTY_WAY };
         self.provenance[victim] = Provenance { warp: who.warp, lanes: who.lanes };
         self.line_allocations[victim] = self.line_allocations[victim].saturating_add(1);
         evicted

@@ -168,6 +168,9 @@ impl L1Cache {
     /// recently used one with no fetch in flight, owned from now on by `who`.
     pub(super) fn return_from_smc(&mut self, base: usize, from: usize, line: u64, who: Requester) -> L1Outcome {
         let Some(victim) = self.victim_in(base) else { return self.fail(FailReason::LineAlloc) };
+        if !self.room_to_take(victim, 0) {
+            return self.fail(FailReason::MissQueue);
+        }
         let copy = self.lines[from];
         self.lines[from] = EMPTY_WAY;
         let evicted = self.take_way(victim, line, copy.valid, NO_MSHR, who);
@@ -217,6 +220,10 @@ impl L1Cache {
                 // In flight in the L1: served there, as an L1 load would be.
                 return self.load_present(j, line, sectors, who);
             }
+            if sectors & !copy.valid == 0 && copy.owned != 0 {
+                // DeNovo: owned data stays in the L1 (the shared-memory cache owns nothing).
+                return self.load_present(j, line, sectors, who);
+            }
             if sectors & !copy.valid == 0 {
                 // Migrate: the L1's copy moves into the slot.
                 self.empty_way(j, line);
@@ -251,7 +258,7 @@ impl L1Cache {
     /// Puts `line` in slot `i` for `who`, with `valid` sectors and fetch `mshr`.
     fn install(&mut self, i: usize, line: u64, valid: u32, mshr: u32, who: Requester) {
         self.clock += 1;
-        self.lines[i] = Way { line, stamp: self.clock, valid, owner: who.slot, mshr, drop_on_fill: false };
+        self.lines[i] = Way { line, stamp: self.clock, valid, owner: who.slot, mshr, ..EMPTY_WAY };
         self.provenance[i] = Provenance { warp: who.warp, lanes: who.lanes };
     }
 }
