@@ -239,6 +239,37 @@ fn print_summary(r: &Report, seconds: f64) {
         );
     }
     println!("L2 hit rate        {:>12}   ({} accesses)", percent(r.l2.hits, r.l2.accesses), r.l2.accesses);
+    if r.l1.registrations > 0 || r.l2.forwarded > 0 {
+        println!(
+            "DeNovo             {:>12}   remote-L1 hits (reads the home bank forwarded to the owning L1); {} writes \
+             to owned data, {} registrations, {} owned lines written back",
+            r.l2.forwarded, r.l1.owned_writes, r.l1.registrations, r.l1.owned_writebacks
+        );
+    }
+    let n = &r.network;
+    let class = |t: &warpscope_core::stats::Traffic| format!("{} flits, {} flit-hops", t.flits, t.flit_hops);
+    println!("network            {:>12}   flits in {} packets, {} flit-hops", n.flits, n.packets, n.flit_hops());
+    println!("  reads            {}", class(&n.read));
+    println!("  writes           {}", class(&n.write));
+    if n.writeback.packets > 0 || n.ownership.packets > 0 {
+        println!("  write-backs      {}", class(&n.writeback));
+        println!("  ownership        {}", class(&n.ownership));
+    }
+    let e = &r.energy;
+    let total = e.total();
+    let parts: Vec<String> = e
+        .parts()
+        .iter()
+        .map(|(name, pj)| {
+            format!("{name} {}", if total > 0.0 { format!("{:.1} %", 100.0 * pj / total) } else { "-".into() })
+        })
+        .collect();
+    println!(
+        "dynamic energy     {:>12.1} µJ  {}; DRAM apart, {:.1} µJ (45 nm per-event figures, see stats/energy.rs)",
+        total / 1e6,
+        parts.join(", "),
+        e.dram / 1e6
+    );
     println!(
         "DRAM               {:>12} reads, {} writes; L2 banks held {} cycles by full DRAM queues",
         r.dram.reads, r.dram.writes, r.dram.queue_full_cycles

@@ -33,6 +33,7 @@ use crate::sched::tb::{
 use crate::sched::warp::{WarpPolicy, WarpScheduler};
 use crate::sm::scoreboard::{self, Operands};
 use crate::sm::{CycleTally, Finished, IssueCx, LaunchShape, Sm};
+use crate::stats::energy::{Energy, EnergyModel};
 use crate::stats::snapshot::NONE;
 use crate::stats::{
     BlockLog, KernelReport, L1Replay, L2Stats, Report, Snapshot, StallBreakdown, TimeSeries, TrafficClass, WindowCursor,
@@ -1118,7 +1119,9 @@ impl Simulation {
             .map(|k| KernelReport { lsu_stall_cycles: k.l1.failures(), ..k.clone() })
             .collect();
         let l1_replay = (self.config.l1.replacement == Replacement::Belady).then(|| self.replay_l1(&mut kernels));
-        Report {
+        let shared_accesses = kernels.iter().map(|k| k.shared_accesses).sum();
+        let energy_model = EnergyModel::for_config(&self.config);
+        let mut report = Report {
             gpu: self.config.name.clone(),
             cycles,
             warp_instructions,
@@ -1139,7 +1142,12 @@ impl Simulation {
             victim_tag_hits,
             l1_replay,
             steal: self.tb_policy.steal_stats(),
-        }
+            shared_accesses,
+            energy: Energy::default(),
+            energy_model,
+        };
+        report.energy = energy_model.of_report(&report);
+        report
     }
 
     /// Replays every SM's recorded L1 stream with Belady's and with LRU replacement; sets each

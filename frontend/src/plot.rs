@@ -2,6 +2,7 @@
 //! palettes, and the layouts (with hit-testing) of the canvas views. Nothing here touches the
 //! browser, so all of it is tested natively.
 
+pub mod breakdown;
 pub mod cell_grid;
 pub mod occupancy;
 pub mod palette;

@@ -22,7 +22,8 @@ pub enum Metric {
     /// L1 stream replayed), the replay's Belady misses per thousand warp instructions of the
     /// timed run: the CCWS paper's "S-BEL" MPKI (the replay keeps lines, so no sector misses).
     L1Mpki,
-    /// L1 hits per accepted L1 access.
+    /// L1 hits per accepted L1 access; under DeNovo a store or atomic on data the L1 owns is
+    /// a hit too (ikra.md §4).
     L1HitRate,
     /// L2 hits per L2 lookup.
     L2HitRate,
@@ -30,6 +31,11 @@ pub enum Metric {
     DramReads,
     /// Interconnect flits, both directions (the network-traffic measure).
     NetworkFlits,
+    /// Interconnect flits times the hops each travelled (the links' work on a mesh).
+    NetworkFlitHops,
+    /// The share of global accesses served at one level ([`AccessLevel`]), the IKRA paper's
+    /// memory access breakdown.
+    AccessShare(AccessLevel),
     /// Share of SM cycles in which the LSU retried a request the L1 could not accept (the
     /// CKE paper's "% LSU stall").
     LsuStallShare,
@@ -52,9 +58,11 @@ pub enum Metric {
     /// hits. 0 when nothing hit.
     IntraWarpHitShare,
     // ---- not measurable yet: each names what it waits for -----------------------------
-    /// Total energy of the run (needs the energy model of the IKRA issue).
+    /// Dynamic energy, the IKRA paper's five components (core+, L1, scratchpad, L2, network;
+    /// no DRAM, idle or static energy): `stats::energy`.
     Energy,
-    /// L1 hits of requests served by another SM's L1 (needs DeNovo's remote-L1 reads).
+    /// DeNovo: requests the home bank forwarded to the L1 that owned their data (remote-L1
+    /// hits).
     RemoteL1Hits,
     /// Sum over co-running kernels of IPC shared / IPC alone (needs per-kernel IPC and solo
     /// runs: the CKE issue).
@@ -77,6 +85,46 @@ pub enum Metric {
     UnpartitionedLaunches,
     /// Under the Steal TB scheduler, steal-queue overflows (each re-chunks the next launch).
     StealOverflows,
+}
+
+/// Where a global access was served, as the IKRA paper breaks accesses down (ikra.md §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum AccessLevel {
+    /// The SM's own L1: load hits, and under DeNovo writes to owned data.
+    L1,
+    /// Another SM's L1, which owned the data (DeNovo's forwarded reads).
+    RemoteL1,
+    /// An L2 bank: its hits, the stores written through to it and DeNovo's registrations.
+    L2,
+    /// Main memory: L2 misses, and requests merged into a DRAM read in flight.
+    Memory,
+}
+
+impl AccessLevel {
+    /// Every level, nearest first.
+    pub const ALL: [AccessLevel; 4] = [AccessLevel::L1, AccessLevel::RemoteL1, AccessLevel::L2, AccessLevel::Memory];
+
+    /// Accesses `report` counts at this level. Merges into an L1 fetch in flight are left out
+    /// (nothing new is served); a load part forwarded and part served by its bank counts at both.
+    pub fn served(self, report: &Report) -> u64 {
+        let (l1, l2) = (&report.l1, &report.l2);
+        match self {
+            AccessLevel::L1 => l1.hits + l1.owned_writes,
+            AccessLevel::RemoteL1 => l2.forwarded,
+            AccessLevel::L2 => l2.hits + l2.writes + l2.registrations,
+            AccessLevel::Memory => l2.misses + l2.mshr_merges,
+        }
+    }
+
+    /// Its name in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            AccessLevel::L1 => "the L1",
+            AccessLevel::RemoteL1 => "a remote L1",
+            AccessLevel::L2 => "the L2",
+            AccessLevel::Memory => "memory",
+        }
+    }
 }
 
 impl Metric {
@@ -102,6 +150,8 @@ impl Metric {
             Metric::L2HitRate => "L2 hit rate",
             Metric::DramReads => "DRAM reads",
             Metric::NetworkFlits => "network flits",
+            Metric::NetworkFlitHops => "network flit-hops",
+            Metric::AccessShare(level) => return alloc::format!("share of accesses served by {}", level.name()),
             Metric::LsuStallShare => "LSU stall share",
             Metric::IssueShare => "issue share",
             Metric::ReservationFailsPerAccess => "rsfail per access",
@@ -134,10 +184,17 @@ impl Metric {
                 Some(replay) => 1000.0 * ratio(replay.belady_misses, report.warp_instructions),
                 None => 1000.0 * ratio(l1.misses + l1.sector_misses, report.warp_instructions),
             },
-            Metric::L1HitRate => ratio(l1.hits, l1.accesses),
+            Metric::L1HitRate => ratio(l1.hits + l1.owned_writes, l1.accesses),
             Metric::L2HitRate => ratio(report.l2.hits, report.l2.accesses),
             Metric::DramReads => report.dram.reads as f64,
             Metric::NetworkFlits => report.network.flits as f64,
+            Metric::NetworkFlitHops => report.network.flit_hops() as f64,
+            Metric::AccessShare(level) => {
+                let served = AccessLevel::ALL.map(|l| l.served(report));
+                ratio(level.served(report), served.iter().sum())
+            }
+            Metric::RemoteL1Hits => report.l2.forwarded as f64,
+            Metric::Energy => report.energy.total(),
             Metric::LsuStallShare => {
                 let stalled: u64 = report.sms.iter().map(|s| s.lsu_stall_cycles).sum();
                 ratio(stalled, report.cycles * report.sms.len() as u64)
@@ -181,12 +238,7 @@ impl Metric {
                 }
                 ratio(misses, loads)
             }
-            Metric::Energy
-            | Metric::RemoteL1Hits
-            | Metric::WeightedSpeedup
-            | Metric::Antt
-            | Metric::Fairness
-            | Metric::KernelNormalizedIpc(_) => return None,
+            Metric::WeightedSpeedup | Metric::Antt | Metric::Fairness | Metric::KernelNormalizedIpc(_) => return None,
         })
     }
 }
@@ -195,7 +247,7 @@ impl Metric {
 mod tests {
     use super::*;
     use crate::mem::l1::L1Stats;
-    use crate::stats::{KernelReport, L1Replay, SmReport};
+    use crate::stats::{KernelReport, L1Replay, L2Stats, SmReport};
     use alloc::vec;
 
     /// 39 accesses, of which 9 stores; 6 misses and 3 sector misses.
@@ -264,7 +316,30 @@ mod tests {
         assert_eq!(Metric::KernelL1MissRate("a").measure(&r), Some(0.3), "18 of 60 loads");
         assert_eq!(Metric::KernelL1MissRate("b").measure(&r), None, "no loads");
         assert_eq!(Metric::GatedLoadsPerKilo.measure(&r), Some(3.0), "12 loads held back in 4000 instructions");
-        assert_eq!(Metric::Energy.measure(&r), None);
+        let denovo = Report {
+            l1: L1Stats { accesses: 100, hits: 50, owned_writes: 10, ..L1Stats::default() },
+            l2: L2Stats {
+                hits: 9,
+                writes: 1,
+                registrations: 5,
+                forwarded: 15,
+                misses: 8,
+                mshr_merges: 2,
+                ..L2Stats::default()
+            },
+            ..Report::default()
+        };
+        assert_eq!(Metric::L1HitRate.measure(&denovo), Some(0.6), "50 hits and 10 owned writes in 100");
+        assert_eq!(Metric::RemoteL1Hits.measure(&denovo), Some(15.0));
+        let share = |level| Metric::AccessShare(level).measure(&denovo);
+        // 60 at the L1, 15 remote, 15 at the L2, 10 in memory.
+        assert_eq!(share(AccessLevel::L1), Some(0.6));
+        assert_eq!(share(AccessLevel::RemoteL1), Some(0.15));
+        assert_eq!(share(AccessLevel::L2), Some(0.15));
+        assert_eq!(share(AccessLevel::Memory), Some(0.1));
         assert!(Metric::Cycles.available() && !Metric::WeightedSpeedup.available());
+        let spent =
+            Report { energy: crate::stats::energy::Energy { core: 3.0, dram: 5.0, ..Default::default() }, ..report() };
+        assert_eq!(Metric::Energy.measure(&spent), Some(3.0), "DRAM is not among the paper's components");
     }
 }

@@ -30,7 +30,7 @@ mod ikra;
 mod laperm;
 
 pub use judge::{judge, judge_reports, Across, CheckOutcome, Relation, Verdict};
-pub use measure::Metric;
+pub use measure::{AccessLevel, Metric};
 pub use plan::RunSpec;
 
 /// The settings that cut `fermi-gtx480` to the CIAO rows' 2 SMs and their share of the memory

@@ -214,7 +214,10 @@ pub fn ikra_denovo() -> GpuConfig {
             max_threads_per_sm: 1536,
             registers_per_sm: 32768,
             shared_memory_per_sm: 16 * 1024,
-            schedulers_per_sm: 1,
+            // The paper's GPU is GPGPU-Sim v3.2.1's Fermi core (its 700 MHz is the GTX 480's
+            // 1 400 MHz shader clock halved, as that configuration runs it; 15 CUs, 48 warps and
+            // 8 TBs per CU are its values), which has two warp schedulers per SM.
+            schedulers_per_sm: 2,
             issue_width: 1,
             tb_dispatch: TbDispatchRate::OnePerSmPerCycle,
         },

@@ -786,6 +786,10 @@ impl Sm {
             self.warps[w as usize].gated = false;
             if let Some(run) = io.runs.get_mut(kernel as usize) {
                 run.warp_instructions += 1;
+                if class == InstrClass::Shared {
+                    // One pass through the banks per conflict degree: each reads the array.
+                    run.shared_accesses += requests as u64;
+                }
             }
             io.tally.instructions += 1;
             count += 1;

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::mem::l1::L1Stats;
 
 pub mod block_log;
+pub mod energy;
 pub mod run_groups;
 pub mod snapshot;
 pub use block_log::{BlockLog, MAX_BLOCK_RECORDS};
@@ -352,6 +353,10 @@ pub struct KernelReport {
     /// DRAM line writes (write-backs) charged to it.
     #[serde(default)]
     pub dram_writes: u64,
+    /// Passes of its shared-memory instructions through the banks (one per instruction, more
+    /// with bank conflicts): the scratchpad's accesses, for the energy model.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shared_accesses: u64,
     /// The network messages its accesses caused, by class (a write-back is charged to the run
     /// whose access evicted the line; the runs' counts add up to [`Report::network`]).
     #[serde(default)]
@@ -594,6 +599,10 @@ pub struct Report {
     /// however long it waited; the runs' counts add up to it).
     #[serde(default)]
     pub gated_loads: u64,
+    /// Passes of shared-memory instructions through the banks, every run (see
+    /// [`KernelReport::shared_accesses`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shared_accesses: u64,
     /// Misses on a line in the missing warp's own victim tags, all SMs (CCWS's lost-locality
     /// detector; 0 under other policies).
     #[serde(default)]
@@ -606,6 +615,12 @@ pub struct Report {
     /// overflows, re-chunks and the partition check.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steal: Option<crate::sched::tb::steal::StealStats>,
+    /// Dynamic energy by component (`energy.rs`), over every run.
+    #[serde(default)]
+    pub energy: energy::Energy,
+    /// The cost of each event on this machine, which `energy` was computed with.
+    #[serde(default)]
+    pub energy_model: energy::EnergyModel,
 }
 
 impl Report {
@@ -637,13 +652,17 @@ impl Report {
             out.l2.merge(&k.l2);
             out.dram.reads += k.dram_reads;
             out.dram.writes += k.dram_writes;
+            out.network.merge(&k.network);
             out.gated_loads += k.gated_loads;
+            out.shared_accesses += k.shared_accesses;
             if let Some(replay) = &k.l1_replay {
                 out.l1_replay.get_or_insert_with(L1Replay::default).merge(replay);
             }
             out.kernels.push((*k).clone());
         }
         out.ipc = if cycles == 0 { 0.0 } else { out.warp_instructions as f64 / cycles as f64 };
+        out.energy_model = self.energy_model;
+        out.energy = self.energy_model.of_report(&out);
         out
     }
 }

@@ -9,10 +9,12 @@ use warpscope_core::config::Coherence;
 use warpscope_wasm::protocol::CatalogPolicy;
 use yew::prelude::*;
 
+use crate::components::breakdown::Breakdown;
 use crate::components::charts::Charts;
 use crate::components::policy_picker::{describe, PolicyPicker};
 use crate::components::run_view::ProgressBar;
 use crate::format::{grouped, percent};
+use crate::plot::breakdown::{accesses, energy, traffic, Scale, ACCESS_PARTS, ENERGY_PARTS, TRAFFIC_PARTS};
 use crate::state::RunView;
 
 /// Fewest and most variants.
@@ -142,6 +144,12 @@ pub fn compare_view(props: &CompareProps) -> Html {
     let baseline = props.runs.first().and_then(|r| r.result()).map(|r| r.report.cycles);
     let labels: Vec<String> =
         props.variants.iter().map(|v| v.label(&props.tb_policies, &props.warp_policies)).collect();
+    let finished: Vec<(AttrValue, &warpscope_core::stats::Report)> = props
+        .runs
+        .iter()
+        .zip(&labels)
+        .filter_map(|(run, label)| run.result().map(|r| (AttrValue::from(label.clone()), &*r.report)))
+        .collect();
     let overlay: Vec<(AttrValue, Rc<warpscope_core::stats::TimeSeries>)> = props
         .runs
         .iter()
@@ -229,6 +237,23 @@ pub fn compare_view(props: &CompareProps) -> Html {
                 <section class="panel" aria-labelledby="compare-charts-title">
                     <h3 id="compare-charts-title">{ "Over time" }</h3>
                     <Charts series={overlay[0].1.clone()} overlay={overlay.clone()} />
+                </section>
+            }
+            if !finished.is_empty() {
+                <section class="panel" aria-labelledby="compare-breakdowns-title">
+                    <h3 id="compare-breakdowns-title">{ "Accesses, traffic and energy" }</h3>
+                    <Breakdown id="breakdown-accesses" title="Where accesses were served"
+                        note="Shares of each variant's global accesses served by its own L1 (under DeNovo, writes to owned data too), another SM's L1 (DeNovo's forwarded reads), the L2, or memory."
+                        parts={&ACCESS_PARTS[..]} scale={Scale::Shares}
+                        rows={finished.iter().map(|(label, r)| (label.clone(), accesses(r).to_vec())).collect::<Vec<_>>()} />
+                    <Breakdown id="breakdown-traffic" title="Network traffic by class"
+                        note="Flit-hops (flits times the hops each travelled), each bar against the top bar's total."
+                        parts={&TRAFFIC_PARTS[..]} scale={Scale::RelativeToFirst}
+                        rows={finished.iter().map(|(label, r)| (label.clone(), traffic(r).to_vec())).collect::<Vec<_>>()} />
+                    <Breakdown id="breakdown-energy" title="Dynamic energy by component"
+                        note="The IKRA paper's components (no DRAM, idle or static energy), each bar against the top bar's total."
+                        parts={&ENERGY_PARTS[..]} scale={Scale::RelativeToFirst}
+                        rows={finished.iter().map(|(label, r)| (label.clone(), energy(r).to_vec())).collect::<Vec<_>>()} />
                 </section>
             }
         </div>

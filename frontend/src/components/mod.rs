@@ -1,5 +1,6 @@
 //! The app's pieces, one per file.
 
+pub mod breakdown;
 pub mod chart_parts;
 pub mod charts;
 pub mod compare;

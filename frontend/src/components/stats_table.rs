@@ -4,9 +4,11 @@
 
 use yew::prelude::*;
 
+use warpscope_core::mem::l1::L1Stats;
 use warpscope_core::sched::tb::steal::StealStats;
 use warpscope_core::sched::warp::{WarpPolicy, WarpScheduler};
-use warpscope_core::stats::Report;
+use warpscope_core::stats::energy::Energy;
+use warpscope_core::stats::{NetworkStats, Report};
 
 use crate::format::{grouped, percent};
 use crate::identity::same_or_equal;
@@ -106,8 +108,8 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                     { row("stat-instructions", "Warp instructions", grouped(r.warp_instructions), String::new()) }
                     { row("stat-ipc", "IPC", format!("{:.3}", r.ipc), "warp instructions per cycle, whole GPU".into()) }
                     { row("stat-blocks", "Thread blocks", grouped(r.blocks_finished), format!("{} kernel runs", grouped(r.runs_total()))) }
-                    { row("stat-l1-hit-rate", "L1 hit rate", percent(r.l1.hits, r.l1.accesses),
-                        format!("{} hits of {} accesses", grouped(r.l1.hits), grouped(r.l1.accesses))) }
+                    { row("stat-l1-hit-rate", "L1 hit rate", percent(r.l1.hits + r.l1.owned_writes, r.l1.accesses),
+                        l1_hits_note(&r.l1)) }
                     if shown.hit_locality {
                         { row("stat-l1-intra-warp", "L1 hits on the warp's own lines", grouped(r.l1.intra_warp_hits),
                             format!("{} of hits (intra-warp); {} by a thread that had touched the line before (intra-thread)",
@@ -135,7 +137,13 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                     { row("stat-dram", "DRAM reads / writes", format!("{} / {}", grouped(r.dram.reads), grouped(r.dram.writes)), "lines".into()) }
                     { row("stat-dram-queue-full", "DRAM queue full", grouped(r.dram.queue_full_cycles),
                         "cycles L2 banks held a read for a full channel queue".into()) }
-                    { row("stat-flits", "Interconnect flits", grouped(r.network.flits), format!("{} packets", grouped(r.network.packets))) }
+                    { row("stat-flits", "Interconnect flits", grouped(r.network.flits), traffic_note(&r.network)) }
+                    { row("stat-energy", "Dynamic energy", format!("{:.1} µJ", r.energy.total() / 1e6), energy_note(&r.energy)) }
+                    if r.l1.registrations > 0 || r.l2.forwarded > 0 {
+                        { row("stat-remote-l1", "Remote-L1 hits", grouped(r.l2.forwarded), format!(
+                            "DeNovo: reads the home bank forwarded to the L1 that owned the data; {} registrations of written data, \
+                             {} owned lines written back", grouped(r.l1.registrations), grouped(r.l1.owned_writebacks))) }
+                    }
                     { row("stat-stall-memory", "Memory pipeline stalls", percent(s.memory_pipeline, scheduler_cycles), "of scheduler cycles".into()) }
                     { row("stat-stall-scoreboard", "Waiting on results", percent(s.scoreboard, scheduler_cycles), "of scheduler cycles".into()) }
                     { row("stat-stall-no-warp", "No warp", percent(s.no_warp, scheduler_cycles), "of scheduler cycles".into()) }
@@ -212,6 +220,45 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
     }
 }
 
+/// What the L1 hit rate counts: under DeNovo, writes to data the L1 owns are hits too.
+fn l1_hits_note(l1: &L1Stats) -> String {
+    let (hits, accesses) = (grouped(l1.hits), grouped(l1.accesses));
+    match l1.owned_writes {
+        0 => format!("{hits} hits of {accesses} accesses"),
+        w => format!("{hits} read hits and {} writes to owned data of {accesses} accesses", grouped(w)),
+    }
+}
+
+/// The energy's components as shares, and DRAM's apart.
+fn energy_note(e: &Energy) -> String {
+    let total = e.total();
+    if total <= 0.0 {
+        return String::new();
+    }
+    let parts: Vec<String> = e.parts().iter().map(|(name, pj)| format!("{name} {:.0} %", 100.0 * pj / total)).collect();
+    format!(
+        "{}; DRAM apart: {:.1} µJ. Per-event figures at 45 nm, idle and static energy left out, as the IKRA paper does",
+        parts.join(", "),
+        e.dram / 1e6
+    )
+}
+
+/// The network's packets and its traffic by class, in flits and flit-hops.
+fn traffic_note(n: &NetworkStats) -> String {
+    let mut note = format!("{} packets, {} flit-hops", grouped(n.packets), grouped(n.flit_hops()));
+    let classes =
+        [("reads", &n.read), ("writes", &n.write), ("write-backs", &n.writeback), ("ownership", &n.ownership)];
+    let shown: Vec<String> = classes
+        .iter()
+        .filter(|(_, t)| t.packets > 0)
+        .map(|(name, t)| format!("{name} {}", percent(t.flits, n.flits)))
+        .collect();
+    if !shown.is_empty() {
+        note.push_str(&format!(" · flits: {}", shown.join(", ")));
+    }
+    note
+}
+
 /// Where Steal's blocks came from, and why it cut the grid afresh.
 fn steal_note(s: &StealStats) -> String {
     let r = &s.rechunks;
@@ -248,6 +295,33 @@ mod tests {
     use super::*;
     use warpscope_core::mem::l1::L1Stats;
     use warpscope_core::stats::L1Replay;
+
+    #[test]
+    fn traffic_is_told_by_class_and_owned_writes_count_as_hits() {
+        use warpscope_core::stats::Traffic;
+        let t = |packets, flits, flit_hops| Traffic { packets, flits, flit_hops };
+        let n = NetworkStats {
+            packets: 40,
+            flits: 200,
+            read: t(30, 150, 300),
+            write: t(0, 0, 0),
+            writeback: t(2, 10, 25),
+            ownership: t(8, 40, 75),
+        };
+        assert_eq!(
+            traffic_note(&n),
+            "40 packets, 400 flit-hops · flits: reads 75.00 %, write-backs 5.00 %, ownership 20.00 %"
+        );
+        let l1 = L1Stats { accesses: 20, hits: 5, owned_writes: 3, ..L1Stats::default() };
+        assert_eq!(l1_hits_note(&l1), "5 read hits and 3 writes to owned data of 20 accesses");
+        assert_eq!(l1_hits_note(&L1Stats { owned_writes: 0, ..l1 }), "5 hits of 20 accesses");
+        let e = Energy { core: 6e6, l1: 1e6, scratchpad: 0.0, l2: 2e6, network: 1e6, dram: 2.5e6 };
+        assert_eq!(
+            energy_note(&e),
+            "GPU core+ 60 %, L1 10 %, scratchpad 0 %, L2 20 %, network 10 %; DRAM apart: 2.5 µJ. \
+             Per-event figures at 45 nm, idle and static energy left out, as the IKRA paper does"
+        );
+    }
 
     #[test]
     fn stealing_is_told_by_source_and_rechunks_by_cause() {
