@@ -3,9 +3,11 @@
 //! browser, so all of it is tested natively.
 
 pub mod cell_grid;
+pub mod chunks;
 pub mod occupancy;
 pub mod palette;
 pub mod path;
+pub mod previous_sm;
 pub mod scale;
 pub mod scores;
 pub mod series;

@@ -15,9 +15,10 @@ use yew::prelude::*;
 use crate::canvas::{fill_rect, prepare, use_element_width, use_pixel_ratio};
 use crate::download::download_canvas_png;
 use crate::draw_timing::timed;
-use crate::format::grouped;
+use crate::format::{grouped, percent};
 use crate::identity::{same_or_equal, Same};
 use crate::plot::palette::{kernel_shade, INK_SOFT, LINE, QUALITATIVE_LEN, SHADES};
+use crate::plot::previous_sm::{Previous, PreviousSm, SameSm};
 use crate::plot::scale::{format_cycles, nice_ticks};
 use crate::plot::timeline::{block_rect, boxes, hit, kernel_groups, BlockIndex, Geometry, LABEL_WIDTH};
 
@@ -67,6 +68,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let report = props.report.clone();
     let index = use_memo((Same(report.clone()), props.sm_count), |(r, sms)| {
         timed("timeline:index", || BlockIndex::build(&r.0.blocks, &r.0.kernels, *sms, r.0.cycles))
+    });
+    let previous = use_memo(Same(report.clone()), |r| {
+        timed("timeline:previous-sm", || PreviousSm::build(&r.0.blocks, &r.0.kernels))
     });
     let geometry = Rc::new(Geometry::new(&index, width));
     let hover = use_state_eq(|| None::<Hover>);
@@ -140,7 +144,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
     );
     let size = format!("width: {}px; height: {}px;", geometry.width, geometry.height);
     let seekable = props.on_seek.is_some();
-    let tooltip = hover.and_then(|h| tooltip(&report, h, &geometry));
+    let tooltip = hover.and_then(|h| tooltip(&report, h, &geometry, &previous));
     html! {
         <figure class="viz timeline" id="timeline">
             <div class="viz-toolbar">
@@ -173,6 +177,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
             { legend(&report) }
             if let Some(note) = sampled(&report) {
                 <p class="viz-hint" id="timeline-sampled">{ note }</p>
+            }
+            if let Some(note) = same_sm_note(&previous) {
+                <p class="viz-hint" id="timeline-same-sm">{ note }</p>
             }
             if seekable {
                 <p class="sr-only" id="timeline-summary">{ summary }</p>
@@ -283,8 +290,44 @@ fn sampled(report: &Report) -> Option<String> {
     })
 }
 
+/// How many blocks of host launches after the first ran on the SM their block index ran on in the
+/// previous launch (what inter-kernel reuse needs); nothing for a run of one launch.
+fn same_sm_note(previous: &PreviousSm) -> Option<String> {
+    let SameSm { same, compared } = previous.total;
+    (compared > 0).then(|| {
+        let launches = previous.runs_compared;
+        let left_out = match previous.not_kept {
+            0 => String::new(),
+            n => format!(
+                " {} block{} whose previous launch's record the report did not keep {} left out.",
+                grouped(n),
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "is" } else { "are" }
+            ),
+        };
+        format!(
+            "Blocks that ran on the same SM as the same block index in the previous host launch: {} of {} ({}), over {} launch{} \
+             after the first.{left_out}",
+            grouped(same),
+            grouped(compared),
+            percent(same, compared),
+            grouped(launches),
+            if launches == 1 { "" } else { "es" },
+        )
+    })
+}
+
+/// The tooltip's words for where the block's index ran in the previous launch.
+fn previous_words(previous: Previous, sm: u32) -> String {
+    match previous.sm {
+        Some(before) if before == sm => format!("SM {before} in run {} (same SM)", previous.run),
+        Some(before) => format!("SM {before} in run {} (moved)", previous.run),
+        None => format!("run {}, whose record of it was not kept", previous.run),
+    }
+}
+
 /// The hovered block's details, placed beside the pointer (to its left near the right edge).
-fn tooltip(report: &Report, hover: Hover, geometry: &Geometry) -> Option<Html> {
+fn tooltip(report: &Report, hover: Hover, geometry: &Geometry, previous: &PreviousSm) -> Option<Html> {
     let b = report.blocks.get(hover.block)?;
     // A run the report summarised may have no name kept (several kernels' runs were).
     let name = report.run_name(b.kernel).map_or_else(|| format!("kernel run {}", b.kernel), str::to_owned);
@@ -307,6 +350,13 @@ fn tooltip(report: &Report, hover: Hover, geometry: &Geometry) -> Option<Html> {
                 <dt>{ "end" }</dt><dd>{ end.map_or_else(|| "running".to_owned(), grouped) }</dd>
                 <dt>{ "duration" }</dt>
                 <dd>{ end.map_or_else(|| "–".to_owned(), |e| format!("{} cycles", grouped(e - b.start))) }</dd>
+                if let Some(p) = previous.of(hover.block) {
+                    <dt>{ "previous run" }</dt><dd class="previous-run">{ previous_words(p, b.sm) }</dd>
+                }
+                if let Some(run) = previous.run(b.kernel) {
+                    <dt>{ "stayed on their SM" }</dt>
+                    <dd class="stayed">{ format!("{} of {} blocks of this run", grouped(run.same), grouped(run.compared)) }</dd>
+                }
             </dl>
         </div>
     })
