@@ -1,8 +1,8 @@
 //! The chunk panel: what a chunked thread-block scheduler (IKRA's Chunk, Reset, Flip and
 //! Steal) holds at the playback cursor. One row per SM: its chunk of the pictured kernel run
 //! as a bar over the grid's blocks, the part still to place darker, in words with the
-//! direction it is placed in; under Steal, its steal queue's entries against the queue's
-//! capacity, the entries spelled out on hover. Shown only for runs whose snapshots carry the
+//! direction it is placed in; under Steal, its steal queue's blocks marked on the bar and its
+//! entries against the queue's capacity, spelled out on hover. Shown only for runs whose snapshots carry the
 //! picture ([`warpscope_core::stats::ChunkView`]); each frame is a table of at most
 //! [`MAX_ROWS`](crate::plot::chunks::MAX_ROWS) rows built from one snapshot.
 
@@ -93,7 +93,8 @@ fn at_cursor(view: &ChunkView, cycle: u64) -> Html {
             </dl>
             <div class="table-scroll">
                 <table class="report chunk-table" id="chunk-table">
-                    <caption>{ format!("Each SM's chunk of kernel run {run}: the darker part is still to be placed.{later}") }</caption>
+                    <caption>{ format!("Each SM's chunk of kernel run {run} over its grid, the darker part still to be placed{}.{later}",
+                        if steal { "; violet marks: the blocks in the SM's steal queue, darker if still to run in this run" } else { "" }) }</caption>
                     <thead><tr>
                         <th scope="col">{ "SM" }</th>
                         <th scope="col">{ format!("Chunk within blocks 0–{}", grouped(u64::from(view.blocks.saturating_sub(1)))) }</th>
@@ -132,6 +133,7 @@ fn row(r: &ChunkRow) -> Html {
                 <span class="chunk-bar" aria-hidden="true">
                     { bar(r.chunk, "chunk-owned") }
                     { bar(r.left, "chunk-left") }
+                    { for r.queued.iter().map(|&(at, to_run)| bar(at, if to_run { "chunk-queued to-run" } else { "chunk-queued" })) }
                 </span>
             </td>
             <td class="chunk-words" data-left={r.blocks_left.to_string()}>{ r.words.clone() }</td>

@@ -326,17 +326,21 @@ fn previous_words(previous: Previous, sm: u32) -> String {
     }
 }
 
-/// The hovered block's details, placed beside the pointer (to its left near the right edge).
+/// The hovered block's details, placed beside the pointer.
 fn tooltip(report: &Report, hover: Hover, geometry: &Geometry, previous: &PreviousSm) -> Option<Html> {
     let b = report.blocks.get(hover.block)?;
     // A run the report summarised may have no name kept (several kernels' runs were).
     let name = report.run_name(b.kernel).map_or_else(|| format!("kernel run {}", b.kernel), str::to_owned);
+    // Beside the pointer, to its left near the right edge, and above it in the lower half (the
+    // frame clips what overflows it).
     let flip = hover.x > geometry.width - 240.0;
+    let raise = hover.y > geometry.height / 2.0;
     let style = format!(
-        "left: {}px; top: {}px;{}",
+        "left: {}px; top: {}px; transform: translate({}, {});",
         hover.x + if flip { -12.0 } else { 12.0 },
-        hover.y + 12.0,
-        if flip { " transform: translateX(-100%);" } else { "" }
+        hover.y + if raise { -12.0 } else { 12.0 },
+        if flip { "-100%" } else { "0" },
+        if raise { "-100%" } else { "0" },
     );
     let end = if b.end < b.start { None } else { Some(b.end) };
     Some(html! {

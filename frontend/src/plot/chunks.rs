@@ -1,6 +1,6 @@
 //! The rows of the chunk panel: each SM's chunk of the pictured run as a bar over the grid's
-//! blocks, what is left of it in words, and its steal queue's occupancy with the entries
-//! spelled out for a title. Pure, so it is tested natively; built per snapshot, in time linear
+//! blocks with its steal queue's blocks marked on it, what is left of the chunk in words, and
+//! the queue's occupancy with the entries spelled out for a title. Pure, so it is tested natively; built per snapshot, in time linear
 //! in the SMs shown and the queue entries a view keeps.
 
 use warpscope_core::stats::{ChunkView, SmChunk};
@@ -21,6 +21,9 @@ pub struct ChunkRow {
     pub left: (f64, f64),
     /// Blocks left to place from its chunk.
     pub blocks_left: u32,
+    /// The blocks of its steal queue a view keeps, likewise, each with whether it is still to
+    /// run in this run.
+    pub queued: Vec<((f64, f64), bool)>,
     /// "blocks 40–47 →", "block 40", "all 8 placed", "no chunk".
     pub words: String,
     /// Steal queue: (entries, capacity, entries still to run in this run); `None` without one.
@@ -64,6 +67,12 @@ pub fn rows(view: &ChunkView) -> Vec<ChunkRow> {
             chunk: share(&c.chunk),
             left: share(&c.left),
             blocks_left: c.blocks_left(),
+            queued: c
+                .queue
+                .iter()
+                .enumerate()
+                .map(|(i, &b)| (share(&(b..b.saturating_add(1))), c.queue_left.contains(&(i as u32))))
+                .collect(),
             words: words(c),
             queue: (view.queue_capacity > 0).then(|| (c.queue_len, view.queue_capacity, c.queue_entries_left())),
             queue_title: if view.queue_capacity > 0 { queue_words(c, view.queue_capacity) } else { String::new() },
@@ -151,6 +160,8 @@ mod tests {
         assert_eq!((rows[1].chunk, rows[1].left), ((0.25, 5.0 / 24.0), (7.0 / 24.0, 4.0 / 24.0)));
         assert_eq!(rows[0].left.1, 0.0, "nothing left: no width");
         assert_eq!(rows[0].queue, Some((1, 32, 0)));
+        assert_eq!(rows[0].queued, [((11.0 / 24.0, 1.0 / 24.0), false)], "block 11, run already");
+        assert!(rows[1].queued.is_empty());
         assert_eq!(
             rows[0].queue_title,
             "Steal queue: 1 of 32 entries, oldest first: block 11; none still to run in this run."
