@@ -13,6 +13,7 @@ use yew::prelude::*;
 
 use crate::components::playback::snapshot_index;
 use crate::format::grouped;
+use crate::identity::Same;
 use crate::plot::chunks::{rows, totals, ChunkRow};
 
 /// Props of [`ChunkPanel`].
@@ -34,7 +35,10 @@ pub fn has_chunks(snapshots: &[Rc<Snapshot>]) -> bool {
 pub fn chunk_panel(props: &ChunkPanelProps) -> Html {
     let index = snapshot_index(&props.snapshots, props.cursor);
     let Some(snapshot) = props.snapshots.get(index) else { return Html::default() };
-    let steal = props.snapshots.iter().any(|s| s.chunks.as_ref().is_some_and(|v| v.queue_capacity > 0));
+    // Once per run, not per frame (a view before Steal's first launch has no queues yet).
+    let steal = *use_memo(Same(props.snapshots.clone()), |s| {
+        s.0.iter().any(|s| s.chunks.as_ref().is_some_and(|v| v.queue_capacity > 0))
+    });
     let title = if steal { "Chunks and steal queues" } else { "Chunks" };
     let lede = if steal {
         "Steal gives each SM a contiguous chunk of the grid, placed from one end (→ lowest block first, ← highest \
@@ -71,10 +75,12 @@ fn at_cursor(view: &ChunkView, cycle: u64) -> Html {
     let steal = view.queue_capacity > 0;
     let rows = rows(view);
     let hidden = view.sms.len().saturating_sub(rows.len());
-    let later = match view.later_runs {
-        0 => String::new(),
-        1 => " One later run waits.".to_string(),
-        n => format!(" {n} later runs wait."),
+    let later = match (view.later_runs, steal) {
+        (0, _) => String::new(),
+        (1, true) => " One later run waits its turn.".to_string(),
+        (n, true) => format!(" {n} later runs wait their turn."),
+        (1, false) => " One later run is cut into chunks too, not pictured.".to_string(),
+        (n, false) => format!(" {n} later runs are cut into chunks too, not pictured."),
     };
     html! {
         <div class="chunks-now">

@@ -322,7 +322,19 @@ fn previous_words(previous: Previous, sm: u32) -> String {
     match previous.sm {
         Some(before) if before == sm => format!("SM {before} in run {} (same SM)", previous.run),
         Some(before) => format!("SM {before} in run {} (moved)", previous.run),
-        None => format!("run {}, whose record of it was not kept", previous.run),
+        None => format!("run {} (record not kept)", previous.run),
+    }
+}
+
+/// The tooltip's words for how many of a run's blocks stayed on their SM: "of the run's
+/// blocks" when every one was compared, else "of those compared" (records thinned, or block
+/// indices no earlier launch had).
+fn stayed_words(run: SameSm, grid: Option<u32>) -> String {
+    let (same, compared) = (grouped(run.same), grouped(run.compared));
+    if grid.is_some_and(|g| u64::from(g) == run.compared) {
+        format!("{same} of {compared} blocks of this run")
+    } else {
+        format!("{same} of the {compared} blocks compared")
     }
 }
 
@@ -359,7 +371,7 @@ fn tooltip(report: &Report, hover: Hover, geometry: &Geometry, previous: &Previo
                 }
                 if let Some(run) = previous.run(b.kernel) {
                     <dt>{ "stayed on their SM" }</dt>
-                    <dd class="stayed">{ format!("{} of {} blocks of this run", grouped(run.same), grouped(run.compared)) }</dd>
+                    <dd class="stayed">{ stayed_words(run, report.kernels.get(b.kernel as usize).map(|k| k.blocks)) }</dd>
                 }
             </dl>
         </div>
@@ -446,4 +458,51 @@ fn run_list(runs: &[usize]) -> String {
     let shown: Vec<String> = runs.iter().take(6).map(|r| r.to_string()).collect();
     let tail = if runs.len() > 6 { ", …" } else { "" };
     format!("kernel runs {}{tail}", shown.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_previous_run_and_the_blocks_that_stayed_in_words() {
+        let before = |sm| Previous { run: 4, sm };
+        assert_eq!(previous_words(before(Some(3)), 3), "SM 3 in run 4 (same SM)");
+        assert_eq!(previous_words(before(Some(7)), 3), "SM 7 in run 4 (moved)");
+        assert_eq!(previous_words(before(None), 3), "run 4 (record not kept)");
+        let run = SameSm { same: 118, compared: 128 };
+        assert_eq!(stayed_words(run, Some(128)), "118 of 128 blocks of this run");
+        assert_eq!(stayed_words(run, Some(1024)), "118 of the 128 blocks compared", "a thinned report");
+        assert_eq!(stayed_words(run, None), "118 of the 128 blocks compared", "a summarised run");
+    }
+
+    #[test]
+    fn the_note_under_the_timeline_counts_every_launch_after_the_first() {
+        use warpscope_core::stats::{BlockRecord, KernelReport};
+        let host = KernelReport { blocks: 4, ..KernelReport::default() };
+        let block = |kernel, block, sm| BlockRecord { kernel, block, sm, start: 0, end: 1 };
+        let one_launch = PreviousSm::build(&[block(0, 0, 0)], std::slice::from_ref(&host));
+        assert_eq!(same_sm_note(&one_launch), None, "one launch: nothing to say");
+        // Run 1: blocks 0, 1 and 3 where run 0 had them, block 2 moved; run 0's block 3 is
+        // thinned away in the second report.
+        let mut blocks: Vec<BlockRecord> = (0..4).map(|b| block(0, b, b)).collect();
+        blocks.extend([block(1, 0, 0), block(1, 1, 1), block(1, 2, 0), block(1, 3, 3)]);
+        let kernels = [host.clone(), host];
+        assert_eq!(
+            same_sm_note(&PreviousSm::build(&blocks, &kernels)).as_deref(),
+            Some(
+                "Blocks that ran on the same SM as the same block index in the previous host launch: 3 of 4 \
+                 (75.00 %), over 1 launch after the first."
+            )
+        );
+        blocks.remove(3);
+        assert_eq!(
+            same_sm_note(&PreviousSm::build(&blocks, &kernels)).as_deref(),
+            Some(
+                "Blocks that ran on the same SM as the same block index in the previous host launch: 2 of 3 \
+                 (66.67 %), over 1 launch after the first. 1 block whose previous launch's record the report did \
+                 not keep is left out."
+            )
+        );
+    }
 }
