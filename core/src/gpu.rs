@@ -1034,8 +1034,9 @@ impl Simulation {
     }
 
     /// The machine at the start of cycle [`Simulation::cycle`] (everything before it
-    /// simulated), with the L1 of SM `l1_sm` (clamped to the last SM) and, for a warp policy
-    /// that keeps scores (CCWS), that SM's scores and load gate. Resets that L1's per-line
+    /// simulated), with the L1 of SM `l1_sm` (clamped to the last SM), for a warp policy
+    /// that keeps scores (CCWS) that SM's scores and load gate, and for a chunked TB policy
+    /// (IKRA's) every SM's chunk and steal queue. Resets that L1's per-line
     /// counts, so each snapshot of an SM counts the hits and allocations since the previous
     /// one; nothing else changes, and no result depends on when snapshots are taken.
     pub fn snapshot(&mut self, l1_sm: usize) -> Snapshot {
@@ -1047,6 +1048,7 @@ impl Simulation {
         };
         self.snapshot_warps(&mut snapshot);
         self.snapshot_totals(&mut snapshot);
+        snapshot.chunks = self.tb_policy.chunk_view();
         let l1_sm = l1_sm.min(self.sms.len().saturating_sub(1));
         if let Some(sm) = self.sms.get_mut(l1_sm) {
             snapshot.l1_sm = l1_sm as u32;

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use warpscope_core::config::presets;
 use warpscope_core::kernel::{compile, CompileOptions};
 use warpscope_core::library;
-use warpscope_core::stats::Report;
+use warpscope_core::stats::{Report, Snapshot};
 use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
 
 /// 32 blocks a launch (N = 128: 4 × 8 tiles): more than the 15 SMs, not a multiple of them.
@@ -168,4 +168,62 @@ fn on_unequal_work_steal_balances_what_static_chunks_cannot_and_its_steals_settl
         .collect();
     // The first kernel's steals stay with their thieves: later launches move fewer blocks.
     assert!(moved[moved.len() - 1] < moved[0], "blocks moving between launches: {moved:?}");
+}
+
+/// The snapshots of `UNBALANCED` under `tb`, one every `every` cycles, and the final report.
+fn unbalanced_snapshots(tb: &str, every: u64) -> (Vec<Snapshot>, Report) {
+    let config = presets::ikra_denovo();
+    let program =
+        compile(UNBALANCED, &CompileOptions { config: &config, defines: &[], optimize: true }).expect("compiles");
+    let policies = Policies { tb: tb.into(), warp: "gto".into() };
+    let mut sim = Simulation::new(config, program.workload, &policies, RunOptions::default()).expect("valid");
+    let mut snapshots = Vec::new();
+    let mut cycle = 0;
+    while sim.step_until(cycle) != StepOutcome::Finished {
+        snapshots.push(sim.snapshot(0));
+        cycle += every;
+    }
+    snapshots.push(sim.snapshot(0));
+    (snapshots, sim.report())
+}
+
+#[test]
+fn snapshots_picture_the_blocks_still_to_place_as_the_report_later_shows_them_placed() {
+    for tb in ["steal", "reset"] {
+        let (snapshots, report) = unbalanced_snapshots(tb, 97);
+        let (mut stolen_entries, mut mid_run) = (0, 0);
+        for s in &snapshots {
+            let view = s.chunks.as_ref().unwrap_or_else(|| panic!("{tb} snapshots carry its chunks"));
+            let Some(run) = view.run else { continue };
+            assert_eq!((view.sms.len(), view.blocks), (15, 60), "{tb}, cycle {}", s.cycle);
+            // The blocks of the run placed at or after the snapshot's cycle, read off the
+            // report, are exactly the chunks' blocks left and the queue entries still to run.
+            let mut unplaced: Vec<u32> =
+                report.blocks.iter().filter(|b| b.kernel == run && b.start >= s.cycle).map(|b| b.block).collect();
+            unplaced.sort_unstable();
+            let mut pictured: Vec<u32> = view
+                .sms
+                .iter()
+                .flat_map(|c| c.left.clone().chain(c.queue_left.clone().map(|i| c.queue[i as usize])))
+                .collect();
+            pictured.sort_unstable();
+            assert_eq!(pictured, unplaced, "{tb}, run {run}, cycle {}", s.cycle);
+            mid_run += usize::from(!unplaced.is_empty());
+            stolen_entries += view.sms.iter().map(|c| c.queue_len).sum::<u32>();
+            if tb == "steal" {
+                assert_eq!(view.queue_capacity, 32);
+            } else {
+                assert_eq!((view.queue_capacity, stolen_entries), (0, 0), "Reset keeps no steal queues");
+            }
+        }
+        assert!(mid_run >= 10, "{tb}: only {mid_run} snapshots caught blocks waiting to be placed");
+        if tb == "steal" {
+            assert!(stolen_entries > 0, "some snapshot shows a stolen block in a steal queue");
+        }
+    }
+    // Round-robin keeps no chunks: its snapshots carry none and serialise as before the field.
+    let (snapshots, _) = unbalanced_snapshots("rr", 5_000);
+    assert!(snapshots.iter().all(|s| s.chunks.is_none()));
+    let json = serde_json::to_string(&snapshots[1]).expect("encodes");
+    assert!(!json.contains("chunks"), "no key for the empty option");
 }

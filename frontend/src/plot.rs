@@ -4,9 +4,11 @@
 
 pub mod breakdown;
 pub mod cell_grid;
+pub mod chunks;
 pub mod occupancy;
 pub mod palette;
 pub mod path;
+pub mod previous_sm;
 pub mod scale;
 pub mod scores;
 pub mod series;

@@ -8,10 +8,12 @@ use serde::{Deserialize, Serialize};
 use crate::mem::l1::L1Stats;
 
 pub mod block_log;
+pub mod chunk_view;
 pub mod energy;
 pub mod run_groups;
 pub mod snapshot;
 pub use block_log::{BlockLog, MAX_BLOCK_RECORDS};
+pub use chunk_view::{ChunkView, SmChunk};
 pub use run_groups::{RunGroup, MAX_RUNS_SHOWN};
 pub use snapshot::{InterferenceView, Snapshot, WarpRole, WarpScores, WarpState};
 

@@ -7,6 +7,8 @@
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+use super::chunk_view::ChunkView;
+
 /// What a warp slot is doing at the snapshot's cycle, most specific reason first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[repr(u8)]
@@ -124,6 +126,10 @@ pub struct Snapshot {
     /// isolated or stalled); `None` (and absent when serialised) under other policies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interference: Option<InterferenceView>,
+    /// A chunked thread-block scheduler's chunks and steal queues (IKRA's Chunk, Reset, Flip
+    /// and Steal), every SM's; `None` (and absent when serialised) under other TB policies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunks: Option<ChunkView>,
 }
 
 /// A warp policy's view of one SM's warp slots for playback: a score per warp, the cutoff

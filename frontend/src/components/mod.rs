@@ -3,6 +3,7 @@
 pub mod breakdown;
 pub mod chart_parts;
 pub mod charts;
+pub mod chunk_panel;
 pub mod compare;
 pub mod defines_panel;
 pub mod editor;

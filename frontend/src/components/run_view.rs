@@ -1,12 +1,14 @@
 //! One run on the page: its progress while it runs, then everything it measured — statistics,
 //! the thread-block timeline, animated playback of the machine (with a scoring warp policy's
-//! lost-locality panel, CIAO's interference panel), charts over time, and the warp-limit sweep one click away.
+//! lost-locality panel, CIAO's interference panel, a chunked TB scheduler's chunks and steal queues),
+//! charts over time, and the warp-limit sweep one click away.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use crate::components::charts::Charts;
+use crate::components::chunk_panel::{has_chunks, ChunkPanel};
 use crate::components::interference::{has_interference, InterferencePanel};
 use crate::components::lost_locality::{has_scores, LostLocality};
 use crate::components::playback::Playback;
@@ -145,6 +147,9 @@ fn finished(props: &FinishedProps) -> Html {
     let interference = has_interference(&result.snapshots).then(|| {
         html! { <InterferencePanel snapshots={result.snapshots.clone()} cursor={*cursor} /> }
     });
+    let chunks = has_chunks(&result.snapshots).then(|| {
+        html! { <ChunkPanel snapshots={result.snapshots.clone()} cursor={*cursor} /> }
+    });
     let sweep = props.sweeper.as_ref().map(|s| {
         html! {
             <SweepPanel origin={result.clone()} sweep={props.sweep.clone()} warp_policies={s.warp_policies.clone()}
@@ -174,6 +179,7 @@ fn finished(props: &FinishedProps) -> Html {
             { playback }
             { locality.unwrap_or_default() }
             { interference.unwrap_or_default() }
+            { chunks.unwrap_or_default() }
             <section class="panel" aria-labelledby="charts-title">
                 <h3 id="charts-title">{ "Over time" }</h3>
                 <Charts series={(*series).clone()} cursor={*cursor} />

@@ -15,9 +15,10 @@ use yew::prelude::*;
 use crate::canvas::{fill_rect, prepare, use_element_width, use_pixel_ratio};
 use crate::download::download_canvas_png;
 use crate::draw_timing::timed;
-use crate::format::grouped;
+use crate::format::{grouped, percent};
 use crate::identity::{same_or_equal, Same};
 use crate::plot::palette::{kernel_shade, INK_SOFT, LINE, QUALITATIVE_LEN, SHADES};
+use crate::plot::previous_sm::{Previous, PreviousSm, SameSm};
 use crate::plot::scale::{format_cycles, nice_ticks};
 use crate::plot::timeline::{block_rect, boxes, hit, kernel_groups, BlockIndex, Geometry, LABEL_WIDTH};
 
@@ -67,6 +68,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let report = props.report.clone();
     let index = use_memo((Same(report.clone()), props.sm_count), |(r, sms)| {
         timed("timeline:index", || BlockIndex::build(&r.0.blocks, &r.0.kernels, *sms, r.0.cycles))
+    });
+    let previous = use_memo(Same(report.clone()), |r| {
+        timed("timeline:previous-sm", || PreviousSm::build(&r.0.blocks, &r.0.kernels))
     });
     let geometry = Rc::new(Geometry::new(&index, width));
     let hover = use_state_eq(|| None::<Hover>);
@@ -140,7 +144,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
     );
     let size = format!("width: {}px; height: {}px;", geometry.width, geometry.height);
     let seekable = props.on_seek.is_some();
-    let tooltip = hover.and_then(|h| tooltip(&report, h, &geometry));
+    let tooltip = hover.and_then(|h| tooltip(&report, h, &geometry, &previous));
     html! {
         <figure class="viz timeline" id="timeline">
             <div class="viz-toolbar">
@@ -173,6 +177,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
             { legend(&report) }
             if let Some(note) = sampled(&report) {
                 <p class="viz-hint" id="timeline-sampled">{ note }</p>
+            }
+            if let Some(note) = same_sm_note(&previous) {
+                <p class="viz-hint" id="timeline-same-sm">{ note }</p>
             }
             if seekable {
                 <p class="sr-only" id="timeline-summary">{ summary }</p>
@@ -283,17 +290,69 @@ fn sampled(report: &Report) -> Option<String> {
     })
 }
 
-/// The hovered block's details, placed beside the pointer (to its left near the right edge).
-fn tooltip(report: &Report, hover: Hover, geometry: &Geometry) -> Option<Html> {
+/// How many blocks of host launches after the first ran on the SM their block index ran on in the
+/// previous launch (what inter-kernel reuse needs); nothing for a run of one launch.
+fn same_sm_note(previous: &PreviousSm) -> Option<String> {
+    let SameSm { same, compared } = previous.total;
+    (compared > 0).then(|| {
+        let launches = previous.runs_compared;
+        let left_out = match previous.not_kept {
+            0 => String::new(),
+            n => format!(
+                " {} block{} whose previous launch's record the report did not keep {} left out.",
+                grouped(n),
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "is" } else { "are" }
+            ),
+        };
+        format!(
+            "Blocks that ran on the same SM as the same block index in the previous host launch: {} of {} ({}), over {} launch{} \
+             after the first.{left_out}",
+            grouped(same),
+            grouped(compared),
+            percent(same, compared),
+            grouped(launches),
+            if launches == 1 { "" } else { "es" },
+        )
+    })
+}
+
+/// The tooltip's words for where the block's index ran in the previous launch.
+fn previous_words(previous: Previous, sm: u32) -> String {
+    match previous.sm {
+        Some(before) if before == sm => format!("SM {before} in run {} (same SM)", previous.run),
+        Some(before) => format!("SM {before} in run {} (moved)", previous.run),
+        None => format!("run {} (record not kept)", previous.run),
+    }
+}
+
+/// The tooltip's words for how many of a run's blocks stayed on their SM: "of the run's
+/// blocks" when every one was compared, else "of those compared" (records thinned, or block
+/// indices no earlier launch had).
+fn stayed_words(run: SameSm, grid: Option<u32>) -> String {
+    let (same, compared) = (grouped(run.same), grouped(run.compared));
+    if grid.is_some_and(|g| u64::from(g) == run.compared) {
+        format!("{same} of {compared} blocks of this run")
+    } else {
+        format!("{same} of the {compared} blocks compared")
+    }
+}
+
+/// The hovered block's details, placed beside the pointer.
+fn tooltip(report: &Report, hover: Hover, geometry: &Geometry, previous: &PreviousSm) -> Option<Html> {
     let b = report.blocks.get(hover.block)?;
     // A run the report summarised may have no name kept (several kernels' runs were).
     let name = report.run_name(b.kernel).map_or_else(|| format!("kernel run {}", b.kernel), str::to_owned);
+    // Beside the pointer, to its left near the right edge, and above it in the lower half (the
+    // frame clips what overflows it).
     let flip = hover.x > geometry.width - 240.0;
+    let raise = hover.y > geometry.height / 2.0;
     let style = format!(
-        "left: {}px; top: {}px;{}",
+        "left: {}px; top: {}px; transform: translate({}, {});",
         hover.x + if flip { -12.0 } else { 12.0 },
-        hover.y + 12.0,
-        if flip { " transform: translateX(-100%);" } else { "" }
+        hover.y + if raise { -12.0 } else { 12.0 },
+        if flip { "-100%" } else { "0" },
+        if raise { "-100%" } else { "0" },
     );
     let end = if b.end < b.start { None } else { Some(b.end) };
     Some(html! {
@@ -307,6 +366,13 @@ fn tooltip(report: &Report, hover: Hover, geometry: &Geometry) -> Option<Html> {
                 <dt>{ "end" }</dt><dd>{ end.map_or_else(|| "running".to_owned(), grouped) }</dd>
                 <dt>{ "duration" }</dt>
                 <dd>{ end.map_or_else(|| "–".to_owned(), |e| format!("{} cycles", grouped(e - b.start))) }</dd>
+                if let Some(p) = previous.of(hover.block) {
+                    <dt>{ "previous run" }</dt><dd class="previous-run">{ previous_words(p, b.sm) }</dd>
+                }
+                if let Some(run) = previous.run(b.kernel) {
+                    <dt>{ "stayed on their SM" }</dt>
+                    <dd class="stayed">{ stayed_words(run, report.kernels.get(b.kernel as usize).map(|k| k.blocks)) }</dd>
+                }
             </dl>
         </div>
     })
@@ -392,4 +458,51 @@ fn run_list(runs: &[usize]) -> String {
     let shown: Vec<String> = runs.iter().take(6).map(|r| r.to_string()).collect();
     let tail = if runs.len() > 6 { ", …" } else { "" };
     format!("kernel runs {}{tail}", shown.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_previous_run_and_the_blocks_that_stayed_in_words() {
+        let before = |sm| Previous { run: 4, sm };
+        assert_eq!(previous_words(before(Some(3)), 3), "SM 3 in run 4 (same SM)");
+        assert_eq!(previous_words(before(Some(7)), 3), "SM 7 in run 4 (moved)");
+        assert_eq!(previous_words(before(None), 3), "run 4 (record not kept)");
+        let run = SameSm { same: 118, compared: 128 };
+        assert_eq!(stayed_words(run, Some(128)), "118 of 128 blocks of this run");
+        assert_eq!(stayed_words(run, Some(1024)), "118 of the 128 blocks compared", "a thinned report");
+        assert_eq!(stayed_words(run, None), "118 of the 128 blocks compared", "a summarised run");
+    }
+
+    #[test]
+    fn the_note_under_the_timeline_counts_every_launch_after_the_first() {
+        use warpscope_core::stats::{BlockRecord, KernelReport};
+        let host = KernelReport { blocks: 4, ..KernelReport::default() };
+        let block = |kernel, block, sm| BlockRecord { kernel, block, sm, start: 0, end: 1 };
+        let one_launch = PreviousSm::build(&[block(0, 0, 0)], std::slice::from_ref(&host));
+        assert_eq!(same_sm_note(&one_launch), None, "one launch: nothing to say");
+        // Run 1: blocks 0, 1 and 3 where run 0 had them, block 2 moved; run 0's block 3 is
+        // thinned away in the second report.
+        let mut blocks: Vec<BlockRecord> = (0..4).map(|b| block(0, b, b)).collect();
+        blocks.extend([block(1, 0, 0), block(1, 1, 1), block(1, 2, 0), block(1, 3, 3)]);
+        let kernels = [host.clone(), host];
+        assert_eq!(
+            same_sm_note(&PreviousSm::build(&blocks, &kernels)).as_deref(),
+            Some(
+                "Blocks that ran on the same SM as the same block index in the previous host launch: 3 of 4 \
+                 (75.00 %), over 1 launch after the first."
+            )
+        );
+        blocks.remove(3);
+        assert_eq!(
+            same_sm_note(&PreviousSm::build(&blocks, &kernels)).as_deref(),
+            Some(
+                "Blocks that ran on the same SM as the same block index in the previous host launch: 2 of 3 \
+                 (66.67 %), over 1 launch after the first. 1 block whose previous launch's record the report did \
+                 not keep is left out."
+            )
+        );
+    }
 }

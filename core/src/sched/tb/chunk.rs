@@ -7,6 +7,7 @@
 use super::chunks::{ChunkedRuns, Remainder};
 use super::{Dispatch, KernelLaunch, TbCx, TbScheduler};
 use crate::sched::{ParamInfo, ParamValues, Tunable};
+use crate::stats::ChunkView;
 
 /// State: the runs' chunks, and the SM that received the last block (kept across kernels, the
 /// hardware's one global register).
@@ -26,6 +27,10 @@ impl TbScheduler for Chunk {
     fn dispatch(&mut self, d: &mut Dispatch<'_>) {
         let last_sm = &mut self.last_sm;
         self.runs.dispatch(d, &mut |sm| *last_sm = Some(sm));
+    }
+
+    fn chunk_view(&self) -> Option<ChunkView> {
+        Some(self.runs.view())
     }
 }
 
@@ -50,6 +55,8 @@ impl Tunable for Chunk {
 #[cfg(test)]
 mod tests {
     use alloc::vec;
+    use alloc::vec::Vec;
+    use core::ops::Range;
 
     use super::super::chunks::tests::Bench;
     use super::*;
@@ -62,6 +69,7 @@ mod tests {
         let mut bench = Bench::new(3, 2);
         bench.launch(&mut c, 0, Dim3::linear(7));
         assert_eq!(bench.cycle(&mut c), [(0, 0, 0), (1, 0, 3), (2, 0, 5)]);
+        assert_eq!(lefts(&c), [(0..3, 1..3), (3..5, 4..5), (5..7, 6..7)], "the view: one block placed from each");
         assert_eq!(bench.cycle(&mut c), [(0, 0, 1), (1, 0, 4), (2, 0, 6)]);
         assert!(bench.cycle(&mut c).is_empty(), "every SM is full");
         // SM 1 frees a slot, but its chunk is spent: it idles although block 2 waits.
@@ -74,9 +82,21 @@ mod tests {
             bench.finish(&mut c, sm, 0, block);
         }
         bench.launch(&mut c, 1, Dim3::linear(7));
+        // The view cuts the grid as the launch did: from SM 1.
+        assert_eq!(lefts(&c), [(5..7, 5..7), (0..3, 0..3), (3..5, 3..5)]);
         // SM 1 takes blocks 0–2 (two fit at once), SM 2 3–4, SM 0 5–6.
         assert_eq!(bench.drain(&mut c), vec![vec![5, 6], vec![0, 1], vec![3, 4]]);
+        assert_eq!(lefts(&c), [(5..7, 7..7), (0..3, 2..3), (3..5, 5..5)], "SM 1 waits to place block 2");
         bench.finish(&mut c, 1, 1, 0);
         assert_eq!(bench.cycle(&mut c), [(1, 1, 2)]);
+        let view = c.chunk_view().expect("Chunk keeps chunks");
+        assert_eq!((view.run, view.sms.len()), (None, 0), "every run fully placed: nothing pictured");
+    }
+
+    /// Each SM's chunk and what is left of it in the view.
+    fn lefts(c: &Chunk) -> Vec<(Range<u32>, Range<u32>)> {
+        let view = c.chunk_view().expect("Chunk keeps chunks");
+        assert_eq!((view.queue_capacity, view.later_runs), (0, 0));
+        view.sms.into_iter().map(|s| (s.chunk, s.left)).collect()
     }
 }

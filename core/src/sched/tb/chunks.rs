@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use super::Dispatch;
+use crate::stats::{ChunkView, SmChunk};
 
 /// Which chunks get the grid's leftover blocks when it does not divide evenly by the SMs
 /// (`ikra.md` §6: "the first r CUs" can be read both ways; it matters only for Chunk, whose
@@ -100,6 +101,11 @@ struct RunChunks {
     chunks: Vec<Chunk>,
     /// Blocks not yet handed out, over every chunk.
     left: u32,
+    /// How the grid was cut, so a view can cut it again: its blocks, the first SM served and
+    /// the leftovers' rule.
+    blocks: u32,
+    first: u32,
+    remainder: Remainder,
 }
 
 /// The runs in flight, each cut into chunks at its launch, oldest first. Each cycle every SM
@@ -119,7 +125,27 @@ impl ChunkedRuns {
         let chunks =
             split(blocks, sm_count, first, remainder).into_iter().map(|left| Chunk { left, backward }).collect();
         if blocks > 0 {
-            self.runs.push(RunChunks { kernel, chunks, left: blocks });
+            self.runs.push(RunChunks { kernel, chunks, left: blocks, blocks, first, remainder });
+        }
+    }
+
+    /// The oldest run's chunks, as they stand, for playback (the grid is cut again here rather
+    /// than kept, so dispatch never pays for the view).
+    pub fn view(&self) -> ChunkView {
+        let Some(run) = self.runs.first() else { return ChunkView::default() };
+        let cut = split(run.blocks, run.chunks.len() as u32, run.first, run.remainder);
+        let sms = run
+            .chunks
+            .iter()
+            .zip(cut)
+            .map(|(c, chunk)| SmChunk { chunk, left: c.left.clone(), backward: c.backward, ..SmChunk::default() })
+            .collect();
+        ChunkView {
+            run: Some(run.kernel),
+            blocks: run.blocks,
+            later_runs: self.runs.len() as u32 - 1,
+            queue_capacity: 0,
+            sms,
         }
     }
 

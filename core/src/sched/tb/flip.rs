@@ -6,6 +6,7 @@
 use super::chunks::{ChunkedRuns, Remainder};
 use super::{Dispatch, KernelLaunch, TbCx, TbScheduler};
 use crate::sched::{ParamValues, Tunable};
+use crate::stats::ChunkView;
 
 /// State: the runs' chunks and the direction of the last launch.
 #[derive(Clone, Debug, Default)]
@@ -25,6 +26,10 @@ impl TbScheduler for Flip {
     fn dispatch(&mut self, d: &mut Dispatch<'_>) {
         self.runs.dispatch(d, &mut |_| {});
     }
+
+    fn chunk_view(&self) -> Option<ChunkView> {
+        Some(self.runs.view())
+    }
 }
 
 impl Tunable for Flip {
@@ -36,6 +41,7 @@ impl Tunable for Flip {
 #[cfg(test)]
 mod tests {
     use alloc::vec;
+    use alloc::vec::Vec;
 
     use super::super::chunks::tests::Bench;
     use super::*;
@@ -54,5 +60,27 @@ mod tests {
                 blocks.for_each(|b| bench.finish(&mut f, sm, kernel as u32, b));
             }
         }
+    }
+
+    #[test]
+    fn the_view_pictures_the_oldest_run_and_its_direction() {
+        let mut f = Flip::default();
+        let mut bench = Bench::new(3, 1);
+        bench.launch(&mut f, 0, Dim3::linear(7));
+        bench.launch(&mut f, 1, Dim3::linear(7));
+        assert_eq!(bench.cycle(&mut f), [(0, 0, 0), (1, 0, 3), (2, 0, 5)]);
+        let view = f.chunk_view().expect("Flip keeps chunks");
+        assert_eq!((view.run, view.blocks, view.later_runs), (Some(0), 7, 1), "run 1 is cut but not pictured");
+        let sms: Vec<_> = view.sms.iter().map(|s| (s.chunk.clone(), s.left.clone(), s.backward)).collect();
+        assert_eq!(sms, [(0..3, 1..3, false), (3..5, 4..5, false), (5..7, 6..7, false)]);
+        // Once run 0 is fully placed, run 1 is pictured, run backward.
+        for (sm, done, next) in [(0, 0, 1), (0, 1, 2), (1, 3, 4), (2, 5, 6)] {
+            bench.finish(&mut f, sm, 0, done);
+            assert_eq!(bench.cycle(&mut f), [(sm, 0, next)]);
+        }
+        let view = f.chunk_view().expect("Flip keeps chunks");
+        assert_eq!((view.run, view.later_runs), (Some(1), 0));
+        let sms: Vec<_> = view.sms.iter().map(|s| (s.left.clone(), s.backward)).collect();
+        assert_eq!(sms, [(0..3, true), (3..5, true), (5..7, true)]);
     }
 }

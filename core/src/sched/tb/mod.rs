@@ -33,6 +33,7 @@ use super::{PolicyInfo, PolicySpec, SpecError, Tunable};
 use crate::config::CoreConfig;
 use crate::isa::Dim3;
 pub use crate::launch::Origin;
+use crate::stats::ChunkView;
 pub use occupancy::{occupancy, Limit, Occupancy};
 pub use placed::PlacedBlocks;
 
@@ -264,6 +265,12 @@ pub trait TbScheduler {
     fn steal_stats(&self) -> Option<steal::StealStats> {
         None
     }
+
+    /// Each SM's chunk and steal queue as they stand, for playback (`None` for a policy that
+    /// keeps no chunks). Asked only when a snapshot is taken, so it may allocate.
+    fn chunk_view(&self) -> Option<ChunkView> {
+        None
+    }
 }
 
 macro_rules! tb_policies {
@@ -322,6 +329,12 @@ macro_rules! tb_policies {
                 match self {
                     $( TbPolicy::$variant(p) => p.steal_stats(), )*
                     $( #[cfg(test)] TbPolicy::$tvariant(p) => p.steal_stats(), )*
+                }
+            }
+            fn chunk_view(&self) -> Option<ChunkView> {
+                match self {
+                    $( TbPolicy::$variant(p) => p.chunk_view(), )*
+                    $( #[cfg(test)] TbPolicy::$tvariant(p) => p.chunk_view(), )*
                 }
             }
         }

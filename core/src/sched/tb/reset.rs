@@ -5,6 +5,7 @@
 use super::chunks::{ChunkedRuns, Remainder};
 use super::{Dispatch, KernelLaunch, TbCx, TbScheduler};
 use crate::sched::{ParamValues, Tunable};
+use crate::stats::ChunkView;
 
 /// State: the runs' chunks.
 #[derive(Clone, Debug, Default)]
@@ -20,6 +21,10 @@ impl TbScheduler for Reset {
 
     fn dispatch(&mut self, d: &mut Dispatch<'_>) {
         self.runs.dispatch(d, &mut |_| {});
+    }
+
+    fn chunk_view(&self) -> Option<ChunkView> {
+        Some(self.runs.view())
     }
 }
 

@@ -30,6 +30,8 @@ use super::chunks::{split, Chunk, Remainder};
 use super::{Dispatch, KernelLaunch, TbCx, TbScheduler};
 use crate::isa::Dim3;
 use crate::sched::{ParamInfo, ParamValues, Tunable};
+use crate::stats::chunk_view::QUEUE_ENTRIES_KEPT;
+use crate::stats::{ChunkView, SmChunk};
 
 /// What one SM owns and has left to run in the current kernel.
 #[derive(Clone, Debug, Default)]
@@ -103,6 +105,8 @@ pub struct Steal {
     waiting: VecDeque<KernelLaunch>,
     /// The run being dispatched.
     current: Option<u32>,
+    /// Blocks in its grid.
+    current_blocks: u32,
     /// Dimensions of the last launch begun (`None` before the first).
     last_dims: Option<(Dim3, Dim3)>,
     /// A queue overflowed: cut the grid afresh at the next launch.
@@ -158,6 +162,7 @@ impl Steal {
             sm.queue_left = 0..sm.queue.len();
         }
         self.current = Some(launch.kernel);
+        self.current_blocks = launch.blocks;
     }
 
     /// The next block of `sm`'s own lists, in this kernel's order.
@@ -260,6 +265,29 @@ impl TbScheduler for Steal {
 
     fn steal_stats(&self) -> Option<StealStats> {
         Some(self.stats)
+    }
+
+    fn chunk_view(&self) -> Option<ChunkView> {
+        let Some(run) = self.current else { return Some(ChunkView::default()) };
+        let sms = self
+            .sms
+            .iter()
+            .map(|w| SmChunk {
+                chunk: w.owned.clone(),
+                left: w.chunk.left.clone(),
+                backward: w.chunk.backward,
+                queue_len: w.queue.len() as u32,
+                queue: w.queue.iter().take(QUEUE_ENTRIES_KEPT).copied().collect(),
+                queue_left: w.queue_left.start as u32..w.queue_left.end as u32,
+            })
+            .collect();
+        Some(ChunkView {
+            run: Some(run),
+            blocks: self.current_blocks,
+            later_runs: self.waiting.len() as u32,
+            queue_capacity: self.switches.queue_entries as u32,
+            sms,
+        })
     }
 
     fn dispatch(&mut self, d: &mut Dispatch<'_>) {
@@ -380,18 +408,63 @@ mod tests {
         assert_eq!(s.sms[0].queue, [11]);
         assert!(s.partitions(24));
         assert_eq!(s.stats().steals_from_chunks, 1);
+        // The view for playback, worked by hand: SMs 1 and 2 placed one block each (their slot
+        // never frees), SM 3 one a cycle for six cycles; SM 0's queue holds block 11, run.
+        let sm = |chunk: Range<u32>, left: Range<u32>, queue: Vec<u32>, queue_left: Range<u32>| SmChunk {
+            chunk,
+            left,
+            backward: false,
+            queue_len: queue.len() as u32,
+            queue,
+            queue_left,
+        };
+        let expected = ChunkView {
+            run: Some(0),
+            blocks: 24,
+            later_runs: 0,
+            queue_capacity: 32,
+            sms: vec![
+                sm(0..6, 6..6, vec![11], 0..0),
+                sm(6..11, 7..11, vec![], 0..0),
+                sm(12..18, 13..18, vec![], 0..0),
+                sm(18..24, 24..24, vec![], 0..0),
+            ],
+        };
+        assert_eq!(s.chunk_view(), Some(expected));
 
         // The next kernel, same shape: steal queues first (youngest first), chunks backward.
         // (SMs 1 and 2 still hold blocks of kernel 0; a fresh bench has room for all.)
         let mut bench = Bench::new(4, 8);
         bench.launch(&mut s, 1, grid(6, 4));
-        let order = bench.drain(&mut s);
+        // One cycle: SM 0 runs its queue's block 11, the others their chunk's high end.
+        assert_eq!(bench.cycle(&mut s), [(0, 1, 11), (1, 1, 10), (2, 1, 17), (3, 1, 23)]);
+        let view = s.chunk_view().expect("Steal keeps chunks");
+        assert_eq!((view.run, view.later_runs), (Some(1), 0));
+        let lefts: Vec<_> = view.sms.iter().map(|c| (c.chunk.clone(), c.left.clone(), c.backward)).collect();
+        assert_eq!(lefts, [(0..6, 0..6, true), (6..11, 6..10, true), (12..18, 12..17, true), (18..24, 18..23, true)]);
+        assert_eq!((view.sms[0].queue_left.clone(), view.sms[0].queue_entries_left()), (0..0, 0), "block 11 has run");
+        let mut order = bench.drain(&mut s);
+        for (sm, first) in [11, 10, 17, 23].into_iter().enumerate() {
+            order[sm].insert(0, first);
+        }
         // SM 1's chunk is a block shorter, so it finishes first and steals from its left
         // neighbour's chunk the end SM 0 would reach last: block 0.
         assert_eq!(order[0], [11, 5, 4, 3, 2, 1]);
         assert_eq!(order[1], [10, 9, 8, 7, 6, 0]);
         assert_eq!((s.sms[0].owned.clone(), s.sms[1].queue.clone()), (1..6, vec![0]));
         assert!(s.partitions(24));
+        // A third launch waits its turn while run 1 is pictured, fully placed.
+        bench.launch(&mut s, 2, grid(6, 4));
+        let view = s.chunk_view().expect("Steal keeps chunks");
+        assert_eq!((view.run, view.later_runs), (Some(1), 1), "run 2 waits its turn");
+        assert!(view.sms.iter().all(|c| c.blocks_left() == 0 && c.queue_entries_left() == 0), "{view:?}");
+        // It begins at the next dispatch: chunks first and forward, queues after them, so SM
+        // 1's block 0 is still to run.
+        assert_eq!(bench.cycle(&mut s), [(0, 2, 1), (1, 2, 6), (2, 2, 12), (3, 2, 18)]);
+        let view = s.chunk_view().expect("Steal keeps chunks");
+        assert_eq!((view.run, view.later_runs), (Some(2), 0));
+        assert_eq!((view.sms[1].queue.clone(), view.sms[1].queue_left.clone()), (vec![0], 0..1));
+        assert_eq!((view.sms[0].chunk.clone(), view.sms[0].left.clone(), view.sms[0].backward), (1..6, 2..6, false));
         assert_eq!(s.stats().rechunks, Rechunks { first: 1, ..Rechunks::default() }, "same shape: no re-chunk");
     }
 
@@ -406,12 +479,25 @@ mod tests {
             bench.launch(&mut s, kernel, shape);
             let blocks = shape.count() as u32;
             let mut running: Vec<(u64, u32, u32)> = Vec::new();
+            let mut unplaced: Vec<u32> = (0..blocks).collect();
             let mut finished = 0;
             while finished < blocks {
                 let overflowed = s.rechunk;
                 for (sm, _, block) in bench.cycle(&mut s) {
                     running.push((bench.now + ((block * 7 + kernel) % 5) as u64, sm, block));
+                    unplaced.retain(|&b| b != block);
                 }
+                // The view's chunks still to place and queue entries still to run are exactly
+                // the blocks not yet placed, overflow or not.
+                let view = s.chunk_view().expect("Steal keeps chunks");
+                assert_eq!(view.run, Some(kernel));
+                let mut pictured: Vec<u32> = view
+                    .sms
+                    .iter()
+                    .flat_map(|c| c.left.clone().chain(c.queue_left.clone().map(|i| c.queue[i as usize])))
+                    .collect();
+                pictured.sort_unstable();
+                assert_eq!(pictured, unplaced, "kernel {kernel}, cycle {}", bench.now);
                 if !overflowed && !s.rechunk {
                     assert!(s.partitions(blocks), "kernel {kernel}, cycle {}", bench.now);
                 }
