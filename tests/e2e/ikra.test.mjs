@@ -142,3 +142,56 @@ test('under Steal the chunk panel follows playback, and the timeline says where 
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('the compare view breaks accesses, traffic and energy down as the native reports do, under DeNovo', async () => {
+  const page = await openPage(session.browser, session.server.url);
+  await waitForApp(page);
+  await choose(page, 'workload', 'stencil');
+  await page.fill('#size', '64');
+  await choose(page, 'machine', 'ikra-denovo');
+  await page.click('#tab-compare');
+  await choose(page, 'cmp-tb-0', 'rr');
+  await choose(page, 'cmp-tb-1', 'steal');
+  await choose(page, 'cmp-warp-0', 'gto');
+  await choose(page, 'cmp-warp-1', 'gto');
+  await page.click('#compare-run');
+  await page.locator('#cmp-cycles-1').waitFor({ timeout: 120000 });
+  const native = ['rr', 'steal'].map((tb) =>
+    nativeRun(['--workload', 'stencil', '--size', '64', '--gpu', 'ikra-denovo', '--tb', tb]));
+  assert.equal(await shownInteger(page, 'cmp-cycles-0'), native[0].cycles);
+  assert.equal(await shownInteger(page, 'cmp-cycles-1'), native[1].cycles);
+
+  // Where accesses were served: each segment's share, from the native counters (the
+  // access breakdown of core's claims::AccessLevel).
+  const served = (r) => {
+    const l1 = r.l1.hits + (r.l1.owned_writes ?? 0);
+    const remote = r.l2.forwarded ?? 0;
+    const l2 = r.l2.hits + r.l2.writes + (r.l2.registrations ?? 0);
+    const memory = r.l2.misses + r.l2.mshr_merges;
+    const total = l1 + remote + l2 + memory;
+    return { L1: l1 / total, 'remote L1': remote / total, L2: l2 / total, memory: memory / total };
+  };
+  const segments = async (id, row) => Object.fromEntries(
+    (await page.locator(`#${id} ~ table tbody tr`).nth(row).locator('.breakdown-track span').evaluateAll(
+      (spans) => spans.map((s) => s.title.split(': ')))).map(([name, share]) => [name, parseFloat(share) / 100]));
+  for (const row of [0, 1]) {
+    const shown = await segments('breakdown-accesses', row);
+    for (const [part, share] of Object.entries(served(native[row]))) {
+      if (share === 0) continue;
+      assert.ok(Math.abs(shown[part] - share) < 0.0006, `${part} of variant ${row}: ${shown[part]} against ${share}`);
+    }
+  }
+  assert.ok(served(native[0])['remote L1'] > 0, 'round-robin reads data other SMs own');
+
+  // Traffic: the second bar's figure is its flit-hops over the first's.
+  const hops = (r) => ['read', 'write', 'writeback', 'ownership'].reduce((sum, c) => sum + (r.network[c]?.flit_hops ?? 0), 0);
+  const figure = await page.locator('#breakdown-traffic ~ table tbody tr').nth(1).locator('td.num').textContent();
+  assert.equal(figure, `${(hops(native[1]) / hops(native[0])).toFixed(2)}×`);
+  // Energy: the same for the paper's five components (DRAM left out).
+  const energy = (r) => ['core', 'l1', 'scratchpad', 'l2', 'network'].reduce((sum, c) => sum + r.energy[c], 0);
+  const energyFigure = await page.locator('#breakdown-energy ~ table tbody tr').nth(1).locator('td.num').textContent();
+  assert.equal(energyFigure, `${(energy(native[1]) / energy(native[0])).toFixed(2)}×`);
+  await screenshot(page, 'compare-breakdowns');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -39,7 +39,8 @@ use crate::stats::{KernelReport, Report};
 /// log₂ of the size between his three points.
 pub fn sram_pj_per_64_bits(bytes: u64) -> f64 {
     const POINTS: [(f64, f64); 3] = [(13.0, 10.0), (15.0, 20.0), (20.0, 100.0)]; // (log₂ bytes, pJ)
-    let x = (bytes.max(1) as f64).log2();
+                                                                                 // libm, not the platform's log2: the same bits natively and in wasm.
+    let x = libm::log2(bytes.max(1) as f64);
     if x <= POINTS[0].0 {
         return POINTS[0].1;
     }

@@ -167,7 +167,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                 <table class="report compare-table" id="compare-table">
                     <thead><tr>
                         <th scope="col">{ "Variant" }</th><th scope="col">{ "Thread blocks" }</th><th scope="col">{ "Warps" }</th>
-                        <th scope="col">{ "L1 across kernels" }</th><th scope="col">{ "Cycles" }</th><th scope="col">{ "Speedup" }</th>
+                        <th scope="col">{ "Coherence" }</th><th scope="col">{ "Cycles" }</th><th scope="col">{ "Speedup" }</th>
                         <th scope="col">{ "IPC" }</th><th scope="col">{ "L1 hits" }</th><th scope="col">{ "L2 hits" }</th>
                         <th scope="col">{ "DRAM lines" }</th><th scope="col"></th>
                     </tr></thead>
@@ -189,7 +189,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                                             if r.stopped_early.is_some() { <span class="badge warning" title="stopped at the cycle budget">{ " budget" }</span> }</td>
                                         <td class="num" id={format!("cmp-speedup-{i}")}>{ speedup.map_or("–".into(), |s| format!("{s:.2}×")) }</td>
                                         <td class="num">{ format!("{:.2}", rep.ipc) }</td>
-                                        <td class="num">{ percent(rep.l1.hits, rep.l1.accesses) }</td>
+                                        <td class="num">{ percent(rep.l1.hits + rep.l1.owned_writes, rep.l1.accesses) }</td>
                                         <td class="num">{ percent(rep.l2.hits, rep.l2.hits + rep.l2.misses) }</td>
                                         <td class="num">{ grouped(rep.dram.reads + rep.dram.writes) }</td>
                                     </> }
