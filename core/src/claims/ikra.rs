@@ -16,9 +16,9 @@
 //! L1 across kernels and serves a read of a word another L1 owns from that L1 (a remote-L1 hit,
 //! slower than an L2 hit); the preset uses it, and the rows name it too (`coherence = DeNovo`).
 //! The preset's core is GPGPU-Sim's Fermi (two warp schedulers per SM), as the paper ran
-//! GPGPU-Sim v3.2.1 at the GTX 480's halved clock. The microbenchmark rows (5.2-1 to 5.2-4) shrink the machine to
-//! the paper's microbenchmark system (§5.4.1: 3 CUs, 32 KB L1s, a 256 KB L2, here in 4 banks on
-//! a 2×2 mesh). Every variant uses GTO warp scheduling, as the paper does (§5.2).
+//! GPGPU-Sim v3.2.1 at the GTX 480's halved clock. The microbenchmark rows (5.2-1 to 5.2-4) run
+//! on `ikra-micro`, the paper's microbenchmark system (§5.4.1: 3 CUs, 32 KB L1s, a 256 KB L2, here
+//! in 4 banks on a 2×2 mesh). Every variant uses GTO warp scheduling, as the paper does (§5.2).
 
 use super::Across::{Each, GeometricMean, Mean};
 use super::Relation::*;
@@ -53,17 +53,6 @@ const BOTH_PROTOCOLS: &[Variant] = &[
 const DENOVO: &[Setting] = &[("coherence", "DeNovo")];
 /// GPU coherence: every L1 is invalidated at a kernel boundary, so reuse across kernels is L2-only.
 const GPU_COHERENCE: &[Setting] = &[("coherence", "InvalidateL1")];
-/// The microbenchmark system of §5.4.1 (3 CUs, 32 KB L1s, 256 KB L2), under DeNovo. The paper
-/// gives only the totals; 4 L2 banks on a 2×2 mesh are the notes' suggestion (§2.2).
-const MICRO: &[Setting] = &[
-    ("core.sm_count", "3"),
-    ("l1.size_bytes", "32768"),
-    ("l2.size_bytes", "262144"),
-    ("l2.banks", "4"),
-    ("interconnect.topology.columns", "2"),
-    ("interconnect.topology.rows", "2"),
-    ("coherence", "DeNovo"),
-];
 
 /// The regular iterative apps (HS, PF, SD2, ST, NW).
 const REGULAR: &[WorkloadSize] =
@@ -92,8 +81,8 @@ pub(super) const CLAIMS: &[Claim] = &[
                      F and S equal R (§6.1, Fig. 4).",
         // 12 blocks of 8 KB: 4 per SM, 32 KB, its L1's size.
         workloads: &[sized("ubench", 12)],
-        machine: "ikra-denovo",
-        settings: MICRO,
+        machine: "ikra-micro",
+        settings: DENOVO,
         variants: &[G, R, F, S],
         checks: &[
             // The whole run's hit rate includes the cold first launch (one in sixteen): 0.8, not 1.
@@ -128,8 +117,8 @@ pub(super) const CLAIMS: &[Claim] = &[
                      improves on G (§6.1, Fig. 4).",
         // 36 blocks of 8 KB: 288 KB, 96 KB per SM over its 32 KB L1, under the 352 KB of L1s and L2.
         workloads: &[sized("ubench", 36)],
-        machine: "ikra-denovo",
-        settings: MICRO,
+        machine: "ikra-micro",
+        settings: DENOVO,
         variants: &[G, R, F],
         checks: &[
             // Loose bounds (the notes give none): the paper has F/R = 2 on hits and about 0.7 on time.
@@ -156,8 +145,8 @@ pub(super) const CLAIMS: &[Claim] = &[
                      (L1 17 %, L2 29 % hits) and runs 23 % faster than R (§6.1, Fig. 4).",
         // 96 blocks of 8 KB: 768 KB, beyond the 352 KB of L1s and L2 (both LRU in the preset).
         workloads: &[sized("ubench", 96)],
-        machine: "ikra-denovo",
-        settings: MICRO,
+        machine: "ikra-micro",
+        settings: DENOVO,
         variants: &[G, R, F],
         checks: &[
             // Loose bounds (the notes give none): the paper has R = G and F/R ≈ 0.5 on memory accesses.
@@ -180,8 +169,8 @@ pub(super) const CLAIMS: &[Claim] = &[
                      S use the same energy, idle energy excluded (§6.1, Fig. 4).",
         // 96 blocks of 8 KB (GPU-large's 768 KB), 1 to 64 updates a block rising with the block id.
         workloads: &[sized("ubench-ws", 96)],
-        machine: "ikra-denovo",
-        settings: MICRO,
+        machine: "ikra-micro",
+        settings: DENOVO,
         variants: ALL_FIVE,
         checks: &[
             // Loose bounds (the notes give none): the paper has S/G = 0.74.
