@@ -50,8 +50,9 @@ pub enum Metric {
     /// The named kernel's L1 accesses per thousand cycles while it runs: over its runs, their
     /// accesses over the cycles from each one's start to its end.
     KernelL1AccessesPerKcycle(&'static str),
-    /// The named kernel's L1 miss rate: misses (sector misses included) per load or atomic
-    /// access, over its runs.
+    /// The named kernel's L1 miss rate: misses (sector misses included) per load, over its
+    /// runs; stores and atomics (written through, or under DeNovo done on owned data or
+    /// registered) are not loads.
     KernelL1MissRate(&'static str),
     /// Share of L1 hits that hit a line the same warp brought in (its miss allocated the line;
     /// a new warp in a reused slot is another warp). Merges into fetches in flight are not
@@ -231,7 +232,10 @@ impl Metric {
             Metric::KernelL1MissRate(name) => {
                 let runs = report.kernels.iter().filter(|k| k.name == name);
                 let (misses, loads) = runs.fold((0, 0), |(m, l), k| {
-                    (m + k.l1.misses + k.l1.sector_misses, l + k.l1.accesses - k.l1.forwarded)
+                    // Stores and atomics leave: written through, or under DeNovo done on owned
+                    // data or registered.
+                    let writes = k.l1.forwarded + k.l1.owned_writes + k.l1.registrations;
+                    (m + k.l1.misses + k.l1.sector_misses, l + k.l1.accesses - writes)
                 });
                 if loads == 0 {
                     return None;
