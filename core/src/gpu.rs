@@ -13,7 +13,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::config::{Coherence, GpuConfig, Replacement, TbDispatchRate};
+use crate::config::{Coherence, GpuConfig, ReadOnlyData, Replacement, TbDispatchRate};
 use crate::error::ConfigError;
 use crate::events::{SmEvent, Stamped};
 use crate::exec::memory::{GlobalMemory, Region};
@@ -292,7 +292,10 @@ impl Simulation {
         warp_policy: WarpPolicy,
         options: RunOptions,
     ) -> Simulation {
-        let (memory, regions) = workload.materialize();
+        let (mut memory, regions) = workload.materialize();
+        if config.coherence == Coherence::DeNovo && config.denovo.read_only == ReadOnlyData::Keep {
+            memory.track_writes();
+        }
         let sms = (0..config.core.sm_count)
             .map(|i| Sm::new(i, &config, &warp_policy, options.skip_idle, options.record))
             .collect();
@@ -503,21 +506,39 @@ impl Simulation {
         ready.clear();
         self.host.take_ready(&mut ready);
         for &index in &ready {
-            let launch = &self.workload.launches[index as usize];
             // Acquire: under GPU coherence a kernel starts with empty L1s, under DeNovo with
-            // only what each L1 owns (device launches share their parent's view and do not
-            // invalidate).
+            // only what each L1 owns (and, with read-only data kept, what no kernel wrote since
+            // the last boundary); device launches share their parent's view and do not
+            // invalidate.
             match self.config.coherence {
                 Coherence::InvalidateL1 => self.sms.iter_mut().for_each(Sm::invalidate_l1),
-                Coherence::DeNovo => self.sms.iter_mut().for_each(Sm::self_invalidate_l1),
+                Coherence::DeNovo => self.self_invalidate(),
                 Coherence::KeepL1 => {}
             }
+            let launch = &self.workload.launches[index as usize];
             let args = Workload::arg_words(launch, &self.regions);
             let origin = Origin::Host { launch: index, stream: launch.stream };
             let run = self.start_run(now, launch.kernel, launch.grid, launch.block, args, origin);
             self.host_runs[index as usize] = Some(run);
         }
         self.ready_launches = ready;
+    }
+
+    /// DeNovo's acquire: each L1 keeps what it owns and, with read-only data kept, the lines of
+    /// buffers no store or atomic reached since the previous boundary.
+    fn self_invalidate(&mut self) {
+        let Simulation { sms, memory, config, .. } = self;
+        let keep_read_only = config.denovo.read_only == ReadOnlyData::Keep;
+        let line_bytes = config.l1.line_bytes as u64;
+        let read_only = |line: u64| {
+            let (first, last) = (line * line_bytes, (line + 1) * line_bytes - 1);
+            let unwritten = |byte: u64| u32::try_from(byte).is_ok_and(|a| !memory.written_since(a));
+            keep_read_only && unwritten(first) && unwritten(last)
+        };
+        for sm in sms.iter_mut() {
+            sm.self_invalidate_l1(read_only);
+        }
+        memory.forget_writes();
     }
 
     fn start_device_launch(&mut self, now: u64, launch: DeviceLaunch) {

@@ -7,7 +7,7 @@
 //! and writes its own slice of `out`. With SHIFT = 0 every read finds data its own L1 owns;
 //! with SHIFT = 1 every read finds data the next SM's L1 owns.
 
-use warpscope_core::config::{presets, Coherence, GpuConfig};
+use warpscope_core::config::{presets, Coherence, GpuConfig, ReadOnlyData};
 use warpscope_core::kernel::{compile, CompileOptions};
 use warpscope_core::stats::Report;
 use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
@@ -122,4 +122,67 @@ fn the_keep_everything_what_if_hits_even_on_lines_it_never_wrote() {
     let (report, _) = run(Coherence::KeepL1, 0);
     assert_eq!(report.kernels[1].l1.hits, 0);
     assert_eq!(report.kernels[1].l2.hits, BLOCKS);
+}
+
+/// DeNovo's read-only data (`denovo.read_only = Keep`, ikra.md §6): `first` reads `input` (never
+/// written) and writes `a`; `second` re-reads `input` and reads the next SM's slice of `a`;
+/// `bump` writes `a` again where its data is owned (no registration, no traffic); `second`
+/// runs once more. With Keep, `input` survives every boundary, and the next SM's slice of `a`
+/// (valid here since `second`) survives the boundary after `second`, which wrote no `a`, but
+/// not the one after `bump`, which did, though only as writes to owned data.
+const READ_ONLY: &str = r#"
+__global__ void first(float* input, float* a) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    a[i] = input[i] * 2.0f;
+}
+__global__ void second(float* input, float* a, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int next = (blockIdx.x + 1) % gridDim.x * blockDim.x + threadIdx.x;
+    out[i] = input[i] + a[next];
+}
+__global__ void bump(float* a) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    a[i] = a[i] + 1.0f;
+}
+host {
+    float input[15 * 32] = iota();
+    float a[15 * 32];
+    float out[15 * 32];
+    first<<<15, 32>>>(input, a);
+    second<<<15, 32>>>(input, a, out);
+    second<<<15, 32>>>(input, a, out);
+    bump<<<15, 32>>>(a);
+    second<<<15, 32>>>(input, a, out);
+}
+"#;
+
+fn run_read_only(read_only: ReadOnlyData) -> (Report, Vec<u32>) {
+    let mut config = presets::ikra_denovo();
+    config.denovo.read_only = read_only;
+    let program =
+        compile(READ_ONLY, &CompileOptions { config: &config, defines: &[], optimize: true }).expect("compiles");
+    let policies = Policies { tb: "reset".into(), warp: "gto".into() };
+    let mut sim = Simulation::new(config, program.workload, &policies, RunOptions::default()).expect("valid");
+    assert_eq!(sim.run(), StepOutcome::Finished);
+    let out = sim.buffer(2).to_vec();
+    (sim.report(), out)
+}
+
+#[test]
+fn read_only_data_survives_boundaries_until_a_kernel_writes_its_buffer() {
+    let (keep, out) = run_read_only(ReadOnlyData::Keep);
+    let (plain, plain_out) = run_read_only(ReadOnlyData::SelfInvalidate);
+    // input[i] = i; a = 2i, then 2i + 1; out[i] = i + a[next].
+    let expected: Vec<u32> = (0..15u32)
+        .flat_map(|b| (0..32u32).map(move |t| ((b * 32 + t) as f32 + ((b + 1) % 15 * 32 + t) as f32 * 2.0 + 1.0).to_bits()))
+        .collect();
+    assert_eq!(out, expected);
+    assert_eq!(plain_out, expected);
+    // Per `second` run (runs 1, 2 and 4): L1 hits of its 15 + 15 loads, and forwarded reads.
+    let seen = |r: &Report, run: usize| (r.kernels[run].l1.hits, r.kernels[run].l2.forwarded);
+    // Plain DeNovo: `input` is refetched every time and `a`'s next slice is always forwarded.
+    assert_eq!([seen(&plain, 1), seen(&plain, 2), seen(&plain, 4)], [(0, 15), (0, 15), (0, 15)]);
+    // Keep: `input` hits from the second run on; `a`'s next slice hits in the second `second`
+    // (nothing wrote `a` in the first) and is forwarded again after `bump` wrote it.
+    assert_eq!([seen(&keep, 1), seen(&keep, 2), seen(&keep, 4)], [(15, 15), (30, 0), (15, 15)]);
 }

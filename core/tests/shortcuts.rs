@@ -86,7 +86,8 @@ fn every_registered_policy_gives_the_same_report_with_or_without_shortcuts() {
 }
 
 /// DeNovo's messages (registrations, forwarded reads answered by another SM, revocations,
-/// write-backs of owned data) and the what-if that keeps every line, on the IKRA machine
+/// write-backs of owned data), with and without its read-only data kept, and the what-if that
+/// keeps every line, on the IKRA machine
 /// shrunk to 4 SMs with 4 KB L1s, so that owned lines are evicted and written back and
 /// atomics move ownership between SMs.
 #[test]
@@ -96,8 +97,15 @@ fn every_coherence_model_gives_the_same_report_with_or_without_shortcuts() {
     config.core.sm_count = 4;
     config.l1.size_bytes = 4 * 1024;
     let mut runs = 0;
-    for coherence in [Coherence::DeNovo, Coherence::KeepL1, Coherence::InvalidateL1] {
-        let config = GpuConfig { coherence, ..config.clone() };
+    let mut read_only = GpuConfig { coherence: Coherence::DeNovo, ..config.clone() };
+    read_only.denovo.read_only = warpscope_core::config::ReadOnlyData::Keep;
+    for config in [
+        GpuConfig { coherence: Coherence::DeNovo, ..config.clone() },
+        read_only,
+        GpuConfig { coherence: Coherence::KeepL1, ..config.clone() },
+        GpuConfig { coherence: Coherence::InvalidateL1, ..config.clone() },
+    ] {
+        let coherence = (config.coherence, config.denovo.read_only);
         for workload in ["stencil", "bfs-dp", "memcached", "ubench-ws"] {
             for tb in ["rr", "flip", "steal"] {
                 let policies = Policies { tb: tb.into(), warp: "gto".into() };
@@ -108,5 +116,5 @@ fn every_coherence_model_gives_the_same_report_with_or_without_shortcuts() {
             }
         }
     }
-    assert_eq!(runs, 36);
+    assert_eq!(runs, 48);
 }

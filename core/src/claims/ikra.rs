@@ -50,7 +50,9 @@ const BOTH_PROTOCOLS: &[Variant] = &[
 
 /// DeNovo coherence (owned words survive a kernel boundary; reads of another L1's words are
 /// remote-L1 hits).
-const DENOVO: &[Setting] = &[("coherence", "DeNovo")];
+/// Read-only data are dropped at kernel boundaries like other valid data (plain DeNovo): the paper
+/// does not say it used DeNovo's read-only regions (ikra.md §6), so the rows state the setting.
+const DENOVO: &[Setting] = &[("coherence", "DeNovo"), ("denovo.read_only", "SelfInvalidate")];
 /// GPU coherence: every L1 is invalidated at a kernel boundary, so reuse across kernels is L2-only.
 const GPU_COHERENCE: &[Setting] = &[("coherence", "InvalidateL1")];
 

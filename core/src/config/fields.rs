@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::{
-    limits, Coherence, ConfigError, GpuConfig, L1WritePolicy, Replacement, SetIndex, TbDispatchRate, Topology,
+    limits, Coherence, ConfigError, ReadOnlyData, GpuConfig, L1WritePolicy, Replacement, SetIndex, TbDispatchRate, Topology,
 };
 
 /// One setting as a person sees it in a form.
@@ -89,6 +89,10 @@ const L1_REPLACEMENT: &[(&str, &str)] = &[
 const SET_INDEX: &[(&str, &str)] = &[("Linear", "Linear (low address bits)"), ("FermiHash", "Fermi XOR hash")];
 const WRITE_POLICY: &[(&str, &str)] = &[("WriteEvict", "Write-evict"), ("WriteThrough", "Write-through")];
 const TOPOLOGY: &[(&str, &str)] = &[("Crossbar", "Crossbar"), ("Mesh", "2-D mesh")];
+const READ_ONLY: &[(&str, &str)] = &[
+    ("SelfInvalidate", "Dropped (plain DeNovo)"),
+    ("Keep", "Kept while no kernel writes them"),
+];
 const COHERENCE: &[(&str, &str)] = &[
     ("InvalidateL1", "GPU coherence (invalidate the L1s)"),
     ("DeNovo", "DeNovo (owned data stays in its L1)"),
@@ -247,6 +251,10 @@ static FIELDS: &[FieldInfo] = &[
          SM overwrote: no real machine does that."),
     number("denovo.remote_l1_latency", KERNEL_BOUNDARIES, "Remote L1 answer time", "cycles", 0, LATENCY,
         "DeNovo only: cycles the owning L1 takes to answer a read the L2 forwarded to it."),
+    choice("denovo.read_only", KERNEL_BOUNDARIES, "Read-only data", READ_ONLY,
+        "DeNovo only: what a kernel boundary does to valid data of buffers no store or atomic reached \
+         since the previous boundary. Plain DeNovo drops it with everything else an L1 does not own; \
+         DeNovo's read-only regions keep it (the IKRA paper does not say which it used)."),
     number("device_launch.latency", DEVICE_LAUNCHES, "Launch latency", "cycles", 0, 1_000_000,
         "Cycles from a device-side launch until the child grid may be dispatched."),
 ];
@@ -416,6 +424,10 @@ fn choice_of(config: &GpuConfig, path: &str) -> Option<&'static str> {
             Coherence::DeNovo => "DeNovo",
             Coherence::KeepL1 => "KeepL1",
         },
+        "denovo.read_only" => match config.denovo.read_only {
+            ReadOnlyData::SelfInvalidate => "SelfInvalidate",
+            ReadOnlyData::Keep => "Keep",
+        },
         _ => return None,
     })
 }
@@ -455,6 +467,13 @@ fn set_choice(config: &mut GpuConfig, path: &str, id: &str) -> Option<()> {
                 "InvalidateL1" => Coherence::InvalidateL1,
                 "DeNovo" => Coherence::DeNovo,
                 "KeepL1" => Coherence::KeepL1,
+                _ => return None,
+            }
+        }
+        "denovo.read_only" => {
+            config.denovo.read_only = match id {
+                "SelfInvalidate" => ReadOnlyData::SelfInvalidate,
+                "Keep" => ReadOnlyData::Keep,
                 _ => return None,
             }
         }

@@ -278,12 +278,29 @@ pub enum Coherence {
     KeepL1,
 }
 
-/// DeNovo's one timing parameter beyond the caches and the network.
+/// DeNovo's settings beyond the caches and the network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DenovoConfig {
     /// Cycles the owning L1 takes to answer a read forwarded to it by the L2, before its data
     /// leaves: a remote-L1 hit costs the L2's lookup, this, and three network legs.
     pub remote_l1_latency: u32,
+    /// What a kernel boundary does to valid data no kernel wrote since the previous boundary.
+    #[serde(default)]
+    pub read_only: ReadOnlyData,
+}
+
+/// DeNovo's valid (not owned) data of buffers no kernel wrote since the previous kernel
+/// boundary, at the next boundary (ikra.md §6: the paper does not say whether DeNovo's
+/// read-only regions were used; the notes' default is plain DeNovo).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReadOnlyData {
+    /// Plain DeNovo: dropped with every other valid sector an L1 does not own.
+    #[default]
+    SelfInvalidate,
+    /// DeNovo's read-only regions: kept. A buffer counts as read-only for a boundary when no
+    /// store or atomic reached it since the one before, which is safe for programs free of
+    /// data races (a kernel that writes it makes every copy go at the next boundary).
+    Keep,
 }
 
 impl Default for DenovoConfig {
@@ -291,7 +308,7 @@ impl Default for DenovoConfig {
         // The IKRA paper's Table 2 gives remote-L1 hits 35–83 cycles and L2 hits 29–61; fitted
         // as base + per-hop cost (ikra.md §2.2), the bases differ by 35 − 29 = 6 cycles, which
         // is the owning L1's share once the network legs are counted apart.
-        DenovoConfig { remote_l1_latency: 6 }
+        DenovoConfig { remote_l1_latency: 6, read_only: ReadOnlyData::SelfInvalidate }
     }
 }
 

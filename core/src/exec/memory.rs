@@ -43,6 +43,11 @@ impl Region {
 pub struct GlobalMemory {
     words: Vec<u32>,
     regions: Vec<Region>,
+    /// With [`GlobalMemory::track_writes`]: per region, whether a store or atomic wrote it since
+    /// [`GlobalMemory::forget_writes`] (DeNovo's read-only data); empty otherwise.
+    written: Vec<bool>,
+    /// The region the last tracked write fell in: a warp's lanes mostly write one buffer.
+    last_written: usize,
 }
 
 impl GlobalMemory {
@@ -155,6 +160,8 @@ impl GlobalMemory {
         if let Some(words) = self.words.get_mut(start..start + values.len()) {
             words.copy_from_slice(values);
         }
+        // The words are one buffer's: a range across two would have faulted.
+        self.note_write(addr);
     }
 
     /// Sets the word at `addr`, which [`GlobalMemory::check`] has accepted.
@@ -162,6 +169,39 @@ impl GlobalMemory {
         if let Some(w) = self.words.get_mut((addr / 4) as usize) {
             *w = value;
         }
+        self.note_write(addr);
+    }
+
+    /// From now on, notes which buffers kernels' stores and atomics write.
+    pub fn track_writes(&mut self) {
+        self.written = vec![false; self.regions.len()];
+    }
+
+    /// Forgets which buffers were written.
+    pub fn forget_writes(&mut self) {
+        self.written.fill(false);
+    }
+
+    /// Whether a store or atomic wrote the buffer holding byte `addr` since writes were last
+    /// forgotten; `true` when writes are not tracked or `addr` is in no buffer.
+    pub fn written_since(&self, addr: u32) -> bool {
+        let i = self.regions.partition_point(|r| r.base <= addr);
+        match i.checked_sub(1) {
+            Some(i) if self.regions[i].contains(addr) => self.written.get(i).copied().unwrap_or(true),
+            _ => true,
+        }
+    }
+
+    fn note_write(&mut self, addr: u32) {
+        if self.written.is_empty() {
+            return;
+        }
+        if !self.regions.get(self.last_written).is_some_and(|r| r.contains(addr)) {
+            let i = self.regions.partition_point(|r| r.base <= addr);
+            let Some(i) = i.checked_sub(1) else { return };
+            self.last_written = i;
+        }
+        self.written[self.last_written] = true;
     }
 
     /// Reads the word at a checked address.

@@ -407,10 +407,10 @@ impl Sm {
         }
     }
 
-    /// Kernel boundary under DeNovo: the L1 keeps only what it owns. (No replay marker: the
-    /// Belady replay is refused under DeNovo.)
-    pub fn self_invalidate_l1(&mut self) {
-        self.l1.self_invalidate();
+    /// Kernel boundary under DeNovo: the L1 keeps what it owns and the valid data of lines
+    /// `keep` accepts. (No replay marker: the Belady replay is refused under DeNovo.)
+    pub fn self_invalidate_l1(&mut self, keep: impl Fn(u64) -> bool) {
+        self.l1.self_invalidate(keep);
     }
 
     /// Tells the policy (and the recorder) about an event of the whole GPU at `now`.

@@ -109,12 +109,16 @@ impl L1Cache {
         }
     }
 
-    /// Kernel boundary under DeNovo: every sector not owned here is dropped; owned sectors stay
-    /// valid. A line with a fetch in flight keeps what it owns when the fill comes.
-    pub fn self_invalidate(&mut self) {
+    /// Kernel boundary under DeNovo: every sector not owned here is dropped, but those of lines
+    /// `keep` accepts (DeNovo's read-only data); owned sectors stay valid. A line with a fetch
+    /// in flight keeps what it owns when the fill comes.
+    pub fn self_invalidate(&mut self, keep: impl Fn(u64) -> bool) {
         let l1_ways = self.l1_ways();
         for i in 0..self.lines.len() {
             let w = self.lines[i];
+            if w.present() && keep(w.line) {
+                continue;
+            }
             if w.reserved() {
                 self.lines[i].valid = w.owned;
                 self.lines[i].drop_on_fill = true;
@@ -237,7 +241,7 @@ mod tests {
         assert_eq!(l1.access(3, 0b1000, STORE, 1, 0), L1Outcome::Registered { evicted: None });
         pop(&mut l1);
         pop(&mut l1);
-        l1.self_invalidate();
+        l1.self_invalidate(|_| false);
         assert!(matches!(l1.access(2, 0b0011, LOAD, 1, 0), L1Outcome::Hit { .. }), "owned data stays");
         assert_eq!(l1.access(2, 0b0100, LOAD, 1, 4), L1Outcome::SectorMiss, "the rest of its line does not");
         pop(&mut l1);
@@ -248,5 +252,19 @@ mod tests {
         assert!(matches!(l1.access(3, 0b1000, LOAD, 1, 0), L1Outcome::Hit { .. }));
         assert_eq!(l1.access(3, 0b0001, LOAD, 1, 0), L1Outcome::SectorMiss);
         assert!(matches!(l1.access(1, ALL, LOAD, 1, 0), L1Outcome::Miss { .. }), "Valid data is dropped");
+    }
+
+    #[test]
+    fn read_only_lines_keep_their_valid_data_across_a_boundary() {
+        let mut l1 = denovo();
+        for line in [1, 2] {
+            assert!(matches!(l1.access(line, ALL, LOAD, 1, 0), L1Outcome::Miss { .. }));
+            pop(&mut l1);
+            fill(&mut l1, line, ALL);
+        }
+        // Line 1's buffer was not written since the last boundary; line 2's was.
+        l1.self_invalidate(|line| line == 1);
+        assert!(matches!(l1.access(1, ALL, LOAD, 1, 0), L1Outcome::Hit { .. }), "read-only data stays");
+        assert!(matches!(l1.access(2, ALL, LOAD, 1, 0), L1Outcome::Miss { .. }));
     }
 }
