@@ -174,7 +174,9 @@ fn read_only_data_survives_boundaries_until_a_kernel_writes_its_buffer() {
     let (plain, plain_out) = run_read_only(ReadOnlyData::SelfInvalidate);
     // input[i] = i; a = 2i, then 2i + 1; out[i] = i + a[next].
     let expected: Vec<u32> = (0..15u32)
-        .flat_map(|b| (0..32u32).map(move |t| ((b * 32 + t) as f32 + ((b + 1) % 15 * 32 + t) as f32 * 2.0 + 1.0).to_bits()))
+        .flat_map(|b| {
+            (0..32u32).map(move |t| ((b * 32 + t) as f32 + ((b + 1) % 15 * 32 + t) as f32 * 2.0 + 1.0).to_bits())
+        })
         .collect();
     assert_eq!(out, expected);
     assert_eq!(plain_out, expected);

@@ -12,7 +12,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::{
-    limits, Coherence, ConfigError, ReadOnlyData, GpuConfig, L1WritePolicy, Replacement, SetIndex, TbDispatchRate, Topology,
+    limits, Coherence, ConfigError, GpuConfig, L1WritePolicy, ReadOnlyData, Replacement, SetIndex, TbDispatchRate,
+    Topology,
 };
 
 /// One setting as a person sees it in a form.
@@ -89,10 +90,8 @@ const L1_REPLACEMENT: &[(&str, &str)] = &[
 const SET_INDEX: &[(&str, &str)] = &[("Linear", "Linear (low address bits)"), ("FermiHash", "Fermi XOR hash")];
 const WRITE_POLICY: &[(&str, &str)] = &[("WriteEvict", "Write-evict"), ("WriteThrough", "Write-through")];
 const TOPOLOGY: &[(&str, &str)] = &[("Crossbar", "Crossbar"), ("Mesh", "2-D mesh")];
-const READ_ONLY: &[(&str, &str)] = &[
-    ("SelfInvalidate", "Dropped (plain DeNovo)"),
-    ("Keep", "Kept while no kernel writes them"),
-];
+const READ_ONLY: &[(&str, &str)] =
+    &[("SelfInvalidate", "Dropped (plain DeNovo)"), ("Keep", "Kept while no kernel writes them")];
 const COHERENCE: &[(&str, &str)] = &[
     ("InvalidateL1", "GPU coherence (invalidate the L1s)"),
     ("DeNovo", "DeNovo (owned data stays in its L1)"),
