@@ -48,11 +48,7 @@ pub fn estimate(config: &GpuConfig, workload: &Workload, smc_bytes: u32) -> [Par
     let buffers: u64 = workload.buffers.iter().map(|b| b.words as u64 * 4).sum();
     // DeNovo's owner registry has room for every L1 line.
     let registry = match config.coherence {
-        Coherence::DeNovo => {
-            let l1_lines = config.l1.size_bytes / config.l1.line_bytes.max(1);
-            let sectors = config.l1.line_bytes / config.l1.sector_bytes.max(1);
-            Home::bytes_needed(sectors, sms as usize * l1_lines as usize)
-        }
+        Coherence::DeNovo => Home::bytes_needed(config),
         _ => 0,
     };
     [

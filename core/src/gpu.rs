@@ -172,16 +172,6 @@ fn traffic_class(kind: RequestKind, message: Message) -> TrafficClass {
     }
 }
 
-/// L1 sectors per line.
-fn sectors_per_line(config: &GpuConfig) -> u32 {
-    config.l1.line_bytes / config.l1.sector_bytes.max(1)
-}
-
-/// Lines of every L1 together.
-fn l1_lines(config: &GpuConfig) -> usize {
-    config.core.sm_count as usize * (config.l1.size_bytes / config.l1.line_bytes.max(1)) as usize
-}
-
 fn kind_code(kind: RequestKind) -> u8 {
     match kind {
         RequestKind::Load => 0,
@@ -300,8 +290,7 @@ impl Simulation {
             .map(|i| Sm::new(i, &config, &warp_policy, options.skip_idle, options.record))
             .collect();
         let banks = (0..config.l2.banks).map(|b| L2Bank::new(b, &config)).collect();
-        let home =
-            (config.coherence == Coherence::DeNovo).then(|| Home::new(sectors_per_line(&config), l1_lines(&config)));
+        let home = (config.coherence == Coherence::DeNovo).then(|| Home::for_config(&config));
         Simulation {
             home,
             dram: Dram::new(&config),
@@ -734,10 +723,8 @@ impl Simulation {
         kernel: u32,
     ) -> u64 {
         let flits = self.network.flits(data_bytes);
-        if let Some(run) = self.kernels.get_mut(kernel as usize) {
-            run.network.count(class, flits, self.network.hops(from, to));
-        }
-        self.network.send(at, from, to, flits, class)
+        let run = self.kernels.get_mut(kernel as usize).map(|k| &mut k.network);
+        self.network.send(at, from, to, flits, class, run)
     }
 
     /// DeNovo: `request` reached its home `bank` at `at`; what the owner registry says is

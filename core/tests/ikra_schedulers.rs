@@ -201,13 +201,7 @@ fn snapshots_picture_the_blocks_still_to_place_as_the_report_later_shows_them_pl
             let mut unplaced: Vec<u32> =
                 report.blocks.iter().filter(|b| b.kernel == run && b.start >= s.cycle).map(|b| b.block).collect();
             unplaced.sort_unstable();
-            let mut pictured: Vec<u32> = view
-                .sms
-                .iter()
-                .flat_map(|c| c.left.clone().chain(c.queue_left.clone().map(|i| c.queue[i as usize])))
-                .collect();
-            pictured.sort_unstable();
-            assert_eq!(pictured, unplaced, "{tb}, run {run}, cycle {}", s.cycle);
+            assert_eq!(view.blocks_to_place(), unplaced, "{tb}, run {run}, cycle {}", s.cycle);
             mid_run += usize::from(!unplaced.is_empty());
             stolen_entries += view.sms.iter().map(|c| c.queue_len).sum::<u32>();
             if tb == "steal" {

@@ -93,12 +93,14 @@ impl GlobalMemory {
         if addr % 4 != 0 {
             return Err(AccessError::Misaligned);
         }
+        self.region_index(addr).map(|i| self.regions[i]).ok_or(AccessError::Unmapped)
+    }
+
+    /// The index of the buffer holding byte `addr`, if any.
+    fn region_index(&self, addr: u32) -> Option<usize> {
         // Regions are sorted by base: find the last one starting at or below `addr`.
-        let i = self.regions.partition_point(|r| r.base <= addr);
-        match i.checked_sub(1).map(|i| self.regions[i]) {
-            Some(region) if region.contains(addr) => Ok(region),
-            _ => Err(AccessError::Unmapped),
-        }
+        let i = self.regions.partition_point(|r| r.base <= addr).checked_sub(1)?;
+        self.regions[i].contains(addr).then_some(i)
     }
 
     /// Checks the word accesses of the lanes of `mask` at `addresses`, lowest lane first; the
@@ -185,11 +187,7 @@ impl GlobalMemory {
     /// Whether a store or atomic wrote the buffer holding byte `addr` since writes were last
     /// forgotten; `true` when writes are not tracked or `addr` is in no buffer.
     pub fn written_since(&self, addr: u32) -> bool {
-        let i = self.regions.partition_point(|r| r.base <= addr);
-        match i.checked_sub(1) {
-            Some(i) if self.regions[i].contains(addr) => self.written.get(i).copied().unwrap_or(true),
-            _ => true,
-        }
+        self.region_index(addr).and_then(|i| self.written.get(i).copied()).unwrap_or(true)
     }
 
     fn note_write(&mut self, addr: u32) {
@@ -197,8 +195,7 @@ impl GlobalMemory {
             return;
         }
         if !self.regions.get(self.last_written).is_some_and(|r| r.contains(addr)) {
-            let i = self.regions.partition_point(|r| r.base <= addr);
-            let Some(i) = i.checked_sub(1) else { return };
+            let Some(i) = self.region_index(addr) else { return };
             self.last_written = i;
         }
         self.written[self.last_written] = true;

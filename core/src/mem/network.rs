@@ -81,9 +81,17 @@ impl Network {
         1 + data_bytes.div_ceil(self.config.flit_bytes)
     }
 
-    /// Sends a packet of `flits` of traffic `class` at cycle `now`; returns the cycle it is
-    /// delivered.
-    pub fn send(&mut self, now: u64, from: Endpoint, to: Endpoint, flits: u32, class: TrafficClass) -> u64 {
+    /// Sends a packet of `flits` of traffic `class` at cycle `now`, counted in the network's
+    /// statistics and in `also` (a kernel run's); returns the cycle it is delivered.
+    pub fn send(
+        &mut self,
+        now: u64,
+        from: Endpoint,
+        to: Endpoint,
+        flits: u32,
+        class: TrafficClass,
+        also: Option<&mut NetworkStats>,
+    ) -> u64 {
         let serialisation = flits.div_ceil(self.config.flits_per_cycle) as u64;
         let (src, dst) = (self.index(from), self.index(to));
         let depart = now.max(self.inject_free[src]);
@@ -93,6 +101,9 @@ impl Network {
         let delivered = arrive.max(self.eject_free[dst]) + serialisation;
         self.eject_free[dst] = delivered;
         self.stats.count(class, flits, hops);
+        if let Some(stats) = also {
+            stats.count(class, flits, hops);
+        }
         delivered
     }
 
@@ -120,12 +131,12 @@ mod tests {
         assert_eq!(net.flits(128), 5);
         // A 1-flit request at cycle 100: leaves at 100, arrives at 108, ejected by 109.
         let read = TrafficClass::Read;
-        assert_eq!(net.send(100, Endpoint::Sm(0), Endpoint::Bank(3), 1, read), 109);
+        assert_eq!(net.send(100, Endpoint::Sm(0), Endpoint::Bank(3), 1, read, None), 109);
         // A second packet from the same SM in the same cycle waits for the injection port.
-        assert_eq!(net.send(100, Endpoint::Sm(0), Endpoint::Bank(4), 1, TrafficClass::Write), 110);
+        assert_eq!(net.send(100, Endpoint::Sm(0), Endpoint::Bank(4), 1, TrafficClass::Write, None), 110);
         // A 5-flit reply into SM 0 then one from another bank: the second waits for ejection.
-        assert_eq!(net.send(200, Endpoint::Bank(1), Endpoint::Sm(0), 5, read), 213);
-        assert_eq!(net.send(200, Endpoint::Bank(2), Endpoint::Sm(0), 5, read), 218);
+        assert_eq!(net.send(200, Endpoint::Bank(1), Endpoint::Sm(0), 5, read, None), 213);
+        assert_eq!(net.send(200, Endpoint::Bank(2), Endpoint::Sm(0), 5, read, None), 218);
         let stats = net.stats();
         assert_eq!((stats.packets, stats.flits), (4, 12));
         assert_eq!((stats.read.packets, stats.read.flits, stats.read.flit_hops), (3, 11, 11));
@@ -141,8 +152,8 @@ mod tests {
         let flits = net.flits(32); // header + 2
         assert_eq!(flits, 3);
         // Leaves at 10 for 3 cycles, 15 cycles on the way, then 3 to eject.
-        assert_eq!(net.send(10, Endpoint::Sm(0), Endpoint::Sm(14), flits, TrafficClass::Read), 10 + 15 + 3);
-        net.send(10, Endpoint::Bank(15), Endpoint::Sm(0), 1, TrafficClass::Ownership);
+        assert_eq!(net.send(10, Endpoint::Sm(0), Endpoint::Sm(14), flits, TrafficClass::Read, None), 10 + 15 + 3);
+        net.send(10, Endpoint::Bank(15), Endpoint::Sm(0), 1, TrafficClass::Ownership, None);
         let stats = net.stats();
         assert_eq!(stats.read.flit_hops, 3 * 5);
         assert_eq!(stats.ownership.flit_hops, 6, "bank 15 sits at node 15, six hops from node 0");

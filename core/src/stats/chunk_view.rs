@@ -59,4 +59,19 @@ impl SmChunk {
     pub fn queue_entries_left(&self) -> u32 {
         self.queue_left.end.saturating_sub(self.queue_left.start)
     }
+
+    /// Steal: the blocks of the entries still to run, of those the view keeps.
+    pub fn queued_to_run(&self) -> impl Iterator<Item = u32> + '_ {
+        self.queue_left.clone().filter_map(|i| self.queue.get(i as usize).copied())
+    }
+}
+
+impl ChunkView {
+    /// Every block the view says is still to place, in increasing order: each SM's chunk left
+    /// and, under Steal, its queue entries still to run (of those kept).
+    pub fn blocks_to_place(&self) -> Vec<u32> {
+        let mut blocks: Vec<u32> = self.sms.iter().flat_map(|c| c.left.clone().chain(c.queued_to_run())).collect();
+        blocks.sort_unstable();
+        blocks
+    }
 }

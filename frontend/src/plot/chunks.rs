@@ -101,7 +101,7 @@ fn queue_words(c: &SmChunk, capacity: u32) -> String {
     let kept = c.queue.len() as u32;
     let more = c.queue_len.saturating_sub(kept);
     let more = if more > 0 { format!(" and {} more", grouped(u64::from(more))) } else { String::new() };
-    let pending: Vec<u32> = c.queue_left.clone().filter_map(|i| c.queue.get(i as usize).copied()).collect();
+    let pending: Vec<u32> = c.queued_to_run().collect();
     let still = match c.queue_entries_left() {
         0 => "none still to run in this run".to_string(),
         n if pending.len() as u32 == n => format!("still to run in this run: {}", blocks(&pending)),

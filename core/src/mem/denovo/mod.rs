@@ -22,6 +22,7 @@
 
 pub mod registry;
 
+use crate::config::GpuConfig;
 use crate::mem::l1::{Message, RequestKind};
 use crate::mem::l2::L2Request;
 
@@ -62,21 +63,29 @@ pub struct Home {
     registry: OwnerRegistry,
 }
 
+/// The registry's shape for `config`: L1 sectors per line, and every line of every L1.
+fn registry_shape(config: &GpuConfig) -> (u32, usize) {
+    let sectors_per_line = config.l1.line_bytes / config.l1.sector_bytes.max(1);
+    let l1_lines = config.l1.size_bytes / config.l1.line_bytes.max(1);
+    (sectors_per_line, config.core.sm_count as usize * l1_lines as usize)
+}
+
 impl Home {
-    /// A registry for lines of `sectors_per_line` L1 sectors, sized for `lines` lines (every
-    /// line of every L1).
+    /// A registry for lines of `sectors_per_line` L1 sectors, sized for `lines` lines.
     pub fn new(sectors_per_line: u32, lines: usize) -> Self {
         Home { registry: OwnerRegistry::new(sectors_per_line, lines) }
     }
 
-    /// Bytes [`Home::new`] allocates, about.
-    pub fn bytes_needed(sectors_per_line: u32, lines: usize) -> u64 {
-        OwnerRegistry::bytes_needed(sectors_per_line, lines)
+    /// The home banks of `config`: a registry with room for every line of every L1.
+    pub fn for_config(config: &GpuConfig) -> Self {
+        let (sectors_per_line, lines) = registry_shape(config);
+        Home::new(sectors_per_line, lines)
     }
 
-    /// The registry, for tests and views.
-    pub fn registry(&self) -> &OwnerRegistry {
-        &self.registry
+    /// Bytes [`Home::for_config`] allocates, about.
+    pub fn bytes_needed(config: &GpuConfig) -> u64 {
+        let (sectors_per_line, lines) = registry_shape(config);
+        OwnerRegistry::bytes_needed(sectors_per_line, lines)
     }
 
     /// `request` (`message` being what it is for the protocol) reached its home bank: `act`

@@ -491,13 +491,7 @@ mod tests {
                 // the blocks not yet placed, overflow or not.
                 let view = s.chunk_view().expect("Steal keeps chunks");
                 assert_eq!(view.run, Some(kernel));
-                let mut pictured: Vec<u32> = view
-                    .sms
-                    .iter()
-                    .flat_map(|c| c.left.clone().chain(c.queue_left.clone().map(|i| c.queue[i as usize])))
-                    .collect();
-                pictured.sort_unstable();
-                assert_eq!(pictured, unplaced, "kernel {kernel}, cycle {}", bench.now);
+                assert_eq!(view.blocks_to_place(), unplaced, "kernel {kernel}, cycle {}", bench.now);
                 if !overflowed && !s.rechunk {
                     assert!(s.partitions(blocks), "kernel {kernel}, cycle {}", bench.now);
                 }
