@@ -58,6 +58,30 @@ pub struct KernelLaunch {
     pub depth: u32,
 }
 
+/// A device-launched kernel waiting in the kernel management unit (KMU) for an entry of the
+/// kernel distributor (KDU), under the CDP launch path; see [`TbScheduler::kmu_pick`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WaitingKernel {
+    /// Index of its code in the workload.
+    pub code: u32,
+    /// Block dimensions.
+    pub block: Dim3,
+    /// The device thread (run, block, SM) that launched it.
+    pub origin: Origin,
+    /// Its parent's depth + 1.
+    pub depth: u32,
+}
+
+/// Which waiting kernel the KMU moves into a free KDU entry, and the cycles the search takes
+/// before it gets there (LaPerm searches its levels one per cycle).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KmuPick {
+    /// Index in the waiting list (oldest first).
+    pub index: usize,
+    /// Cycles from now until the kernel holds its KDU entry and reaches the dispatcher.
+    pub search_cycles: u32,
+}
+
 /// What the dispatcher knows about one kernel run with blocks left to place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PendingKernel {
@@ -216,6 +240,12 @@ impl Dispatch<'_> {
         self.pending
     }
 
+    /// The index in [`Dispatch::pending`] of kernel run `kernel`, if it has blocks left to
+    /// place (runs are listed in increasing id, so this is a binary search).
+    pub fn index_of(&self, kernel: u32) -> Option<usize> {
+        self.pending.binary_search_by_key(&kernel, |p| p.kernel).ok()
+    }
+
     /// Whether another block of pending kernel number `index` (in [`Dispatch::pending`]) can go to
     /// `sm` this cycle: resources and the dispatch rate allow it.
     pub fn fits(&self, sm: u32, index: usize) -> bool {
@@ -260,6 +290,12 @@ pub trait TbScheduler {
 
     /// Places blocks this cycle through `d`.
     fn dispatch(&mut self, d: &mut Dispatch<'_>);
+
+    /// Under CDP, a KDU entry is free and `waiting` (oldest first, never empty) wait for one:
+    /// which goes next. The baseline is first come, first served.
+    fn kmu_pick(&mut self, _cx: &TbCx, _waiting: &[WaitingKernel]) -> KmuPick {
+        KmuPick::default()
+    }
 
     /// What Steal did, for the report (`None` for every other policy).
     fn steal_stats(&self) -> Option<steal::StealStats> {
@@ -323,6 +359,12 @@ macro_rules! tb_policies {
                 match self {
                     $( TbPolicy::$variant(p) => p.dispatch(d), )*
                     $( #[cfg(test)] TbPolicy::$tvariant(p) => p.dispatch(d), )*
+                }
+            }
+            fn kmu_pick(&mut self, cx: &TbCx, waiting: &[WaitingKernel]) -> KmuPick {
+                match self {
+                    $( TbPolicy::$variant(p) => p.kmu_pick(cx, waiting), )*
+                    $( #[cfg(test)] TbPolicy::$tvariant(p) => p.kmu_pick(cx, waiting), )*
                 }
             }
             fn steal_stats(&self) -> Option<steal::StealStats> {
