@@ -6,7 +6,6 @@
 //! latency — the clock jumps there, and the skipped cycles are charged to the stall reason
 //! each scheduler had; so the cost of a run grows with its work, not with memory latency.
 
-use alloc::collections::VecDeque;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
@@ -19,7 +18,7 @@ use crate::events::{SmEvent, Stamped};
 use crate::exec::memory::{GlobalMemory, Region};
 use crate::exec::{Fault, FaultKind, LaunchProblem, MAX_DEVICE_GRIDS};
 use crate::isa::Dim3;
-use crate::launch::{DeviceLaunch, HostQueue, Origin, Run, Undispatched};
+use crate::launch::{DeviceLaunch, HostQueue, LaunchPaths, NewRun, Origin, Ready, Run, Undispatched};
 use crate::mem::denovo::{Home, HomeAction};
 use crate::mem::dram::Dram;
 use crate::mem::events::EventQueue;
@@ -233,8 +232,8 @@ pub struct Simulation {
     /// Every kernel run so far, by run id.
     runs: Vec<Run>,
     undispatched: Undispatched,
-    /// Device launches waiting out their latency, in the order they become runs.
-    device_queue: VecDeque<(u64, DeviceLaunch)>,
+    /// Launches on their way to becoming runs: latencies, the KMU and KDU, DTBL's group tables.
+    launch_paths: LaunchPaths,
     kernels: Vec<KernelReport>,
     blocks: BlockLog,
     series: TimeSeries,
@@ -248,6 +247,7 @@ pub struct Simulation {
     placements: Vec<Placement>,
     launched: Vec<DeviceLaunch>,
     ready_launches: Vec<u32>,
+    ready_runs: Vec<Ready>,
     woken: Vec<u32>,
     l2_out: Vec<L2Output>,
     /// The home bank's decisions for one DeNovo request (kept to reuse its allocation).
@@ -310,7 +310,7 @@ impl Simulation {
             host_changed: true,
             runs: Vec::new(),
             undispatched: Undispatched::default(),
-            device_queue: VecDeque::new(),
+            launch_paths: LaunchPaths::new(&config),
             kernels: Vec::new(),
             blocks: BlockLog::default(),
             series: TimeSeries::new(options.series_every),
@@ -322,6 +322,7 @@ impl Simulation {
             placements: Vec::new(),
             launched: Vec::new(),
             ready_launches: Vec::new(),
+            ready_runs: Vec::new(),
             woken: Vec::new(),
             l2_out: Vec::new(),
             home_actions: Vec::new(),
@@ -460,11 +461,7 @@ impl Simulation {
             }
             self.start_host_launches(now);
         }
-        while self.device_queue.front().is_some_and(|(at, _)| *at <= now) {
-            if let Some((_, launch)) = self.device_queue.pop_front() {
-                self.start_device_launch(now, launch);
-            }
-        }
+        self.advance_launches(now);
         self.memory_events(now);
         if let Some(outcome) = self.sm_cycles(now) {
             return Some(outcome);
@@ -507,10 +504,33 @@ impl Simulation {
             let launch = &self.workload.launches[index as usize];
             let args = Workload::arg_words(launch, &self.regions);
             let origin = Origin::Host { launch: index, stream: launch.stream };
-            let run = self.start_run(now, launch.kernel, launch.grid, launch.block, args, origin);
-            self.host_runs[index as usize] = Some(run);
+            let (code, grid, block) = (launch.kernel, launch.grid, launch.block);
+            let run = NewRun { code, grid, block, args, origin, depth: 0, launched: now };
+            let mut runs = core::mem::take(&mut self.ready_runs);
+            self.launch_paths.host(now, run, &mut runs);
+            self.start_runs(now, &mut runs);
         }
         self.ready_launches = ready;
+    }
+
+    /// Moves launches along their paths; those that reach the dispatcher become runs.
+    fn advance_launches(&mut self, now: u64) {
+        let mut runs = core::mem::take(&mut self.ready_runs);
+        let Simulation { launch_paths, tb_policy, config, .. } = self;
+        let cx = TbCx { now, sm_count: config.core.sm_count };
+        launch_paths.advance(now, &mut |waiting| tb_policy.kmu_pick(&cx, waiting), &mut runs);
+        self.start_runs(now, &mut runs);
+    }
+
+    /// Starts the runs in `runs` (emptied; kept for its allocation).
+    fn start_runs(&mut self, now: u64, runs: &mut Vec<Ready>) {
+        for ready in runs.drain(..) {
+            let id = self.start_run(now, ready);
+            if let Origin::Host { launch, .. } = self.runs[id as usize].origin {
+                self.host_runs[launch as usize] = Some(id);
+            }
+        }
+        self.ready_runs = core::mem::take(runs);
     }
 
     /// DeNovo's acquire: each L1 keeps what it owns and, with read-only data kept, the lines of
@@ -530,13 +550,9 @@ impl Simulation {
         memory.forget_writes();
     }
 
-    fn start_device_launch(&mut self, now: u64, launch: DeviceLaunch) {
-        let origin = Origin::Device { run: launch.parent, block: launch.parent_block, sm: launch.sm };
-        self.start_run(now, launch.code, launch.grid, launch.block, launch.args, origin);
-    }
-
     /// Creates a run and hands it to the TB scheduler; returns its id.
-    fn start_run(&mut self, now: u64, code: u32, grid: Dim3, block: Dim3, args: Vec<u32>, origin: Origin) -> u32 {
+    fn start_run(&mut self, now: u64, ready: Ready) -> u32 {
+        let Ready { run: NewRun { code, grid, block, args, origin, launched, .. }, kdu_entry, group_sm } = ready;
         let id = self.runs.len() as u32;
         let (depth, root) = match origin {
             Origin::Host { .. } => (0, id),
@@ -559,6 +575,10 @@ impl Simulation {
             root,
             tree_blocks: blocks as u64,
             tree_finished: 0,
+            launched,
+            dispatched: 0,
+            kdu_entry,
+            group_sm,
         });
         self.undispatched.push(PendingKernel { kernel: id, blocks, next_block: 0 }, needs);
         let (stream, parent, parent_block, parent_sm) = match origin {
@@ -612,12 +632,11 @@ impl Simulation {
             }
             let parent = &mut self.runs[launch.parent as usize];
             parent.children_left += 1;
+            let (root, depth, stall) = (parent.root as usize, parent.depth + 1, launch.stall);
             // Counted now, not when the latency is over, so progress does not read 100 % while
             // a launched grid waits to start.
-            let root = parent.root as usize;
             self.runs[root].tree_blocks += launch.grid.count();
-            let at = now + self.config.device_launch.latency.max(1) as u64;
-            self.device_queue.push_back((at, launch));
+            self.launch_paths.device(now, launch, depth, stall);
         }
         self.launched = launched;
         outcome
@@ -633,7 +652,7 @@ impl Simulation {
         if block.count() > core.max_threads_per_sm as u64 || !SmFree::whole_sm(core).fits(&needs) {
             return Some(LaunchProblem::BlockTooLarge);
         }
-        if self.runs.len() + self.device_queue.len() >= MAX_DEVICE_GRIDS {
+        if self.runs.len() + self.launch_paths.in_flight() >= MAX_DEVICE_GRIDS {
             return Some(LaunchProblem::TooManyGrids);
         }
         None
@@ -907,6 +926,7 @@ impl Simulation {
         for f in finished.drain(..) {
             let run = &mut self.runs[f.kernel as usize];
             run.finished_blocks += 1;
+            self.launch_paths.completed(run);
             let (complete, root) = (run.finished_blocks == run.blocks, run.root);
             self.runs[root as usize].tree_finished += 1;
             if complete {
@@ -955,6 +975,7 @@ impl Simulation {
         let fully_placed = d.fully_placed;
         self.dispatch_pending = !self.placements.is_empty();
         for p in &self.placements {
+            self.launch_paths.placed(now, &mut self.runs[p.kernel as usize], p.sm);
             let run = &self.runs[p.kernel as usize];
             let shape = LaunchShape { kernel: p.kernel, code_index: run.code, grid: run.grid, block: run.block };
             let kernel = &self.workload.kernels[run.code as usize];
@@ -1003,8 +1024,8 @@ impl Simulation {
         if self.host_changed || self.dispatch_pending {
             return now + 1;
         }
-        if let Some((at, _)) = self.device_queue.front() {
-            next = next.min((*at).max(now + 1));
+        if let Some(at) = self.launch_paths.next_due(now) {
+            next = next.min(at);
         }
         if !self.undispatched.is_empty() {
             next = next.min(self.tb_wake.max(now + 1));
@@ -1152,6 +1173,7 @@ impl Simulation {
             victim_tag_hits,
             l1_replay,
             steal: self.tb_policy.steal_stats(),
+            launches: self.launch_paths.stats(),
             shared_accesses,
             energy: Energy::default(),
             energy_model,

@@ -2,7 +2,7 @@
 //! Cycle counts come from the dependent-ALU-chain kernel, whose length is known by hand
 //! (see `timing.rs`): a block placed at cycle `t` finishes at `t + 1 + 4N + 4`.
 
-use warpscope_core::config::{presets, GpuConfig, TbDispatchRate};
+use warpscope_core::config::{presets, GpuConfig, LaunchPath, TbDispatchRate};
 use warpscope_core::exec::reference;
 use warpscope_core::exec::{FaultKind, LaunchProblem};
 use warpscope_core::isa::builder::KernelBuilder;
@@ -222,4 +222,114 @@ fn progress_counts_the_child_grids_a_launch_is_waiting_for() {
     assert!((sim.progress() - 1.0 / 6.0).abs() < 1e-12, "progress {}", sim.progress());
     assert_eq!(sim.run(), StepOutcome::Finished);
     assert_eq!(sim.progress(), 1.0);
+}
+
+/// `parent_and_child` with `tail` dependent adds after the launch, so that the parent's blocks
+/// outlive their children's launch.
+fn busy_parent_workload(parents: u32, tail: u32) -> Workload {
+    let mut w = dp_workload(parents);
+    let parent = &mut w.kernels[0];
+    let exit = parent.code.pop().expect("the parent ends with its exit");
+    let r = warpscope_core::isa::Reg(parent.regs_per_thread as u8);
+    parent.regs_per_thread += 1;
+    for _ in 0..tail {
+        parent.code.push(warpscope_core::isa::Instr::Alu {
+            op: AluOp::Add,
+            dst: r,
+            a: Operand::Reg(r),
+            b: Operand::Imm(1),
+        });
+    }
+    parent.code.push(exit);
+    w
+}
+
+fn with_path(path: LaunchPath) -> GpuConfig {
+    let mut c = machine(4);
+    c.device_launch.path = path;
+    c
+}
+
+#[test]
+fn a_cdp_launch_stalls_its_warp_in_the_runtime_and_reaches_the_dispatcher_after_it() {
+    // The same parent under the idealised path shows when the launch instruction issued: its
+    // child starts `latency` = 500 cycles later.
+    let fixed = run(machine(4), dp_workload(1));
+    let issued = fixed.kernels[1].start_cycle - 500;
+    let cdp = run(with_path(LaunchPath::Cdp), dp_workload(1));
+    // One launching lane: 7200 + (8000 + 100) + (12000 + 1600) = 28 900 cycles in the runtime,
+    // then the kernel launch latency of 100; the KDU has room (the parent holds one entry).
+    assert_eq!(cdp.kernels[1].start_cycle, issued + 28_900 + 100);
+    // The parent's warp waits out the runtime's calls before its exit.
+    let parent_end = cdp.kernels[0].end_cycle;
+    assert!((issued + 28_900..issued + 28_950).contains(&parent_end), "parent ends at {parent_end}");
+    assert!(fixed.kernels[0].end_cycle < issued + 100, "the idealised launch does not stall");
+    let s = cdp.launches;
+    // The parent's block is done before its child arrives, so they never hold the KDU together.
+    assert_eq!((s.device_launches, s.new_kernels, s.launch_stall_cycles, s.kdu_peak), (1, 1, 28_900, 1));
+    assert_eq!(s.launch_to_dispatch_max, 29_000);
+    // Scaled to a quarter, the stall is 7 225 cycles.
+    let mut quarter = with_path(LaunchPath::Cdp);
+    quarter.device_launch.cdp_latency_percent = 25;
+    assert_eq!(run(quarter, dp_workload(1)).kernels[1].start_cycle, issued + 7_225 + 100);
+}
+
+#[test]
+fn a_full_kdu_hides_a_second_child_kernel_until_the_first_one_completes() {
+    // laperm.md §10.4: two parent blocks launch a child kernel each, in the same cycle; with
+    // two KDU entries (the parent holds one, and keeps it while its blocks run on) the second
+    // child waits in the KMU until every block of the first has completed, under every policy;
+    // with three entries both start together.
+    use warpscope_core::sched::tb::TB_POLICIES;
+    for info in TB_POLICIES {
+        let children = |entries: u32| {
+            let mut c = with_path(LaunchPath::Cdp);
+            c.device_launch.cdp_latency_percent = 0;
+            c.device_launch.kdu_entries = entries;
+            let policies = Policies { tb: info.id.into(), warp: "gto".into() };
+            let mut sim = Simulation::new(c, busy_parent_workload(2, 200), &policies, RunOptions::default()).unwrap();
+            assert_eq!(sim.run(), StepOutcome::Finished, "{}", info.id);
+            let r = sim.report();
+            assert!(r.kernels[0].end_cycle > r.kernels[2].end_cycle, "{}: the parent outlives both", info.id);
+            (r.kernels[1].clone(), r.kernels[2].clone(), r.launches)
+        };
+        let (first, second, stats) = children(2);
+        assert_eq!(second.start_cycle, first.end_cycle + 1, "{}", info.id);
+        // Both children pass through the KMU; the second waits there.
+        assert_eq!((stats.kdu_peak, stats.kmu_peak, stats.kmu_waits), (2, 1, 2), "{}", info.id);
+        let (first, second, stats) = children(3);
+        assert_eq!(second.start_cycle, first.start_cycle, "{}", info.id);
+        assert_eq!((stats.kdu_peak, stats.kmu_peak), (3, 0), "{}", info.id);
+    }
+}
+
+#[test]
+fn dtbl_groups_join_the_running_kernel_and_overflow_a_full_group_table() {
+    // Three parent blocks fill the one SM and launch a child group each, so no group's block can
+    // be dispatched (and its record freed) before the parents end. The first group finds no
+    // kernel of its function and becomes one (through the KMU); the other two join it. With
+    // room for one group record on the SM, the third goes through global memory: it reaches the
+    // dispatcher `overflow_latency` later than with an unbounded table.
+    let groups = |entries: u32| {
+        let mut c = with_path(LaunchPath::Dtbl);
+        c.core.sm_count = 1;
+        c.core.max_tbs_per_sm = 3;
+        c.device_launch.group_entries_per_sm = entries;
+        run(c, busy_parent_workload(3, 200))
+    };
+    let unbounded = groups(0);
+    let bounded = groups(1);
+    for r in [&unbounded, &bounded] {
+        let s = r.launches;
+        assert_eq!((s.device_launches, s.new_kernels, s.coalesced_groups), (3, 1, 2));
+        assert_eq!(s.kdu_peak, 2, "the parent and the children's kernel");
+    }
+    assert_eq!((unbounded.launches.overflowed_groups, bounded.launches.overflowed_groups), (0, 1));
+    assert_eq!(bounded.launches.group_table_peak, 1);
+    let start = |r: &Report, i: usize| r.kernels[i].start_cycle;
+    assert_eq!(start(&bounded, 1), start(&unbounded, 1));
+    assert_eq!(start(&bounded, 2), start(&unbounded, 2));
+    assert_eq!(start(&bounded, 3), start(&unbounded, 3) + 400);
+    // Each group pays the DTBL stall of 500 cycles, and the result is still right.
+    assert_eq!(bounded.launches.launch_stall_cycles, 3 * 500);
 }

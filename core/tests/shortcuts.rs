@@ -118,3 +118,31 @@ fn every_coherence_model_gives_the_same_report_with_or_without_shortcuts() {
     }
     assert_eq!(runs, 48);
 }
+
+/// The launch paths: CDP with a KDU small enough that kernels wait in the KMU (and the
+/// runtime's stalls scaled down so the runs stay short), and DTBL with group tables small
+/// enough to overflow, under every thread-block policy.
+#[test]
+fn every_launch_path_gives_the_same_report_with_or_without_shortcuts() {
+    use warpscope_core::config::LaunchPath;
+    let mut config = presets::laperm_k20c();
+    config.core.sm_count = 4;
+    let mut cdp = config.clone();
+    (cdp.device_launch.path, cdp.device_launch.kdu_entries, cdp.device_launch.cdp_latency_percent) =
+        (LaunchPath::Cdp, 4, 5);
+    let mut dtbl = config.clone();
+    (dtbl.device_launch.path, dtbl.device_launch.group_entries_per_sm) = (LaunchPath::Dtbl, 2);
+    let mut runs = 0;
+    for config in [cdp, dtbl] {
+        for workload in ["bfs-dp", "amr"] {
+            for info in TB_POLICIES {
+                let policies = Policies { tb: info.id.into(), warp: "gto".into() };
+                let fast = report(&config, workload, &policies, true);
+                let reference = report(&config, workload, &policies, false);
+                assert!(fast == reference, "{} on {:?} running {workload}", info.id, config.device_launch.path);
+                runs += 1;
+            }
+        }
+    }
+    assert!(runs >= 20);
+}

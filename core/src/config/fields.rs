@@ -12,8 +12,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::{
-    limits, Coherence, ConfigError, GpuConfig, L1WritePolicy, ReadOnlyData, Replacement, SetIndex, TbDispatchRate,
-    Topology,
+    limits, Coherence, ConfigError, GpuConfig, KduRelease, L1WritePolicy, LaunchPath, ReadOnlyData, Replacement,
+    SetIndex, TbDispatchRate, Topology,
 };
 
 /// One setting as a person sees it in a form.
@@ -92,6 +92,15 @@ const WRITE_POLICY: &[(&str, &str)] = &[("WriteEvict", "Write-evict"), ("WriteTh
 const TOPOLOGY: &[(&str, &str)] = &[("Crossbar", "Crossbar"), ("Mesh", "2-D mesh")];
 const READ_ONLY: &[(&str, &str)] =
     &[("SelfInvalidate", "Dropped (plain DeNovo)"), ("Keep", "Kept while no kernel writes them")];
+const LAUNCH_PATHS: &[(&str, &str)] = &[
+    ("Fixed", "Idealised (fixed latency, no kernel limit)"),
+    ("Cdp", "CUDA Dynamic Parallelism (CDP)"),
+    ("Dtbl", "Dynamic Thread Block Launch (DTBL)"),
+];
+
+const KDU_RELEASE: &[(&str, &str)] =
+    &[("AllCompleted", "When all its blocks complete"), ("AllDispatched", "When all its blocks are dispatched")];
+
 const COHERENCE: &[(&str, &str)] = &[
     ("InvalidateL1", "GPU coherence (invalidate the L1s)"),
     ("DeNovo", "DeNovo (owned data stays in its L1)"),
@@ -254,8 +263,39 @@ static FIELDS: &[FieldInfo] = &[
         "DeNovo only: what a kernel boundary does to valid data of buffers no store or atomic reached \
          since the previous boundary. Plain DeNovo drops it with everything else an L1 does not own; \
          DeNovo's read-only regions keep it (the IKRA paper does not say which it used)."),
+    choice("device_launch.path", DEVICE_LAUNCHES, "Launch path", LAUNCH_PATHS,
+        "How a grid launched by a device thread reaches the dispatcher. Idealised: a new kernel a fixed \
+         latency later, nothing waits. CDP: the launching warp stalls in the device runtime's calls \
+         and the child kernel queues for one of the KDU's entries. DTBL: the warp stalls briefly and \
+         the blocks join a running kernel with the same function and block shape."),
     number("device_launch.latency", DEVICE_LAUNCHES, "Launch latency", "cycles", 0, 1_000_000,
-        "Cycles from a device-side launch until the child grid may be dispatched."),
+        "Idealised: cycles from a device-side launch until the child grid may be dispatched. DTBL: \
+         cycles the launching warp stalls before its thread-block group is queued."),
+    number("device_launch.kdu_entries", DEVICE_LAUNCHES, "KDU entries", "kernels", 1, 1024,
+        "CDP and DTBL: kernels the kernel distributor holds at once, host kernels included; others \
+         wait in the kernel management unit."),
+    choice("device_launch.kdu_release", DEVICE_LAUNCHES, "KDU entry freed", KDU_RELEASE,
+        "CDP and DTBL: when a kernel gives its KDU entry back."),
+    number("device_launch.kernel_launch_latency", DEVICE_LAUNCHES, "Kernel launch latency", "cycles", 0, 1_000_000,
+        "CDP: cycles from the end of the launch call until the child kernel may take a KDU entry."),
+    number("device_launch.cdp_stream_create", DEVICE_LAUNCHES, "Stream creation", "cycles", 0, 1_000_000,
+        "CDP: the launching warp's stall creating the child's stream."),
+    number("device_launch.cdp_parameter_buffer", DEVICE_LAUNCHES, "Parameter buffer", "cycles", 0, 1_000_000,
+        "CDP: the stall getting the parameter buffer, fixed part."),
+    number("device_launch.cdp_parameter_buffer_per_lane", DEVICE_LAUNCHES, "Parameter buffer per lane", "cycles", 0, 100_000,
+        "CDP: the stall getting the parameter buffer, per lane that launches."),
+    number("device_launch.cdp_launch", DEVICE_LAUNCHES, "Launch call", "cycles", 0, 1_000_000,
+        "CDP: the stall in the launch call, fixed part."),
+    number("device_launch.cdp_launch_per_lane", DEVICE_LAUNCHES, "Launch call per lane", "cycles", 0, 100_000,
+        "CDP: the stall in the launch call, per lane that launches."),
+    number("device_launch.cdp_latency_percent", DEVICE_LAUNCHES, "Device runtime cost", "%", 0, 1000,
+        "CDP: the device runtime's stalls above, scaled by this percentage."),
+    number("device_launch.group_entries_per_sm", DEVICE_LAUNCHES, "Group table entries", "per SM", 0, 65_536,
+        "DTBL: thread-block group records each SM's on-chip table holds until their last block is \
+         dispatched, counted on the launching SM (0: unbounded)."),
+    number("device_launch.overflow_latency", DEVICE_LAUNCHES, "Overflow latency", "cycles", 0, 1_000_000,
+        "DTBL: extra cycles before a group whose SM's table was full is queued (its record goes \
+         through global memory)."),
 ];
 
 /// Every user-settable field, grouped, in the order a form shows them. The name is not here.
@@ -334,6 +374,16 @@ plain_numbers! {
     "clocks.core_mhz" => clocks.core_mhz;
     "clocks.memory_mhz" => clocks.memory_mhz;
     "device_launch.latency" => device_launch.latency;
+    "device_launch.kdu_entries" => device_launch.kdu_entries;
+    "device_launch.kernel_launch_latency" => device_launch.kernel_launch_latency;
+    "device_launch.cdp_stream_create" => device_launch.cdp_stream_create;
+    "device_launch.cdp_parameter_buffer" => device_launch.cdp_parameter_buffer;
+    "device_launch.cdp_parameter_buffer_per_lane" => device_launch.cdp_parameter_buffer_per_lane;
+    "device_launch.cdp_launch" => device_launch.cdp_launch;
+    "device_launch.cdp_launch_per_lane" => device_launch.cdp_launch_per_lane;
+    "device_launch.cdp_latency_percent" => device_launch.cdp_latency_percent;
+    "device_launch.group_entries_per_sm" => device_launch.group_entries_per_sm;
+    "device_launch.overflow_latency" => device_launch.overflow_latency;
     "denovo.remote_l1_latency" => denovo.remote_l1_latency;
 }
 
@@ -427,6 +477,15 @@ fn choice_of(config: &GpuConfig, path: &str) -> Option<&'static str> {
             ReadOnlyData::SelfInvalidate => "SelfInvalidate",
             ReadOnlyData::Keep => "Keep",
         },
+        "device_launch.path" => match config.device_launch.path {
+            LaunchPath::Fixed => "Fixed",
+            LaunchPath::Cdp => "Cdp",
+            LaunchPath::Dtbl => "Dtbl",
+        },
+        "device_launch.kdu_release" => match config.device_launch.kdu_release {
+            KduRelease::AllCompleted => "AllCompleted",
+            KduRelease::AllDispatched => "AllDispatched",
+        },
         _ => return None,
     })
 }
@@ -473,6 +532,21 @@ fn set_choice(config: &mut GpuConfig, path: &str, id: &str) -> Option<()> {
             config.denovo.read_only = match id {
                 "SelfInvalidate" => ReadOnlyData::SelfInvalidate,
                 "Keep" => ReadOnlyData::Keep,
+                _ => return None,
+            }
+        }
+        "device_launch.path" => {
+            config.device_launch.path = match id {
+                "Fixed" => LaunchPath::Fixed,
+                "Cdp" => LaunchPath::Cdp,
+                "Dtbl" => LaunchPath::Dtbl,
+                _ => return None,
+            }
+        }
+        "device_launch.kdu_release" => {
+            config.device_launch.kdu_release = match id {
+                "AllCompleted" => KduRelease::AllCompleted,
+                "AllDispatched" => KduRelease::AllDispatched,
                 _ => return None,
             }
         }

@@ -5,6 +5,7 @@
 //! [`GpuConfig::validate`] rejects anything the engine cannot model, naming the field by its
 //! dotted path (`l1.ways`) and the reason.
 
+pub mod device_launch;
 pub mod fields;
 pub mod gpgpusim;
 pub mod presets;
@@ -15,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
 pub use crate::mem::cache::Replacement;
+pub use device_launch::{DeviceLaunchConfig, KduRelease, LaunchPath};
 
 /// A whole GPU.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,21 +47,6 @@ pub struct GpuConfig {
     /// Kernels launched from the device (dynamic parallelism).
     #[serde(default)]
     pub device_launch: DeviceLaunchConfig,
-}
-
-/// Timing of device-side launches. This is the plain model: a child grid becomes visible to
-/// the thread-block scheduler a fixed time after the launching instruction issues.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DeviceLaunchConfig {
-    /// Cycles from the launching instruction until the child grid may be dispatched.
-    pub latency: u32,
-}
-
-impl Default for DeviceLaunchConfig {
-    fn default() -> Self {
-        // Of the order of DTBL's launch cost; CUDA Dynamic Parallelism is tens of thousands.
-        DeviceLaunchConfig { latency: 500 }
-    }
 }
 
 /// SM count and what one SM can hold at once.
@@ -409,7 +396,18 @@ impl GpuConfig {
         range("core.schedulers_per_sm", c.schedulers_per_sm, 1, c.max_warps_per_sm)?;
         range("core.issue_width", c.issue_width, 1, 8)?;
 
-        range("device_launch.latency", self.device_launch.latency, 0, 1_000_000)?;
+        let launch = &self.device_launch;
+        range("device_launch.latency", launch.latency, 0, 1_000_000)?;
+        range("device_launch.kdu_entries", launch.kdu_entries, 1, 1024)?;
+        range("device_launch.kernel_launch_latency", launch.kernel_launch_latency, 0, 1_000_000)?;
+        range("device_launch.cdp_stream_create", launch.cdp_stream_create, 0, 1_000_000)?;
+        range("device_launch.cdp_parameter_buffer", launch.cdp_parameter_buffer, 0, 1_000_000)?;
+        range("device_launch.cdp_parameter_buffer_per_lane", launch.cdp_parameter_buffer_per_lane, 0, 100_000)?;
+        range("device_launch.cdp_launch", launch.cdp_launch, 0, 1_000_000)?;
+        range("device_launch.cdp_launch_per_lane", launch.cdp_launch_per_lane, 0, 100_000)?;
+        range("device_launch.cdp_latency_percent", launch.cdp_latency_percent, 0, 1000)?;
+        range("device_launch.group_entries_per_sm", launch.group_entries_per_sm, 0, 65_536)?;
+        range("device_launch.overflow_latency", launch.overflow_latency, 0, 1_000_000)?;
         range("denovo.remote_l1_latency", self.denovo.remote_l1_latency, 0, limits::LATENCY)?;
         if self.coherence == Coherence::DeNovo && self.l1.size_bytes == 0 {
             return Err(ConfigError::new(

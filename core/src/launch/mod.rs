@@ -6,6 +6,8 @@
 //! A run is *complete* once its own blocks have finished and every run it launched is complete,
 //! so a host launch waits for its whole tree of child grids, as in CUDA.
 
+pub mod kdu;
+pub mod paths;
 pub mod streams;
 pub mod undispatched;
 
@@ -14,6 +16,8 @@ use alloc::vec::Vec;
 use crate::isa::Dim3;
 use crate::sched::tb::BlockNeeds;
 
+pub use kdu::Kdu;
+pub use paths::{LaunchPaths, NewRun, Ready};
 pub use streams::HostQueue;
 pub use undispatched::Undispatched;
 
@@ -51,6 +55,11 @@ pub struct DeviceLaunch {
     pub pc: u32,
     /// The launching lane.
     pub lane: u32,
+    /// Lanes of the instruction that launched a grid each (the device runtime's cost grows
+    /// with them).
+    pub lanes: u32,
+    /// The launching warp's stall, on the instruction's first launch only (0 on the others).
+    pub stall: u64,
     /// Index of the child kernel's code in the workload.
     pub code: u32,
     /// Grid dimensions.
@@ -91,6 +100,14 @@ pub struct Run {
     pub tree_blocks: u64,
     /// For a root: blocks of its tree that have finished.
     pub tree_finished: u64,
+    /// The cycle its launch instruction issued (a host launch: the cycle it started).
+    pub launched: u64,
+    /// Blocks dispatched so far.
+    pub dispatched: u32,
+    /// The KDU entry its blocks count against (CDP and DTBL paths).
+    pub kdu_entry: Option<u32>,
+    /// The SM whose DTBL group table holds its record until its last block is dispatched.
+    pub group_sm: Option<u32>,
 }
 
 impl Run {

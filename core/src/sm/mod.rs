@@ -18,7 +18,7 @@ pub use snapshot::WarpView;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::config::{CoreConfig, GpuConfig, Replacement};
+use crate::config::{CoreConfig, DeviceLaunchConfig, GpuConfig, Replacement};
 use crate::events::{SmEvent, Stamped};
 use crate::exec::memory::{GlobalMemory, SharedMemory};
 use crate::exec::{self, AccessKind, ExecEnv, Executed, Fault, WarpExec, WarpPlace, LANES};
@@ -57,6 +57,8 @@ struct Warp {
     last_issue: u64,
     /// Its next instruction, a global load, was held back by the policy's gate (and counted).
     gated: bool,
+    /// The cycle a device-runtime call it made returns (0: none); nothing issues before it.
+    busy_until: u64,
 }
 
 /// One thread-block slot.
@@ -165,6 +167,8 @@ pub struct LaunchShape {
 pub struct Sm {
     id: u32,
     warp_size: u32,
+    /// What a device-side launch costs the launching warp.
+    launch_cost: DeviceLaunchConfig,
     /// The warp-scheduling policy, one object for all the schedulers.
     policy: WarpPolicy,
     /// The SM's event stream, when the run records it.
@@ -247,7 +251,7 @@ fn release(warps: &mut [Warp], schedulers: &mut [Scheduler], w: WarpSlot, reg: u
 fn next_instruction(warp: &Warp, operands: &[Vec<Operands>]) -> (u64, Unit) {
     let code = &operands[warp.code_index as usize];
     match warp.exec.stack.pc().and_then(|pc| code.get(pc as usize)) {
-        Some(next) => (next.ready_at(&warp.ready_at), next.unit),
+        Some(next) => (next.ready_at(&warp.ready_at).max(warp.busy_until), next.unit),
         // Running off the end faults when it issues: let it issue.
         None => (0, Unit::Control),
     }
@@ -283,6 +287,7 @@ impl Sm {
         Sm {
             id,
             warp_size: core.warp_size,
+            launch_cost: config.device_launch,
             policy,
             recorder: record.then(Vec::new),
             l1_log: (config.l1.replacement == Replacement::Belady).then(Vec::new),
@@ -515,6 +520,7 @@ impl Sm {
             warp.admitted_for = Some((launch.kernel, block));
             warp.last_issue = u64::MAX;
             warp.gated = false;
+            warp.busy_until = 0;
             let n_sched = self.schedulers.len();
             self.schedulers[w % n_sched].ready.admit(w as WarpSlot);
             self.info[w] = WarpInfo {
@@ -839,6 +845,12 @@ impl Sm {
                 let params = io.kernels.get(code as usize).map_or(0, |k| k.params as usize);
                 let (block, parent) = (self.blocks[block_slot].block, self.blocks[block_slot].kernel);
                 let sm = self.id;
+                // The device runtime's calls stall the launching warp (CDP's tens of thousands of
+                // cycles, DTBL's launch latency); the cost grows with the lanes that launch.
+                let lanes = mask.count_ones();
+                let stall = self.launch_cost.warp_stall(lanes);
+                self.warps[wi].busy_until = now + stall;
+                let mut first = true;
                 exec::for_each_launch(&self.warps[wi].regs, dims, args, params, mask, |lane, grid, child, args| {
                     let parent_block = block;
                     io.launches.push(DeviceLaunch {
@@ -847,6 +859,8 @@ impl Sm {
                         parent_block,
                         pc,
                         lane,
+                        lanes,
+                        stall: if core::mem::take(&mut first) { stall } else { 0 },
                         code,
                         grid,
                         block: child,

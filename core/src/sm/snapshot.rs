@@ -69,7 +69,7 @@ impl Sm {
     /// instruction; `None` runs off the end, which issues and faults) at `now`.
     fn waiting_state(&self, w: usize, now: u64, instr: Option<&Instr>) -> WarpState {
         let Some(instr) = instr else { return WarpState::Ready };
-        match Operands::of(instr).ready_at(&self.warps[w].ready_at) {
+        match Operands::of(instr).ready_at(&self.warps[w].ready_at).max(self.warps[w].busy_until) {
             NOT_READY => return WarpState::Memory,
             at if at > now => return WarpState::Dependency,
             _ => {}

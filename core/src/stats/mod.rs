@@ -10,10 +10,12 @@ use crate::mem::l1::L1Stats;
 pub mod block_log;
 pub mod chunk_view;
 pub mod energy;
+pub mod launch;
 pub mod run_groups;
 pub mod snapshot;
 pub use block_log::{BlockLog, MAX_BLOCK_RECORDS};
 pub use chunk_view::{ChunkView, SmChunk};
+pub use launch::LaunchStats;
 pub use run_groups::{RunGroup, MAX_RUNS_SHOWN};
 pub use snapshot::{InterferenceView, Snapshot, WarpRole, WarpScores, WarpState};
 
@@ -617,6 +619,9 @@ pub struct Report {
     /// overflows, re-chunks and the partition check.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steal: Option<crate::sched::tb::steal::StealStats>,
+    /// What device-side launches did on their way to the dispatcher (all zero without any).
+    #[serde(default, skip_serializing_if = "LaunchStats::is_empty")]
+    pub launches: LaunchStats,
     /// Dynamic energy by component (`energy.rs`), over every run.
     #[serde(default)]
     pub energy: energy::Energy,
