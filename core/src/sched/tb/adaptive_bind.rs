@@ -153,3 +153,125 @@ impl Tunable for AdaptiveBind {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use super::super::chunks::tests::{Bench, ONE_WARP};
+    use super::super::laperm_toys::{from_sm, launch};
+    use super::*;
+
+    /// `laperm.md` §10.4's bench: three SMs, only SM 2 with room (one block at a time), `Q0` empty.
+    fn bench() -> Bench {
+        let mut bench = Bench::new(3, 1);
+        for sm in [0, 1] {
+            bench.free[sm] = super::super::SmFree::default();
+        }
+        bench
+    }
+
+    /// SM 2 runs `count` blocks one after another: the runs they came from.
+    fn runs_taken(bench: &mut Bench, p: &mut AdaptiveBind, count: usize) -> Vec<u32> {
+        (0..count)
+            .map(|_| {
+                let placed = bench.cycle(p);
+                assert_eq!(placed.len(), 1, "{placed:?}");
+                let (sm, run, block) = placed[0];
+                assert_eq!(sm, 2);
+                bench.finish(p, sm, run, block);
+                run
+            })
+            .collect()
+    }
+
+    fn policy(rule: BackupRule) -> AdaptiveBind {
+        let spec = match rule {
+            BackupRule::Next => "adaptive-bind",
+            BackupRule::MostLoaded => "adaptive-bind:backup=1",
+        };
+        let (_, values) = crate::sched::PolicySpec::check(spec, super::super::TB_POLICIES).unwrap();
+        let p = AdaptiveBind::tuned(&values);
+        assert_eq!(p.backup_rule(), rule);
+        p
+    }
+
+    #[test]
+    fn next_drains_the_first_backup_even_when_another_grows() {
+        // bound[0] holds 3 blocks (run 0), bound[1] 5 (run 1); SM 2 picks SM 0 and stays with
+        // it though run 2 puts 10 more on SM 1 meanwhile.
+        let mut p = policy(BackupRule::Next);
+        let mut bench = bench();
+        launch(&mut bench, &mut p, 0, 3, from_sm(0), ONE_WARP);
+        launch(&mut bench, &mut p, 1, 5, from_sm(1), ONE_WARP);
+        assert_eq!(runs_taken(&mut bench, &mut p, 1), [0]);
+        assert_eq!(p.queues().backup, [None, None, Some(0)]);
+        launch(&mut bench, &mut p, 2, 10, from_sm(1), ONE_WARP);
+        let taken = runs_taken(&mut bench, &mut p, 17);
+        assert_eq!(taken, [[0; 2].as_slice(), &[1; 5], &[2; 10]].concat());
+        assert_eq!((p.steals(), p.queues().backup), (18, Vec::from([None, None, Some(1)])));
+    }
+
+    #[test]
+    fn next_stays_with_its_backup_when_a_nearer_sm_gets_children() {
+        // SM 2's first choice under `next` would be SM 0 whenever SM 0 has children: SM 0
+        // receives 10 after SM 2 began draining SM 1, and SM 2 still finishes SM 1 first.
+        let mut p = policy(BackupRule::Next);
+        let mut bench = bench();
+        launch(&mut bench, &mut p, 0, 3, from_sm(1), ONE_WARP);
+        assert_eq!(runs_taken(&mut bench, &mut p, 1), [0]);
+        launch(&mut bench, &mut p, 1, 10, from_sm(0), ONE_WARP);
+        assert_eq!(runs_taken(&mut bench, &mut p, 12), [[0; 2].as_slice(), &[1; 10]].concat());
+    }
+
+    #[test]
+    fn most_loaded_drains_the_fullest_backup_even_when_another_overtakes_it() {
+        // SM 2 picks SM 1 (5 > 3) and stays until it is empty, though SM 0 grows to 13.
+        let mut p = policy(BackupRule::MostLoaded);
+        let mut bench = bench();
+        launch(&mut bench, &mut p, 0, 3, from_sm(0), ONE_WARP);
+        launch(&mut bench, &mut p, 1, 5, from_sm(1), ONE_WARP);
+        assert_eq!(runs_taken(&mut bench, &mut p, 1), [1]);
+        launch(&mut bench, &mut p, 2, 10, from_sm(0), ONE_WARP);
+        let view = p.queues();
+        let left: Vec<u32> = view.bound.iter().map(|levels| levels[0].iter().map(|r| r.blocks_left).sum()).collect();
+        assert_eq!((left, view.backup), (Vec::from([13, 4, 0]), Vec::from([None, None, Some(1)])));
+        let taken = runs_taken(&mut bench, &mut p, 17);
+        assert_eq!(taken, [[1; 4].as_slice(), &[0; 3], &[2; 10]].concat());
+    }
+
+    #[test]
+    fn most_loaded_ties_go_to_the_nearest_sm() {
+        // Four SMs, SM 0 the thief: SMs 1, 2 and 3 hold 2 blocks each. SMs 1 and 3 are both
+        // one step away; SM 1, after the thief, wins.
+        let mut p = policy(BackupRule::MostLoaded);
+        let mut bench = Bench::new(4, 1);
+        for sm in [1, 2, 3] {
+            bench.free[sm] = super::super::SmFree::default();
+        }
+        for (run, home) in [(0, 2), (1, 3), (2, 1)] {
+            launch(&mut bench, &mut p, run, 2, from_sm(home), ONE_WARP);
+        }
+        assert_eq!(bench.cycle(&mut p), [(0, 2, 0)]);
+        // SM 2, two steps away, wins when it holds the most.
+        let mut p = policy(BackupRule::MostLoaded);
+        let mut bench = Bench::new(4, 1);
+        for sm in [1, 2, 3] {
+            bench.free[sm] = super::super::SmFree::default();
+        }
+        for (run, home, blocks) in [(0, 2, 4), (1, 3, 3), (2, 1, 3)] {
+            launch(&mut bench, &mut p, run, blocks, from_sm(home), ONE_WARP);
+        }
+        assert_eq!(bench.cycle(&mut p), [(0, 0, 0)], "the heaviest wins, however far");
+        // Distance counts either way round the ring: SM 3 (one step back) beats SM 2 (two on).
+        let mut p = policy(BackupRule::MostLoaded);
+        let mut bench = Bench::new(4, 1);
+        for sm in [1, 2, 3] {
+            bench.free[sm] = super::super::SmFree::default();
+        }
+        for (run, home) in [(0, 2), (1, 3)] {
+            launch(&mut bench, &mut p, run, 2, from_sm(home), ONE_WARP);
+        }
+        assert_eq!(bench.cycle(&mut p), [(0, 1, 0)]);
+    }
+}

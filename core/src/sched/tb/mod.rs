@@ -22,6 +22,8 @@ mod alarm;
 pub mod chunk;
 pub mod chunks;
 pub mod flip;
+#[cfg(test)]
+mod laperm_toys;
 pub mod occupancy;
 pub mod placed;
 pub mod priority_queues;
