@@ -16,16 +16,22 @@
 //! profiling phase. It is not called in the cycles between, so a policy's sense of time comes
 //! from [`Dispatch::now`] and [`TbCx::now`], never from counting calls.
 
+pub mod adaptive_bind;
 #[cfg(test)]
 mod alarm;
 pub mod chunk;
 pub mod chunks;
 pub mod flip;
+#[cfg(test)]
+mod laperm_toys;
 pub mod occupancy;
 pub mod placed;
+pub mod priority_queues;
 pub mod reset;
 pub mod rr;
+pub mod smx_bind;
 pub mod steal;
+pub mod tb_pri;
 
 use alloc::vec::Vec;
 
@@ -394,6 +400,12 @@ tb_policies! {
         "Reset with every chunk run in the other direction at each launch, so the blocks that ran last, whose data is freshest in the L1, run first (IKRA's F).";
     Steal(steal::Steal) = "steal", "Steal",
         "Flip plus work stealing: an SM with nothing left takes a block from a neighbour and keeps it in its steal queue, running it again in later kernels (IKRA's S).";
+    TbPri(tb_pri::TbPri) = "tb-pri", "TB-Pri",
+        "Device-launched blocks first: each launch gets its parent's priority level + 1 (at most L = 4) and an SM always takes the highest level waiting, host kernels last, so children run soon after their parents (LaPerm's TB-Pri).";
+    SmxBind(smx_bind::SmxBind) = "smx-bind", "SMX-Bind",
+        "TB-Pri with every launch queued on the SM its parent ran on, which alone runs it, for L1 reuse; an SM takes host kernels' blocks only when its own queues are empty, and otherwise idles (LaPerm's SMX-Bind).";
+    AdaptiveBind(adaptive_bind::AdaptiveBind) = "adaptive-bind", "Adaptive-Bind",
+        "SMX-Bind where an SM with nothing of its own and no host kernel's block left drains another SM's queues, the next one with children by default, until they are empty (LaPerm's Adaptive-Bind).";
     // Variants that exist only in the crate's unit tests (not in the registry).
     #[cfg(test)] {
         Alarm(alarm::Alarm);
