@@ -18,7 +18,7 @@ use crate::events::{SmEvent, Stamped};
 use crate::exec::memory::{GlobalMemory, Region};
 use crate::exec::{Fault, FaultKind, LaunchProblem, MAX_DEVICE_GRIDS};
 use crate::isa::Dim3;
-use crate::launch::{DeviceLaunch, HostQueue, LaunchPaths, NewRun, Origin, Ready, Run, Undispatched};
+use crate::launch::{DeviceLaunch, HostQueue, LaunchPaths, NewRun, Occupancy, Origin, Ready, Run, Undispatched};
 use crate::mem::denovo::{Home, HomeAction};
 use crate::mem::dram::Dram;
 use crate::mem::events::EventQueue;
@@ -35,7 +35,8 @@ use crate::sm::{CycleTally, Finished, IssueCx, LaunchShape, Sm};
 use crate::stats::energy::{Energy, EnergyModel};
 use crate::stats::snapshot::NONE;
 use crate::stats::{
-    BlockLog, KernelReport, L1Replay, L2Stats, Report, Snapshot, StallBreakdown, TimeSeries, TrafficClass, WindowCursor,
+    BlockLog, KernelReport, L1Replay, L2Stats, Report, Snapshot, StallBreakdown, TimeSeries, TrafficClass, Window,
+    WindowCursor,
 };
 use crate::workload::Workload;
 
@@ -234,6 +235,8 @@ pub struct Simulation {
     undispatched: Undispatched,
     /// Launches on their way to becoming runs: latencies, the KMU and KDU, DTBL's group tables.
     launch_paths: LaunchPaths,
+    /// The cycle the launch queues' occupancy was last recorded, and what it was.
+    launch_queues_seen: (u64, Occupancy),
     kernels: Vec<KernelReport>,
     blocks: BlockLog,
     series: TimeSeries,
@@ -311,6 +314,7 @@ impl Simulation {
             runs: Vec::new(),
             undispatched: Undispatched::default(),
             launch_paths: LaunchPaths::new(&config),
+            launch_queues_seen: (0, Occupancy::default()),
             kernels: Vec::new(),
             blocks: BlockLog::default(),
             series: TimeSeries::new(options.series_every),
@@ -468,6 +472,7 @@ impl Simulation {
         }
         self.retire_blocks(now);
         self.dispatch(now);
+        self.note_launch_queues(now);
 
         let next = match self.next_cycle(now) {
             u64::MAX => return Some(StepOutcome::Deadlock { what: self.describe_stuck() }),
@@ -511,6 +516,29 @@ impl Simulation {
             self.start_runs(now, &mut runs);
         }
         self.ready_launches = ready;
+    }
+
+    /// Records how full the KDU, the KMU and the group tables are in this cycle's window, and
+    /// how full they were over the cycles since the last visit (they change only in cycles the
+    /// clock visits), so that the windows' maxima do not depend on which cycles were skipped.
+    fn note_launch_queues(&mut self, now: u64) {
+        if !self.launch_paths.limits_kernels() {
+            return;
+        }
+        let (last_cycle, last) = self.launch_queues_seen;
+        let held = |w: &mut Window, o: &Occupancy| {
+            w.kdu_kernels = w.kdu_kernels.max(o.kdu_kernels);
+            w.kmu_waiting = w.kmu_waiting.max(o.kmu_waiting);
+            w.group_records = w.group_records.max(o.group_records);
+        };
+        let mut at = last_cycle + 1;
+        while at < now {
+            held(self.series.at(at), &last);
+            at = (at / self.series.every + 1) * self.series.every;
+        }
+        let current = self.launch_paths.occupancy();
+        held(self.series.at(now), &current);
+        self.launch_queues_seen = (now, current);
     }
 
     /// Moves launches along their paths; those that reach the dispatcher become runs.
@@ -1078,6 +1106,7 @@ impl Simulation {
         self.snapshot_warps(&mut snapshot);
         self.snapshot_totals(&mut snapshot);
         snapshot.chunks = self.tb_policy.chunk_view();
+        snapshot.priority_queues = self.tb_policy.queue_view();
         let l1_sm = l1_sm.min(self.sms.len().saturating_sub(1));
         if let Some(sm) = self.sms.get_mut(l1_sm) {
             snapshot.l1_sm = l1_sm as u32;

@@ -17,7 +17,7 @@ use crate::isa::Dim3;
 use crate::sched::tb::BlockNeeds;
 
 pub use kdu::Kdu;
-pub use paths::{LaunchPaths, NewRun, Ready};
+pub use paths::{LaunchPaths, NewRun, Occupancy, Ready};
 pub use streams::HostQueue;
 pub use undispatched::Undispatched;
 

@@ -56,6 +56,17 @@ pub struct Ready {
     pub group_sm: Option<u32>,
 }
 
+/// How full the launch queues are at one moment.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Occupancy {
+    /// Kernels holding a KDU entry.
+    pub kdu_kernels: u32,
+    /// Kernels waiting in the KMU.
+    pub kmu_waiting: u32,
+    /// DTBL group records held in the SMs' tables, all SMs together.
+    pub group_records: u32,
+}
+
 /// Something due at a cycle.
 #[derive(Clone, Debug)]
 enum Due {
@@ -83,6 +94,8 @@ pub struct LaunchPaths {
     waiting_view: Vec<WaitingKernel>,
     /// Group records each SM's table holds.
     group_records: Vec<u32>,
+    /// Their sum.
+    group_records_held: u32,
     /// What is due, by (cycle, order of scheduling).
     timeline: BTreeMap<(u64, u64), Due>,
     scheduled: u64,
@@ -100,6 +113,7 @@ impl LaunchPaths {
             device_waiting: Vec::new(),
             waiting_view: Vec::new(),
             group_records: alloc::vec![0; config.core.sm_count as usize],
+            group_records_held: 0,
             timeline: BTreeMap::new(),
             scheduled: 0,
             stats: LaunchStats::default(),
@@ -180,6 +194,7 @@ impl LaunchPaths {
                 let records = &mut self.group_records[sm as usize];
                 if capacity == 0 || *records < capacity {
                     *records += 1;
+                    self.group_records_held += 1;
                     self.stats.group_table_peak = self.stats.group_table_peak.max(*records);
                     out.push(Ready { run, kdu_entry: Some(entry), group_sm: Some(sm) });
                 } else {
@@ -253,9 +268,18 @@ impl LaunchPaths {
         self.timeline.len() + self.host_waiting.len() + self.device_waiting.len()
     }
 
-    /// KDU entries in use and kernels waiting in the KMU.
-    pub fn occupancy(&self) -> (u32, u32) {
-        (self.kdu.used(), (self.host_waiting.len() + self.device_waiting.len()) as u32)
+    /// Whether kernels need KDU entries (the CDP and DTBL paths).
+    pub fn limits_kernels(&self) -> bool {
+        self.config.limits_kernels()
+    }
+
+    /// KDU entries in use, kernels waiting in the KMU and group records held, as they stand.
+    pub fn occupancy(&self) -> Occupancy {
+        Occupancy {
+            kdu_kernels: self.kdu.used(),
+            kmu_waiting: (self.host_waiting.len() + self.device_waiting.len()) as u32,
+            group_records: self.group_records_held,
+        }
     }
 
     /// A block of `run` was dispatched to `sm` at `now`. Returns whether a KDU entry freed.
@@ -274,6 +298,7 @@ impl LaunchPaths {
         if run.dispatched == run.blocks {
             if let Some(sm) = run.group_sm.take() {
                 self.group_records[sm as usize] -= 1;
+                self.group_records_held -= 1;
             }
         }
         self.config.kdu_release == KduRelease::AllDispatched && self.release(run)

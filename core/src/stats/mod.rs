@@ -430,6 +430,19 @@ pub struct Window {
     pub l2_misses: u64,
     /// Scheduler cycles by outcome (all SMs).
     pub stalls: StallBreakdown,
+    /// Under the CDP and DTBL launch paths, the most kernels holding a KDU entry at once.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub kdu_kernels: u32,
+    /// The most kernels waiting in the KMU for a KDU entry at once.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub kmu_waiting: u32,
+    /// The most DTBL group records the SMs' tables held at once, all SMs together.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub group_records: u32,
+}
+
+fn is_zero_u32(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A bounded series of windows: when full, adjacent windows merge and the width doubles, so
@@ -513,6 +526,9 @@ impl TimeSeries {
                     w.l2_hits += b.l2_hits;
                     w.l2_misses += b.l2_misses;
                     w.stalls.merge(&b.stalls);
+                    w.kdu_kernels = w.kdu_kernels.max(b.kdu_kernels);
+                    w.kmu_waiting = w.kmu_waiting.max(b.kmu_waiting);
+                    w.group_records = w.group_records.max(b.group_records);
                 }
                 w
             })

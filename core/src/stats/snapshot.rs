@@ -130,6 +130,10 @@ pub struct Snapshot {
     /// and Steal), every SM's; `None` (and absent when serialised) under other TB policies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chunks: Option<ChunkView>,
+    /// LaPerm's priority queues (TB-Pri, SMX-Bind, Adaptive-Bind); `None` (and absent when
+    /// serialised) under other TB policies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority_queues: Option<crate::sched::tb::PriorityQueueView>,
 }
 
 /// A warp policy's view of one SM's warp slots for playback: a score per warp, the cutoff

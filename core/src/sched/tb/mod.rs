@@ -42,6 +42,7 @@ pub use crate::launch::Origin;
 use crate::stats::ChunkView;
 pub use occupancy::{occupancy, Limit, Occupancy};
 pub use placed::PlacedBlocks;
+pub use priority_queues::{PriorityQueueView, QueuedRun};
 
 /// A kernel run that became ready to dispatch, as a TB scheduler sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -313,6 +314,12 @@ pub trait TbScheduler {
     fn chunk_view(&self) -> Option<ChunkView> {
         None
     }
+
+    /// LaPerm's priority queues as they stand, for playback (`None` for other policies). Asked
+    /// only when a snapshot is taken, so it may allocate.
+    fn queue_view(&self) -> Option<PriorityQueueView> {
+        None
+    }
 }
 
 macro_rules! tb_policies {
@@ -383,6 +390,12 @@ macro_rules! tb_policies {
                 match self {
                     $( TbPolicy::$variant(p) => p.chunk_view(), )*
                     $( #[cfg(test)] TbPolicy::$tvariant(p) => p.chunk_view(), )*
+                }
+            }
+            fn queue_view(&self) -> Option<PriorityQueueView> {
+                match self {
+                    $( TbPolicy::$variant(p) => p.queue_view(), )*
+                    $( #[cfg(test)] TbPolicy::$tvariant(p) => p.queue_view(), )*
                 }
             }
         }

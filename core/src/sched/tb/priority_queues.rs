@@ -32,6 +32,7 @@ use serde::{Deserialize, Serialize};
 use super::{Dispatch, KernelLaunch, KmuPick, Origin, TbCx, WaitingKernel};
 use crate::isa::Dim3;
 use crate::sched::{ParamInfo, ParamValues};
+use crate::stats::chunk_view::QUEUE_ENTRIES_KEPT;
 
 /// `L`, the highest priority level.
 pub(crate) const LEVELS: ParamInfo = ParamInfo {
@@ -166,6 +167,10 @@ pub struct PriorityQueueView {
     pub steals: u64,
     /// Blocks placed on an SM configured for another shape (each paid the penalty, if any).
     pub config_switches: u64,
+    /// Entries in every queue together; each queue above lists at most its first
+    /// [`QUEUE_ENTRIES_KEPT`], so a view of thousands of waiting groups stays small.
+    #[serde(default)]
+    pub entries: u64,
 }
 
 /// The switches every policy of the family takes, from [`SHARED_PARAMS`].
@@ -468,9 +473,13 @@ impl PriorityQueues {
 
     /// The queues as they stand; `backup` is Adaptive-Bind's (empty for the others).
     pub(crate) fn view(&self, backup: Vec<Option<u32>>) -> PriorityQueueView {
-        let runs = |q: &VecDeque<Entry>| q.iter().map(|e| QueuedRun { run: e.run, blocks_left: e.left }).collect();
+        let runs = |q: &VecDeque<Entry>| {
+            q.iter().take(QUEUE_ENTRIES_KEPT).map(|e| QueuedRun { run: e.run, blocks_left: e.left }).collect()
+        };
         let levels = self.settings.levels as usize;
+        let entries = self.host.len() + self.global.iter().chain(&self.bound).map(VecDeque::len).sum::<usize>();
         PriorityQueueView {
+            entries: entries as u64,
             levels: self.settings.levels,
             host: runs(&self.host),
             global: self.global.iter().map(runs).collect(),

@@ -53,6 +53,10 @@ impl TbScheduler for SmxBind {
     fn kmu_pick(&mut self, cx: &TbCx, waiting: &[WaitingKernel]) -> KmuPick {
         self.queues.kmu_pick(cx, waiting)
     }
+
+    fn queue_view(&self) -> Option<PriorityQueueView> {
+        Some(self.queues())
+    }
 }
 
 impl Tunable for SmxBind {
