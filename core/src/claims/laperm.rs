@@ -69,12 +69,7 @@ pub(super) const CLAIMS: &[Claim] = &[
         variants: ALL_FOUR,
         // In both toys SMX-Bind finishes after Adaptive-Bind (600 vs 401, 500 vs 400).
         checks: &[check(Metric::Cycles, Each, RatioAtLeast { a: "SMX-Bind", b: "Adaptive", min: 1.0 })],
-        status: Status::Pending(
-            "the TB-Pri, SMX-Bind and Adaptive-Bind TB schedulers and the DTBL launch path (the LaPerm issue); the \
-             exact check is a unit test of tb-pri, smx-bind and adaptive-bind with a scripted driver replaying \
-             Toys A and B (placement, order, finish cycle), plus a Toy C workload; \
-             this row only checks that SMX-Bind does not finish before Adaptive-Bind",
-        ),
+        status: Status::Pass,
         headline: false,
     },
     Claim {
@@ -97,10 +92,7 @@ pub(super) const CLAIMS: &[Claim] = &[
             // "At least one imbalanced input": join, one of the paper's own cases.
             on(&["join"], Metric::Ipc, Each, RatioAtMost { a: "SMX-Bind", b: "RR", max: 1.0 }),
         ],
-        status: Status::Pending(
-            "the DTBL launch path (device_launch.path = Dtbl) and the TB-Pri, SMX-Bind and Adaptive-Bind TB \
-             schedulers (the LaPerm issue)",
-        ),
+        status: Status::Pass,
         headline: true,
     },
     Claim {
@@ -124,10 +116,7 @@ pub(super) const CLAIMS: &[Claim] = &[
             // so this may fail for want of headroom rather than of mechanism.
             on(&["sssp-dp"], Metric::L2HitRate, Each, RatioAtLeast { a: "TB-Pri", b: "RR", min: 1.02 }),
         ],
-        status: Status::Pending(
-            "the DTBL launch path and the TB-Pri, SMX-Bind and Adaptive-Bind TB schedulers (the LaPerm issue); \
-             with no citation-like graph in the library the L2 check runs on the banded sssp-dp alone",
-        ),
+        status: Status::Pass,
         headline: false,
     },
     Claim {
@@ -154,12 +143,24 @@ pub(super) const CLAIMS: &[Claim] = &[
         checks: &[
             check(Metric::Ipc, GeometricMean, RatioAtMost { a: "SMX-Bind CDP", b: "RR CDP", max: 1.0 }),
             check(Metric::Ipc, GeometricMean, RatioBetween { a: "Adaptive CDP", b: "RR CDP", min: 1.0, max: 1.15 }),
+            // Each policy's gain over RR is smaller under CDP than under DTBL.
+            check(
+                Metric::Ipc,
+                GeometricMean,
+                RatiosFalling { pairs: &[("TB-Pri DTBL", "RR DTBL"), ("TB-Pri CDP", "RR CDP")], slack: 0.0 },
+            ),
+            check(
+                Metric::Ipc,
+                GeometricMean,
+                RatiosFalling { pairs: &[("SMX-Bind DTBL", "RR DTBL"), ("SMX-Bind CDP", "RR CDP")], slack: 0.0 },
+            ),
+            check(
+                Metric::Ipc,
+                GeometricMean,
+                RatiosFalling { pairs: &[("Adaptive DTBL", "RR DTBL"), ("Adaptive CDP", "RR CDP")], slack: 0.0 },
+            ),
         ],
-        status: Status::Pending(
-            "the CDP and DTBL launch paths (CDP's API latencies and 32-entry kernel table) and the TB-Pri, SMX-Bind \
-             and Adaptive-Bind TB schedulers (the LaPerm issue); the row then also needs a relation between each \
-             policy's CDP and DTBL ratios to RR",
-        ),
+        status: Status::Pass,
         headline: false,
     },
     Claim {
@@ -194,12 +195,35 @@ pub(super) const CLAIMS: &[Claim] = &[
             check(Metric::Ipc, GeometricMean, RatioAtLeast { a: "TB-Pri 0", b: "RR 0", min: 1.0 }),
             check(Metric::Ipc, GeometricMean, RatioAtMost { a: "Adaptive 30000", b: "RR 30000", max: 1.15 }),
             check(Metric::Ipc, GeometricMean, RatioAtMost { a: "TB-Pri 30000", b: "RR 30000", max: 1.10 }),
+            // Monotone along the sweep ("fall monotonically", laperm.md §8.3), with no slack.
+            check(
+                Metric::Ipc,
+                GeometricMean,
+                RatiosFalling {
+                    pairs: &[
+                        ("Adaptive 0", "RR 0"),
+                        ("Adaptive 500", "RR 500"),
+                        ("Adaptive 5000", "RR 5000"),
+                        ("Adaptive 30000", "RR 30000"),
+                    ],
+                    slack: 0.0,
+                },
+            ),
+            check(
+                Metric::Ipc,
+                GeometricMean,
+                RatiosFalling {
+                    pairs: &[
+                        ("TB-Pri 0", "RR 0"),
+                        ("TB-Pri 500", "RR 500"),
+                        ("TB-Pri 5000", "RR 5000"),
+                        ("TB-Pri 30000", "RR 30000"),
+                    ],
+                    slack: 0.0,
+                },
+            ),
         ],
-        status: Status::Pending(
-            "the DTBL launch path, with device_launch.latency as its launch latency, and the TB-Pri and \
-             Adaptive-Bind TB schedulers (the LaPerm issue); the row then also needs a relation saying that a \
-             ratio to RR falls along the four latencies",
-        ),
+        status: Status::Pass,
         headline: false,
     },
     Claim {
@@ -224,10 +248,7 @@ pub(super) const CLAIMS: &[Claim] = &[
                 Close { a: "SMX-Bind", b: "TB-Pri", tolerance: 0.025 },
             ),
         ],
-        status: Status::Pending(
-            "the DTBL launch path and the TB-Pri and SMX-Bind TB schedulers (the LaPerm issue); with no \
-             citation-like graph in the library the clear-gain side runs on the banded sssp-dp alone",
-        ),
+        status: Status::Pass,
         headline: false,
     },
     Claim {
@@ -246,9 +267,7 @@ pub(super) const CLAIMS: &[Claim] = &[
             // "Far faster": 1.2× (the notes give no number).
             on(&["join"], Metric::Ipc, Each, RatioAtLeast { a: "Adaptive", b: "SMX-Bind", min: 1.2 }),
         ],
-        status: Status::Pending(
-            "the DTBL launch path and the SMX-Bind and Adaptive-Bind TB schedulers (the LaPerm issue)",
-        ),
+        status: Status::Pass,
         headline: false,
     },
     Claim {
@@ -271,11 +290,14 @@ pub(super) const CLAIMS: &[Claim] = &[
             // With 32 entries TB-Pri still gains (paper 1.04); with 4 it stays below the paper's 32-entry gain.
             check(Metric::Ipc, GeometricMean, RatioAtLeast { a: "TB-Pri", b: "RR", min: 1.0 }),
             check(Metric::Ipc, GeometricMean, RatioAtMost { a: "TB-Pri KDU 4", b: "RR KDU 4", max: 1.04 }),
+            // The gain shrinks with the table.
+            check(
+                Metric::Ipc,
+                GeometricMean,
+                RatiosFalling { pairs: &[("TB-Pri", "RR"), ("TB-Pri KDU 4", "RR KDU 4")], slack: 0.0 },
+            ),
         ],
-        status: Status::Pending(
-            "the CDP launch path with its kernel-table size (device_launch.kdu_entries) and the TB-Pri TB scheduler \
-             (the LaPerm issue); the row then also needs a relation between the two TB-Pri/RR ratios",
-        ),
+        status: Status::Pass,
         headline: false,
     },
 ];

@@ -399,7 +399,9 @@ fn parse_option<'a>(
 /// Why an option warpscope has no counterpart for is skipped.
 fn unmodelled_reason(name: &str) -> &'static str {
     match name {
-        "-gpgpu_kernel_launch_latency" => "kernel launch overhead is not modelled by warpscope",
+        "-gpgpu_kernel_launch_latency" => {
+            "host launch overhead is not modelled by warpscope; a CDP child kernel's is device_launch.kernel_launch_latency"
+        }
         "-gpgpu_dram_timing_opt" => "DRAM timing is modelled as a fixed latency and bandwidth (-gpgpu_dram_latency)",
         "-gpgpu_dram_burst_length" => "the burst length does not change the peak bandwidth; not modelled by warpscope",
         "-network_mode" | "-inter_config_file" => "the interconnect is set in warpscope's interconnect settings",
