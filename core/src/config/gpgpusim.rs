@@ -1060,7 +1060,7 @@ mod tests {
                 (8, "-some_future_option"),
             ]
         );
-        assert_eq!(ignored[0].reason, "kernel launch overhead is not modelled by warpscope");
+        assert_eq!(ignored[0].reason, "host launch overhead is not modelled by warpscope; a CDP child kernel's is device_launch.kernel_launch_latency");
         assert_eq!(ignored[3].reason, "warpscope has no power model");
         assert_eq!(ignored[5].reason, "not modelled by warpscope");
     }
