@@ -10,6 +10,7 @@ mod instructions;
 mod reproduce;
 mod reproduction_md;
 mod run;
+mod sharing;
 mod swl_sweep;
 mod validate;
 
@@ -55,6 +56,9 @@ enum Command {
     /// Read a GPGPU-Sim gpgpusim.config onto a preset and print the machine as JSON, with every
     /// option that was not applied.
     ImportConfig(ImportArgs),
+    /// Measure how much global data parent blocks share with the child blocks they launch,
+    /// and children with their siblings (the LaPerm paper's shared-footprint ratios).
+    Sharing(sharing::SharingArgs),
 }
 
 #[derive(clap::Args)]
@@ -206,6 +210,7 @@ fn main() -> ExitCode {
         Command::Validate(args) => return validate::run(&args),
         Command::ImportConfig(args) => return import_config(&args),
         Command::Instructions(args) => return instructions::run(&args),
+        Command::Sharing(args) => return sharing::run(&args),
     };
     let mut sweep = match CacheSweep::new(args.spec()) {
         Ok(sweep) => sweep,

@@ -5,6 +5,7 @@
 //! stored register-major (`regs[r * 32 + lane]`), so one operand of all lanes is contiguous.
 
 pub mod alu;
+pub mod footprint_sharing;
 pub mod memory;
 pub mod reference;
 pub mod simt;

@@ -9,7 +9,8 @@ use alloc::vec::Vec;
 
 use super::memory::{GlobalMemory, Region, SharedMemory};
 use super::{
-    for_each_launch, step, ExecEnv, Executed, Fault, LaunchProblem, WarpExec, WarpPlace, LANES, MAX_DEVICE_GRIDS,
+    for_each_launch, step, ExecEnv, Executed, Fault, LaunchProblem, MemAccess, WarpExec, WarpPlace, LANES,
+    MAX_DEVICE_GRIDS,
 };
 use crate::isa::{Dim3, Kernel};
 use crate::workload::Workload;
@@ -83,24 +84,60 @@ pub struct WorkloadRun {
     pub device_launches: u64,
 }
 
+/// A block of a reference run: which grid (numbered from 0 in the order the grids ran) and
+/// which block in it (linear index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RunBlock {
+    /// The grid's run number.
+    pub run: u32,
+    /// Linear block index in the grid.
+    pub block: u32,
+}
+
+/// Watches a reference run from the inside, for profilers that need more than the final
+/// memory (which block touched what, who launched whom). `()` watches nothing and costs
+/// nothing, so the plain runner is this one runner with `()`.
+pub trait RunObserver {
+    /// Grid `run` is about to run its `blocks` blocks; `launched_by` is the block whose thread
+    /// launched it, `None` for a host launch. Runs are numbered from 0 in the order they run.
+    fn grid_started(&mut self, _run: u32, _launched_by: Option<RunBlock>, _blocks: u32) {}
+
+    /// Block `block` of the current grid executed a memory instruction (any space): the lanes
+    /// of `access.mask` accessed `addresses[lane]`.
+    fn memory_access(&mut self, _block: u32, _access: &MemAccess, _addresses: &[u32; LANES]) {}
+}
+
+impl RunObserver for () {}
+
 /// Runs a whole workload functionally: host launches in program order, each followed by the
 /// grids it launched from the device, breadth first. Concurrency between streams and between
 /// parents and children is not modelled, so the results equal the timing engine's for
 /// programs whose outcome does not depend on that order.
 pub fn run_workload(workload: &Workload, warp_size: u32, limit: u64) -> Result<WorkloadRun, RunError> {
+    run_workload_observed(workload, warp_size, limit, &mut ())
+}
+
+/// [`run_workload`], telling `observer` about every grid and memory access as it happens.
+pub fn run_workload_observed<O: RunObserver + ?Sized>(
+    workload: &Workload,
+    warp_size: u32,
+    limit: u64,
+    observer: &mut O,
+) -> Result<WorkloadRun, RunError> {
     let (mut memory, regions) = workload.materialize();
     let mut executed = 0u64;
     let mut per_kernel = vec![0u64; workload.kernels.len()];
     let mut device_launches = 0u64;
-    let mut queue: alloc::collections::VecDeque<ChildLaunch> = alloc::collections::VecDeque::new();
-    let mut children = Vec::new();
+    let mut runs = 0u32;
+    // Each grid waiting to run, with the block that launched it (none for the host's).
+    let mut queue: alloc::collections::VecDeque<(ChildLaunch, Option<RunBlock>)> = alloc::collections::VecDeque::new();
+    let mut children: Vec<(u32, ChildLaunch)> = Vec::new();
     let params: Vec<u32> = workload.kernels.iter().map(|k| k.params).collect();
     for spec in &workload.launches {
         let args = Workload::arg_words(spec, &regions);
-        queue.push_back(ChildLaunch { code: spec.kernel, grid: spec.grid, block: spec.block, args });
-        let mut host = true;
-        while let Some(next) = queue.pop_front() {
-            if !host {
+        queue.push_back((ChildLaunch { code: spec.kernel, grid: spec.grid, block: spec.block, args }, None));
+        while let Some((next, launched_by)) = queue.pop_front() {
+            if launched_by.is_some() {
                 device_launches += 1;
                 let problem = LaunchProblem::of_dimensions(next.grid, next.block)
                     .or((device_launches > MAX_DEVICE_GRIDS as u64).then_some(LaunchProblem::TooManyGrids));
@@ -108,17 +145,20 @@ pub fn run_workload(workload: &Workload, warp_size: u32, limit: u64) -> Result<W
                     return Err(RunError::BadLaunch { kernel: next.code, problem });
                 }
             }
-            host = false;
             let Some(kernel) = workload.kernels.get(next.code as usize) else {
                 return Err(RunError::BadLaunch { kernel: next.code, problem: LaunchProblem::BadDimensions });
             };
+            let run = runs;
+            runs += 1;
+            observer.grid_started(run, launched_by, next.grid.count() as u32);
             let launch = Launch { kernel, grid: next.grid, block: next.block, args: &next.args, warp_size };
             children.clear();
-            let ran = run_launching(launch, &mut memory, limit.saturating_sub(executed), &params, &mut children)
+            let mut record = |block, child| children.push((block, child));
+            let ran = run_blocks(launch, &mut memory, limit.saturating_sub(executed), &params, &mut record, observer)
                 .map_err(|e| if let RunError::TooLong { .. } = e { RunError::TooLong { limit } } else { e })?;
             executed += ran;
             per_kernel[next.code as usize] += ran;
-            queue.extend(children.drain(..));
+            queue.extend(children.drain(..).map(|(block, child)| (child, Some(RunBlock { run, block }))));
         }
     }
     Ok(WorkloadRun { memory, regions, warp_instructions: executed, per_kernel, device_launches })
@@ -140,6 +180,19 @@ pub fn run_launching(
     params: &[u32],
     children: &mut Vec<ChildLaunch>,
 ) -> Result<u64, RunError> {
+    run_blocks(launch, global, limit, params, &mut |_, child| children.push(child), &mut ())
+}
+
+/// The block-by-block loop behind [`run_launching`]: `on_launch(block, child)` receives each
+/// grid a thread of `block` launches, `observer` every memory access.
+fn run_blocks<O: RunObserver + ?Sized>(
+    launch: Launch<'_>,
+    global: &mut GlobalMemory,
+    limit: u64,
+    params: &[u32],
+    on_launch: &mut dyn FnMut(u32, ChildLaunch),
+    observer: &mut O,
+) -> Result<u64, RunError> {
     let threads = launch.block.count() as u32;
     let warps = threads.div_ceil(launch.warp_size);
     let regs_per_warp = launch.kernel.regs_per_thread as usize * LANES;
@@ -149,8 +202,8 @@ pub fn run_launching(
     let mut addresses = [0u32; LANES];
     let mut executed = 0u64;
 
-    for block in 0..launch.grid.count() as u32 {
-        let block_idx = launch.grid.unflatten(block);
+    for block_index in 0..launch.grid.count() as u32 {
+        let block_idx = launch.grid.unflatten(block_index);
         shared.reset(launch.kernel.shared_bytes);
         let places: Vec<WarpPlace> = (0..warps)
             .map(|w| WarpPlace {
@@ -188,11 +241,12 @@ pub fn run_launching(
                     Ok(Executed::Launch { kernel, dims, args, mask }) => {
                         let params = params.get(kernel as usize).copied().unwrap_or(0) as usize;
                         for_each_launch(warp_regs, dims, args, params, mask, |_, grid, block, args| {
-                            children.push(ChildLaunch { code: kernel, grid, block, args });
+                            on_launch(block_index, ChildLaunch { code: kernel, grid, block, args });
                         });
                     }
+                    Ok(Executed::Memory(access)) => observer.memory_access(block_index, &access, &addresses),
                     Ok(_) => {}
-                    Err(fault) => return Err(RunError::Fault { block, warp: w as u32, fault }),
+                    Err(fault) => return Err(RunError::Fault { block: block_index, warp: w as u32, fault }),
                 }
             }
             // Release the barrier once every live warp waits at it.
