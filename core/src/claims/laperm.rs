@@ -11,7 +11,7 @@
 //! scheduling, one TB dispatched per cycle). Each row names its launch path,
 //! `device_launch.path` = `Dtbl` (TB groups coalesced into a running kernel) or `Cdp` (a new
 //! kernel through the 32-entry kernel table, with CDP's API latencies): the setting the LaPerm
-//! issue adds; today a device launch is a child grid made visible a fixed latency later.
+//! issue added (the idealised `Fixed` path makes a child grid visible a fixed latency later).
 //! Normalised IPC is averaged as a geometric mean (the ratio of geometric means is the geometric
 //! mean of the ratios to RR); the paper says only "on average".
 
@@ -69,7 +69,16 @@ pub(super) const CLAIMS: &[Claim] = &[
         variants: ALL_FOUR,
         // In both toys SMX-Bind finishes after Adaptive-Bind (600 vs 401, 500 vs 400).
         checks: &[check(Metric::Cycles, Each, RatioAtLeast { a: "SMX-Bind", b: "Adaptive", min: 1.0 })],
-        status: Status::Pass,
+        status: Status::KnownFailure(
+            "the toys themselves reproduce exactly in the unit tests (`sched::tb::laperm_toys`: Toy A's four \
+             round tables, child placements, round gaps and finish cycles 401/401/600/401; Toy B, whose SMX-Bind \
+             row in the notes drops A1 and is corrected to finish at 600), and Toy C's bounds hold in the engine \
+             (`core/tests/laperm_toy_c.rs`: child L1 hits 100 % under SMX-Bind and Adaptive-Bind, 31 % under RR \
+             and TB-Pri); this row's engine check fails on bfs-dp at 1,024 vertices, where SMX-Bind finishes \
+             1.1 % before Adaptive-Bind: a child is dispatched about 550 cycles after its launch there, so \
+             there is no tail for stealing to shorten, and the steals (74 of 104 child blocks run away from \
+             their parent's SM) only cost L1 hits",
+        ),
         headline: false,
     },
     Claim {
@@ -92,7 +101,15 @@ pub(super) const CLAIMS: &[Claim] = &[
             // "At least one imbalanced input": join, one of the paper's own cases.
             on(&["join"], Metric::Ipc, Each, RatioAtMost { a: "SMX-Bind", b: "RR", max: 1.0 }),
         ],
-        status: Status::Pass,
+        status: Status::KnownFailure(
+            "Adaptive-Bind gains 1 %, not 10 %: children do only 10–16 % of the graph kernels' warp \
+             instructions (bfs-dp 11.8 %, sssp-dp 15.9 %, sssp-dp-powerlaw 10.2 %), and binding them home wins \
+             no L1 hits although they share 27–49 % of their lines with their parent (`warpscope sharing`): on \
+             bfs-dp and sssp-dp-powerlaw a child is first dispatched 8,000–10,000 cycles after its launch, in \
+             which each SM fills 800–1,000 lines, 3–4 times its 256-line L1; sssp-dp's eight parent blocks a \
+             round never fill the machine, so its children start within 5 cycles of their launch whatever \
+             the policy",
+        ),
         headline: true,
     },
     Claim {
@@ -116,7 +133,12 @@ pub(super) const CLAIMS: &[Claim] = &[
             // so this may fail for want of headroom rather than of mechanism.
             on(&["sssp-dp"], Metric::L2HitRate, Each, RatioAtLeast { a: "TB-Pri", b: "RR", min: 1.02 }),
         ],
-        status: Status::Pass,
+        status: Status::KnownFailure(
+            "the L1 orderings hold, but TB-Pri leaves sssp-dp's L2 hit rate where it is (99.1 % under RR: \
+             no headroom), and sssp-dp's children start within 5 cycles of their launch under every policy, \
+             so prioritising them changes nothing; the library has no citation-like graph for the check's \
+             other input",
+        ),
         headline: false,
     },
     Claim {
@@ -160,7 +182,13 @@ pub(super) const CLAIMS: &[Claim] = &[
                 RatiosFalling { pairs: &[("Adaptive DTBL", "RR DTBL"), ("Adaptive CDP", "RR CDP")], slack: 0.0 },
             ),
         ],
-        status: Status::Pass,
+        status: Status::KnownFailure(
+            "under CDP Adaptive-Bind gains nothing (0.996 of RR), and SMX-Bind loses a little less \
+             under CDP (0.971) than under DTBL (0.967), against the paper's ordering; but the DTBL gains they are \
+             compared with are themselves within 1 % of RR (row 2's reasons), and under CDP the children wait \
+             longer still: on bfs-dp 37,000 cycles from launch to dispatch, 6,700 of them in the KMU behind a \
+             full KDU (411 kernels waiting at most)",
+        ),
         headline: false,
     },
     Claim {
@@ -223,7 +251,11 @@ pub(super) const CLAIMS: &[Claim] = &[
                 },
             ),
         ],
-        status: Status::Pass,
+        status: Status::KnownFailure(
+            "there is no gain to lose: at zero latency Adaptive-Bind and TB-Pri are 1 % above RR (row \
+             2's reasons), and along the sweep both stay within 1 % of RR, so the ratios wander rather than \
+             fall",
+        ),
         headline: false,
     },
     Claim {
@@ -248,7 +280,12 @@ pub(super) const CLAIMS: &[Claim] = &[
                 Close { a: "SMX-Bind", b: "TB-Pri", tolerance: 0.025 },
             ),
         ],
-        status: Status::Pass,
+        status: Status::KnownFailure(
+            "binding adds 0.3 points of L1 hits on sssp-dp, not 3: its children start at once under every \
+             policy, but each touches only 10.8 lines, 26.7 % of them its parent's (`warpscope sharing`), and \
+             children are 15.9 % of the instructions, so the lines binding keeps together are few against the \
+             run's accesses",
+        ),
         headline: false,
     },
     Claim {
@@ -267,7 +304,14 @@ pub(super) const CLAIMS: &[Claim] = &[
             // "Far faster": 1.2× (the notes give no number).
             on(&["join"], Metric::Ipc, Each, RatioAtLeast { a: "Adaptive", b: "SMX-Bind", min: 1.2 }),
         ],
-        status: Status::Pass,
+        status: Status::KnownFailure(
+            "our AMR is not balanced once its nested launches are bound: the parent blocks holding the \
+             ring's top and bottom rows (blocks 16 and 47, where the flame front runs along their rows) start \
+             subtrees of 1,539 and 1,498 grids against at most 738 for any other, and binding keeps each \
+             subtree on one SM, so two SMs get 2,132 and 2,216 child blocks against 565–1,458 on the others and \
+             SMX-Bind runs 1.9 times Adaptive-Bind's cycles; on JOIN binding costs little (the busiest SM \
+             has 1.33 times the mean child blocks), so Adaptive-Bind is only 2 % ahead",
+        ),
         headline: false,
     },
     Claim {
@@ -297,7 +341,12 @@ pub(super) const CLAIMS: &[Claim] = &[
                 RatiosFalling { pairs: &[("TB-Pri", "RR"), ("TB-Pri KDU 4", "RR KDU 4")], slack: 0.0 },
             ),
         ],
-        status: Status::Pass,
+        status: Status::KnownFailure(
+            "TB-Pri does not gain under CDP even with 32 KDU entries (0.995 of RR): the children wait \
+             37,000 cycles from launch to dispatch on bfs-dp, most of it the runtime's 28,900-cycle stall and \
+             the KMU, by which time the parents have long run, so there is nothing left to overtake; with 4 \
+             entries the ratio is 0.999, within the noise of the first",
+        ),
         headline: false,
     },
 ];
