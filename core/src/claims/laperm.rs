@@ -189,7 +189,7 @@ pub(super) const CLAIMS: &[Claim] = &[
              longer still: on bfs-dp 37,000 cycles from launch to dispatch, 6,700 of them in the KMU behind a \
              full KDU (411 kernels waiting at most)",
         ),
-        headline: false,
+        headline: true,
     },
     Claim {
         id: "laperm-8.3-5",
