@@ -285,6 +285,27 @@ fn print_summary(r: &Report, seconds: f64) {
         percent(s.barrier, total),
         percent(s.throttled, total)
     );
+    let l = &r.launches;
+    if l.device_launches > 0 {
+        println!(
+            "device launches    {:>12}   {} new kernels, {} groups joined a running kernel ({} through global memory); launching warps stalled {} cycles",
+            l.device_launches, l.new_kernels, l.coalesced_groups, l.overflowed_groups, l.launch_stall_cycles
+        );
+        println!(
+            "launch queues      KDU {} kernels at most, KMU {} waiting at most ({:.0} cycles each on average), group table {} records at most",
+            l.kdu_peak,
+            l.kmu_peak,
+            if l.kmu_waits == 0 { 0.0 } else { l.kmu_wait_cycles as f64 / l.kmu_waits as f64 },
+            l.group_table_peak
+        );
+        println!(
+            "child blocks       {:>12}   {} on their parent's SM; launch to first dispatch {:.0} cycles on average, {} at most",
+            l.child_blocks,
+            percent(l.child_blocks_on_parent_sm, l.child_blocks),
+            l.mean_launch_to_dispatch(),
+            l.launch_to_dispatch_max
+        );
+    }
     if let Some(steal) = &r.steal {
         let c = &steal.rechunks;
         println!(
