@@ -5,6 +5,7 @@
 pub mod breakdown;
 pub mod cell_grid;
 pub mod chunks;
+pub mod lineage;
 pub mod occupancy;
 pub mod palette;
 pub mod path;
