@@ -202,7 +202,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
             if mode == ColourMode::Kernel {
                 { legend(&report) }
             } else {
-                { lineage_legend(&report, mode) }
+                { lineage_legend(&report, mode, marks_fit(&index, &geometry)) }
             }
             if let Some(note) = sampled(&report) {
                 <p class="viz-hint" id="timeline-sampled">{ note }</p>
@@ -271,6 +271,16 @@ fn draw_blocks(
         let y = geometry.row_top(row) + geometry.row_height / 2.0;
         let _ = context.fill_text(&format!("SM {row}"), LABEL_WIDTH - 8.0, y);
     }
+    if mode == ColourMode::ParentSm {
+        // Each row's own colour at its left, so a block in its row's colour reads as a child
+        // on its parent's SM even where lanes are too thin for the mark.
+        let side = geometry.row_height.min(6.0);
+        for row in 0..geometry.rows {
+            let y = geometry.row_top(row) + (geometry.row_height - side) / 2.0;
+            fill_rect(context, &lineage::sm_colour(row as u32), 1.0, y, side, side);
+        }
+        context.set_fill_style_str(INK_SOFT);
+    }
 
     context.set_stroke_style_str(INK_SOFT);
     context.begin_path();
@@ -304,7 +314,7 @@ fn fill_boxes(context: &CanvasRenderingContext2d, colour: &str, rects: &[BoxRect
 }
 
 /// Blocks coloured by their parent's SM or their nesting depth ([`lineage`]); a child that ran
-/// on its parent's SM gets a dark bar along its top edge.
+/// on its parent's SM gets a dark bar along its top edge where its lane is tall enough.
 fn draw_lineage(
     context: &CanvasRenderingContext2d,
     report: &Report,
@@ -321,8 +331,7 @@ fn draw_lineage(
     for (class, rects) in buckets.iter().enumerate().filter(|(_, r)| !r.is_empty()) {
         fill_boxes(context, &lineage::class_colour(mode, class as u32), rects);
     }
-    let marks: Vec<BoxRect> =
-        boxes.iter().filter(|b| b.shade == 1).map(|b| BoxRect { h: (b.h / 3.0).clamp(1.0, 3.0), ..*b }).collect();
+    let marks: Vec<BoxRect> = boxes.iter().filter_map(lineage::mark).collect();
     fill_boxes(context, MARK_COLOUR, &marks);
 }
 
@@ -505,7 +514,7 @@ fn legend(report: &Report) -> Html {
 
 /// The classes of a lineage colouring with their block counts, and the mark of a child on its
 /// parent's SM.
-fn lineage_legend(report: &Report, mode: ColourMode) -> Html {
+fn lineage_legend(report: &Report, mode: ColourMode, marks: bool) -> Html {
     let entries = lineage::legend(mode, &report.kernels, &report.blocks);
     let shown = entries.len().min(LEGEND_MAX + 2);
     let more = entries.len() - shown;
@@ -522,11 +531,16 @@ fn lineage_legend(report: &Report, mode: ColourMode) -> Html {
             if more > 0 {
                 <li class="more">{ format!("and {more} more") }</li>
             }
-            if mode == ColourMode::ParentSm {
+            if mode == ColourMode::ParentSm && marks {
                 <li class="mark"><span class="swatch mark" aria-hidden="true" />{ "dark top edge: ran on its parent's SM" }</li>
             }
         </ul>
     }
+}
+
+/// Whether some SM's lanes are tall enough for marks ([`lineage::MARK_MIN_HEIGHT`]).
+fn marks_fit(index: &BlockIndex, geometry: &Geometry) -> bool {
+    index.sms.iter().any(|lanes| !lanes.is_empty() && geometry.lane_height(lanes.len()) >= lineage::MARK_MIN_HEIGHT)
 }
 
 /// How many child blocks drawn ran on their direct parent's SM.
@@ -537,7 +551,7 @@ fn on_parent_sm_note(report: &Report) -> String {
     }
     format!(
         "Blocks of device-launched runs that ran on the SM their direct parent ran on: {} of {} ({}). Each block's \
-         colour is its parent's SM; the row is the SM it ran on.",
+         colour is its parent's SM (the squares beside the SMs' names); the row is the SM it ran on.",
         grouped(same),
         grouped(children),
         percent(same, children)

@@ -7,6 +7,7 @@
 use warpscope_core::stats::{BlockRecord, KernelReport};
 
 use super::palette::qualitative;
+use super::timeline::BoxRect;
 use crate::format::grouped;
 
 /// How the timeline colours its blocks.
@@ -102,12 +103,23 @@ pub fn class(mode: ColourMode, kernels: &[KernelReport], b: &BlockRecord) -> (u3
     }
 }
 
-/// Neutral grey of host blocks: light, so that the children stand out.
-pub const HOST_COLOUR: &str = "#cbd5e1";
+/// Neutral grey of host blocks: unsaturated, so that the children stand out, and dark enough
+/// to see on the rows' light bands.
+pub const HOST_COLOUR: &str = "#94a3b8";
 /// Blocks whose origin the report did not keep.
 pub const UNKNOWN_COLOUR: &str = "#f1f5f9";
 /// The mark on a child that ran on its parent's SM.
 pub const MARK_COLOUR: &str = "#0f172a";
+
+/// Boxes at least this tall (CSS pixels) get the mark; on thinner ones it would hide the colour.
+pub const MARK_MIN_HEIGHT: f64 = 3.0;
+
+/// The mark on box `b` of a child that ran on its parent's SM (`b.shade` 1 under
+/// [`class`]): a bar along its top, a third of its height and at most 3 px; none on an unmarked
+/// box or one shorter than [`MARK_MIN_HEIGHT`].
+pub fn mark(b: &BoxRect) -> Option<BoxRect> {
+    (b.shade == 1 && b.h >= MARK_MIN_HEIGHT).then(|| BoxRect { h: (b.h / 3.0).min(3.0), ..*b })
+}
 
 /// Depths 1, 2, … [`DEPTH_CAP`]: a light-to-dark ramp from green to deep blue (ColorBrewer's
 /// YlGnBu), ordered as the depths are and apart from the hosts' grey.
@@ -261,6 +273,15 @@ mod tests {
             labels,
             [("host launches", 2), ("from SM 0", 1), ("from SM 1", 1), ("from SM 2", 1), ("parent's SM not kept", 1)]
         );
+    }
+
+    #[test]
+    fn marks_are_a_bar_along_the_top_of_tall_enough_boxes() {
+        let b = BoxRect { x: 10.0, y: 20.0, w: 30.0, h: 22.0, kernel: FIRST_SM, shade: 1 };
+        assert_eq!(mark(&b), Some(BoxRect { h: 3.0, ..b }));
+        assert_eq!(mark(&BoxRect { h: 6.0, ..b }).map(|m| m.h), Some(2.0));
+        assert_eq!(mark(&BoxRect { h: 2.9, ..b }), None, "a thin lane keeps its colour");
+        assert_eq!(mark(&BoxRect { shade: 0, ..b }), None);
     }
 
     #[test]
