@@ -231,8 +231,13 @@ fn launch_table(l: &LaunchStats) -> Html {
     };
     let count = |id, label, n: u64, note: &str| row(id, label, grouped(n), n.to_string(), note.to_owned());
     let waits = match l.kmu_waits {
-        0 => "no kernel had to wait for a KDU entry".to_owned(),
-        n => format!("{} kernels waited for a KDU entry, {} cycles in all", grouped(n), grouped(l.kmu_wait_cycles)),
+        0 => "no kernel went through the KMU".to_owned(),
+        1 => format!("1 kernel went through the KMU to a KDU entry, waiting {} cycles", grouped(l.kmu_wait_cycles)),
+        n => format!(
+            "{} kernels went through the KMU to a KDU entry, waiting {} cycles in all",
+            grouped(n),
+            grouped(l.kmu_wait_cycles)
+        ),
     };
     html! {
         <table class="report" id="launch-stats">
