@@ -67,8 +67,11 @@ pub fn queue_panel(props: &QueuePanelProps) -> Html {
     };
     let rows = sm_rows(view);
     let hidden = view.bound.len().saturating_sub(rows.len());
-    let shared: Vec<(String, QueueCell)> = core::iter::once(("Level 0 · host kernels".to_owned(), cell(&view.host)))
-        .chain(global_levels(view).into_iter().map(|(level, c)| (format!("Level {level} · global"), c)))
+    // Highest level first: TB-Pri's global levels, then the host kernels'.
+    let shared: Vec<(String, QueueCell)> = global_levels(view)
+        .into_iter()
+        .map(|(level, c)| (format!("Level {level} · global"), c))
+        .chain(core::iter::once(("Level 0 · host kernels".to_owned(), cell(&view.host, capped(view)))))
         .collect();
     let bound = !view.bound.is_empty();
     let adaptive = !view.backup.is_empty();
@@ -148,7 +151,14 @@ fn sm_row(r: &SmRow, adaptive: bool) -> Html {
             <th scope="row">{ format!("SM {}", r.sm) }</th>
             { for r.levels.iter().map(|c| html! {
                 <td class={classes!("queue-cell", (c.runs > 0).then_some("busy"))} title={c.title.clone()}
-                    data-queue={c.data.clone()}>{ c.words.clone() }</td>
+                    data-queue={c.data.clone()}>
+                    if c.runs > 0 {
+                        <span class="runs">{ c.runs_part.clone() }</span>
+                        <span class="blocks">{ c.blocks_part.clone() }</span>
+                    } else {
+                        { "–" }
+                    }
+                </td>
             }) }
             if adaptive {
                 <td class="queue-backup">{ r.backup.map_or_else(|| "none yet".to_owned(), |b| format!("← SM {b}")) }</td>

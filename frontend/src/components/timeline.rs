@@ -210,6 +210,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
             if mode == ColourMode::ParentSm {
                 <p class="viz-hint" id="timeline-on-parent-sm">{ on_parent_sm_note(&report) }</p>
             }
+            if mode == ColourMode::Depth && report.blocks.iter().any(|b| b.kernel as usize >= report.kernels.len()) {
+                <p class="viz-hint" id="timeline-not-kept">{ not_kept_note(&report).trim_start().to_owned() }</p>
+            }
             if let Some(note) = same_sm_note(&previous) {
                 <p class="viz-hint" id="timeline-same-sm">{ note }</p>
             }
@@ -547,14 +550,30 @@ fn marks_fit(index: &BlockIndex, geometry: &Geometry) -> bool {
 fn on_parent_sm_note(report: &Report) -> String {
     let lineage::OnParentSm { children, same } = lineage::on_parent_sm(&report.kernels, &report.blocks);
     if children == 0 {
-        return "No block of a device-launched run is drawn.".to_owned();
+        return "No block of a device-launched run whose record the page keeps is drawn.".to_owned()
+            + &not_kept_note(report);
     }
-    format!(
+    let note = format!(
         "Blocks of device-launched runs that ran on the SM their direct parent ran on: {} of {} ({}). Each block's \
          colour is its parent's SM (the squares beside the SMs' names); the row is the SM it ran on.",
         grouped(same),
         grouped(children),
         percent(same, children)
+    );
+    note + &not_kept_note(report)
+}
+
+/// For a report that totals its later runs, what the lineage colourings cannot say.
+fn not_kept_note(report: &Report) -> String {
+    let not_kept = report.blocks.iter().filter(|b| b.kernel as usize >= report.kernels.len()).count() as u64;
+    if not_kept == 0 {
+        return String::new();
+    }
+    format!(
+        " The page keeps the first {} runs whole and only totals the others, so {} blocks of later runs are drawn \
+         pale, their parents and depths unknown.",
+        grouped(report.kernels.len() as u64),
+        grouped(not_kept)
     )
 }
 

@@ -168,7 +168,6 @@ pub fn legend(mode: ColourMode, kernels: &[KernelReport], blocks: &[BlockRecord]
     }
     let label = |c: u32| match (c, mode) {
         (HOST, _) => "host launches".to_owned(),
-        (UNKNOWN, ColourMode::ParentSm) => "parent's SM not kept".to_owned(),
         (UNKNOWN, _) => "run not kept".to_owned(),
         (c, ColourMode::Depth) if c - FIRST_SM + 1 == DEPTH_CAP => format!("depth {DEPTH_CAP} and deeper"),
         (c, ColourMode::Depth) => format!("depth {}", c - FIRST_SM + 1),
@@ -271,7 +270,7 @@ mod tests {
         let labels: Vec<(&str, u64)> = legend.iter().map(|e| (e.label.as_str(), e.blocks)).collect();
         assert_eq!(
             labels,
-            [("host launches", 2), ("from SM 0", 1), ("from SM 1", 1), ("from SM 2", 1), ("parent's SM not kept", 1)]
+            [("host launches", 2), ("from SM 0", 1), ("from SM 1", 1), ("from SM 2", 1), ("run not kept", 1)]
         );
     }
 

@@ -4,6 +4,7 @@
 //! tested natively; built per snapshot, in time linear in the entries a view lists.
 
 use warpscope_core::sched::tb::{PriorityQueueView, QueuedRun};
+use warpscope_core::stats::chunk_view::QUEUE_ENTRIES_KEPT;
 
 use crate::format::grouped;
 
@@ -21,6 +22,10 @@ pub struct QueueCell {
     pub blocks_left: u64,
     /// "2 runs · 37 blocks", or "–" when empty.
     pub words: String,
+    /// The same in two parts for a narrow cell: "2 runs", "37 blocks" ("64+ runs" and "64+
+    /// blocks" where the queue may hold more than the view lists); both empty when empty.
+    pub runs_part: String,
+    pub blocks_part: String,
     /// The head entries by name: "run 12 (5 left), run 14 (3 left) and 4 more".
     pub names: String,
     /// Every listed entry for a title, head first.
@@ -40,31 +45,40 @@ pub struct SmRow {
     pub backup: Option<u32>,
 }
 
-/// The cell of one queue, head first.
-pub fn cell(list: &[QueuedRun]) -> QueueCell {
+/// The cell of one queue, head first: `capped` when some queue of the view lists only its
+/// first entries, so that a list of that many may be longer.
+pub fn cell(list: &[QueuedRun], capped: bool) -> QueueCell {
     let blocks_left: u64 = list.iter().map(|q| u64::from(q.blocks_left)).sum();
     if list.is_empty() {
         return QueueCell { words: "–".to_owned(), title: "empty".to_owned(), ..QueueCell::default() };
     }
     let entry = |q: &QueuedRun| format!("run {} ({} left)", q.run, grouped(u64::from(q.blocks_left)));
     let named: Vec<String> = list.iter().take(NAMED).map(entry).collect();
-    let more = match list.len().saturating_sub(NAMED) {
+    let later = match list.len().saturating_sub(NAMED) {
         0 => String::new(),
         n => format!(" and {n} more"),
+    };
+    let more = if capped && list.len() >= QUEUE_ENTRIES_KEPT { "+" } else { "" };
+    let blocks_part = match blocks_left {
+        1 if more.is_empty() => "1 block".to_owned(),
+        n => format!("{}{more} blocks", grouped(n)),
+    };
+    let runs_part = match list.len() {
+        1 if more.is_empty() => "1 run".to_owned(),
+        n => format!("{}{more} runs", grouped(n as u64)),
     };
     QueueCell {
         runs: list.len(),
         blocks_left,
-        words: format!(
-            "{} · {}",
-            runs_words(list.len() as u64),
-            match blocks_left {
-                1 => "1 block".to_owned(),
-                n => format!("{} blocks", grouped(n)),
-            }
+        words: format!("{runs_part} · {blocks_part}"),
+        runs_part,
+        blocks_part,
+        names: format!("{}{later}", named.join(", ")),
+        title: format!(
+            "Head first: {}{}",
+            list.iter().map(entry).collect::<Vec<_>>().join(", "),
+            if more.is_empty() { String::new() } else { format!("; the first {QUEUE_ENTRIES_KEPT} listed") }
         ),
-        names: format!("{}{more}", named.join(", ")),
-        title: format!("Head first: {}", list.iter().map(entry).collect::<Vec<_>>().join(", ")),
         data: list.iter().map(|q| format!("{}:{}", q.run, q.blocks_left)).collect::<Vec<_>>().join(" "),
     }
 }
@@ -80,18 +94,20 @@ pub fn runs_words(n: u64) -> String {
 
 /// The global levels L..=1, highest first, each with its level (TB-Pri; empty under binding).
 pub fn global_levels(view: &PriorityQueueView) -> Vec<(u32, QueueCell)> {
-    view.global.iter().enumerate().rev().map(|(i, q)| (i as u32 + 1, cell(q))).collect()
+    let capped = capped(view);
+    view.global.iter().enumerate().rev().map(|(i, q)| (i as u32 + 1, cell(q, capped))).collect()
 }
 
 /// The first [`MAX_ROWS`] SMs' bound queues (empty under TB-Pri).
 pub fn sm_rows(view: &PriorityQueueView) -> Vec<SmRow> {
+    let capped = capped(view);
     view.bound
         .iter()
         .take(MAX_ROWS)
         .enumerate()
         .map(|(sm, levels)| SmRow {
             sm,
-            levels: levels.iter().rev().map(|q| cell(q)).collect(),
+            levels: levels.iter().rev().map(|q| cell(q, capped)).collect(),
             backup: view.backup.get(sm).copied().flatten(),
         })
         .collect()
@@ -145,6 +161,10 @@ mod tests {
         assert_eq!(words, ["1 run · 5 blocks", "2 runs · 3 blocks"], "level 2, then level 1");
         assert_eq!(rows[1].levels[1].data, "3:1 4:2");
         assert_eq!(rows[1].levels[1].names, "run 3 (1 left), run 4 (2 left)");
+        assert_eq!(
+            (rows[1].levels[0].runs_part.as_str(), rows[1].levels[0].blocks_part.as_str()),
+            ("1 run", "5 blocks")
+        );
         assert_eq!(rows[0].levels[0].words, "–");
         assert_eq!((rows[0].backup, rows[2].backup), (Some(1), Some(0)));
         assert!(global_levels(&bound()).is_empty());
@@ -164,9 +184,11 @@ mod tests {
         let levels = global_levels(&view);
         let order: Vec<u32> = levels.iter().map(|(l, _)| *l).collect();
         assert_eq!(order, [3, 2, 1]);
-        assert_eq!(levels[2].1.words, "64 runs · 64 blocks");
+        assert_eq!(levels[2].1.words, "64+ runs · 64+ blocks");
+        assert_eq!((levels[2].1.runs_part.as_str(), levels[2].1.blocks_part.as_str()), ("64+ runs", "64+ blocks"));
+        assert_eq!(levels[0].1.runs_part, "1 run", "a short list is whole");
         assert_eq!(levels[2].1.names, "run 0 (1 left), run 1 (1 left), run 2 (1 left) and 61 more");
-        assert!(levels[2].1.title.ends_with("run 63 (1 left)"));
+        assert!(levels[2].1.title.ends_with("run 63 (1 left); the first 64 listed"));
         assert!(capped(&view), "64 + 1 listed of 70");
         assert!(sm_rows(&view).is_empty());
     }
