@@ -5,10 +5,12 @@
 pub mod breakdown;
 pub mod cell_grid;
 pub mod chunks;
+pub mod lineage;
 pub mod occupancy;
 pub mod palette;
 pub mod path;
 pub mod previous_sm;
+pub mod queues;
 pub mod scale;
 pub mod scores;
 pub mod series;

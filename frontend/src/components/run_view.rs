@@ -1,7 +1,8 @@
 //! One run on the page: its progress while it runs, then everything it measured — statistics,
 //! the thread-block timeline, animated playback of the machine (with a scoring warp policy's
-//! lost-locality panel, CIAO's interference panel, a chunked TB scheduler's chunks and steal queues),
-//! charts over time, and the warp-limit sweep one click away.
+//! lost-locality panel, CIAO's interference panel, a chunked TB scheduler's chunks and steal queues,
+//! LaPerm's priority queues), charts over time (with the launch queues under CDP and DTBL), and
+//! the warp-limit sweep one click away.
 
 use std::rc::Rc;
 
@@ -10,8 +11,10 @@ use yew::prelude::*;
 use crate::components::charts::Charts;
 use crate::components::chunk_panel::{has_chunks, ChunkPanel};
 use crate::components::interference::{has_interference, InterferencePanel};
+use crate::components::launch_queues::{has_launch_queues, LaunchQueues};
 use crate::components::lost_locality::{has_scores, LostLocality};
 use crate::components::playback::Playback;
+use crate::components::queue_panel::{has_queues, QueuePanel};
 use crate::components::sm_view::SmOccupancy;
 use crate::components::stats_table::StatsTable;
 use crate::components::sweep_panel::SweepPanel;
@@ -150,6 +153,12 @@ fn finished(props: &FinishedProps) -> Html {
     let chunks = has_chunks(&result.snapshots).then(|| {
         html! { <ChunkPanel snapshots={result.snapshots.clone()} cursor={*cursor} /> }
     });
+    let queues = has_queues(&result.snapshots).then(|| {
+        html! { <QueuePanel snapshots={result.snapshots.clone()} cursor={*cursor} /> }
+    });
+    let launch_queues = has_launch_queues(&series).then(|| {
+        html! { <LaunchQueues series={(*series).clone()} cursor={*cursor} /> }
+    });
     let sweep = props.sweeper.as_ref().map(|s| {
         html! {
             <SweepPanel origin={result.clone()} sweep={props.sweep.clone()} warp_policies={s.warp_policies.clone()}
@@ -180,9 +189,11 @@ fn finished(props: &FinishedProps) -> Html {
             { locality.unwrap_or_default() }
             { interference.unwrap_or_default() }
             { chunks.unwrap_or_default() }
+            { queues.unwrap_or_default() }
             <section class="panel" aria-labelledby="charts-title">
                 <h3 id="charts-title">{ "Over time" }</h3>
                 <Charts series={(*series).clone()} cursor={*cursor} />
+                { launch_queues.unwrap_or_default() }
             </section>
             <section class="panel" aria-labelledby="stats-title">
                 <h3 id="stats-title">{ "Statistics" }</h3>

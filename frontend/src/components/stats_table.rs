@@ -8,7 +8,7 @@ use warpscope_core::mem::l1::L1Stats;
 use warpscope_core::sched::tb::steal::StealStats;
 use warpscope_core::sched::warp::{WarpPolicy, WarpScheduler};
 use warpscope_core::stats::energy::Energy;
-use warpscope_core::stats::{NetworkStats, Report};
+use warpscope_core::stats::{LaunchStats, NetworkStats, Report};
 
 use crate::format::{grouped, percent};
 use crate::identity::same_or_equal;
@@ -180,6 +180,9 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                     }
                 </tbody>
             </table>
+            if !r.launches.is_empty() {
+                { launch_table(&r.launches) }
+            }
             // Scrolls in its own frame, so it takes focus for the arrow keys to scroll it.
             <table class="report kernels" id="kernel-table" tabindex="0">
                 <caption>{ "Kernel runs" }</caption>
@@ -217,6 +220,53 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                 </tbody>
             </table>
         </div>
+    }
+}
+
+/// What device-side launches did on their way to the dispatcher, in words; each value cell
+/// carries its raw number (`data-value`) for the browser tests.
+fn launch_table(l: &LaunchStats) -> Html {
+    let row = |id: &'static str, label: &'static str, value: String, raw: String, note: String| {
+        html! { <tr><th scope="row">{ label }</th><td id={id} data-value={raw}>{ value }</td><td class="note">{ note }</td></tr> }
+    };
+    let count = |id, label, n: u64, note: &str| row(id, label, grouped(n), n.to_string(), note.to_owned());
+    let waits = match l.kmu_waits {
+        0 => "no kernel went through the KMU".to_owned(),
+        1 => format!("1 kernel went through the KMU to a KDU entry, waiting {} cycles", grouped(l.kmu_wait_cycles)),
+        n => format!(
+            "{} kernels went through the KMU to a KDU entry, waiting {} cycles in all",
+            grouped(n),
+            grouped(l.kmu_wait_cycles)
+        ),
+    };
+    html! {
+        <table class="report" id="launch-stats">
+            <caption>{ "Device launches" }</caption>
+            <tbody>
+                { count("stat-device-launches", "Device launches", l.device_launches, "grids launched by device threads, one per launching lane") }
+                { count("stat-new-kernels", "New kernels", l.new_kernels,
+                    "launches that became kernels of their own with a KDU entry (every CDP launch; under DTBL, a group no running kernel matched)") }
+                { count("stat-coalesced-groups", "Coalesced groups", l.coalesced_groups,
+                    "DTBL groups that joined a kernel already in the KDU") }
+                { count("stat-overflowed-groups", "Overflowed groups", l.overflowed_groups,
+                    "DTBL groups whose SM's group table was full, queued through global memory") }
+                { count("stat-kdu-peak", "KDU peak", u64::from(l.kdu_peak), "the most KDU entries in use at once") }
+                { row("stat-kmu-peak", "KMU peak", grouped(u64::from(l.kmu_peak)), l.kmu_peak.to_string(),
+                    format!("the most kernels waiting in the KMU at once; {waits}")) }
+                { count("stat-group-table-peak", "Group table peak", u64::from(l.group_table_peak),
+                    "the most DTBL group records one SM's table held at once") }
+                { row("stat-launch-to-dispatch", "Launch → first block", format!("{:.0} cycles", l.mean_launch_to_dispatch()),
+                    l.mean_launch_to_dispatch().to_string(), format!(
+                        "mean cycles from a launch instruction to its grid's first dispatched block, over {} device-launched runs; \
+                         longest {} cycles", grouped(l.children_dispatched), grouped(l.launch_to_dispatch_max))) }
+                { row("stat-on-parent-sm", "Child blocks on their parent's SM", percent(l.child_blocks_on_parent_sm, l.child_blocks),
+                    l.on_parent_sm_share().to_string(), format!(
+                        "{} of {} blocks of device-launched runs ran on the SM their direct parent ran on",
+                        grouped(l.child_blocks_on_parent_sm), grouped(l.child_blocks))) }
+                { count("stat-launch-stall", "Launch stall cycles", l.launch_stall_cycles,
+                    "warp-cycles launching warps spent stalled in launch calls") }
+            </tbody>
+        </table>
     }
 }
 

@@ -17,10 +17,13 @@ use crate::download::download_canvas_png;
 use crate::draw_timing::timed;
 use crate::format::{grouped, percent};
 use crate::identity::{same_or_equal, Same};
+use crate::plot::lineage::{self, ColourMode, MARK_COLOUR};
 use crate::plot::palette::{kernel_shade, INK_SOFT, LINE, QUALITATIVE_LEN, SHADES};
 use crate::plot::previous_sm::{Previous, PreviousSm, SameSm};
 use crate::plot::scale::{format_cycles, nice_ticks};
-use crate::plot::timeline::{block_rect, boxes, hit, kernel_groups, BlockIndex, Geometry, LABEL_WIDTH};
+use crate::plot::timeline::{
+    block_rect, boxes, boxes_by, hit, kernel_groups, BlockIndex, BoxRect, Geometry, LABEL_WIDTH,
+};
 
 /// Props of [`Timeline`].
 #[derive(Properties, Clone)]
@@ -74,17 +77,30 @@ pub fn timeline(props: &TimelineProps) -> Html {
     });
     let geometry = Rc::new(Geometry::new(&index, width));
     let hover = use_state_eq(|| None::<Hover>);
+    let lineage = use_memo(Same(report.clone()), |r| lineage::has_device_launches(&r.0.kernels));
+    let chosen = use_state_eq(ColourMode::default);
+    // A run without device launches has only the kernel colouring.
+    let mode = if *lineage { *chosen } else { ColourMode::Kernel };
 
     {
         let (base, report, index, geometry) = (base.clone(), report.clone(), index.clone(), geometry.clone());
-        use_effect_with((Same(report.clone()), props.sm_count, width, ratio), move |_| {
+        use_effect_with((Same(report.clone()), props.sm_count, width, ratio, mode), move |&(_, _, _, _, mode)| {
             if let Some(canvas) = base.cast::<HtmlCanvasElement>() {
                 if let Some(context) = prepare(&canvas, geometry.width, geometry.height, ratio) {
-                    timed("timeline:blocks", || draw_blocks(&context, &report, &index, &geometry));
+                    timed("timeline:blocks", || draw_blocks(&context, &report, &index, &geometry, mode));
                 }
             }
         });
     }
+    let on_mode = {
+        let chosen = chosen.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            if let Some(mode) = ColourMode::from_id(&select.value()) {
+                chosen.set(mode);
+            }
+        })
+    };
     let onmousemove = {
         let (hover, report, index, geometry) = (hover.clone(), report.clone(), index.clone(), geometry.clone());
         Callback::from(move |e: MouseEvent| {
@@ -144,11 +160,20 @@ pub fn timeline(props: &TimelineProps) -> Html {
     );
     let size = format!("width: {}px; height: {}px;", geometry.width, geometry.height);
     let seekable = props.on_seek.is_some();
-    let tooltip = hover.and_then(|h| tooltip(&report, h, &geometry, &previous));
+    let tooltip = hover.and_then(|h| tooltip(&report, h, &geometry, &previous, *lineage));
     html! {
         <figure class="viz timeline" id="timeline">
             <div class="viz-toolbar">
                 <figcaption>{ "Thread blocks over time, per SM" }</figcaption>
+                if *lineage {
+                    <label class="viz-mode">{ "Colour by " }
+                        <select id="timeline-colour" onchange={on_mode}>
+                            { for ColourMode::ALL.iter().map(|m| html! {
+                                <option value={m.id()} selected={*m == mode}>{ m.label() }</option>
+                            }) }
+                        </select>
+                    </label>
+                }
                 <button type="button" class="viz-export" onclick={export}
                     title="Save the timeline as a PNG image" aria-label="Save the timeline as a PNG image">{ "PNG" }</button>
             </div>
@@ -174,9 +199,19 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     { tooltip.unwrap_or_default() }
                 }
             </div>
-            { legend(&report) }
+            if mode == ColourMode::Kernel {
+                { legend(&report) }
+            } else {
+                { lineage_legend(&report, mode, marks_fit(&index, &geometry)) }
+            }
             if let Some(note) = sampled(&report) {
                 <p class="viz-hint" id="timeline-sampled">{ note }</p>
+            }
+            if mode == ColourMode::ParentSm {
+                <p class="viz-hint" id="timeline-on-parent-sm">{ on_parent_sm_note(&report) }</p>
+            }
+            if mode == ColourMode::Depth && report.blocks.iter().any(|b| b.kernel as usize >= report.kernels.len()) {
+                <p class="viz-hint" id="timeline-not-kept">{ not_kept_note(&report).trim_start().to_owned() }</p>
             }
             if let Some(note) = same_sm_note(&previous) {
                 <p class="viz-hint" id="timeline-same-sm">{ note }</p>
@@ -192,7 +227,13 @@ pub fn timeline(props: &TimelineProps) -> Html {
 }
 
 /// Blocks, row labels and the cycle axis.
-fn draw_blocks(context: &CanvasRenderingContext2d, report: &Report, index: &BlockIndex, geometry: &Geometry) {
+fn draw_blocks(
+    context: &CanvasRenderingContext2d,
+    report: &Report,
+    index: &BlockIndex,
+    geometry: &Geometry,
+    mode: ColourMode,
+) {
     let rows_bottom = geometry.rows_bottom();
     let (left, right) = geometry.x.range();
     // Every other row faintly banded, when rows are tall enough for bands to help the eye.
@@ -212,18 +253,17 @@ fn draw_blocks(context: &CanvasRenderingContext2d, report: &Report, index: &Bloc
     }
     context.stroke();
 
-    // One fill per colour: boxes are bucketed by (hue, shade) first.
-    let mut buckets: Vec<Vec<_>> = vec![Vec::new(); QUALITATIVE_LEN * SHADES as usize];
-    for b in boxes(index, &report.blocks, geometry) {
-        buckets[(b.kernel as usize % QUALITATIVE_LEN) * SHADES as usize + b.shade as usize].push(b);
-    }
-    for (key, rects) in buckets.iter().enumerate().filter(|(_, r)| !r.is_empty()) {
-        context.set_fill_style_str(&kernel_shade(key / SHADES as usize, (key % SHADES as usize) as u8).css());
-        context.begin_path();
-        for r in rects {
-            context.rect(r.x, r.y, r.w, r.h);
+    if mode == ColourMode::Kernel {
+        // One fill per colour: boxes are bucketed by (hue, shade) first.
+        let mut buckets: Vec<Vec<_>> = vec![Vec::new(); QUALITATIVE_LEN * SHADES as usize];
+        for b in boxes(index, &report.blocks, geometry) {
+            buckets[(b.kernel as usize % QUALITATIVE_LEN) * SHADES as usize + b.shade as usize].push(b);
         }
-        context.fill();
+        for (key, rects) in buckets.iter().enumerate().filter(|(_, r)| !r.is_empty()) {
+            fill_boxes(context, &kernel_shade(key / SHADES as usize, (key % SHADES as usize) as u8).css(), rects);
+        }
+    } else {
+        draw_lineage(context, report, index, geometry, mode);
     }
 
     context.set_font(FONT);
@@ -233,6 +273,16 @@ fn draw_blocks(context: &CanvasRenderingContext2d, report: &Report, index: &Bloc
     for row in (0..geometry.rows).step_by(geometry.label_every) {
         let y = geometry.row_top(row) + geometry.row_height / 2.0;
         let _ = context.fill_text(&format!("SM {row}"), LABEL_WIDTH - 8.0, y);
+    }
+    if mode == ColourMode::ParentSm {
+        // Each row's own colour at its left, so a block in its row's colour reads as a child
+        // on its parent's SM even where lanes are too thin for the mark.
+        let side = geometry.row_height.min(6.0);
+        for row in 0..geometry.rows {
+            let y = geometry.row_top(row) + (geometry.row_height - side) / 2.0;
+            fill_rect(context, &lineage::sm_colour(row as u32), 1.0, y, side, side);
+        }
+        context.set_fill_style_str(INK_SOFT);
     }
 
     context.set_stroke_style_str(INK_SOFT);
@@ -254,6 +304,38 @@ fn draw_blocks(context: &CanvasRenderingContext2d, report: &Report, index: &Bloc
         context.set_text_align(align);
         let _ = context.fill_text(&format_cycles(t), geometry.x.map(t), rows_bottom + 7.0);
     }
+}
+
+/// Fills `rects` in `colour` with one path.
+fn fill_boxes(context: &CanvasRenderingContext2d, colour: &str, rects: &[BoxRect]) {
+    context.set_fill_style_str(colour);
+    context.begin_path();
+    for r in rects {
+        context.rect(r.x, r.y, r.w, r.h);
+    }
+    context.fill();
+}
+
+/// Blocks coloured by their parent's SM or their nesting depth ([`lineage`]); a child that ran
+/// on its parent's SM gets a dark bar along its top edge where its lane is tall enough.
+fn draw_lineage(
+    context: &CanvasRenderingContext2d,
+    report: &Report,
+    index: &BlockIndex,
+    geometry: &Geometry,
+    mode: ColourMode,
+) {
+    let boxes = boxes_by(index, &report.blocks, geometry, |i| lineage::class(mode, &report.kernels, &report.blocks[i]));
+    let classes = boxes.iter().map(|b| b.kernel as usize + 1).max().unwrap_or(0);
+    let mut buckets: Vec<Vec<BoxRect>> = vec![Vec::new(); classes];
+    for b in &boxes {
+        buckets[b.kernel as usize].push(*b);
+    }
+    for (class, rects) in buckets.iter().enumerate().filter(|(_, r)| !r.is_empty()) {
+        fill_boxes(context, &lineage::class_colour(mode, class as u32), rects);
+    }
+    let marks: Vec<BoxRect> = boxes.iter().filter_map(lineage::mark).collect();
+    fill_boxes(context, MARK_COLOUR, &marks);
 }
 
 /// The playback cursor: a line over the rows with a handle on the axis (see `.timeline-cursor`).
@@ -339,7 +421,7 @@ fn stayed_words(run: SameSm, grid: Option<u32>) -> String {
 }
 
 /// The hovered block's details, placed beside the pointer.
-fn tooltip(report: &Report, hover: Hover, geometry: &Geometry, previous: &PreviousSm) -> Option<Html> {
+fn tooltip(report: &Report, hover: Hover, geometry: &Geometry, previous: &PreviousSm, lineage: bool) -> Option<Html> {
     let b = report.blocks.get(hover.block)?;
     // A run the report summarised may have no name kept (several kernels' runs were).
     let name = report.run_name(b.kernel).map_or_else(|| format!("kernel run {}", b.kernel), str::to_owned);
@@ -366,6 +448,10 @@ fn tooltip(report: &Report, hover: Hover, geometry: &Geometry, previous: &Previo
                 <dt>{ "end" }</dt><dd>{ end.map_or_else(|| "running".to_owned(), grouped) }</dd>
                 <dt>{ "duration" }</dt>
                 <dd>{ end.map_or_else(|| "–".to_owned(), |e| format!("{} cycles", grouped(e - b.start))) }</dd>
+                if lineage {
+                    <dt>{ "parent" }</dt><dd class="parent">{ lineage::parent_words(lineage::origin(&report.kernels, b.kernel), b.sm) }</dd>
+                    <dt>{ "depth" }</dt><dd class="depth">{ lineage::depth_words(lineage::origin(&report.kernels, b.kernel)) }</dd>
+                }
                 if let Some(p) = previous.of(hover.block) {
                     <dt>{ "previous run" }</dt><dd class="previous-run">{ previous_words(p, b.sm) }</dd>
                 }
@@ -427,6 +513,68 @@ fn legend(report: &Report) -> Html {
             }
         </ul>
     }
+}
+
+/// The classes of a lineage colouring with their block counts, and the mark of a child on its
+/// parent's SM.
+fn lineage_legend(report: &Report, mode: ColourMode, marks: bool) -> Html {
+    let entries = lineage::legend(mode, &report.kernels, &report.blocks);
+    let shown = entries.len().min(LEGEND_MAX + 2);
+    let more = entries.len() - shown;
+    let noun = |n: u64| if n == 1 { "block" } else { "blocks" };
+    html! {
+        <ul class="viz-legend" id="timeline-lineage-legend"
+            aria-label={if mode == ColourMode::ParentSm { "Parent's SM" } else { "Nesting depth" }}>
+            { for entries.iter().take(shown).map(|e| html! {
+                <li data-class={e.class.to_string()} title={format!("{} {} drawn", grouped(e.blocks), noun(e.blocks))}>
+                    <span class="swatch" style={format!("background: {};", e.colour)} />{ e.label.clone() }
+                    <span class="runs">{ grouped(e.blocks) }</span>
+                </li>
+            }) }
+            if more > 0 {
+                <li class="more">{ format!("and {more} more") }</li>
+            }
+            if mode == ColourMode::ParentSm && marks {
+                <li class="mark"><span class="swatch mark" aria-hidden="true" />{ "dark top edge: ran on its parent's SM" }</li>
+            }
+        </ul>
+    }
+}
+
+/// Whether some SM's lanes are tall enough for marks ([`lineage::MARK_MIN_HEIGHT`]).
+fn marks_fit(index: &BlockIndex, geometry: &Geometry) -> bool {
+    index.sms.iter().any(|lanes| !lanes.is_empty() && geometry.lane_height(lanes.len()) >= lineage::MARK_MIN_HEIGHT)
+}
+
+/// How many child blocks drawn ran on their direct parent's SM.
+fn on_parent_sm_note(report: &Report) -> String {
+    let lineage::OnParentSm { children, same } = lineage::on_parent_sm(&report.kernels, &report.blocks);
+    if children == 0 {
+        return "No block of a device-launched run whose record the page keeps is drawn.".to_owned()
+            + &not_kept_note(report);
+    }
+    let note = format!(
+        "Blocks of device-launched runs that ran on the SM their direct parent ran on: {} of {} ({}). Each block's \
+         colour is its parent's SM (the squares beside the SMs' names); the row is the SM it ran on.",
+        grouped(same),
+        grouped(children),
+        percent(same, children)
+    );
+    note + &not_kept_note(report)
+}
+
+/// For a report that totals its later runs, what the lineage colourings cannot say.
+fn not_kept_note(report: &Report) -> String {
+    let not_kept = report.blocks.iter().filter(|b| b.kernel as usize >= report.kernels.len()).count() as u64;
+    if not_kept == 0 {
+        return String::new();
+    }
+    format!(
+        " The page keeps the first {} runs whole and only totals the others, so {} blocks of later runs are drawn \
+         pale, their parents and depths unknown.",
+        grouped(report.kernels.len() as u64),
+        grouped(not_kept)
+    )
 }
 
 /// A swatch of the hues a kernel's runs are drawn in, one stripe per distinct hue.

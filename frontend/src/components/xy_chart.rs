@@ -5,8 +5,8 @@
 //! SVG/PNG export.
 //!
 //! Marked points carry their exact values (`data-x`, `data-y`, written as Rust prints an
-//! `f64`: the shortest text that reads back to the same number), so a test can hold a chart
-//! against the native CLI.
+//! `f64`: the shortest text that reads back to the same number), and a step series its values
+//! in order (`data-values`), so a test can hold a chart against the native CLI.
 
 use std::rc::Rc;
 
@@ -281,6 +281,9 @@ fn build(props: &XyChartProps, width: f64) -> Plot {
                 .map(|(i, &(px, py))| format!("{}{:.1},{:.1}", if i == 0 { 'M' } else { 'L' }, x.map(px), y.map(py)))
                 .collect(),
         };
+        // A step series' values, in order, for a test to hold against the native series.
+        let values = (s.shape == Shape::Steps)
+            .then(|| s.points.iter().map(|p| p.1.to_string()).collect::<Vec<_>>().join(" "));
         let dots = (s.shape == Shape::Points).then(|| {
             html! {
                 <g class="points">
@@ -295,7 +298,7 @@ fn build(props: &XyChartProps, width: f64) -> Plot {
             }
         });
         html! {
-            <g class="series" data-series={s.label.clone()}>
+            <g class="series" data-series={s.label.clone()} data-values={values}>
                 <path d={d} fill="none" stroke={s.colour.clone()} stroke-width="2" stroke-linejoin="round" stroke-linecap="round" />
                 { dots.unwrap_or_default() }
             </g>

@@ -59,6 +59,17 @@ pub fn ipc(series: &TimeSeries) -> Vec<(Span, f64)> {
     spans(series).into_iter().zip(&series.windows).map(|(s, w)| (s, w.warp_instructions as f64 / s.width())).collect()
 }
 
+/// The launch queues' gauges in each window, at the window's first cycle: the most kernels
+/// holding a KDU entry, waiting in the KMU, and DTBL group records (all SMs), in that order.
+/// `None` when every window's are zero (no CDP or DTBL launch path, or no device launch).
+pub fn launch_queues(series: &TimeSeries) -> Option<[Vec<(f64, f64)>; 3]> {
+    if series.windows.iter().all(|w| w.kdu_kernels == 0 && w.kmu_waiting == 0 && w.group_records == 0) {
+        return None;
+    }
+    let gauge = |f: fn(&Window) -> u32| series.windows.iter().map(|w| (w.start as f64, f64::from(f(w)))).collect();
+    Some([gauge(|w| w.kdu_kernels), gauge(|w| w.kmu_waiting), gauge(|w| w.group_records)])
+}
+
 /// Which cache a hit rate is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
@@ -141,6 +152,7 @@ pub(crate) mod tests {
                 l2_misses: 1,
                 // Two schedulers: 200 scheduler cycles per full window.
                 stalls: StallBreakdown { issued: 50, no_warp: 50, scoreboard: 100, ..StallBreakdown::default() },
+                ..Window::default()
             })
             .collect();
         TimeSeries { every: 100, windows }
@@ -182,5 +194,17 @@ pub(crate) mod tests {
         let shares = stall_shares(&sample(2));
         assert_eq!(shares[0].1, [0.25, 0.5, 0.0, 0.0, 0.0, 0.25]);
         assert!((shares[1].1.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn launch_queue_gauges_are_per_window_and_absent_when_all_zero() {
+        let mut series = sample(3);
+        assert_eq!(launch_queues(&series), None);
+        series.windows[1].kdu_kernels = 7;
+        series.windows[2].group_records = 130;
+        let [kdu, kmu, groups] = launch_queues(&series).expect("gauges");
+        assert_eq!(kdu, [(0.0, 0.0), (100.0, 7.0), (200.0, 0.0)]);
+        assert!(kmu.iter().all(|p| p.1 == 0.0));
+        assert_eq!(groups[2], (200.0, 130.0));
     }
 }

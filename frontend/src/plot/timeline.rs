@@ -143,9 +143,9 @@ pub struct BoxRect {
     pub w: f64,
     /// Height.
     pub h: f64,
-    /// Kernel run (palette index).
+    /// Kernel run (palette index), or under [`boxes_by`] the colour class.
     pub kernel: u32,
-    /// Shade level across the kernel's grid.
+    /// Shade level across the kernel's grid, or under [`boxes_by`] the level.
     pub shade: u8,
 }
 
@@ -161,6 +161,17 @@ const SEAM: f64 = 0.5;
 /// earns a gap), so the count stays near the number of colour changes however many blocks: a
 /// 100k-block run is some ten thousand fills, not a hundred thousand.
 pub fn boxes(index: &BlockIndex, blocks: &[BlockRecord], geometry: &Geometry) -> Vec<BoxRect> {
+    boxes_by(index, blocks, geometry, |i| (blocks[i].kernel, index.shades[i]))
+}
+
+/// [`boxes`] under another colouring: `colour` gives block `i`'s (class, level), which the
+/// boxes carry as `kernel` and `shade` and merge by, as they do by kernel run and shade.
+pub fn boxes_by(
+    index: &BlockIndex,
+    blocks: &[BlockRecord],
+    geometry: &Geometry,
+    colour: impl Fn(usize) -> (u32, u8),
+) -> Vec<BoxRect> {
     let mut out = Vec::new();
     for (row, lanes) in index.sms.iter().enumerate() {
         let lane_h = geometry.lane_height(lanes.len());
@@ -173,7 +184,8 @@ pub fn boxes(index: &BlockIndex, blocks: &[BlockRecord], geometry: &Geometry) ->
                 let b = &blocks[i as usize];
                 let x0 = geometry.x.map(b.start as f64);
                 let x1 = geometry.x.map(index.ends[i as usize] as f64);
-                let next = BoxRect { x: x0, y, w: x1 - x0, h, kernel: b.kernel, shade: index.shades[i as usize] };
+                let (kernel, shade) = colour(i as usize);
+                let next = BoxRect { x: x0, y, w: x1 - x0, h, kernel, shade };
                 if let Some((cur, gapped)) = pending.as_mut() {
                     let end = cur.x + cur.w;
                     let same = cur.kernel == next.kernel && cur.shade == next.shade;
