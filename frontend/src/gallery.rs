@@ -261,7 +261,7 @@ mod tests {
 
     #[test]
     fn a_pending_card_has_no_runs_and_a_run_card_every_workload_under_every_variant() {
-        let pending = card("laperm-8.3-2");
+        let pending = card("cke-7.2-10");
         assert!(!pending.runnable() && pending.runs.is_empty());
         assert_eq!(progress(pending, &[]), Progress::NotRun);
         let two = card("ccws-5.2-13");
