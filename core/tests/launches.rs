@@ -2,7 +2,7 @@
 //! Cycle counts come from the dependent-ALU-chain kernel, whose length is known by hand
 //! (see `timing.rs`): a block placed at cycle `t` finishes at `t + 1 + 4N + 4`.
 
-use warpscope_core::config::{presets, GpuConfig, LaunchPath, TbDispatchRate};
+use warpscope_core::config::{presets, GpuConfig, InsertSearch, LaunchPath, TbDispatchRate};
 use warpscope_core::exec::reference;
 use warpscope_core::exec::{FaultKind, LaunchProblem};
 use warpscope_core::isa::builder::KernelBuilder;
@@ -334,4 +334,15 @@ fn dtbl_groups_join_the_running_kernel_and_overflow_a_full_group_table() {
     assert_eq!(start(&bounded, 3), start(&unbounded, 3) + 400);
     // Each group pays the DTBL stall of 500 cycles, and the result is still right.
     assert_eq!(bounded.launches.launch_stall_cycles, 3 * 500);
+    // With the insert search modelled, a group waits a cycle for each record already in its
+    // SM's table: none for the second group (the first became a kernel and holds no record),
+    // one for the third.
+    let searched = {
+        let mut c = with_path(LaunchPath::Dtbl);
+        (c.core.sm_count, c.core.max_tbs_per_sm) = (1, 3);
+        (c.device_launch.group_entries_per_sm, c.device_launch.insert_search) = (0, InsertSearch::Linear);
+        run(c, busy_parent_workload(3, 200))
+    };
+    assert_eq!(start(&searched, 2), start(&unbounded, 2), "the second group finds the table empty");
+    assert_eq!(start(&searched, 3), start(&unbounded, 3) + 1, "the third finds one record");
 }

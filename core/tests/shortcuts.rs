@@ -121,7 +121,7 @@ fn every_coherence_model_gives_the_same_report_with_or_without_shortcuts() {
 
 /// The launch paths: CDP with a KDU small enough that kernels wait in the KMU (and the
 /// runtime's stalls scaled down so the runs stay short), and DTBL with group tables small
-/// enough to overflow, under every thread-block policy.
+/// enough to overflow and the insert search modelled, under every thread-block policy.
 #[test]
 fn every_launch_path_gives_the_same_report_with_or_without_shortcuts() {
     use warpscope_core::config::LaunchPath;
@@ -132,6 +132,7 @@ fn every_launch_path_gives_the_same_report_with_or_without_shortcuts() {
         (LaunchPath::Cdp, 4, 5);
     let mut dtbl = config.clone();
     (dtbl.device_launch.path, dtbl.device_launch.group_entries_per_sm) = (LaunchPath::Dtbl, 2);
+    dtbl.device_launch.insert_search = warpscope_core::config::InsertSearch::Linear;
     let mut runs = 0;
     for config in [cdp, dtbl] {
         for workload in ["bfs-dp", "amr"] {

@@ -32,12 +32,14 @@ const ALL_FOUR: &[Variant] = &[RR, TB_PRI, SMX_BIND, ADAPTIVE];
 
 // Every row states the launch model's settings the paper leaves open (laperm.md §3.3–3.4, §9):
 // a KDU entry is freed when the last block of its kernel completes, a DTBL launch stalls its warp
-// 500 cycles, and a group that finds its SM's 128-entry table full waits 400 cycles more.
+// 500 cycles, a group that finds its SM's 128-entry table full waits 400 cycles more, and finding
+// a group's place in that table costs nothing visible (the paper hides it).
 const DTBL: &[Setting] = &[
     ("device_launch.path", "Dtbl"),
     ("device_launch.latency", "500"),
     ("device_launch.kdu_release", "AllCompleted"),
     ("device_launch.overflow_latency", "400"),
+    ("device_launch.insert_search", "Hidden"),
 ];
 const CDP: &[Setting] = &[("device_launch.path", "Cdp"), ("device_launch.kdu_release", "AllCompleted")];
 /// The path alone, for variants of a row whose settings are `OPEN`.
@@ -48,12 +50,14 @@ const OPEN: &[Setting] = &[
     ("device_launch.latency", "500"),
     ("device_launch.kdu_release", "AllCompleted"),
     ("device_launch.overflow_latency", "400"),
+    ("device_launch.insert_search", "Hidden"),
 ];
 /// DTBL with the launch latency left to the variants (the sweep).
 const DTBL_SWEPT: &[Setting] = &[
     ("device_launch.path", "Dtbl"),
     ("device_launch.kdu_release", "AllCompleted"),
     ("device_launch.overflow_latency", "400"),
+    ("device_launch.insert_search", "Hidden"),
 ];
 
 /// The graph kernels.

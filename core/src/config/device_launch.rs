@@ -32,6 +32,17 @@ pub enum KduRelease {
     AllDispatched,
 }
 
+/// What inserting a DTBL group into its SM's table costs (`laperm.md` §4.5: the search for its
+/// place, at most 128 cycles, is hidden behind the group's set-up, the paper says).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum InsertSearch {
+    /// Nothing visible (the paper's reading).
+    #[default]
+    Hidden,
+    /// A cycle for each record already in the table before the group reaches the dispatcher.
+    Linear,
+}
+
 /// Timing and capacities of device-side launches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeviceLaunchConfig {
@@ -78,6 +89,9 @@ pub struct DeviceLaunchConfig {
     /// goes through global memory).
     #[serde(default = "defaults::overflow_latency")]
     pub overflow_latency: u32,
+    /// `Dtbl`: whether finding a group's place in its SM's table costs visible cycles.
+    #[serde(default)]
+    pub insert_search: InsertSearch,
 }
 
 /// The defaults and their sources.
@@ -138,6 +152,7 @@ impl Default for DeviceLaunchConfig {
             cdp_latency_percent: defaults::cdp_latency_percent(),
             group_entries_per_sm: defaults::group_entries_per_sm(),
             overflow_latency: defaults::overflow_latency(),
+            insert_search: InsertSearch::Hidden,
         }
     }
 }

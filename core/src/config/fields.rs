@@ -12,8 +12,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::{
-    limits, Coherence, ConfigError, GpuConfig, KduRelease, L1WritePolicy, LaunchPath, ReadOnlyData, Replacement,
-    SetIndex, TbDispatchRate, Topology,
+    limits, Coherence, ConfigError, GpuConfig, InsertSearch, KduRelease, L1WritePolicy, LaunchPath, ReadOnlyData,
+    Replacement, SetIndex, TbDispatchRate, Topology,
 };
 
 /// One setting as a person sees it in a form.
@@ -97,6 +97,9 @@ const LAUNCH_PATHS: &[(&str, &str)] = &[
     ("Cdp", "CUDA Dynamic Parallelism (CDP)"),
     ("Dtbl", "Dynamic Thread Block Launch (DTBL)"),
 ];
+
+const INSERT_SEARCH: &[(&str, &str)] =
+    &[("Hidden", "Hidden behind the group's set-up"), ("Linear", "A cycle per record already in the table")];
 
 const KDU_RELEASE: &[(&str, &str)] =
     &[("AllCompleted", "When all its blocks complete"), ("AllDispatched", "When all its blocks are dispatched")];
@@ -296,6 +299,9 @@ static FIELDS: &[FieldInfo] = &[
     number("device_launch.overflow_latency", DEVICE_LAUNCHES, "Overflow latency", "cycles", 0, 1_000_000,
         "DTBL: extra cycles before a group whose SM's table was full is queued (its record goes \
          through global memory)."),
+    choice("device_launch.insert_search", DEVICE_LAUNCHES, "Group insert search", INSERT_SEARCH,
+        "DTBL: whether finding a group's place in its SM's level-ordered table costs visible cycles \
+         (the paper hides the search, at most 128 cycles, behind the group's set-up)."),
 ];
 
 /// Every user-settable field, grouped, in the order a form shows them. The name is not here.
@@ -486,6 +492,10 @@ fn choice_of(config: &GpuConfig, path: &str) -> Option<&'static str> {
             KduRelease::AllCompleted => "AllCompleted",
             KduRelease::AllDispatched => "AllDispatched",
         },
+        "device_launch.insert_search" => match config.device_launch.insert_search {
+            InsertSearch::Hidden => "Hidden",
+            InsertSearch::Linear => "Linear",
+        },
         _ => return None,
     })
 }
@@ -547,6 +557,13 @@ fn set_choice(config: &mut GpuConfig, path: &str, id: &str) -> Option<()> {
             config.device_launch.kdu_release = match id {
                 "AllCompleted" => KduRelease::AllCompleted,
                 "AllDispatched" => KduRelease::AllDispatched,
+                _ => return None,
+            }
+        }
+        "device_launch.insert_search" => {
+            config.device_launch.insert_search = match id {
+                "Hidden" => InsertSearch::Hidden,
+                "Linear" => InsertSearch::Linear,
                 _ => return None,
             }
         }

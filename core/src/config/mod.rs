@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
 pub use crate::mem::cache::Replacement;
-pub use device_launch::{DeviceLaunchConfig, KduRelease, LaunchPath};
+pub use device_launch::{DeviceLaunchConfig, InsertSearch, KduRelease, LaunchPath};
 
 /// A whole GPU.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

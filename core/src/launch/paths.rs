@@ -21,7 +21,7 @@ use alloc::collections::{BTreeMap, VecDeque};
 use alloc::vec::Vec;
 
 use super::{DeviceLaunch, Kdu, Origin, Run};
-use crate::config::{DeviceLaunchConfig, GpuConfig, KduRelease, LaunchPath};
+use crate::config::{DeviceLaunchConfig, GpuConfig, InsertSearch, KduRelease, LaunchPath};
 use crate::isa::Dim3;
 use crate::sched::tb::{KmuPick, WaitingKernel};
 use crate::stats::LaunchStats;
@@ -193,10 +193,20 @@ impl LaunchPaths {
                 let capacity = self.config.group_entries_per_sm;
                 let records = &mut self.group_records[sm as usize];
                 if capacity == 0 || *records < capacity {
+                    // The table is kept in level order; finding the group's place reads the
+                    // records already there, one a cycle, if that search is not hidden.
+                    let search = match self.config.insert_search {
+                        InsertSearch::Hidden => 0,
+                        InsertSearch::Linear => *records as u64,
+                    };
                     *records += 1;
                     self.group_records_held += 1;
                     self.stats.group_table_peak = self.stats.group_table_peak.max(*records);
-                    out.push(Ready { run, kdu_entry: Some(entry), group_sm: Some(sm) });
+                    let ready = Ready { run, kdu_entry: Some(entry), group_sm: Some(sm) };
+                    match search {
+                        0 => out.push(ready),
+                        cycles => self.schedule(now + cycles, Due::Start(ready)),
+                    }
                 } else {
                     self.stats.overflowed_groups += 1;
                     let ready = Ready { run, kdu_entry: Some(entry), group_sm: None };
