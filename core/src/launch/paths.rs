@@ -125,6 +125,14 @@ impl LaunchPaths {
         self.scheduled += 1;
     }
 
+    /// `ready` reaches the dispatcher `delay` cycles from now: at once (into `out`) or later.
+    fn start_after(&mut self, now: u64, delay: u64, ready: Ready, out: &mut Vec<Ready>) {
+        match delay {
+            0 => out.push(ready),
+            delay => self.schedule(now + delay, Due::Start(ready)),
+        }
+    }
+
     /// A host launch may start: it goes to `out` now, or waits for a KDU entry.
     pub fn host(&mut self, now: u64, run: NewRun, out: &mut Vec<Ready>) {
         if !self.config.limits_kernels() {
@@ -203,17 +211,11 @@ impl LaunchPaths {
                     self.group_records_held += 1;
                     self.stats.group_table_peak = self.stats.group_table_peak.max(*records);
                     let ready = Ready { run, kdu_entry: Some(entry), group_sm: Some(sm) };
-                    match search {
-                        0 => out.push(ready),
-                        cycles => self.schedule(now + cycles, Due::Start(ready)),
-                    }
+                    self.start_after(now, search, ready, out);
                 } else {
                     self.stats.overflowed_groups += 1;
                     let ready = Ready { run, kdu_entry: Some(entry), group_sm: None };
-                    match self.config.overflow_latency {
-                        0 => out.push(ready),
-                        latency => self.schedule(now + latency as u64, Due::Start(ready)),
-                    }
+                    self.start_after(now, self.config.overflow_latency as u64, ready, out);
                 }
             }
         }
@@ -255,10 +257,7 @@ impl LaunchPaths {
             self.stats.kmu_wait_cycles += now - since;
             let entry = self.kdu.take(run.code, run.block, run.grid.count() as u32);
             let ready = Ready { run, kdu_entry: entry, group_sm: None };
-            match search {
-                0 => out.push(ready),
-                cycles => self.schedule(now + cycles, Due::Start(ready)),
-            }
+            self.start_after(now, search, ready, out);
         }
     }
 

@@ -144,8 +144,9 @@ pub struct L2Stats {
     pub l1_writebacks: u64,
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
+/// Whether a count is zero (the report leaves such counts out).
+fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+    *n == T::default()
 }
 
 impl L2Stats {
@@ -431,18 +432,14 @@ pub struct Window {
     /// Scheduler cycles by outcome (all SMs).
     pub stalls: StallBreakdown,
     /// Under the CDP and DTBL launch paths, the most kernels holding a KDU entry at once.
-    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub kdu_kernels: u32,
     /// The most kernels waiting in the KMU for a KDU entry at once.
-    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub kmu_waiting: u32,
     /// The most DTBL group records the SMs' tables held at once, all SMs together.
-    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub group_records: u32,
-}
-
-fn is_zero_u32(n: &u32) -> bool {
-    *n == 0
 }
 
 /// A bounded series of windows: when full, adjacent windows merge and the width doubles, so
