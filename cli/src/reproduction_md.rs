@@ -159,10 +159,13 @@ fn setup(claim: &Claim) -> String {
                     w.kernels.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
                 ));
             }
+            if w.name() != w.id {
+                notes.insert(0, format!("`{}`", w.id));
+            }
             if notes.is_empty() {
-                format!("`{}`", w.id)
+                format!("`{}`", w.name())
             } else {
-                format!("`{}` ({})", w.id, notes.join(", "))
+                format!("`{}` ({})", w.name(), notes.join(", "))
             }
         })
         .collect();

@@ -83,6 +83,58 @@ fn bfs_dp_finds_the_bfs_levels_and_launches_children_for_hubs() {
     assert_eq!(run_engine(&w, machine()), end, "the timing engine computes the same");
 }
 
+/// Jones-Plassmann as `clr-dp` runs it, for `rounds` rounds: each edge counts both ways, and a
+/// vertex takes the round as its colour when its priority is at least every uncoloured
+/// neighbour's. Returns the colours and the device launches (an uncoloured vertex with at
+/// least 32 edges launches one child a round).
+fn jones_plassmann(g: &Csr, rounds: i32) -> (Vec<i32>, u64) {
+    let n = g.vertices();
+    let prio: Vec<u32> = (0..n as u32).map(mix).collect();
+    let mut color = vec![-1i32; n];
+    let mut launches = 0;
+    for round in 0..rounds {
+        let mut nmax = vec![0u32; n];
+        for v in (0..n).filter(|&v| color[v] < 0) {
+            launches += u64::from(g.degree(v) >= 32);
+            for u in g.edges(v).map(|e| g.columns[e]).filter(|&u| color[u] < 0) {
+                nmax[v] = nmax[v].max(prio[u]);
+                nmax[u] = nmax[u].max(prio[v]);
+            }
+        }
+        for v in 0..n {
+            if color[v] < 0 && prio[v] >= nmax[v] {
+                color[v] = round;
+            }
+        }
+    }
+    (color, launches)
+}
+
+#[test]
+fn clr_dp_colours_each_input_by_jones_plassmann_rounds() {
+    for graph in ["banded(N, 64, 3)", "citation(N, 512, 3)", "powerlaw(N, 16 * N, 3)"] {
+        let w = compile_with("clr-dp", 1024, &[("GRAPH", graph), ("ROUNDS", "40")]);
+        assert_eq!(w.launches.len(), 1 + 2 * 40, "{graph}: an init launch, then two a round");
+        let start = initial(&w);
+        let g = Csr::read(&w, &start, "g");
+        let (expected, launches) = jones_plassmann(&g, 40);
+        let coloured = expected.iter().filter(|&&c| c >= 0).count();
+        assert!(coloured > g.vertices() / 2, "{graph}: 40 rounds colour most vertices ({coloured})");
+        // The colouring is proper: no edge joins two vertices of one colour.
+        for v in 0..g.vertices() {
+            for e in g.edges(v) {
+                let u = g.columns[e];
+                assert!(expected[v] < 0 || expected[v] != expected[u], "{graph}: edge {v} -> {u}");
+            }
+        }
+        let end = run_reference(&w);
+        assert_eq!(ints(&end[index(&w, "color")]), expected, "{graph}");
+        assert!(launches > 0, "{graph}: hubs launch children");
+        assert_eq!(device_launches(&w), launches, "{graph}");
+        assert_eq!(run_engine(&w, machine()), end, "{graph}: the timing engine computes the same");
+    }
+}
+
 /// Bellman-Ford by rounds, as the kernels do it: in each round the vertices whose distance
 /// improved in the previous round relax their out-edges against the distances at the start of
 /// the round. Returns (dist, active) after `rounds` rounds and, per round, the active vertices.

@@ -66,15 +66,6 @@ fn bfs_finds_the_bfs_levels() {
 }
 
 /// Wellons' lowbias32, as the kernels' `mix`.
-fn mix(mut x: u32) -> u32 {
-    x ^= x >> 16;
-    x = x.wrapping_mul(0x7feb352d);
-    x ^= x >> 15;
-    x = x.wrapping_mul(0x846ca68b);
-    x ^= x >> 16;
-    x
-}
-
 #[test]
 fn memcached_gets_the_value_of_every_stored_key() {
     let n = 1024usize;

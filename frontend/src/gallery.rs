@@ -164,9 +164,9 @@ pub fn workloads(claim: &Claim) -> String {
                 notes.push(format!("measured over {}", w.kernels.join(", ")));
             }
             if notes.is_empty() {
-                w.id.to_string()
+                w.name().to_string()
             } else {
-                format!("{} ({})", w.id, notes.join(", "))
+                format!("{} ({})", w.name(), notes.join(", "))
             }
         })
         .collect();

@@ -306,11 +306,11 @@ fn best_member(claim: &Claim, members: &[&str], ipc: &dyn Fn(usize) -> Option<f6
 
 fn judge_check(claim: &Claim, check: &Check, value: &dyn Fn(usize, usize, Metric) -> Option<f64>) -> CheckOutcome {
     let workloads: Vec<usize> = (0..claim.workloads.len())
-        .filter(|&w| check.on.is_empty() || check.on.contains(&claim.workloads[w].id))
+        .filter(|&w| check.on.is_empty() || check.on.contains(&claim.workloads[w].name()))
         .collect();
     // Values by variant for each group of workloads the relation is tested on.
     let groups: Vec<(String, Vec<usize>)> = match check.across {
-        Across::Each => workloads.iter().map(|&w| (String::from(claim.workloads[w].id), alloc::vec![w])).collect(),
+        Across::Each => workloads.iter().map(|&w| (String::from(claim.workloads[w].name()), alloc::vec![w])).collect(),
         across => {
             let name = match across {
                 Across::HarmonicMean => "harmonic mean",
@@ -543,6 +543,29 @@ mod tests {
             &[check(Metric::Ipc, Across::GeometricMean, Relation::Close { a: "L8", b: "L1", tolerance: 0.01 })];
         // sqrt(3·4) = 3.46: not within 1 % of 1.
         assert!(!judge(&claim(GEO), &ipc).holds);
+    }
+
+    #[test]
+    fn a_check_on_a_named_workload_reads_that_input_only() {
+        // The same workload twice, the second on another input under its own name: a check on
+        // that name sees only its runs (y's rising IPC), and reports it by that name.
+        const TWICE: &[WorkloadSize] = &[workload("x"), workload("x").with_defines(&[("G", "2")]).named("x-other")];
+        const CHECKS: &[Check] = &[crate::claims::on(
+            &["x-other"],
+            Metric::Ipc,
+            Across::Each,
+            Relation::RatioAtLeast { a: "L8", b: "L4", min: 1.3 },
+        )];
+        let v = judge(&Claim { workloads: TWICE, ..claim(CHECKS) }, &ipc);
+        assert!(v.holds, "{:?}", v);
+        assert_eq!(v.checks[0].seen, "x-other: L8/L4 = 1.33");
+        const ON_X: &[Check] = &[crate::claims::on(
+            &["x"],
+            Metric::Ipc,
+            Across::Each,
+            Relation::RatioAtLeast { a: "L8", b: "L4", min: 1.3 },
+        )];
+        assert!(!judge(&Claim { workloads: TWICE, ..claim(ON_X) }, &ipc).holds, "x peaks at L4");
     }
 
     #[test]

@@ -120,9 +120,26 @@ pub struct WorkloadSize {
     /// work the paper's program does on the host (building a table, writing the requests) are
     /// left out, as a simulator of the paper's kind never ran them.
     pub kernels: &'static [&'static str],
+    /// The name checks and tables use for it; empty: the id. Needed when a row runs one
+    /// workload on several inputs (`clr-dp` on a banded and on a power-law graph).
+    pub label: &'static str,
 }
 
 impl WorkloadSize {
+    /// The name checks and tables use for it: its label, or its id.
+    pub const fn name(&self) -> &'static str {
+        if self.label.is_empty() {
+            self.id
+        } else {
+            self.label
+        }
+    }
+
+    /// The same workload under another name.
+    pub(crate) const fn named(self, label: &'static str) -> WorkloadSize {
+        WorkloadSize { label, ..self }
+    }
+
     /// The same workload with `defines` overridden.
     pub(crate) const fn with_defines(self, defines: &'static [Define]) -> WorkloadSize {
         WorkloadSize { defines, ..self }
@@ -286,12 +303,12 @@ pub(crate) const fn on(ids: &'static [&'static str], metric: Metric, across: Acr
 
 /// A workload at its file's size.
 pub(crate) const fn workload(id: &'static str) -> WorkloadSize {
-    WorkloadSize { id, size: None, defines: &[], kernels: &[] }
+    WorkloadSize { id, size: None, defines: &[], kernels: &[], label: "" }
 }
 
 /// A workload at a size.
 pub(crate) const fn sized(id: &'static str, size: u32) -> WorkloadSize {
-    WorkloadSize { id, size: Some(size), defines: &[], kernels: &[] }
+    WorkloadSize { id, size: Some(size), defines: &[], kernels: &[], label: "" }
 }
 
 #[cfg(test)]
@@ -339,6 +356,19 @@ mod tests {
             }
             for (i, v) in claim.variants.iter().enumerate() {
                 assert!(claim.variants[..i].iter().all(|o| o.label != v.label), "{}: label {}", claim.id, v.label);
+            }
+            for (i, w) in claim.workloads.iter().enumerate() {
+                assert!(
+                    claim.workloads[..i].iter().all(|o| o.name() != w.name()),
+                    "{}: two workloads named {}",
+                    claim.id,
+                    w.name()
+                );
+            }
+            for check in claim.checks {
+                for name in check.on {
+                    assert!(claim.workloads.iter().any(|w| w.name() == *name), "{}: no workload {name}", claim.id);
+                }
             }
             for check in claim.checks {
                 for label in check.relation.labels() {

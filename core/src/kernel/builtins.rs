@@ -42,7 +42,7 @@ pub const MATH: &[&str] = &[
     "__fdividef",
 ];
 /// Functions of the `host { }` block only (buffer and graph initialisers, `swap`).
-pub const HOST_ONLY: &[&str] = &["iota", "fill", "random", "powerlaw", "uniform", "mesh", "swap"];
+pub const HOST_ONLY: &[&str] = &["iota", "fill", "random", "powerlaw", "uniform", "mesh", "banded", "citation", "swap"];
 
 /// Whether `name` is any built-in.
 pub fn is_builtin(name: &str) -> bool {

@@ -504,7 +504,8 @@ impl Host<'_, '_> {
             self.diags.error_help(
                 e.span,
                 "a graph comes from a generator",
-                "`powerlaw(v, e, seed)`, `uniform(v, e, seed)` or `mesh(w, h, seed)`",
+                "`powerlaw(v, e, seed)`, `uniform(v, e, seed)`, `mesh(w, h, seed)`, `banded(v, band, seed)` or \
+                 `citation(v, window, seed)`",
             );
             return;
         };
@@ -512,11 +513,13 @@ impl Host<'_, '_> {
             "powerlaw" => GraphKind::PowerLaw,
             "uniform" => GraphKind::Uniform,
             "mesh" => GraphKind::Mesh,
+            "banded" => GraphKind::Banded,
+            "citation" => GraphKind::Citation,
             _ => {
                 self.diags.error_help(
                     *fspan,
                     format!("`{f}` is not a graph generator"),
-                    "use `powerlaw`, `uniform` or `mesh`",
+                    "use `powerlaw`, `uniform`, `mesh`, `banded` or `citation`",
                 );
                 return;
             }
@@ -534,11 +537,19 @@ impl Host<'_, '_> {
             }
             vals[k] = v;
         }
-        let (vertices, edges_or_width, expected_edges) = if kind == GraphKind::Mesh {
-            let v = vals[0] as u64 * vals[1] as u64;
-            (v, vals[0] as u64, 4 * v)
-        } else {
-            (vals[0] as u64, vals[1] as u64, vals[1] as u64)
+        let (vertices, edges_or_width, expected_edges) = match kind {
+            GraphKind::Mesh => {
+                let v = vals[0] as u64 * vals[1] as u64;
+                (v, vals[0] as u64, 4 * v)
+            }
+            // Their edge counts are random: bound them by the generators' mean-degree bounds.
+            GraphKind::Banded => {
+                (vals[0] as u64, vals[1] as u64, u64::from(graph::BANDED_MEAN_DEGREE_BOUND) * vals[0] as u64)
+            }
+            GraphKind::Citation => {
+                (vals[0] as u64, vals[1] as u64, u64::from(graph::CITATION_MEAN_DEGREE_BOUND) * vals[0] as u64)
+            }
+            GraphKind::Uniform | GraphKind::PowerLaw => (vals[0] as u64, vals[1] as u64, vals[1] as u64),
         };
         let bytes = (vertices + 1 + 2 * expected_edges) * 4;
         if vertices > u32::MAX as u64 - 1 || self.total_bytes() + bytes > MAX_GLOBAL_BYTES / 2 {
@@ -846,7 +857,7 @@ impl Host<'_, '_> {
                 let pick_x = (less != 0) == (name == "min");
                 Some(HVal::Num(if pick_x { xv } else { yv }, t))
             }
-            "iota" | "fill" | "random" | "powerlaw" | "uniform" | "mesh" => {
+            "iota" | "fill" | "random" | "powerlaw" | "uniform" | "mesh" | "banded" | "citation" => {
                 self.diags.error(nspan, format!("`{name}(…)` only initializes a buffer or graph declaration"));
                 None
             }
@@ -1259,6 +1270,11 @@ mod tests {
         );
         check("host { graph g = tree(4, 4, 1); }", 18, "`tree` is not a graph generator");
         check("host { graph g = mesh(4, 4); }", 18, "`mesh` takes 3 arguments, got 2");
+        check(
+            "host { graph g = banded(100, 0, 1); }",
+            18,
+            "cannot generate graph `g`: a banded graph needs a band of at least 1, got 0",
+        );
     }
 
     #[test]

@@ -12,6 +12,8 @@ pub const WORKLOADS: &[LibraryWorkload] = workloads! {
         "Bellman-Ford relaxation with atomicMin from the centre of a road-like mesh, a parent thread per 32-vertex segment launching a child for a busy segment.";
     "sssp-dp-powerlaw", "SSSP on a power-law graph (dynamic parallelism)", DynamicParallelism, "N" = 16384 in 1024..=262144 "vertices",
         "Bellman-Ford relaxation with atomicMin over a power-law graph, where a vertex with 32 or more out-edges launches a child grid to relax them.";
+    "clr-dp", "Graph colouring (dynamic parallelism)", DynamicParallelism, "N" = 32768 in 1024..=262144 "vertices",
+        "Jones-Plassmann colouring of a banded, cage15-like graph: a thread per vertex, and a vertex with 32 or more edges launches a child grid to scan them.";
     "amr", "Adaptive mesh refinement", DynamicParallelism, "N" = 128 in 16..=256 "grid side",
         "A coarse grid with a thin flame front: hot cells launch a child that refines them into 32 sub-cells, which refine again, up to three nested levels.";
     "join", "Relational join (dynamic parallelism)", DynamicParallelism, "N" = 16384 in 256..=262144 "keys",

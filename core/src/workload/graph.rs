@@ -35,8 +35,25 @@
 //! removed links are then a seeded uniform choice among the links outside that tree (fewer
 //! when there are not enough, as in a single row or column, which has no link to spare).
 //!
-//! **Weights** are uniform in `1..=100`, drawn from their own stream: for uniform and
-//! power-law graphs one per edge in CSR order, for a mesh one per link (shared by both
+//! **Banded** (`banded(V, B, seed)`, cage15-like; the LaPerm notes' scaled input): vertex `v`
+//! has, with probability 1/10, a degree uniform in `64..=256` (a hub, so that dynamic-parallelism
+//! codes launch children), else `8 + g` with `g` geometric with success probability 0.15 (the
+//! failures before the first success, each trial a uniform percent `< 15`; capped at 248 so that
+//! no degree passes 256). Each edge goes to a vertex drawn uniformly from `[v − B, v + B]` less
+//! `v` itself, clamped to `[0, V − 1]`: neighbours are close in id, as in a banded matrix. The
+//! edges are directed (not symmetrised), and duplicates are kept. The mean degree is about
+//! 0.9 · (8 + 5.67) + 0.1 · 160 ≈ 28.3.
+//!
+//! **Citation** (`citation(V, W, seed)`, citationCiteseer-like): vertex `v ≥ 1` cites
+//! `min(k, v)` earlier vertices, `k = 1 + Binomial(64, 1/8)` (mean 9: the notes' `1 + Poisson(8)`,
+//! drawn in integer arithmetic as 64 trials that each succeed when a uniform 3-bit number is 0).
+//! Each citation goes, with probability 7/10, to a vertex uniform in `[max(0, v − W), v)`, else
+//! by preferential attachment: a uniform pick among the endpoints of all citations made by the
+//! vertices before `v` (so in proportion to degree; the window while there are none). Every citation is stored in both
+//! directions, and duplicate edges are dropped, so the graph is symmetric and simple.
+//!
+//! **Weights** are uniform in `1..=100`, drawn from their own stream: for uniform, power-law,
+//! banded and citation graphs one per edge in CSR order, for a mesh one per link (shared by both
 //! directions).
 //!
 //! **Layout**: the out-edges of each vertex are sorted by destination, ascending.
@@ -68,6 +85,12 @@ pub enum GraphKind {
     PowerLaw,
     /// A road-like 2-D mesh: `width × height` vertices joined to their grid neighbours.
     Mesh,
+    /// Banded, like the cage15 matrix: every neighbour lies within a fixed distance in id, and
+    /// a tenth of the vertices are hubs of 64–256 edges.
+    Banded,
+    /// Citation-like: each vertex cites earlier vertices, most of them recent (close in id), the
+    /// rest by preferential attachment; symmetric.
+    Citation,
 }
 
 /// What to generate.
@@ -77,7 +100,9 @@ pub struct GraphSpec {
     pub kind: GraphKind,
     /// Vertices (for a mesh, `width × height`).
     pub vertices: u32,
-    /// Directed edges wanted (uniform, power-law); for a mesh, the mesh width.
+    /// Directed edges wanted (uniform, power-law); for a mesh, the mesh width; for a banded
+    /// graph, the band (the farthest a neighbour's id lies); for a citation graph, the window of
+    /// recent vertices most citations go to.
     pub edges_or_width: u32,
     /// Seed of the random choices.
     pub seed: u32,
@@ -141,7 +166,35 @@ pub fn generate(spec: &GraphSpec) -> Result<Csr, String> {
             }
             Ok(mesh(width, spec.vertices / width, spec.seed))
         }
+        GraphKind::Banded => {
+            if spec.edges_or_width == 0 {
+                return Err("a banded graph needs a band of at least 1, got 0".into());
+            }
+            check_mean_degree(spec.vertices, BANDED_MEAN_DEGREE_BOUND, "banded")?;
+            Ok(banded(spec.vertices, spec.edges_or_width, spec.seed))
+        }
+        GraphKind::Citation => {
+            if spec.edges_or_width == 0 {
+                return Err("a citation graph needs a window of at least 1, got 0".into());
+            }
+            check_mean_degree(spec.vertices, CITATION_MEAN_DEGREE_BOUND, "citation")?;
+            Ok(citation(spec.vertices, spec.edges_or_width, spec.seed))
+        }
     }
+}
+
+/// A generous bound on a banded graph's mean out-degree (about 28.3), so that a size check
+/// before generating keeps the edges under [`MAX_EDGES`].
+pub const BANDED_MEAN_DEGREE_BOUND: u32 = 32;
+/// The same for a citation graph (mean out-degree about 17).
+pub const CITATION_MEAN_DEGREE_BOUND: u32 = 20;
+
+fn check_mean_degree(vertices: u32, bound: u32, what: &str) -> Result<(), String> {
+    let most = MAX_EDGES / bound;
+    if vertices > most {
+        return Err(format!("a {what} graph may have at most {most} vertices, got {vertices}"));
+    }
+    Ok(())
 }
 
 fn check_vertices(vertices: u32) -> Result<(), String> {
@@ -176,6 +229,8 @@ enum Stream {
     Weights = 3,
     LinkOrder = 4,
     Removal = 5,
+    /// Which vertex each edge of a banded or citation graph goes to.
+    Neighbours = 6,
 }
 
 fn stream(seed: u32, kind: GraphKind, purpose: Stream) -> SplitMix64 {
@@ -183,6 +238,8 @@ fn stream(seed: u32, kind: GraphKind, purpose: Stream) -> SplitMix64 {
         GraphKind::Uniform => 1u64,
         GraphKind::PowerLaw => 2,
         GraphKind::Mesh => 3,
+        GraphKind::Banded => 4,
+        GraphKind::Citation => 5,
     };
     SplitMix64::new(u64::from(seed) | (purpose as u64) << 32 | kind << 40)
 }
@@ -356,6 +413,118 @@ fn build_csr(vertices: u32, sources: &[u32], destinations: &[u32]) -> (Vec<u32>,
 fn draw_weights(seed: u32, kind: GraphKind, count: usize) -> Vec<u32> {
     let mut percents = Percents::new(stream(seed, kind, Stream::Weights));
     (0..count).map(|_| percents.next() + 1).collect()
+}
+
+/// The degree of a banded graph's hubs and the share of vertices that are hubs, in percent.
+const BANDED_HUB_DEGREES: (u32, u32) = (64, 256);
+const BANDED_HUB_PERCENT: u32 = 10;
+/// Other vertices: 8 plus a geometric number of extra edges (success probability 15 %), capped
+/// so that no vertex has more edges than a hub.
+const BANDED_BASE_DEGREE: u32 = 8;
+const BANDED_GEOMETRIC_PERCENT: u32 = 15;
+
+fn banded(vertices: u32, band: u32, seed: u32) -> Csr {
+    let mut percents = Percents::new(stream(seed, GraphKind::Banded, Stream::Edges));
+    let mut rng = stream(seed, GraphKind::Banded, Stream::Neighbours);
+    let mut offsets = Vec::with_capacity(vertices as usize + 1);
+    let mut columns = Vec::new();
+    offsets.push(0u32);
+    let (hub_low, hub_high) = BANDED_HUB_DEGREES;
+    for v in 0..vertices {
+        let degree = if percents.next() < BANDED_HUB_PERCENT {
+            hub_low + rng.below(u64::from(hub_high - hub_low + 1)) as u32
+        } else {
+            let mut extra = 0;
+            while extra < hub_high - BANDED_BASE_DEGREE && percents.next() >= BANDED_GEOMETRIC_PERCENT {
+                extra += 1;
+            }
+            BANDED_BASE_DEGREE + extra
+        };
+        // A vertex alone has no neighbour to link to.
+        if vertices > 1 {
+            let row = columns.len();
+            let span = 2 * u64::from(band);
+            for _ in 0..degree {
+                // Uniform over the 2B offsets in [−B, B] other than 0.
+                let mut offset = rng.below(span) as i64 - i64::from(band);
+                if offset >= 0 {
+                    offset += 1;
+                }
+                let u = (i64::from(v) + offset).clamp(0, i64::from(vertices) - 1) as u32;
+                // Clamping at an end of the id range can land on v itself: take the next vertex in.
+                columns.push(if u != v {
+                    u
+                } else if v == 0 {
+                    1
+                } else {
+                    v - 1
+                });
+            }
+            columns[row..].sort_unstable();
+        }
+        offsets.push(columns.len() as u32);
+    }
+    let weights = draw_weights(seed, GraphKind::Banded, columns.len());
+    Csr { offsets, columns, weights }
+}
+
+/// Citations per vertex: 1 + Binomial(64, 1/8), each trial a 3-bit number that is 0.
+const CITATION_TRIALS: u32 = 64;
+/// The share of citations to recent vertices (the window), in percent.
+const CITATION_RECENT_PERCENT: u32 = 70;
+
+fn citation(vertices: u32, window: u32, seed: u32) -> Csr {
+    let mut percents = Percents::new(stream(seed, GraphKind::Citation, Stream::Edges));
+    let mut rng = stream(seed, GraphKind::Citation, Stream::Neighbours);
+    // Every endpoint of every citation so far: a uniform pick is a pick by degree.
+    let mut endpoints: Vec<u32> = Vec::new();
+    for v in 1..vertices {
+        let mut k = 1;
+        let mut bits = 0u64;
+        for trial in 0..CITATION_TRIALS {
+            if trial % 21 == 0 {
+                bits = rng.next_u64();
+            }
+            k += u32::from(bits & 0b111 == 0);
+            bits >>= 3;
+        }
+        // Only citations made before v's: v cannot cite itself.
+        let earlier = endpoints.len() as u64;
+        for _ in 0..k.min(v) {
+            let cited = if percents.next() < CITATION_RECENT_PERCENT || earlier == 0 {
+                let first = v.saturating_sub(window);
+                first + rng.below(u64::from(v - first)) as u32
+            } else {
+                endpoints[rng.below(earlier) as usize]
+            };
+            endpoints.push(v);
+            endpoints.push(cited);
+        }
+    }
+    let (sources, destinations): (Vec<u32>, Vec<u32>) =
+        endpoints.chunks_exact(2).flat_map(|pair| [(pair[0], pair[1]), (pair[1], pair[0])]).unzip();
+    drop(endpoints);
+    let (offsets, columns) = build_csr(vertices, &sources, &destinations);
+    let (offsets, columns) = without_duplicates(&offsets, &columns);
+    let weights = draw_weights(seed, GraphKind::Citation, columns.len());
+    Csr { offsets, columns, weights }
+}
+
+/// The same CSR with repeated destinations in a (sorted) row kept once.
+fn without_duplicates(offsets: &[u32], columns: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let mut kept_offsets = Vec::with_capacity(offsets.len());
+    let mut kept = Vec::with_capacity(columns.len());
+    kept_offsets.push(0u32);
+    for row in offsets.windows(2) {
+        let start = kept.len();
+        for &c in &columns[row[0] as usize..row[1] as usize] {
+            if kept.len() == start || kept.last() != Some(&c) {
+                kept.push(c);
+            }
+        }
+        kept_offsets.push(kept.len() as u32);
+    }
+    (kept_offsets, kept)
 }
 
 /// Union–find over the vertices, by size with path halving.
@@ -572,6 +741,28 @@ mod tests {
             generate(&spec(GraphKind::PowerLaw, 8, 6, 1)).unwrap(),
             csr(&[0, 2, 2, 3, 4, 4, 4, 6, 6], &[2, 5, 5, 5, 1, 5], &[24, 41, 51, 95, 86, 32])
         );
+        let banded = generate(&spec(GraphKind::Banded, 8, 3, 1)).unwrap();
+        assert_eq!(banded.offsets, [0, 9, 20, 30, 48, 64, 72, 83, 93]);
+        assert_eq!(
+            banded.columns,
+            [
+                1, 1, 1, 1, 1, 1, 2, 3, 3, 0, 0, 0, 2, 2, 2, 3, 3, 3, 4, 4, 1, 3, 3, 3, 4, 4, 4, 5, 5, 5, 1, 1, 1, 2,
+                2, 2, 2, 4, 4, 5, 5, 5, 5, 5, 5, 6, 6, 6, 2, 2, 2, 3, 3, 5, 5, 5, 5, 5, 5, 6, 6, 7, 7, 7, 3, 4, 6, 7,
+                7, 7, 7, 7, 3, 4, 5, 7, 7, 7, 7, 7, 7, 7, 7, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6
+            ]
+        );
+        assert_eq!(banded.weights[..8], [3, 99, 92, 33, 6, 2, 96, 77]);
+        assert_eq!(
+            generate(&spec(GraphKind::Citation, 8, 3, 1)).unwrap(),
+            csr(
+                &[0, 4, 7, 12, 16, 22, 26, 31, 34],
+                &[1, 2, 3, 4, 0, 4, 7, 0, 3, 4, 5, 6, 0, 2, 5, 6, 0, 1, 2, 5, 6, 7, 2, 3, 4, 6, 2, 3, 4, 5, 7, 1, 4, 6],
+                &[
+                    39, 1, 74, 27, 27, 53, 45, 68, 50, 100, 59, 50, 55, 79, 23, 11, 71, 67, 58, 24, 76, 9, 8, 31, 99,
+                    25, 20, 78, 31, 64, 40, 4, 75, 90
+                ]
+            )
+        );
         let mesh = generate(&spec(GraphKind::Mesh, 25, 5, 1)).unwrap();
         assert_eq!(
             mesh.offsets,
@@ -689,6 +880,80 @@ mod tests {
         // Edge cases at the limits are accepted.
         assert!(generate(&spec(GraphKind::Mesh, 1, 1, 0)).is_ok());
         assert!(generate(&spec(GraphKind::Uniform, 2, 3, 0)).is_ok());
+    }
+
+    #[test]
+    fn banded_graph_keeps_neighbours_in_the_band_with_a_tenth_hubs() {
+        let (n, band) = (32_768u32, 64u32);
+        let g = generate(&spec(GraphKind::Banded, n, band, 3)).unwrap();
+        assert_well_formed(&g, n);
+        for v in 0..n {
+            for &c in &g.columns[g.offsets[v as usize] as usize..g.offsets[v as usize + 1] as usize] {
+                assert!(c != v && c.abs_diff(v) <= band, "{v} -> {c} leaves the band");
+            }
+        }
+        let d = degrees(&g);
+        let hubs = d.iter().filter(|&&x| x >= 64).count();
+        // 10 % hubs plus the rare geometric tail past 56 extra edges (0.85^56 ≈ 0.01 %).
+        assert!((3000..3560).contains(&hubs), "{hubs} hubs of {n}");
+        assert!(d.iter().all(|&x| (8..=256).contains(&x)));
+        // Mean 0.9 · (8 + 0.85 / 0.15) + 0.1 · 160 = 28.3.
+        let mean = f64::from(g.edges()) / f64::from(n);
+        assert!((27.5..29.1).contains(&mean), "mean degree {mean}");
+        // Small graphs and the ends of the range: no self loops, nothing out of range.
+        for n in [1, 2, 3, 100] {
+            let g = generate(&spec(GraphKind::Banded, n, 5, 1)).unwrap();
+            assert_well_formed(&g, n);
+            for v in 0..n {
+                let row = &g.columns[g.offsets[v as usize] as usize..g.offsets[v as usize + 1] as usize];
+                assert!(!row.contains(&v), "self loop at {v} of {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn citation_graph_is_symmetric_simple_and_mostly_recent() {
+        let (n, window) = (16_384u32, 512u32);
+        let g = generate(&spec(GraphKind::Citation, n, window, 4)).unwrap();
+        assert_well_formed(&g, n);
+        let mut near = 0u64;
+        for v in 0..n {
+            let row = &g.columns[g.offsets[v as usize] as usize..g.offsets[v as usize + 1] as usize];
+            assert!(row.windows(2).all(|w| w[0] < w[1]), "duplicate edge at {v}");
+            assert!(!row.contains(&v), "self loop at {v}");
+            for &c in row {
+                let back = &g.columns[g.offsets[c as usize] as usize..g.offsets[c as usize + 1] as usize];
+                assert!(back.binary_search(&v).is_ok(), "{v} -> {c} without its reverse");
+                near += u64::from(c.abs_diff(v) <= window);
+            }
+        }
+        // About 9 citations per vertex, stored both ways (a few merged as duplicates).
+        let mean = f64::from(g.edges()) / f64::from(n);
+        assert!((16.0..18.2).contains(&mean), "mean degree {mean}");
+        // 70 % of citations go to the window, and some of the rest land there by chance.
+        let share = near as f64 / f64::from(g.edges());
+        assert!((0.70..0.85).contains(&share), "{share} of edges within the window");
+        // Preferential attachment makes hubs: the biggest has far more than the mean.
+        let max = degrees(&g).into_iter().max().unwrap();
+        assert!(f64::from(max) > 5.0 * mean, "max degree {max}");
+        assert_well_formed(&generate(&spec(GraphKind::Citation, 1, 8, 0)).unwrap(), 1);
+        assert_well_formed(&generate(&spec(GraphKind::Citation, 2, 8, 0)).unwrap(), 2);
+    }
+
+    #[test]
+    fn banded_and_citation_are_seeded_and_refuse_bad_specs() {
+        for kind in [GraphKind::Banded, GraphKind::Citation] {
+            let a = generate(&spec(kind, 4096, 64, 1)).unwrap();
+            assert_eq!(a, generate(&spec(kind, 4096, 64, 1)).unwrap(), "{kind:?} is not deterministic");
+            assert_ne!(a.columns, generate(&spec(kind, 4096, 64, 2)).unwrap().columns, "{kind:?} ignores the seed");
+        }
+        let err = |s: GraphSpec| generate(&s).unwrap_err();
+        assert_eq!(err(spec(GraphKind::Banded, 10, 0, 0)), "a banded graph needs a band of at least 1, got 0");
+        assert_eq!(err(spec(GraphKind::Citation, 10, 0, 0)), "a citation graph needs a window of at least 1, got 0");
+        assert_eq!(
+            err(spec(GraphKind::Banded, 2_000_000, 64, 0)),
+            "a banded graph may have at most 1048576 vertices, got 2000000"
+        );
     }
 
     #[test]

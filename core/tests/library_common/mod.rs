@@ -16,9 +16,15 @@ pub fn machine() -> GpuConfig {
 
 /// Library workload `id` compiled with its size knob at `size`.
 pub fn compile_at(id: &str, size: u32) -> Workload {
+    compile_with(id, size, &[])
+}
+
+/// Library workload `id` compiled with its size knob at `size` and other `#define`s overridden.
+pub fn compile_with(id: &str, size: u32, overrides: &[(&str, &str)]) -> Workload {
     let entry = library::by_id(id).unwrap_or_else(|| panic!("no library workload {id}"));
     let config = machine();
-    let defines = [entry.size_define(size)];
+    let mut defines = vec![entry.size_define(size)];
+    defines.extend(overrides.iter().map(|&(name, value)| (name.to_string(), value.to_string())));
     match compile(entry.source, &CompileOptions { config: &config, defines: &defines, optimize: true }) {
         Ok(program) => program.workload,
         Err(errors) => {
@@ -37,6 +43,16 @@ pub fn compile_unoptimised_at(id: &str, size: u32) -> Workload {
     compile(entry.source, &CompileOptions { config: &config, defines: &defines, optimize: false })
         .unwrap_or_else(|e| panic!("{id} at size {size} does not compile: {}", e[0]))
         .workload
+}
+
+/// The workloads' bijective integer hash (a priority per vertex, a key per request).
+pub fn mix(mut x: u32) -> u32 {
+    x ^= x >> 16;
+    x = x.wrapping_mul(0x7feb352d);
+    x ^= x >> 15;
+    x = x.wrapping_mul(0x846ca68b);
+    x ^= x >> 16;
+    x
 }
 
 /// Every buffer's initial contents.

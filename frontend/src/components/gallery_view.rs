@@ -243,7 +243,7 @@ fn runs_table(card: &Card, runs: &[RunView]) -> Html {
                 <tbody>
                     { for claim.workloads.iter().enumerate().map(|(w, workload)| html! {
                         <tr>
-                            <th scope="row">{ workload.id }</th>
+                            <th scope="row">{ workload.name() }</th>
                             { for (0..variants).map(|v| {
                                 let run = w * variants + v;
                                 let (class, text) = match runs.get(run) {
@@ -282,8 +282,8 @@ fn open_buttons(index: usize, claim: &Claim, on_open: &Callback<(usize, usize)>,
         <span class="open-group">
             <span class="open-label">{ "Compare view:" }</span>
             { for claim.workloads.iter().enumerate().map(|(w, workload)| html! {
-                <button type="button" class="link" aria-label={format!("Open {} in the compare view", workload.id)}
-                    onclick={on_open.reform(move |_| (index, w))}>{ workload.id }</button>
+                <button type="button" class="link" aria-label={format!("Open {} in the compare view", workload.name())}
+                    onclick={on_open.reform(move |_| (index, w))}>{ workload.name() }</button>
             }) }
         </span>
     }
