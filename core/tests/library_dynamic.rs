@@ -343,33 +343,36 @@ fn amr_refines_the_front_in_nested_levels() {
 
 #[test]
 fn join_sums_the_matching_outer_rows_per_inner_row() {
-    let keys = 256;
-    let w = compile_at("join", keys as u32);
-    let start = initial(&w);
-    let s = Csr::read(&w, &start, "s");
-    assert_eq!(s.vertices(), keys);
-    let rkey = ints(&start[index(&w, "rkey")]);
-    let rlimit = ints(&start[index(&w, "rlimit")]);
-    let rqty = ints(&start[index(&w, "rqty")]);
-    assert_eq!(rkey.len(), 4 * keys);
-    let mut total = vec![0i32; s.columns.len()];
-    let mut launching = 0u64;
-    for r in 0..rkey.len() {
-        let key = rkey[r] as usize;
-        if s.degree(key) >= 32 {
-            launching += 1;
-        }
-        for e in s.edges(key) {
-            if s.weights[e] <= rlimit[r] {
-                total[e] += rqty[r];
+    for sorted in [false, true] {
+        let keys = 256;
+        let w = compile_with("join", keys as u32, &[("SORTED", if sorted { "1" } else { "0" })]);
+        let start = initial(&w);
+        let s = Csr::read(&w, &start, "s");
+        assert_eq!(s.vertices(), keys);
+        let rkey = ints(&start[index(&w, "rkey")]);
+        let rlimit = ints(&start[index(&w, "rlimit")]);
+        let rqty = ints(&start[index(&w, "rqty")]);
+        assert_eq!(rkey.len(), 4 * keys);
+        let mut total = vec![0i32; s.columns.len()];
+        let mut launching = 0u64;
+        for r in 0..rkey.len() {
+            // Sorted: every key probed 4 times, in key order; else the drawn keys.
+            let key = if sorted { r / 4 } else { rkey[r] as usize };
+            if s.degree(key) >= 32 {
+                launching += 1;
+            }
+            for e in s.edges(key) {
+                if s.weights[e] <= rlimit[r] {
+                    total[e] += rqty[r];
+                }
             }
         }
+        let end = run_reference(&w);
+        assert_eq!(ints(&end[index(&w, "total")]), total, "sorted {sorted}");
+        assert!(launching > 0);
+        assert_eq!(device_launches(&w), launching, "sorted {sorted}");
+        assert_eq!(run_engine(&w, machine()), end, "sorted {sorted}");
     }
-    let end = run_reference(&w);
-    assert_eq!(ints(&end[index(&w, "total")]), total);
-    assert!(launching > 0);
-    assert_eq!(device_launches(&w), launching);
-    assert_eq!(run_engine(&w, machine()), end);
 }
 
 /// Whether one of the motifs GATT[AC]*G and GACA[CG]T+A matches `text` from its start

@@ -17,7 +17,7 @@ pub const WORKLOADS: &[LibraryWorkload] = workloads! {
     "amr", "Adaptive mesh refinement", DynamicParallelism, "N" = 128 in 16..=256 "grid side",
         "A coarse grid with a thin flame front: hot cells launch a child that refines them into 32 sub-cells, which refine again, up to three nested levels.";
     "join", "Relational join (dynamic parallelism)", DynamicParallelism, "N" = 16384 in 256..=262144 "keys",
-        "An index join against a table with power-law key multiplicities: a probe whose key has 32 or more rows launches a child grid to scan them.";
+        "An index join against a table with power-law key multiplicities, probed in key order: a probe whose key has 32 or more rows launches a child grid to scan them.";
     "regex", "Regex matching (dynamic parallelism)", DynamicParallelism, "NS" = 2048 in 32..=16384 "strings",
         "A thread per string prefilters for the motifs' prefixes and launches a 32-thread child per candidate block of offsets, each thread running the DFA.";
 };
