@@ -275,9 +275,14 @@ fn print_summary(r: &Report, seconds: f64) {
         r.dram.reads, r.dram.writes, r.dram.queue_full_cycles
     );
     let s = &r.stalls;
-    let total = s.issued + s.no_warp + s.scoreboard + s.memory_pipeline + s.barrier + s.throttled;
+    let total = s.total();
+    // Only runs that launch from the device stall in launch calls.
+    let launch = match s.device_launch {
+        0 => String::new(),
+        n => format!(", device launch calls {}", percent(n, total)),
+    };
     println!(
-        "scheduler cycles   issued {}, no warp {}, scoreboard {}, memory pipeline {}, barrier {}, throttled {}",
+        "scheduler cycles   issued {}, no warp {}, scoreboard {}, memory pipeline {}, barrier {}, throttled {}{launch}",
         percent(s.issued, total),
         percent(s.no_warp, total),
         percent(s.scoreboard, total),

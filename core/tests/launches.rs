@@ -264,6 +264,10 @@ fn a_cdp_launch_stalls_its_warp_in_the_runtime_and_reaches_the_dispatcher_after_
     let parent_end = cdp.kernels[0].end_cycle;
     assert!((issued + 28_900..issued + 28_950).contains(&parent_end), "parent ends at {parent_end}");
     assert!(fixed.kernels[0].end_cycle < issued + 100, "the idealised launch does not stall");
+    // Its scheduler, with no other warp, stalls in the launch call from the cycle after the
+    // launch until the one before the stall ends; nothing stalls so on the idealised path.
+    assert_eq!(cdp.stalls.device_launch, 28_899);
+    assert_eq!(fixed.stalls.device_launch, 0);
     let s = cdp.launches;
     // The parent's block is done before its child arrives, so they never hold the KDU together.
     assert_eq!((s.device_launches, s.new_kernels, s.launch_stall_cycles, s.kdu_peak), (1, 1, 28_900, 1));

@@ -8,7 +8,7 @@ use crate::plot::series::spans;
 
 /// Column names of [`series_csv`].
 pub const SERIES_CSV_HEADER: &str = "start_cycle,end_cycle,warp_instructions,ipc,l1_hits,l1_misses,l1_hit_rate,\
-l2_hits,l2_misses,l2_hit_rate,issued,no_warp,scoreboard,memory_pipeline,barrier,throttled";
+l2_hits,l2_misses,l2_hit_rate,issued,no_warp,scoreboard,memory_pipeline,barrier,throttled,device_launch";
 
 /// One row per window of `series` under [`SERIES_CSV_HEADER`]: raw counts as recorded, plus
 /// IPC and hit rates worked out per window (a hit rate is left empty where there were no
@@ -27,7 +27,7 @@ pub fn series_csv(series: &TimeSeries) -> String {
         let s = &w.stalls;
         let _ = writeln!(
             out,
-            "{},{},{},{:.6},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{:.6},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             span.start,
             span.end,
             w.warp_instructions,
@@ -44,6 +44,7 @@ pub fn series_csv(series: &TimeSeries) -> String {
             s.memory_pipeline,
             s.barrier,
             s.throttled,
+            s.device_launch,
         );
     }
     out
@@ -60,9 +61,9 @@ mod tests {
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), 3);
         assert_eq!(lines[0], SERIES_CSV_HEADER);
-        assert_eq!(lines[1], "0,100,10,0.100000,3,1,0.750000,1,1,0.500000,50,50,100,0,0,0");
+        assert_eq!(lines[1], "0,100,10,0.100000,3,1,0.750000,1,1,0.500000,50,50,100,0,0,0,0");
         assert_eq!(lines[2].split(',').nth(6), Some(""), "no L1 accesses: empty hit rate");
-        assert!(lines.iter().all(|l| l.split(',').count() == 16));
+        assert!(lines.iter().all(|l| l.split(',').count() == 17));
     }
 
     #[test]

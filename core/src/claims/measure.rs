@@ -202,8 +202,7 @@ impl Metric {
             }
             Metric::IssueShare => {
                 let s = &report.stalls;
-                let all = s.issued + s.no_warp + s.scoreboard + s.memory_pipeline + s.barrier + s.throttled;
-                ratio(s.issued, all)
+                ratio(s.issued, s.total())
             }
             Metric::ReservationFailsPerAccess => ratio(l1.failures(), l1.accesses),
             Metric::GatedLoadsPerKilo => 1000.0 * ratio(report.gated_loads, report.warp_instructions),

@@ -34,7 +34,7 @@ use crate::sched::warp::{
 use crate::stats::{BlockLog, BlockRecord, KernelReport, SmReport, StallCounts, StallReason};
 use active_warps::ActiveWarps;
 use lsu::{Lsu, PendingLoads, Tally};
-use ready::{Readiness, NOT_READY};
+use ready::{Next, Readiness, NOT_READY};
 use scoreboard::Operands;
 
 /// One warp slot.
@@ -247,13 +247,17 @@ fn release(warps: &mut [Warp], schedulers: &mut [Scheduler], w: WarpSlot, reg: u
 }
 
 /// When `warp`'s next instruction has its registers ready (`NOT_READY` while a load is in
-/// flight) and the unit it needs, from its kernel's decoded `operands`.
-fn next_instruction(warp: &Warp, operands: &[Vec<Operands>]) -> (u64, Unit) {
+/// flight) and the warp is out of any launch call's stall, and the unit it needs, from its
+/// kernel's decoded `operands`.
+fn next_instruction(warp: &Warp, operands: &[Vec<Operands>]) -> Next {
     let code = &operands[warp.code_index as usize];
     match warp.exec.stack.pc().and_then(|pc| code.get(pc as usize)) {
-        Some(next) => (next.ready_at(&warp.ready_at).max(warp.busy_until), next.unit),
+        Some(next) => {
+            let registers = next.ready_at(&warp.ready_at);
+            Next { wait: registers.max(warp.busy_until), unit: next.unit, launch: warp.busy_until > registers }
+        }
         // Running off the end faults when it issues: let it issue.
-        None => (0, Unit::Control),
+        None => Next { wait: 0, unit: Unit::Control, launch: false },
     }
 }
 
@@ -949,8 +953,8 @@ impl Sm {
         if self.info[wi].live {
             // Its next instruction is looked at now, while the warp's state is in the host's
             // cache, rather than when its scheduler next runs.
-            let (wait, unit) = next_instruction(&self.warps[wi], io.operands);
-            self.schedulers[s].ready.looked_at(position, now, wait, unit);
+            let next = next_instruction(&self.warps[wi], io.operands);
+            self.schedulers[s].ready.looked_at(position, now, next);
         }
         Ok(requests)
     }

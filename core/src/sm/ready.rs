@@ -27,6 +27,18 @@ fn unit_set(unit: Unit) -> usize {
     }
 }
 
+/// When a warp's next instruction can issue, as far as the warp itself goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Next {
+    /// The first cycle its registers are ready ([`NOT_READY`] while a load is in flight) and
+    /// the warp is out of any device launch call's stall.
+    pub wait: u64,
+    /// The unit it needs.
+    pub unit: Unit,
+    /// Whether the launch stall is what it waits for (it ends after the registers are ready).
+    pub launch: bool,
+}
+
 /// The issue stage's view of one scheduler's warps.
 #[derive(Clone, Debug)]
 pub(super) struct Readiness {
@@ -40,6 +52,9 @@ pub(super) struct Readiness {
     loading: WarpSet,
     /// Operands ready at `wait_until`, later than the cycle last looked at.
     waiting: WarpSet,
+    /// Of those, the ones whose wait is a device launch call's stall rather than their
+    /// operands (meaningful only while in `waiting`).
+    launching: WarpSet,
     /// No wait in `waiting` ends before this cycle.
     next_wait: u64,
     /// Members whose next instruction goes to each unit: ALU, SFU, control, memory.
@@ -74,6 +89,7 @@ impl Readiness {
             barrier: WarpSet::EMPTY,
             loading: WarpSet::EMPTY,
             waiting: WarpSet::EMPTY,
+            launching: WarpSet::EMPTY,
             next_wait: u64::MAX,
             units: [WarpSet::EMPTY; 4],
             unit: Vec::with_capacity(slots),
@@ -151,7 +167,14 @@ impl Readiness {
             self.members.remove_at(i);
             self.wait_until.remove(i);
             self.unit.remove(i);
-            for set in [&mut self.all, &mut self.stale, &mut self.barrier, &mut self.loading, &mut self.waiting] {
+            for set in [
+                &mut self.all,
+                &mut self.stale,
+                &mut self.barrier,
+                &mut self.loading,
+                &mut self.waiting,
+                &mut self.launching,
+            ] {
                 set.remove_at_within(i, words);
             }
             for set in &mut self.units {
@@ -164,7 +187,7 @@ impl Readiness {
     /// Records at cycle `now` that position `i`'s next instruction has its registers ready at
     /// `wait` and needs `unit`.
     #[inline]
-    fn set_next(&mut self, i: usize, now: u64, wait: u64, unit: Unit) {
+    fn set_next(&mut self, i: usize, now: u64, Next { wait, unit, launch }: Next) {
         self.wait_until[i] = wait;
         let (old, new) = (self.unit[i] as usize, unit_set(unit));
         if old != new {
@@ -175,28 +198,29 @@ impl Readiness {
         self.loading.set(i, wait == NOT_READY);
         let later = wait != NOT_READY && wait > now;
         self.waiting.set(i, later);
+        self.launching.set(i, launch);
         if later {
             self.next_wait = self.next_wait.min(wait);
         }
     }
 
-    /// The warp at position `i` just issued at `now`, and its next instruction has its
-    /// registers ready at `wait` and needs `unit`: what [`Readiness::refresh`] would find,
-    /// given while the warp's state is still in the host's cache.
-    pub fn looked_at(&mut self, i: usize, now: u64, wait: u64, unit: Unit) {
+    /// The warp at position `i` just issued at `now`, and its next instruction is `next`: what
+    /// [`Readiness::refresh`] would find, given while the warp's state is still in the host's
+    /// cache.
+    pub fn looked_at(&mut self, i: usize, now: u64, next: Next) {
         debug_assert!(i < self.members.len(), "position {i} holds no warp");
-        self.set_next(i, now, wait, unit);
+        self.set_next(i, now, next);
         self.stale.remove(i);
     }
 
-    /// Brings the sets up to date for cycle `now`: `next(slot)` gives the cycle a stale warp's
-    /// next instruction has its registers ready and the unit it needs.
-    pub fn refresh<const W: usize>(&mut self, now: u64, mut next: impl FnMut(WarpSlot) -> (u64, Unit)) {
+    /// Brings the sets up to date for cycle `now`: `next(slot)` says when a stale warp's next
+    /// instruction can issue and the unit it needs.
+    pub fn refresh<const W: usize>(&mut self, now: u64, mut next: impl FnMut(WarpSlot) -> Next) {
         let stale = self.stale.words::<W>();
         if !stale.is_empty() {
             stale.for_each(|i| {
-                let (wait, unit) = next(self.members.slot(i));
-                self.set_next(i, now, wait, unit);
+                let n = next(self.members.slot(i));
+                self.set_next(i, now, n);
             });
             self.stale = WarpSet::EMPTY;
         }
@@ -236,9 +260,18 @@ impl Readiness {
             StallReason::Barrier
         } else if lsu_busy && !(look.candidates & self.units[MEMORY].words()).is_empty() {
             StallReason::MemoryPipeline
+        } else if self.all_launching::<W>() {
+            StallReason::DeviceLaunch
         } else {
             StallReason::Scoreboard
         }
+    }
+
+    /// Whether every member not at a barrier is stalled in a device launch call (and one is).
+    fn all_launching<const W: usize>(&self) -> bool {
+        let launching = self.launching.words::<W>() & self.waiting.words();
+        let others = self.all.words::<W>() & !self.barrier.words() & !launching;
+        !launching.is_empty() && others.is_empty()
     }
 
     /// The first cycle after `now` at which some warp's next instruction could issue, judging
@@ -275,6 +308,41 @@ impl Readiness {
 mod tests {
     use super::*;
 
+    fn alu(wait: u64, launch: bool) -> Next {
+        Next { wait, unit: Unit::Alu, launch }
+    }
+
+    /// A stall is the device launch's only while every warp that could issue is in a launch
+    /// call: one warp waiting for an operand makes it the scoreboard's, and warps at a barrier
+    /// do not count.
+    #[test]
+    fn a_stall_is_the_launch_calls_only_when_every_other_warp_is_at_a_barrier() {
+        let reason = |ready: &mut Readiness, now: u64, next: &dyn Fn(WarpSlot) -> Next| {
+            ready.refresh::<1>(now, next);
+            let look = ready.look::<1>([false; 4]);
+            assert!(look.ready.is_empty());
+            ready.stall_reason::<1>(&look, false)
+        };
+        let mut ready = Readiness::new(8, 8);
+        for slot in 0..3 {
+            ready.admit(slot);
+        }
+        // Warps 0 and 1 stall in launch calls until cycle 500; warp 2 waits for a result.
+        let launching = |slot: WarpSlot| if slot < 2 { alu(500, true) } else { alu(20, false) };
+        assert_eq!(reason(&mut ready, 10, &launching), StallReason::Scoreboard);
+        ready.set_barrier(2, true);
+        assert_eq!(reason(&mut ready, 11, &launching), StallReason::DeviceLaunch);
+        ready.set_barrier(2, false);
+        ready.touch(2);
+        let waiting = |slot: WarpSlot| if slot < 2 { alu(500, true) } else { alu(NOT_READY, false) };
+        assert_eq!(reason(&mut ready, 12, &waiting), StallReason::Scoreboard, "a load in flight");
+        // Once the stall is over, the launch bit of a warp no longer waiting counts for nothing.
+        ready.touch(2);
+        ready.set_barrier(2, true);
+        ready.refresh::<1>(600, &launching);
+        assert_eq!(WarpSet::from(ready.look::<1>([false; 4]).ready).iter().count(), 2);
+    }
+
     /// A scheduler of more than 64 warps whose exited warps sit in both of the sets' first two
     /// words: the younger members move up one place per exit, across the word boundary, and
     /// every set moves with them.
@@ -285,11 +353,11 @@ mod tests {
         for slot in 0..100 {
             ready.admit(slot);
         }
-        ready.refresh::<4>(0, |_| (0, Unit::Alu));
+        ready.refresh::<4>(0, |_| alu(0, false));
         ready.exit(2);
         ready.exit(70);
         ready.drop_exited();
-        ready.refresh::<4>(1, |_| (0, Unit::Alu));
+        ready.refresh::<4>(1, |_| alu(0, false));
         let look = ready.look::<4>([false; 4]);
         let positions: Vec<usize> = WarpSet::from(look.ready).iter().collect();
         assert_eq!(positions, (0..98).collect::<Vec<_>>(), "98 members left, every one ready");
@@ -298,7 +366,7 @@ mod tests {
         assert_eq!(slots, expected, "oldest first, without the two that left");
         // A warp younger than both exits, now at position 97, waits on a load: only it leaves
         // the ready set.
-        ready.looked_at(97, 1, NOT_READY, Unit::Alu);
+        ready.looked_at(97, 1, alu(NOT_READY, false));
         let look = ready.look::<4>([false; 4]);
         assert!(!look.ready.contains(97) && look.ready.contains(96) && look.ready.contains(63));
     }

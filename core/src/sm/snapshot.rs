@@ -69,8 +69,11 @@ impl Sm {
     /// instruction; `None` runs off the end, which issues and faults) at `now`.
     fn waiting_state(&self, w: usize, now: u64, instr: Option<&Instr>) -> WarpState {
         let Some(instr) = instr else { return WarpState::Ready };
-        match Operands::of(instr).ready_at(&self.warps[w].ready_at).max(self.warps[w].busy_until) {
+        let (registers, busy_until) = (Operands::of(instr).ready_at(&self.warps[w].ready_at), self.warps[w].busy_until);
+        match registers.max(busy_until) {
             NOT_READY => return WarpState::Memory,
+            // The launch stall outlasts the operands: the launch call is what it waits for.
+            at if at > now && busy_until > registers => return WarpState::Launching,
             at if at > now => return WarpState::Dependency,
             _ => {}
         }

@@ -34,6 +34,10 @@ pub struct StallBreakdown {
     pub barrier: u64,
     /// Warps were ready but the policy held them back (a load gate, a warp limit).
     pub throttled: u64,
+    /// Every live warp not at a barrier was stalled in a device launch call (the device
+    /// runtime's CDP costs, DTBL's launch latency; see `config::device_launch`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub device_launch: u64,
 }
 
 impl StallBreakdown {
@@ -46,8 +50,20 @@ impl StallBreakdown {
             StallReason::MemoryPipeline => &mut self.memory_pipeline,
             StallReason::Barrier => &mut self.barrier,
             StallReason::Throttled => &mut self.throttled,
+            StallReason::DeviceLaunch => &mut self.device_launch,
         };
         *bucket += cycles;
+    }
+
+    /// Every scheduler cycle counted, whatever the reason.
+    pub fn total(&self) -> u64 {
+        self.issued
+            + self.no_warp
+            + self.scoreboard
+            + self.memory_pipeline
+            + self.barrier
+            + self.throttled
+            + self.device_launch
     }
 
     /// Element-wise sum.
@@ -58,19 +74,21 @@ impl StallBreakdown {
         self.memory_pipeline += other.memory_pipeline;
         self.barrier += other.barrier;
         self.throttled += other.throttled;
+        self.device_launch += other.device_launch;
     }
 }
 
 impl StallBreakdown {
     /// Adds counts kept by reason (see [`StallCounts`]).
     pub fn add_counts(&mut self, counts: &StallCounts) {
-        let [issued, no_warp, scoreboard, memory_pipeline, barrier, throttled] = counts.0;
+        let [issued, no_warp, scoreboard, memory_pipeline, barrier, throttled, device_launch] = counts.0;
         self.issued += issued;
         self.no_warp += no_warp;
         self.scoreboard += scoreboard;
         self.memory_pipeline += memory_pipeline;
         self.barrier += barrier;
         self.throttled += throttled;
+        self.device_launch += device_launch;
     }
 }
 
@@ -110,11 +128,13 @@ pub enum StallReason {
     Barrier,
     /// The policy held the ready warps back.
     Throttled,
+    /// Every warp that could otherwise issue was stalled in a device launch call.
+    DeviceLaunch,
 }
 
 impl StallReason {
     /// How many reasons there are.
-    pub const COUNT: usize = 6;
+    pub const COUNT: usize = 7;
 }
 
 /// The L2, summed over banks.
@@ -731,6 +751,7 @@ mod tests {
             StallReason::MemoryPipeline,
             StallReason::Barrier,
             StallReason::Throttled,
+            StallReason::DeviceLaunch,
         ];
         let (mut counts, mut breakdown) = (StallCounts::default(), StallBreakdown::default());
         for (i, &r) in reasons.iter().enumerate() {

@@ -31,11 +31,13 @@ pub enum WarpState {
     Throttled = 6,
     /// Finished; its slot frees when its block does.
     Done = 7,
+    /// Stalled in a device launch call (the device runtime's CDP costs, DTBL's launch latency).
+    Launching = 8,
 }
 
 impl WarpState {
     /// Every state, in code order (`state as u8` indexes this list).
-    pub const ALL: [WarpState; 8] = [
+    pub const ALL: [WarpState; 9] = [
         WarpState::Empty,
         WarpState::Issued,
         WarpState::Ready,
@@ -44,6 +46,7 @@ impl WarpState {
         WarpState::Barrier,
         WarpState::Throttled,
         WarpState::Done,
+        WarpState::Launching,
     ];
 
     /// The state with code `code`, if any.
@@ -62,6 +65,7 @@ impl WarpState {
             WarpState::Barrier => "at a barrier",
             WarpState::Throttled => "throttled",
             WarpState::Done => "done",
+            WarpState::Launching => "in a launch call",
         }
     }
 }

@@ -19,7 +19,7 @@ use crate::download::{download_svg, download_svg_png};
 use crate::plot::palette::{qualitative, ACCENT};
 use crate::plot::path::{band, line};
 use crate::plot::scale::{format_cycles, format_tick, nice_ceiling, nice_step, nice_ticks, LinearScale};
-use crate::plot::series::{extent, hit_rate, ipc, stall_shares, Level, STALL_CATEGORIES};
+use crate::plot::series::{extent, hit_rate, ipc, stall_shares, Level, DEVICE_LAUNCH_CATEGORY, STALL_CATEGORIES};
 
 /// Props of [`Charts`].
 #[derive(Properties, PartialEq, Clone)]
@@ -298,9 +298,12 @@ fn hit_rate_chart(runs: &[(String, Rc<TimeSeries>)], width: f64) -> Plot {
 /// Shares of scheduler cycles by outcome, stacked to 100 %.
 fn stall_chart(runs: &[(String, Rc<TimeSeries>)], series: &TimeSeries, width: f64) -> Plot {
     let y_ticks = [0.0, 0.25, 0.5, 0.75, 1.0];
+    let launches = series.windows.iter().any(|w| w.stalls.device_launch > 0);
     let keys: Vec<Key> = STALL_CATEGORIES
         .iter()
-        .map(|(label, colour)| Key {
+        .enumerate()
+        .filter(|&(k, _)| launches || k != DEVICE_LAUNCH_CATEGORY)
+        .map(|(_, (label, colour))| Key {
             label: (*label).to_owned(),
             colour: (*colour).to_owned(),
             dashed: false,
@@ -320,7 +323,8 @@ fn stall_chart(runs: &[(String, Rc<TimeSeries>)], series: &TimeSeries, width: f6
         lower = upper;
     }
     let description = "Share of scheduler cycles that issued an instruction or stalled (waiting on a result, the \
-                       memory pipeline, a barrier, the throttle, or with no warp), stacked to 100 % per window.";
+                       memory pipeline, a barrier, the throttle, a device launch call, or with no warp), stacked to \
+                       100 % per window.";
     let body = html! {
         <>
             { for bands }

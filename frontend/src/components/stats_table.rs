@@ -95,7 +95,7 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
     };
     let l2_lookups = r.l2.hits + r.l2.misses;
     let s = &r.stalls;
-    let scheduler_cycles = s.issued + s.no_warp + s.scoreboard + s.memory_pipeline + s.barrier + s.throttled;
+    let scheduler_cycles = s.total();
     let row = |id: &'static str, label: &'static str, value: String, note: String| {
         html! { <tr><th scope="row">{ label }</th><td id={id}>{ value }</td><td class="note">{ note }</td></tr> }
     };
@@ -149,6 +149,10 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                     { row("stat-stall-no-warp", "No warp", percent(s.no_warp, scheduler_cycles), "of scheduler cycles".into()) }
                     { row("stat-stall-barrier", "At barriers", percent(s.barrier, scheduler_cycles), "of scheduler cycles".into()) }
                     { row("stat-stall-throttled", "Throttled", percent(s.throttled, scheduler_cycles), "of scheduler cycles".into()) }
+                    if s.device_launch > 0 {
+                        { row("stat-stall-launch", "In device launch calls", percent(s.device_launch, scheduler_cycles),
+                            "of scheduler cycles: every warp that could issue was stalled launching a child".into()) }
+                    }
                     { row("stat-active-warps", "Active warps", active_warps(r),
                         "per SM, averaged over the run: live warps the warp policy did not hold back".into()) }
                     if shown.bypass {

@@ -26,7 +26,7 @@ impl Span {
 
 /// Scheduler cycles a window's stall breakdown accounts for.
 fn scheduler_cycles(s: &StallBreakdown) -> u64 {
-    s.issued + s.no_warp + s.scoreboard + s.memory_pipeline + s.barrier + s.throttled
+    s.total()
 }
 
 /// The cycle span of every window. All but the last are `every` wide; the last may be partial,
@@ -111,26 +111,31 @@ pub fn hit_rate(series: &TimeSeries, level: Level) -> Vec<(Span, Option<f64>)> {
 }
 
 /// The stall categories, in stacking order (bottom first), with their legend names.
-pub const STALL_CATEGORIES: [(&str, &str); 6] = [
+pub const STALL_CATEGORIES: [(&str, &str); 7] = [
     ("issued", "#16a34a"),
     ("scoreboard", "#60a5fa"),
     ("memory pipeline", "#f59e0b"),
     ("barrier", "#a78bfa"),
     ("throttled", "#ef4444"),
+    ("device launch", "#0d9488"),
     ("no warp", "#cbd5e1"),
 ];
 
+/// The position of device launch calls in [`STALL_CATEGORIES`]: shown only for runs that
+/// launch from the device.
+pub const DEVICE_LAUNCH_CATEGORY: usize = 5;
+
 /// Each window's scheduler cycles split into the shares (summing to 1, or all 0 for a window
 /// with no scheduler cycles) of [`STALL_CATEGORIES`], in that order.
-pub fn stall_shares(series: &TimeSeries) -> Vec<(Span, [f64; 6])> {
+pub fn stall_shares(series: &TimeSeries) -> Vec<(Span, [f64; 7])> {
     spans(series)
         .into_iter()
         .zip(&series.windows)
         .map(|(span, w)| {
             let s = &w.stalls;
-            let parts = [s.issued, s.scoreboard, s.memory_pipeline, s.barrier, s.throttled, s.no_warp];
+            let parts = [s.issued, s.scoreboard, s.memory_pipeline, s.barrier, s.throttled, s.device_launch, s.no_warp];
             let total = scheduler_cycles(s);
-            let shares = if total == 0 { [0.0; 6] } else { parts.map(|p| p as f64 / total as f64) };
+            let shares = if total == 0 { [0.0; 7] } else { parts.map(|p| p as f64 / total as f64) };
             (span, shares)
         })
         .collect()
@@ -191,9 +196,14 @@ pub(crate) mod tests {
 
     #[test]
     fn stall_shares_sum_to_one() {
-        let shares = stall_shares(&sample(2));
-        assert_eq!(shares[0].1, [0.25, 0.5, 0.0, 0.0, 0.0, 0.25]);
+        let mut series = sample(2);
+        let shares = stall_shares(&series);
+        assert_eq!(shares[0].1, [0.25, 0.5, 0.0, 0.0, 0.0, 0.0, 0.25]);
         assert!((shares[1].1.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        // Launch calls take their own band, before no warp.
+        series.windows[0].stalls.device_launch = 200;
+        assert_eq!(stall_shares(&series)[0].1, [0.125, 0.25, 0.0, 0.0, 0.0, 0.5, 0.125]);
+        assert_eq!(STALL_CATEGORIES[DEVICE_LAUNCH_CATEGORY].0, "device launch");
     }
 
     #[test]
