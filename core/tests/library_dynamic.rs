@@ -341,6 +341,71 @@ fn amr_refines_the_front_in_nested_levels() {
     assert_eq!(run_engine(&w, machine()), end);
 }
 
+/// The hot spot's energy at coarse cell `i` of an `n` x `n` grid, in the kernel's order of float
+/// operations (`dx * dx + dy * dy` fused, as the kernel language does; libm's expf, as the engine).
+fn hotspot_energy(i: usize, n: usize) -> f32 {
+    let centre = n as f32 * 0.5;
+    let dx = (i % n) as f32 + 0.5 - centre;
+    let dy = (i / n) as f32 + 0.5 - centre;
+    let sigma = n as f32 * 0.15625;
+    6000.0 * libm::expf(-dx.mul_add(dx, dy * dy) / (sigma * sigma))
+}
+
+/// The sub-cell energies a cell of `energy` at `level` refines into, its descendants' after
+/// them, and the refined cells per level.
+fn hotspot_refine(energy: f32, level: usize, fine: &mut Vec<f32>, cells: &mut [i32]) {
+    cells[level] += 1;
+    for t in 0..32 {
+        let value = energy * (t + 1) as f32 / 528.0;
+        fine.push(value);
+        if value >= 100.0 && level + 1 < 4 {
+            hotspot_refine(value, level + 1, fine, cells);
+        }
+    }
+}
+
+#[test]
+fn amr_hotspot_splits_the_hot_cells_energy_into_regions_of_their_own() {
+    let n = 32;
+    let w = compile_at("amr-hotspot", n as u32);
+    let val: Vec<f32> = (0..n * n).map(|i| hotspot_energy(i, n)).collect();
+    let (mut fine, mut cells) = (Vec::new(), vec![0i32; 4]);
+    for &energy in val.iter().filter(|&&e| e >= 100.0) {
+        hotspot_refine(energy, 1, &mut fine, &mut cells);
+    }
+    assert!(cells[1] > 0 && cells[2] > 0, "cells refined per level: {cells:?}");
+    let grids = cells.iter().sum::<i32>();
+    assert!(32 * grids as usize <= 64 * n * n, "the regions fit in `fine`");
+    let sorted = |mut v: Vec<f32>| {
+        v.sort_by(f32::total_cmp);
+        v
+    };
+    let expected_fine = sorted(fine);
+    let check = |end: &[Vec<u32>], what: &str| {
+        assert_eq!(floats(&end[index(&w, "val")]), val, "{what}");
+        assert_eq!(ints(&end[index(&w, "cells")]), cells, "{what}");
+        let used = ints(&end[index(&w, "alloc")])[0] as usize;
+        assert_eq!(used, 32 * grids as usize, "{what}: every child took a region of its own");
+        let fine = floats(&end[index(&w, "fine")]);
+        // The layout follows the order of the atomics; the contents do not.
+        assert_eq!(sorted(fine[..used].to_vec()), expected_fine, "{what}");
+        let ptr = ints(&end[index(&w, "ptr")]);
+        for i in 0..n * n {
+            if val[i] >= 100.0 {
+                let at = ptr[i] as usize;
+                for t in 0..32 {
+                    assert_eq!(fine[at + t], val[i] * (t + 1) as f32 / 528.0, "{what}: cell {i}, sub-cell {t}");
+                }
+            } else {
+                assert_eq!(ptr[i], -1, "{what}: cell {i} is not refined");
+            }
+        }
+    };
+    check(&run_reference(&w), "reference");
+    assert_eq!(device_launches(&w), grids as u64);
+    check(&run_engine(&w, machine()), "engine");
+}
+
 #[test]
 fn join_sums_the_matching_outer_rows_per_inner_row() {
     for sorted in [false, true] {

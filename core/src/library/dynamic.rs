@@ -16,6 +16,8 @@ pub const WORKLOADS: &[LibraryWorkload] = workloads! {
         "Jones-Plassmann colouring of a banded, cage15-like graph: a thread per vertex, and a vertex with 32 or more edges launches a child grid to scan them.";
     "amr", "Adaptive mesh refinement", DynamicParallelism, "N" = 128 in 16..=256 "grid side",
         "A coarse grid with a thin flame front: hot cells launch a child that refines them into 32 sub-cells, which refine again, up to three nested levels.";
+    "amr-hotspot", "Adaptive mesh refinement of a hot spot", DynamicParallelism, "N" = 128 in 16..=256 "grid side",
+        "A coarse grid with a Gaussian hot spot: hot cells launch a child that splits their energy over 32 sub-cells in a region of its own, and the hottest sub-cells split again.";
     "join", "Relational join (dynamic parallelism)", DynamicParallelism, "N" = 16384 in 256..=262144 "keys",
         "An index join against a table with power-law key multiplicities, probed in key order: a probe whose key has 32 or more rows launches a child grid to scan them.";
     "regex", "Regex matching (dynamic parallelism)", DynamicParallelism, "NS" = 2048 in 32..=16384 "strings",
