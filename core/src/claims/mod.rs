@@ -369,8 +369,6 @@ mod tests {
                 for name in check.on {
                     assert!(claim.workloads.iter().any(|w| w.name() == *name), "{}: no workload {name}", claim.id);
                 }
-            }
-            for check in claim.checks {
                 for label in check.relation.labels() {
                     assert!(claim.variant(label).is_some(), "{}: no variant {label}", claim.id);
                 }

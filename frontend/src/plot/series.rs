@@ -1,7 +1,7 @@
 //! Per-window quantities derived from a [`TimeSeries`]: IPC, hit rates and stall shares, each
 //! with the window's cycle span so that charts can place them honestly.
 
-use warpscope_core::stats::{StallBreakdown, TimeSeries, Window};
+use warpscope_core::stats::{TimeSeries, Window};
 
 /// One window's place on the cycle axis.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,11 +24,6 @@ impl Span {
     }
 }
 
-/// Scheduler cycles a window's stall breakdown accounts for.
-fn scheduler_cycles(s: &StallBreakdown) -> u64 {
-    s.total()
-}
-
 /// The cycle span of every window. All but the last are `every` wide; the last may be partial,
 /// and its width is inferred from its scheduler cycles (every scheduler counts one per cycle,
 /// so a full window's count tells how many schedulers there are). A lone window keeps its
@@ -39,8 +34,8 @@ pub fn spans(series: &TimeSeries) -> Vec<Span> {
     let mut spans: Vec<Span> =
         series.windows.iter().map(|w| Span { start: w.start as f64, end: (w.start + every) as f64 }).collect();
     if n >= 2 {
-        let full = scheduler_cycles(&series.windows[n - 2].stalls);
-        let last = scheduler_cycles(&series.windows[n - 1].stalls);
+        let full = series.windows[n - 2].stalls.total();
+        let last = series.windows[n - 1].stalls.total();
         if full > 0 {
             let cycles = (last as f64 * every as f64 / full as f64).round().clamp(1.0, every as f64);
             spans[n - 1].end = spans[n - 1].start + cycles;
@@ -134,7 +129,7 @@ pub fn stall_shares(series: &TimeSeries) -> Vec<(Span, [f64; 7])> {
         .map(|(span, w)| {
             let s = &w.stalls;
             let parts = [s.issued, s.scoreboard, s.memory_pipeline, s.barrier, s.throttled, s.device_launch, s.no_warp];
-            let total = scheduler_cycles(s);
+            let total = s.total();
             let shares = if total == 0 { [0.0; 7] } else { parts.map(|p| p as f64 / total as f64) };
             (span, shares)
         })
@@ -144,6 +139,7 @@ pub fn stall_shares(series: &TimeSeries) -> Vec<(Span, [f64; 7])> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use warpscope_core::stats::StallBreakdown;
 
     /// A series of `n` windows 100 cycles wide; window `i` issued `10 * (i + 1)` instructions.
     pub(crate) fn sample(n: usize) -> TimeSeries {
