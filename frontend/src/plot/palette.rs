@@ -110,7 +110,7 @@ pub fn warp_state_colour(state: WarpState) -> &'static str {
         WarpState::Barrier => "#a78bfa",
         WarpState::Throttled => "#ef4444",
         WarpState::Done => "#94a3b8",
-        WarpState::Launching => "#0d9488",
+        WarpState::Launching => "#db2777",
     }
 }
 

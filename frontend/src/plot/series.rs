@@ -112,7 +112,7 @@ pub const STALL_CATEGORIES: [(&str, &str); 7] = [
     ("memory pipeline", "#f59e0b"),
     ("barrier", "#a78bfa"),
     ("throttled", "#ef4444"),
-    ("device launch", "#0d9488"),
+    ("device launch", "#db2777"),
     ("no warp", "#cbd5e1"),
 ];
 
