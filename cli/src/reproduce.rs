@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use warpscope_core::claims::{self, judge_reports, plan, Claim, Paper, RunSpec, Status, Verdict};
+use warpscope_core::claims::{
+    self, judge_reports, measure_run, plan, summary, Claim, Paper, RunSpec, Status, Summary, Verdict,
+};
 use warpscope_core::stats::Report;
 
 use crate::reproduction_md;
@@ -50,6 +52,9 @@ pub struct Outcome {
     pub verdict: Option<Verdict>,
     /// Why its runs could not all finish.
     pub failure: Option<String>,
+    /// The paper's summary table measured on this row's runs, if one is: our figure for each
+    /// cell, line by line.
+    pub summary: Option<(&'static Summary, Vec<Vec<Option<f64>>>)>,
 }
 
 impl Outcome {
@@ -179,13 +184,15 @@ pub fn evaluate(claims: &[&'static Claim], jobs: usize) -> Vec<Outcome> {
         .zip(&plans)
         .map(|(&claim, indices)| {
             if indices.is_empty() {
-                return Outcome { claim, verdict: None, failure: None };
+                return Outcome { claim, verdict: None, failure: None, summary: None };
             }
             if let Some(Err(why)) = indices.iter().map(|&i| &reports[i]).find(|r| r.is_err()) {
-                return Outcome { claim, verdict: None, failure: Some(why.clone()) };
+                return Outcome { claim, verdict: None, failure: Some(why.clone()), summary: None };
             }
             let report = |i: usize| reports[indices[i]].as_ref().ok();
-            Outcome { claim, verdict: Some(judge_reports(claim, &report)), failure: None }
+            let summary = summary::for_claim(claim.id)
+                .map(|table| (table, table.measure(claim, &|w, v, metric| measure_run(claim, &report, w, v, metric))));
+            Outcome { claim, verdict: Some(judge_reports(claim, &report)), failure: None, summary }
         })
         .collect()
 }
@@ -277,6 +284,18 @@ fn print_table(outcomes: &[Outcome]) {
         if let Some(why) = &o.failure {
             println!("{:<29} {why}", "");
         }
+        if let Some((table, ours)) = &o.summary {
+            println!("{:<29} the paper's averages beside ours ({}):", "", table.columns.join(" / "));
+            for (line, values) in table.lines.iter().zip(ours) {
+                let cells: Vec<String> = line
+                    .figures
+                    .iter()
+                    .zip(values)
+                    .map(|(f, v)| format!("{} vs {}", f.paper, v.map_or_else(|| "—".into(), |v| f.ours.show(v))))
+                    .collect();
+                println!("{:<31} {}: {}", "", line.quantity, cells.join(" / "));
+            }
+        }
     }
 }
 
@@ -315,10 +334,32 @@ fn json(outcomes: &[Outcome]) -> serde_json::Value {
                 "agrees": o.agrees().is_ok(),
                 "failure": o.failure,
                 "checks": checks,
+                "summary": o.summary.as_ref().map(|(table, ours)| summary_json(table, ours)),
             })
         })
         .collect();
     serde_json::json!({ "claims": rows })
+}
+
+/// A summary table as JSON: each line's quantity and, per column, the paper's figure and ours.
+fn summary_json(table: &Summary, ours: &[Vec<Option<f64>>]) -> serde_json::Value {
+    let lines: Vec<serde_json::Value> = table
+        .lines
+        .iter()
+        .zip(ours)
+        .map(|(line, values)| {
+            let cells: Vec<serde_json::Value> = table
+                .columns
+                .iter()
+                .zip(line.figures.iter().zip(values))
+                .map(|(column, (figure, value))| {
+                    serde_json::json!({ "column": column, "paper": figure.paper, "ours": value })
+                })
+                .collect();
+            serde_json::json!({ "quantity": line.quantity, "cells": cells })
+        })
+        .collect();
+    serde_json::json!({ "note": table.note, "lines": lines })
 }
 
 #[cfg(test)]
@@ -330,7 +371,7 @@ mod tests {
         let claim: &'static Claim =
             Box::leak(Box::new(Claim { status, ..*claims::by_id("ccws-5.2-7").expect("a row") }));
         let verdict = holds.map(|holds| Verdict { holds, checks: vec![CheckOutcome { holds, seen: "x".into() }] });
-        Outcome { claim, verdict, failure: None }
+        Outcome { claim, verdict, failure: None, summary: None }
     }
 
     #[test]
@@ -352,5 +393,20 @@ mod tests {
         assert!(text.contains("**known failure**: the reason"));
         assert!(text.contains("`warpscope reproduce --claim ccws-5.2-7`"));
         assert!(text.contains("HMEAN IPC peaks between 1 and 32 warps"), "the paper's number is in the row");
+    }
+
+    #[test]
+    fn a_summary_table_sets_each_measured_figure_beside_the_papers() {
+        let table = summary::all().iter().find(|s| s.paper == Paper::Laperm).expect("LaPerm's table");
+        let mut ours: Vec<Vec<Option<f64>>> = table.lines.iter().map(|l| vec![Some(1.0); l.figures.len()]).collect();
+        ours[0] = vec![Some(0.98765), Some(1.2)];
+        ours[3] = vec![Some(-1.26), None];
+        let mut row = outcome(Status::KnownFailure("measured"), Some(false));
+        row.summary = Some((table, ours));
+        let text = reproduction_md::render(&[row]);
+        assert!(text.contains("### The paper's averages beside ours"), "{text}");
+        assert!(text.contains("| quantity | CDP: paper | CDP: ours | DTBL: paper | DTBL: ours |"), "{text}");
+        assert!(text.contains("| TB-Pri: normalised IPC | 1.04 | 0.988 | 1.13 | 1.20 |"), "{text}");
+        assert!(text.contains("| TB-Pri: L1 hit rate vs RR (points) | +1.1 | -1.3 | +2.1 | — |"), "{text}");
     }
 }

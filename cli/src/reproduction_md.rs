@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use warpscope_core::claims::{Claim, Paper, Status, Variant};
+use warpscope_core::claims::{Claim, Paper, Status, Summary, Variant};
 use warpscope_core::sched::tb::TB_POLICIES;
 use warpscope_core::sched::warp::WARP_POLICIES;
 
@@ -71,6 +71,11 @@ pub fn render(outcomes: &[Outcome]) -> String {
                 o.claim.id
             );
         }
+        for o in &rows {
+            if let Some((table, ours)) = &o.summary {
+                summary(&mut out, table, ours);
+            }
+        }
         out.push_str("\n### Set-ups\n\n");
         for o in &rows {
             let _ = writeln!(out, "- **{}**: {}", o.claim.id, setup(o.claim));
@@ -87,6 +92,27 @@ pub fn render(outcomes: &[Outcome]) -> String {
         }
     }
     out
+}
+
+/// The paper's summary table with ours beside each figure.
+fn summary(out: &mut String, table: &Summary, ours: &[Vec<Option<f64>>]) {
+    out.push_str("\n### The paper's averages beside ours\n\n");
+    let _ = writeln!(out, "{}\n", table.note);
+    out.push_str("| quantity |");
+    for column in table.columns {
+        let _ = write!(out, " {column}: paper | {column}: ours |");
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---:|---:|".repeat(table.columns.len()));
+    out.push('\n');
+    for (line, values) in table.lines.iter().zip(ours) {
+        let _ = write!(out, "| {} |", cell(line.quantity));
+        for (figure, value) in line.figures.iter().zip(values) {
+            let ours = value.map_or_else(|| "—".to_string(), |v| figure.ours.show(v));
+            let _ = write!(out, " {} | {ours} |", cell(figure.paper));
+        }
+        out.push('\n');
+    }
 }
 
 /// Every tunable policy the rows run, with each parameter at its default: `warp` and `tb`

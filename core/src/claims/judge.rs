@@ -275,6 +275,19 @@ pub fn judge(claim: &Claim, value: &dyn Fn(usize, usize, Metric) -> Option<f64>)
 /// [`judge`] over the reports of the claim's runs: `report(i)` is that of run `i` of
 /// [`super::plan::runs`], if it finished. The native reproduction and the gallery both judge so.
 pub fn judge_reports<'r>(claim: &Claim, report: &dyn Fn(usize) -> Option<&'r Report>) -> Verdict {
+    judge(claim, &|w, v, metric| measure_run(claim, report, w, v, metric))
+}
+
+/// `metric` of workload `w` under variant `v`, read off the reports of the claim's runs as
+/// [`judge_reports`] reads them: over the workload's named kernels only, if it names some, and
+/// for a best-of variant, that of its member with the highest IPC.
+pub fn measure_run<'r>(
+    claim: &Claim,
+    report: &dyn Fn(usize) -> Option<&'r Report>,
+    w: usize,
+    v: usize,
+    metric: Metric,
+) -> Option<f64> {
     let measured = |w: usize, v: usize, metric: Metric| {
         let kernels = claim.workloads[w].kernels;
         let report = report(super::plan::index(claim, w, v))?;
@@ -284,10 +297,10 @@ pub fn judge_reports<'r>(claim: &Claim, report: &dyn Fn(usize) -> Option<&'r Rep
             metric.measure(&report.region(kernels))
         }
     };
-    judge(claim, &|w, v, metric| match claim.variants[v].best_of {
+    match claim.variants[v].best_of {
         [] => measured(w, v, metric),
         members => measured(w, best_member(claim, members, &|m| measured(w, m, Metric::Ipc))?, metric),
-    })
+    }
 }
 
 /// Of the variants labelled `members`, the one with the highest IPC by `ipc(variant index)`

@@ -22,6 +22,7 @@
 pub mod judge;
 pub mod measure;
 pub mod plan;
+pub mod summary;
 
 mod ccws;
 mod ciao;
@@ -29,9 +30,10 @@ mod cke;
 mod ikra;
 mod laperm;
 
-pub use judge::{judge, judge_reports, Across, CheckOutcome, Relation, Verdict};
+pub use judge::{judge, judge_reports, measure_run, Across, CheckOutcome, Relation, Verdict};
 pub use measure::{AccessLevel, Metric};
 pub use plan::RunSpec;
+pub use summary::Summary;
 
 /// The settings that cut `fermi-gtx480` to the CIAO rows' 2 SMs and their share of the memory
 /// system, for tests that measure on the rows' machine.
