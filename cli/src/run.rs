@@ -18,7 +18,8 @@ pub struct RunArgs {
     /// A kernel file (`.cu`); or use --workload.
     #[arg(required_unless_present = "workload", conflicts_with = "workload")]
     pub(crate) file: Option<std::path::PathBuf>,
-    /// A library workload id (see `warpscope workloads`).
+    /// A library workload id (see `warpscope workloads`), or several joined by `+` to run them side by
+    /// side, each in streams of its own (`backprop+kmeans`).
     #[arg(long)]
     pub(crate) workload: Option<String>,
     /// The library workload's size knob.
@@ -108,6 +109,16 @@ pub fn prepare(args: &RunArgs) -> Result<Prepared, ExitCode> {
                 return Err(ExitCode::from(2));
             }
         },
+        (None, Some(id)) if id.contains('+') => {
+            // Programs side by side: each compiled on its own, then combined.
+            return match library::program(id, args.size, &defines, &config) {
+                Ok(workload) => Ok(Prepared { config, workload }),
+                Err(e) => {
+                    eprintln!("warpscope: {e}");
+                    Err(ExitCode::from(2))
+                }
+            };
+        }
         (None, Some(id)) => {
             let Some(entry) = library::by_id(id) else {
                 eprintln!("warpscope: no library workload {id}; choose one of {}", library::ids().join(", "));
@@ -185,6 +196,14 @@ fn print_summary(r: &Report, seconds: f64) {
     println!("{}", r.gpu);
     println!("cycles             {:>12}", r.cycles);
     println!("warp instructions  {:>12}   IPC {:.2}", r.warp_instructions, r.ipc);
+    for part in &r.parts {
+        let ipc = if r.cycles == 0 { 0.0 } else { part.warp_instructions as f64 / r.cycles as f64 };
+        let launches = match part.launches_completed {
+            1 => "1 launch".to_string(),
+            n => format!("{n} launches"),
+        };
+        println!("  {:<16} {:>12}   IPC {ipc:.2}, {launches} completed", part.name, part.warp_instructions);
+    }
     println!("L1 hit rate        {:>12}   ({} accesses)", percent(r.l1.hits, r.l1.accesses), r.l1.accesses);
     println!(
         "L1 hits            {:>12}   intra-warp ({} intra-thread), {} inter-warp",

@@ -34,6 +34,7 @@ fn one_launch(kernel: Kernel, buffers: Vec<BufferSpec>, blocks: u32, args: Vec<A
         kernels: vec![kernel],
         buffers,
         launches: vec![LaunchSpec { kernel: 0, grid: Dim3::linear(blocks), block: Dim3::linear(256), args, stream: 0 }],
+        parts: Vec::new(),
     }
 }
 

@@ -308,7 +308,10 @@ impl Simulation {
             tb_wake: u64::MAX,
             tb_policy,
             now: 0,
-            host: HostQueue::new(&workload.launches.iter().map(|l| l.stream).collect::<Vec<_>>()),
+            host: HostQueue::new(
+                &workload.launches.iter().map(|l| l.stream).collect::<Vec<_>>(),
+                config.window.cycles > 0,
+            ),
             host_runs: vec![None; workload.launches.len()],
             host_changed: true,
             runs: Vec::new(),
@@ -455,6 +458,11 @@ impl Simulation {
         let now = self.now;
         if now >= self.options.max_cycles {
             return Some(StepOutcome::CycleLimit { cycles: self.options.max_cycles });
+        }
+        if self.config.window.cycles > 0 && now >= u64::from(self.config.window.cycles) {
+            // The measurement window closes: the run is complete, whatever is still running.
+            self.sample_series(now, true);
+            return Some(StepOutcome::Finished);
         }
         self.sample_series(now, false);
         if self.host_changed {
@@ -627,7 +635,18 @@ impl Simulation {
         let sm_count = self.config.core.sm_count;
         self.tb_policy.on_kernel_launch(
             &TbCx { now, sm_count },
-            &KernelLaunch { kernel: id, code, blocks, grid, block, sm_count, origin, depth },
+            &KernelLaunch {
+                kernel: id,
+                code,
+                blocks,
+                grid,
+                block,
+                sm_count,
+                origin,
+                depth,
+                needs,
+                sm_capacity: SmFree::whole_sm(&self.config.core),
+            },
         );
         for sm in &mut self.sms {
             sm.tell(now, SmEvent::KernelStart { kernel: id });
@@ -1067,11 +1086,16 @@ impl Simulation {
         if let Some(at) = self.events.next_due() {
             next = next.min(at.max(now + 1));
         }
-        // A jump stops at the cycle limit, so that a run cut short reports the same cycles
-        // whichever cycles were skipped (`u64::MAX`, nothing left to happen, stays a deadlock).
+        // A jump stops at the cycle limit and at the end of a measurement window, so that a run
+        // cut short reports the same cycles whichever cycles were skipped (`u64::MAX`, nothing
+        // left to happen, stays a deadlock).
+        let end = match self.config.window.cycles {
+            0 => self.options.max_cycles,
+            window => self.options.max_cycles.min(u64::from(window)),
+        };
         match next {
             u64::MAX => next,
-            _ => next.min(self.options.max_cycles.max(now + 1)),
+            _ => next.min(end.max(now + 1)),
         }
     }
 
@@ -1180,6 +1204,7 @@ impl Simulation {
             .collect();
         let l1_replay = (self.config.l1.replacement == Replacement::Belady).then(|| self.replay_l1(&mut kernels));
         let shared_accesses = kernels.iter().map(|k| k.shared_accesses).sum();
+        let parts = crate::stats::parts::part_reports(&self.workload.parts, &kernels);
         let energy_model = EnergyModel::for_config(&self.config);
         let mut report = Report {
             gpu: self.config.name.clone(),
@@ -1188,6 +1213,7 @@ impl Simulation {
             ipc: if cycles == 0 { 0.0 } else { warp_instructions as f64 / cycles as f64 },
             kernels,
             run_groups: Vec::new(),
+            parts,
             sms,
             blocks: self.blocks.records().to_vec(),
             block_record_stride: self.blocks.stride(),

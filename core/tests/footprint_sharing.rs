@@ -72,6 +72,7 @@ fn workload(host_launches: usize) -> Workload {
         kernels: parent_and_children(),
         buffers: vec![BufferSpec { name: "buf".into(), words: 16 * 32, init: BufferInit::Zeros, elem: ElemType::Int }],
         launches: vec![parent; host_launches],
+        parts: Vec::new(),
     }
 }
 

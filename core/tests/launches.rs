@@ -48,7 +48,7 @@ fn run(config: GpuConfig, w: Workload) -> Report {
 
 fn chains(streams: &[u32]) -> Report {
     let launches = streams.iter().map(|&s| launch(0, 1, vec![], s)).collect();
-    run(machine(4), Workload { kernels: vec![chain("chain")], buffers: vec![], launches })
+    run(machine(4), Workload { kernels: vec![chain("chain")], buffers: vec![], launches, parts: Vec::new() })
 }
 
 #[test]
@@ -122,6 +122,7 @@ fn dp_workload(parents: u32) -> Workload {
             elem: ElemType::Int,
         }],
         launches: vec![launch(0, parents, vec![Arg::Buffer(0)], 0), launch(2, 1, vec![], 0)],
+        parts: Vec::new(),
     }
 }
 
@@ -197,7 +198,12 @@ fn a_grid_larger_than_the_report_keeps_has_its_records_thinned_evenly() {
     // 2^16 is 8 (at 4 it would take 65 537), so 32 769 records are kept.
     let blocks = (1u32 << 18) + 3;
     assert_eq!(MAX_BLOCK_RECORDS, 1 << 16, "the arithmetic above assumes the limit");
-    let w = Workload { kernels: vec![b.build()], buffers: vec![], launches: vec![launch(0, blocks, vec![], 0)] };
+    let w = Workload {
+        kernels: vec![b.build()],
+        buffers: vec![],
+        launches: vec![launch(0, blocks, vec![], 0)],
+        parts: Vec::new(),
+    };
     let r = run(machine(16), w);
     assert_eq!((r.blocks_finished, r.block_record_stride, r.blocks.len()), (blocks as u64, 8, 32_769));
     let mut seen: Vec<u32> = r.blocks.iter().map(|b| b.block).collect();

@@ -157,6 +157,7 @@ fn random_kernels_end_cleanly_and_identically_with_or_without_shortcuts() {
                 args: vec![Arg::Buffer(0), Arg::Value(1024)],
                 stream: 0,
             }],
+            parts: Vec::new(),
         };
         let (outcome, fast) = run(&w, true);
         let (reference_outcome, reference) = run(&w, false);

@@ -38,6 +38,7 @@ fn one_launch(kernel: Kernel, grid: u32, block: u32, init: BufferInit) -> Worklo
             args: vec![Arg::Buffer(0)],
             stream: 0,
         }],
+        parts: Vec::new(),
     }
 }
 

@@ -50,6 +50,7 @@ fn workload(kernel: Kernel, grid: u32, block: u32, buffer_words: u32, launches: 
                 stream: 0,
             })
             .collect(),
+        parts: Vec::new(),
     }
 }
 
@@ -361,6 +362,7 @@ fn vector_add(n: u32) -> Workload {
             args: vec![Arg::Buffer(0), Arg::Buffer(1), Arg::Buffer(2), Arg::Value(n)],
             stream: 0,
         }],
+        parts: Vec::new(),
     }
 }
 

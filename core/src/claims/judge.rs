@@ -289,6 +289,12 @@ pub fn measure_run<'r>(
     metric: Metric,
 ) -> Option<f64> {
     let measured = |w: usize, v: usize, metric: Metric| {
+        if metric.needs_solo_runs() {
+            let parts = claim.workloads[w].id.split('+').count();
+            let solos: Option<Vec<&Report>> =
+                (0..parts).map(|p| report(super::plan::solo_index(claim, w, v, p)?)).collect();
+            return metric.measure_co_run(report(super::plan::index(claim, w, v))?, &solos?);
+        }
         let kernels = claim.workloads[w].kernels;
         let report = report(super::plan::index(claim, w, v))?;
         if kernels.is_empty() {

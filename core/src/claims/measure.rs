@@ -1,9 +1,10 @@
 //! What a claim measures of a run, read off its [`Report`].
 //!
-//! Every metric the 55 rows name is here, including those whose counters do not exist yet
-//! (energy, per-kernel cache statistics, weighted speedup over solo runs, ...): a `Pending`
-//! row can say exactly what it will measure, and [`Metric::available`] says which can be
-//! measured today. A row that is run may only use available metrics (a test checks it).
+//! Every metric the 55 rows name is here. Most are read off one run's report; those of
+//! programs side by side (weighted speedup, ANTT, fairness, a program's normalised IPC) also
+//! need each program's run alone ([`Metric::measure_co_run`]). [`Metric::available`] says which
+//! the engine measures: a metric added for a row whose mechanism is still missing says `false`
+//! until it does, and a row that is run may only use available metrics (a test checks it).
 
 use alloc::string::String;
 
@@ -58,21 +59,23 @@ pub enum Metric {
     /// a new warp in a reused slot is another warp). Merges into fetches in flight are not
     /// hits. 0 when nothing hit.
     IntraWarpHitShare,
-    // ---- not measurable yet: each names what it waits for -----------------------------
     /// Dynamic energy, the IKRA paper's five components (core+, L1, scratchpad, L2, network;
     /// no DRAM, idle or static energy): `stats::energy`.
     Energy,
     /// DeNovo: requests the home bank forwarded to the L1 that owned their data (remote-L1
     /// hits).
     RemoteL1Hits,
-    /// Sum over co-running kernels of IPC shared / IPC alone (needs per-kernel IPC and solo
-    /// runs: the CKE issue).
+    /// Weighted speedup of programs side by side (`a+b`): the sum over them of each one's
+    /// normalised IPC, its IPC beside the others over its IPC alone (`cke.md` §6). Measured
+    /// with the runs of each program alone that the plan adds ([`super::plan::solo_index`]).
     WeightedSpeedup,
-    /// Average normalised turnaround time over co-running kernels (CKE issue).
+    /// Average normalised turnaround time of programs side by side: the mean over them of
+    /// IPC alone over IPC beside the others (lower is better).
     Antt,
-    /// Fairness, min over max of the kernels' normalised progress (CKE issue).
+    /// Fairness of programs side by side: the smallest normalised IPC over the largest.
     Fairness,
-    /// The named kernel's IPC beside its co-runners over its IPC alone (CKE issue).
+    /// The named program's (a co-run part's library id) IPC beside the others over its IPC
+    /// alone.
     KernelNormalizedIpc(&'static str),
     /// Average warps per SM its warp policy let issue over the run: live and not held back
     /// (CIAO's stalled warps, CCWS's warps barred from loading and SWL's beyond the limit are
@@ -133,6 +136,10 @@ impl Metric {
     pub fn available(self) -> bool {
         match self {
             Metric::FirstRunCycles(_)
+            | Metric::WeightedSpeedup
+            | Metric::Antt
+            | Metric::Fairness
+            | Metric::KernelNormalizedIpc(_)
             | Metric::KernelL1AccessesPerKcycle(_)
             | Metric::KernelL1MissRate(_)
             | Metric::UnpartitionedLaunches
@@ -172,6 +179,41 @@ impl Metric {
             Metric::KernelL1MissRate(k) => return alloc::format!("{k} L1 miss rate"),
         };
         String::from(fixed)
+    }
+
+    /// Whether it is measured on programs side by side against each one's run alone
+    /// ([`Metric::measure_co_run`]).
+    pub fn needs_solo_runs(self) -> bool {
+        matches!(self, Metric::WeightedSpeedup | Metric::Antt | Metric::Fairness | Metric::KernelNormalizedIpc(_))
+    }
+
+    /// A co-run's value from its report and the reports of its programs alone, in the order of
+    /// `report.parts`: each program's normalised IPC is its instructions over the co-run's
+    /// cycles (its measurement window) divided by its IPC alone. `None` for another metric, a
+    /// report of one program, or a program that issued nothing alone.
+    pub fn measure_co_run(self, report: &Report, solos: &[&Report]) -> Option<f64> {
+        if report.parts.is_empty() || report.parts.len() != solos.len() || report.cycles == 0 {
+            return None;
+        }
+        let mut normalized = alloc::vec::Vec::with_capacity(solos.len());
+        for (part, solo) in report.parts.iter().zip(solos) {
+            if solo.cycles == 0 || solo.warp_instructions == 0 {
+                return None;
+            }
+            let together = part.warp_instructions as f64 / report.cycles as f64;
+            let alone = solo.warp_instructions as f64 / solo.cycles as f64;
+            normalized.push(together / alone);
+        }
+        let n = normalized.len() as f64;
+        let (min, max) = normalized.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+        Some(match self {
+            Metric::WeightedSpeedup => normalized.iter().sum(),
+            Metric::Antt => normalized.iter().map(|x| if *x > 0.0 { 1.0 / x } else { f64::INFINITY }).sum::<f64>() / n,
+            Metric::Fairness if max > 0.0 => min / max,
+            Metric::Fairness => 0.0,
+            Metric::KernelNormalizedIpc(name) => normalized[report.parts.iter().position(|p| p.name == name)?],
+            _ => return None,
+        })
     }
 
     /// Its value for `report`; `None` when the engine does not measure it yet.
@@ -241,6 +283,7 @@ impl Metric {
                 }
                 ratio(misses, loads)
             }
+            // Measured with the programs' runs alone: `measure_co_run`.
             Metric::WeightedSpeedup | Metric::Antt | Metric::Fairness | Metric::KernelNormalizedIpc(_) => return None,
         })
     }
@@ -340,9 +383,36 @@ mod tests {
         assert_eq!(share(AccessLevel::RemoteL1), Some(0.15));
         assert_eq!(share(AccessLevel::L2), Some(0.15));
         assert_eq!(share(AccessLevel::Memory), Some(0.1));
-        assert!(Metric::Cycles.available() && !Metric::WeightedSpeedup.available());
+        assert!(Metric::Cycles.available());
         let spent =
             Report { energy: crate::stats::energy::Energy { core: 3.0, dram: 5.0, ..Default::default() }, ..report() };
         assert_eq!(Metric::Energy.measure(&spent), Some(3.0), "DRAM is not among the paper's components");
+    }
+
+    #[test]
+    fn co_run_metrics_follow_the_papers_definitions_against_each_programs_run_alone() {
+        use crate::stats::PartReport;
+        let part = |name: &str, warp_instructions| PartReport {
+            name: name.into(),
+            warp_instructions,
+            ..PartReport::default()
+        };
+        // Over a 100-cycle window A issued 100 and B 300; alone A issues 200 and B 400 in 100 cycles.
+        let together = Report { cycles: 100, parts: vec![part("a", 100), part("b", 300)], ..Report::default() };
+        let alone = |warp_instructions| Report { cycles: 100, warp_instructions, ..Report::default() };
+        let (a, b) = (alone(200), alone(400));
+        let measure = |m: Metric| m.measure_co_run(&together, &[&a, &b]).expect("measured");
+        // Normalised IPCs 0.5 and 0.75.
+        assert!((measure(Metric::WeightedSpeedup) - 1.25).abs() < 1e-12);
+        assert!((measure(Metric::Antt) - (2.0 + 4.0 / 3.0) / 2.0).abs() < 1e-12);
+        assert!((measure(Metric::Fairness) - 0.5 / 0.75).abs() < 1e-12);
+        assert!((measure(Metric::KernelNormalizedIpc("b")) - 0.75).abs() < 1e-12);
+        assert_eq!(Metric::KernelNormalizedIpc("c").measure_co_run(&together, &[&a, &b]), None);
+        assert_eq!(Metric::WeightedSpeedup.measure_co_run(&together, &[&a]), None, "a program's run alone is missing");
+        assert_eq!(Metric::Ipc.measure_co_run(&together, &[&a, &b]), None);
+        for m in [Metric::WeightedSpeedup, Metric::Antt, Metric::Fairness, Metric::KernelNormalizedIpc("a")] {
+            assert!(m.available() && m.needs_solo_runs());
+            assert_eq!(m.measure(&together), None, "one report cannot measure it");
+        }
     }
 }

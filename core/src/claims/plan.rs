@@ -8,7 +8,6 @@ use alloc::vec::Vec;
 use super::{Claim, Define, Setting};
 use crate::config::{presets, GpuConfig};
 use crate::error::ConfigError;
-use crate::kernel::{compile, CompileOptions};
 use crate::library;
 use crate::stats::Report;
 use crate::{Policies, RunOptions, Simulation, StepOutcome};
@@ -59,12 +58,52 @@ pub fn runs(claim: &Claim) -> Vec<RunSpec> {
             });
         }
     }
+    // Then each co-run's programs alone, for its normalised IPCs: see [`solo_index`].
+    for (w, workload) in claim.workloads.iter().enumerate() {
+        if !is_co_run(workload.id) {
+            continue;
+        }
+        for v in 0..claim.variants.len() {
+            let together = out[index(claim, w, v)].clone();
+            for part in workload.id.split('+') {
+                let warp = base_warp(together.warp);
+                out.push(RunSpec { workload: part, size: None, tb: SOLO_TB, warp, ..together.clone() });
+            }
+        }
+    }
     out
 }
 
 /// Where the run of workload `w` under variant `v` is in [`runs`].
 pub fn index(claim: &Claim, w: usize, v: usize) -> usize {
     w * claim.variants.len() + v
+}
+
+/// The thread-block scheduler a co-run's program runs alone under: round-robin, which gives a
+/// kernel alone its full occupancy (`cke.md` §6: "at its default occupancy").
+pub const SOLO_TB: &str = "rr";
+
+/// Whether workload id `id` names programs side by side (`backprop+kmeans`).
+pub fn is_co_run(id: &str) -> bool {
+    id.contains('+')
+}
+
+/// The warp scheduler under a spec's memory-issue gates (`gto` of `gto+dmil`): what a
+/// program alone runs under, as the papers' solo runs have no co-runner to gate against.
+pub fn base_warp(spec: &'static str) -> &'static str {
+    spec.split('+').next().unwrap_or(spec)
+}
+
+/// Where the run of part `p` of co-run workload `w`, alone under variant `v`'s machine and
+/// settings, is in [`runs`]; `None` if `w` is not a co-run or has no part `p`.
+pub fn solo_index(claim: &Claim, w: usize, v: usize, p: usize) -> Option<usize> {
+    let parts = |w: &super::WorkloadSize| if is_co_run(w.id) { w.id.split('+').count() } else { 0 };
+    if p >= parts(claim.workloads.get(w)?) {
+        return None;
+    }
+    let variants = claim.variants.len();
+    let before: usize = claim.workloads[..w].iter().map(parts).sum::<usize>() * variants;
+    Some(claim.workloads.len() * variants + before + v * parts(&claim.workloads[w]) + p)
 }
 
 impl RunSpec {
@@ -121,19 +160,56 @@ impl RunSpec {
     /// a fault, the cycle limit) is an error naming what happened.
     pub fn simulate(&self) -> Result<Report, String> {
         let config = self.config().map_err(|e| e.to_string())?;
-        let defines = self.defines();
-        let program = compile(self.source(), &CompileOptions { config: &config, defines: &defines, optimize: true })
-            .map_err(|d| {
-                let first = d
-                    .first()
-                    .map_or_else(String::new, |d| alloc::format!("{}:{}: {}", d.span.line, d.span.column, d.message));
-                alloc::format!("{} does not compile: {first}", self.workload)
-            })?;
-        let mut sim = Simulation::new(config, program.workload, &self.policies(), RunOptions::default())
-            .map_err(|e| e.to_string())?;
+        let defines: Vec<(String, String)> =
+            self.defines.iter().map(|(name, value)| (name.to_string(), value.to_string())).collect();
+        let workload = library::program(self.workload, self.size, &defines, &config)?;
+        let mut sim =
+            Simulation::new(config, workload, &self.policies(), RunOptions::default()).map_err(|e| e.to_string())?;
         match sim.run() {
             StepOutcome::Finished => Ok(sim.report()),
             outcome => Err(alloc::format!("{}: {outcome}", self.command())),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::claims::{policies, workload, Paper, Status, Variant, WorkloadSize};
+
+    const WORKLOADS: &[WorkloadSize] = &[workload("copy"), workload("matmul+copy"), workload("histogram+copy+matmul")];
+    const VARIANTS: &[Variant] = &[policies("A", "warped-slicer", "gto+dmil"), policies("B", "rr", "lrr")];
+    const ROW: Claim = Claim {
+        id: "test-row",
+        paper: Paper::Cke,
+        statement: "",
+        paper_says: "",
+        workloads: WORKLOADS,
+        machine: "cke-maxwell",
+        settings: &[("window.cycles", "1000")],
+        variants: VARIANTS,
+        checks: &[],
+        status: Status::Pass,
+        headline: false,
+    };
+
+    #[test]
+    fn a_co_run_brings_each_of_its_programs_alone_under_every_variants_machine() {
+        let runs = runs(&ROW);
+        // 3 workloads × 2 variants, then (2 + 3 parts) × 2 variants alone.
+        assert_eq!(runs.len(), 6 + 10);
+        assert_eq!(solo_index(&ROW, 0, 0, 0), None, "one program has no runs alone");
+        assert_eq!(solo_index(&ROW, 1, 0, 2), None, "matmul+copy has two parts");
+        let mut seen = Vec::new();
+        for (w, v, p, id) in [(1, 0, 0, "matmul"), (1, 1, 1, "copy"), (2, 0, 2, "matmul"), (2, 1, 0, "histogram")] {
+            let i = solo_index(&ROW, w, v, p).expect("a part");
+            let (solo, together) = (&runs[i], &runs[index(&ROW, w, v)]);
+            assert_eq!(solo.workload, id);
+            assert_eq!(solo.settings, together.settings, "the same machine and window");
+            assert_eq!((solo.tb, solo.warp), (SOLO_TB, base_warp(together.warp)));
+            seen.push(i);
+        }
+        assert_eq!(runs[solo_index(&ROW, 1, 0, 0).unwrap()].warp, "gto", "alone, without the memory-issue gate");
+        assert_eq!(seen, [6, 9, 12, 13]);
     }
 }

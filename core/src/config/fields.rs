@@ -77,6 +77,7 @@ const DRAM: &str = "DRAM";
 const CLOCKS: &str = "Clocks";
 const KERNEL_BOUNDARIES: &str = "Kernel boundaries";
 const DEVICE_LAUNCHES: &str = "Device launches";
+const RUN_LENGTH: &str = "Run length";
 
 const TB_DISPATCH: &[(&str, &str)] =
     &[("OnePerSmPerCycle", "One per SM per cycle"), ("OnePerCycle", "One per cycle for the whole GPU")];
@@ -302,6 +303,10 @@ static FIELDS: &[FieldInfo] = &[
     choice("device_launch.insert_search", DEVICE_LAUNCHES, "Group insert search", INSERT_SEARCH,
         "DTBL: whether finding a group's place in its SM's level-ordered table costs visible cycles \
          (the paper hides the search, at most 128 cycles, behind the group's set-up)."),
+    number("window.cycles", RUN_LENGTH, "Measurement window", "cycles", 0, 100_000_000,
+        "0 runs the launch sequence once, to its end. Otherwise the run lasts exactly this many cycles \
+         and each stream starts its launches again whenever its last one completes, so that kernels \
+         sharing the GPU are measured over the same window (the concurrent-kernel papers' protocol)."),
 ];
 
 /// Every user-settable field, grouped, in the order a form shows them. The name is not here.
@@ -378,6 +383,7 @@ plain_numbers! {
     "dram.bytes_per_cycle" => dram.bytes_per_cycle;
     "dram.queue_entries" => dram.queue_entries;
     "clocks.core_mhz" => clocks.core_mhz;
+    "window.cycles" => window.cycles;
     "clocks.memory_mhz" => clocks.memory_mhz;
     "device_launch.latency" => device_launch.latency;
     "device_launch.kdu_entries" => device_launch.kdu_entries;
@@ -709,8 +715,19 @@ mod tests {
 
     #[test]
     fn paths_are_unique_and_groups_are_contiguous_in_order() {
-        let order =
-            [CORES, PIPELINE, L1, SHARED_MEMORY, INTERCONNECT, L2, DRAM, CLOCKS, KERNEL_BOUNDARIES, DEVICE_LAUNCHES];
+        let order = [
+            CORES,
+            PIPELINE,
+            L1,
+            SHARED_MEMORY,
+            INTERCONNECT,
+            L2,
+            DRAM,
+            CLOCKS,
+            KERNEL_BOUNDARIES,
+            DEVICE_LAUNCHES,
+            RUN_LENGTH,
+        ];
         let mut seen_groups: Vec<&str> = Vec::new();
         for (i, f) in FIELDS.iter().enumerate() {
             assert!(FIELDS[..i].iter().all(|g| g.path != f.path), "{} twice", f.path);

@@ -47,6 +47,9 @@ pub struct GpuConfig {
     /// Kernels launched from the device (dynamic parallelism).
     #[serde(default)]
     pub device_launch: DeviceLaunchConfig,
+    /// How long a run lasts: to the end of its launch sequence, or a fixed window.
+    #[serde(default)]
+    pub window: WindowConfig,
 }
 
 /// SM count and what one SM can hold at once.
@@ -247,6 +250,17 @@ pub struct ClockConfig {
     pub memory_mhz: u32,
 }
 
+/// A fixed measurement window: the concurrent-kernel papers' protocol (`cke.md` §1.0), in which
+/// all kernels start together, a kernel that completes is launched again at once, and the run
+/// lasts exactly the window, so that every kernel is measured over the same cycles beside its
+/// co-runners.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WindowConfig {
+    /// Cycles the run lasts, each stream starting its launch sequence again whenever it
+    /// completes; 0 runs the launch sequence once, to its end.
+    pub cycles: u32,
+}
+
 /// The coherence protocol between the L1s: what a store does and what an L1 keeps when one
 /// kernel ends and the next begins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -316,6 +330,9 @@ mod limits {
     /// at most 1024 × 64 × 4 B = 256 KiB per SM.
     pub const QUEUE: u32 = 1024;
     pub const CACHE_BYTES: u32 = 1 << 30;
+    /// A measurement window: the papers' 2M cycles and far beyond, within the run's default
+    /// cycle limit (100 M).
+    pub const WINDOW_CYCLES: u32 = 100_000_000;
 }
 
 fn err(field: &str, reason: impl Into<String>) -> Result<(), ConfigError> {
@@ -489,6 +506,7 @@ impl GpuConfig {
 
         range("clocks.core_mhz", self.clocks.core_mhz, 1, 100_000)?;
         range("clocks.memory_mhz", self.clocks.memory_mhz, 1, 100_000)?;
+        range("window.cycles", self.window.cycles, 0, limits::WINDOW_CYCLES)?;
         Ok(())
     }
 

@@ -139,6 +139,7 @@ pub fn fermi_gtx480() -> GpuConfig {
         coherence: Coherence::InvalidateL1,
         denovo: DenovoConfig::default(),
         device_launch: DeviceLaunchConfig::default(),
+        window: WindowConfig::default(),
     }
 }
 
@@ -205,6 +206,7 @@ pub fn ccws_fermi() -> GpuConfig {
         coherence: Coherence::InvalidateL1,
         denovo: DenovoConfig::default(),
         device_launch: DeviceLaunchConfig::default(),
+        window: WindowConfig::default(),
     }
 }
 
@@ -275,6 +277,7 @@ pub fn ikra_denovo() -> GpuConfig {
         coherence: Coherence::DeNovo,
         denovo: DenovoConfig::default(),
         device_launch: DeviceLaunchConfig::default(),
+        window: WindowConfig::default(),
     }
 }
 
@@ -357,6 +360,7 @@ pub fn laperm_k20c() -> GpuConfig {
         // DTBL, the launch path of the paper's headline results (Fig. 9b); its latency is the
         // notes' suggestion (500 cycles) and the group tables are the paper's (128 per SMX).
         device_launch: DeviceLaunchConfig { path: LaunchPath::Dtbl, ..DeviceLaunchConfig::default() },
+        window: WindowConfig::default(),
     }
 }
 
@@ -423,6 +427,7 @@ pub fn cke_maxwell() -> GpuConfig {
         coherence: Coherence::InvalidateL1,
         denovo: DenovoConfig::default(),
         device_launch: DeviceLaunchConfig::default(),
+        window: WindowConfig::default(),
     }
 }
 
@@ -503,5 +508,6 @@ pub fn h100() -> GpuConfig {
         coherence: Coherence::InvalidateL1,
         denovo: DenovoConfig::default(),
         device_launch: DeviceLaunchConfig::default(),
+        window: WindowConfig::default(),
     }
 }

@@ -124,6 +124,7 @@ pub fn compile(source: &str, options: &CompileOptions<'_>) -> Result<Program, Ve
         kernels: kernels.into_iter().flatten().collect(),
         buffers: output.buffers,
         launches: output.launches,
+        parts: Vec::new(),
     };
     if let Err(e) = workload.validate(options.config) {
         // The checks above should have caught it; say what the engine objects to.

@@ -3,6 +3,12 @@
 //! Launches in one stream start in order, each after the previous one is complete. Stream 0 is
 //! the legacy default stream: a launch there starts only once every earlier launch is complete,
 //! and launches after it, in any stream, wait for it.
+//!
+//! Under a measurement window (the concurrent-kernel papers' protocol) each stream starts its
+//! sequence again as soon as its last launch is complete, so every stream keeps a kernel running
+//! until the window closes. Streams then repeat independently, which the default stream's
+//! ordering across streams cannot express: a program that repeats uses either the default
+//! stream alone or named streams alone (`Workload::validate` says so).
 
 use alloc::collections::BTreeMap;
 use alloc::vec;
@@ -22,11 +28,16 @@ pub struct HostQueue {
     first_incomplete: usize,
     /// Per stream, its launches in order and how many have started.
     queues: BTreeMap<u32, (Vec<u32>, usize)>,
+    /// Each stream starts its sequence again once its last launch is complete.
+    repeat: bool,
+    /// Times a stream started its sequence again.
+    repeats: u64,
 }
 
 impl HostQueue {
-    /// The queue for launches in the given streams, in program order.
-    pub fn new(streams: &[u32]) -> Self {
+    /// The queue for launches in the given streams, in program order; with `repeat`, each stream
+    /// runs its launches over and over (the caller ends the run).
+    pub fn new(streams: &[u32], repeat: bool) -> Self {
         let n = streams.len();
         let mut prev_in_stream = vec![None; n];
         let mut last_default_before = vec![None; n];
@@ -49,13 +60,16 @@ impl HostQueue {
             last_default_before,
             first_incomplete: 0,
             queues,
+            repeat,
+            repeats: 0,
         }
     }
 
     /// Appends the launches that may start now to `out` in program order, and marks them started.
     pub fn take_ready(&mut self, out: &mut Vec<u32>) {
         let first = out.len();
-        let HostQueue { queues, done, stream, prev_in_stream, last_default_before, first_incomplete, started } = self;
+        let HostQueue { queues, done, stream, prev_in_stream, last_default_before, first_incomplete, started, .. } =
+            self;
         let is_done = |l: Option<u32>| l.is_none_or(|l| done[l as usize]);
         for (_, (launches, head)) in queues.iter_mut() {
             let Some(&next) = launches.get(*head) else { continue };
@@ -77,6 +91,25 @@ impl HostQueue {
         while self.first_incomplete < self.done.len() && self.done[self.first_incomplete] {
             self.first_incomplete += 1;
         }
+        if self.repeat {
+            let stream = self.stream[launch as usize];
+            let (launches, head) = self.queues.get_mut(&stream).expect("a launch's stream has a queue");
+            if *head == launches.len() && launches.iter().all(|&l| self.done[l as usize]) {
+                // The stream's sequence is complete: it starts again from its first launch.
+                *head = 0;
+                for &l in launches.iter() {
+                    self.done[l as usize] = false;
+                    self.started[l as usize] = false;
+                }
+                self.first_incomplete = self.first_incomplete.min(launches[0] as usize);
+                self.repeats += 1;
+            }
+        }
+    }
+
+    /// Times a stream started its launch sequence again (0 unless it repeats).
+    pub fn repeats(&self) -> u64 {
+        self.repeats
     }
 
     /// Whether every launch is complete.
@@ -102,7 +135,7 @@ mod tests {
 
     #[test]
     fn one_stream_runs_in_order() {
-        let mut q = HostQueue::new(&[0, 0, 0]);
+        let mut q = HostQueue::new(&[0, 0, 0], false);
         assert_eq!(ready(&mut q), [0]);
         assert_eq!(ready(&mut q), [] as [u32; 0], "launch 1 waits for 0");
         q.complete(0);
@@ -116,7 +149,7 @@ mod tests {
     #[test]
     fn separate_streams_overlap_and_the_default_stream_joins_them() {
         // s1: 0, 2; s2: 1, 3; default: 4; s1: 5.
-        let mut q = HostQueue::new(&[1, 2, 1, 2, 0, 1]);
+        let mut q = HostQueue::new(&[1, 2, 1, 2, 0, 1], false);
         assert_eq!(ready(&mut q), [0, 1]);
         q.complete(1);
         assert_eq!(ready(&mut q), [3], "stream 2 goes on while stream 1 is busy");
@@ -136,9 +169,40 @@ mod tests {
 
     #[test]
     fn a_default_launch_waits_for_an_unfinished_earlier_stream() {
-        let mut q = HostQueue::new(&[3, 0]);
+        let mut q = HostQueue::new(&[3, 0], false);
         assert_eq!(ready(&mut q), [0]);
         assert_eq!(ready(&mut q), [] as [u32; 0]);
+        q.complete(0);
+        assert_eq!(ready(&mut q), [1]);
+    }
+
+    #[test]
+    fn repeating_streams_start_again_each_on_its_own_when_their_last_launch_completes() {
+        // Stream 1: 0, 2; stream 2: 1.
+        let mut q = HostQueue::new(&[1, 2, 1], true);
+        assert_eq!(ready(&mut q), [0, 1]);
+        q.complete(1);
+        assert_eq!(ready(&mut q), [1], "stream 2's only launch starts again at once");
+        q.complete(0);
+        assert_eq!(ready(&mut q), [2]);
+        q.complete(1);
+        assert_eq!(ready(&mut q), [1]);
+        assert_eq!(q.repeats(), 2);
+        q.complete(2);
+        assert_eq!(ready(&mut q), [0], "stream 1 starts again from its first launch");
+        assert!(!q.all_done(), "a repeating program never finishes by itself");
+        assert_eq!(q.repeats(), 3);
+    }
+
+    #[test]
+    fn a_default_stream_program_repeats_as_a_whole() {
+        let mut q = HostQueue::new(&[0, 0], true);
+        assert_eq!(ready(&mut q), [0]);
+        q.complete(0);
+        assert_eq!(ready(&mut q), [1]);
+        q.complete(1);
+        assert_eq!(ready(&mut q), [0], "the sequence starts again, in order");
+        assert_eq!(ready(&mut q), [] as [u32; 0], "launch 1 waits for launch 0 again");
         q.complete(0);
         assert_eq!(ready(&mut q), [1]);
     }

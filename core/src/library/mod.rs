@@ -17,6 +17,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::Serialize;
 
+use crate::config::GpuConfig;
+use crate::kernel::{compile, CompileOptions};
+use crate::workload::Workload;
+
 /// Which papers' experiments a workload stands in for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Category {
@@ -125,4 +129,63 @@ pub fn by_id(id: &str) -> Option<&'static LibraryWorkload> {
 /// The ids, for error messages.
 pub fn ids() -> Vec<&'static str> {
     all().map(|w| w.id).collect()
+}
+
+/// The program `id` names, compiled for `config`: one library workload, or several joined by
+/// `+` (`backprop+kmeans`) run side by side, each in streams of its own
+/// ([`Workload::co_run`]). `size` sets a single workload's knob (a co-run's parts keep their
+/// defaults); `defines` go to every part (a name one part does not use changes nothing there).
+/// The error names the part and the position of a compile error.
+pub fn program(
+    id: &str,
+    size: Option<u32>,
+    defines: &[(String, String)],
+    config: &GpuConfig,
+) -> Result<Workload, String> {
+    let ids: Vec<&str> = id.split('+').map(str::trim).collect();
+    let entries: Vec<&LibraryWorkload> = ids
+        .iter()
+        .map(|part| {
+            by_id(part).ok_or_else(|| alloc::format!("no library workload {part}; choose one of {}", ids_list()))
+        })
+        .collect::<Result<_, _>>()?;
+    if let (Some(size), [entry]) = (size, entries.as_slice()) {
+        if size < entry.size.min || size > entry.size.max {
+            return Err(alloc::format!(
+                "size {size}: {} takes {} from {} to {}",
+                entry.id,
+                entry.size.unit,
+                entry.size.min,
+                entry.size.max
+            ));
+        }
+    } else if size.is_some() {
+        return Err(alloc::format!(
+            "{id} runs {} programs side by side: set each one's size knob with a define instead of a size",
+            entries.len()
+        ));
+    }
+    let mut parts = Vec::new();
+    for entry in &entries {
+        let mut all = Vec::new();
+        if let Some(size) = size {
+            all.push(entry.size_define(size));
+        }
+        all.extend(defines.iter().cloned());
+        let program =
+            compile(entry.source, &CompileOptions { config, defines: &all, optimize: true }).map_err(|d| {
+                d.first().map_or_else(String::new, |d| {
+                    alloc::format!("{} does not compile: {}:{}: {}", entry.id, d.span.line, d.span.column, d.message)
+                })
+            })?;
+        parts.push((String::from(entry.id), program.workload));
+    }
+    if parts.len() == 1 {
+        return Ok(parts.remove(0).1);
+    }
+    Workload::co_run(parts).map_err(|e| alloc::format!("{id}: {e}"))
+}
+
+fn ids_list() -> String {
+    ids().join(", ")
 }

@@ -11,11 +11,13 @@ pub mod block_log;
 pub mod chunk_view;
 pub mod energy;
 pub mod launch;
+pub mod parts;
 pub mod run_groups;
 pub mod snapshot;
 pub use block_log::{BlockLog, MAX_BLOCK_RECORDS};
 pub use chunk_view::{ChunkView, SmChunk};
 pub use launch::LaunchStats;
+pub use parts::PartReport;
 pub use run_groups::{RunGroup, MAX_RUNS_SHOWN};
 pub use snapshot::{InterferenceView, Snapshot, WarpRole, WarpScores, WarpState};
 
@@ -608,6 +610,9 @@ pub struct Report {
     /// `kernels` keeps, totalled per kernel name; empty otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub run_groups: Vec<RunGroup>,
+    /// For programs run side by side, each one's totals; empty for one program.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<PartReport>,
     /// Per SM.
     pub sms: Vec<SmReport>,
     /// Thread blocks in the order they finished: every one, or for a grid of more than

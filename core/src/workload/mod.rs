@@ -15,7 +15,10 @@ use crate::exec::memory::{GlobalMemory, Region};
 use crate::isa::{Dim3, Instr, Kernel};
 use crate::rng::SplitMix64;
 
+mod corun;
 pub mod graph;
+
+pub use corun::Part;
 
 /// Initial contents of a buffer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -111,6 +114,10 @@ pub struct Workload {
     pub buffers: Vec<BufferSpec>,
     /// The launch sequence.
     pub launches: Vec<LaunchSpec>,
+    /// For programs run side by side ([`Workload::co_run`]), each one's name and streams; empty
+    /// for one program.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<Part>,
 }
 
 /// Most registers a thread may use.
@@ -220,6 +227,16 @@ impl Workload {
                     }
                 }
             }
+        }
+        let default_stream = self.launches.iter().any(|l| l.stream == 0);
+        if config.window.cycles > 0 && default_stream && self.launches.iter().any(|l| l.stream != 0) {
+            return err(
+                "window.cycles".into(),
+                "under a measurement window each stream starts its launches again on its own, which launches \
+                 into the default stream (ordered against every other stream) cannot do: launch every kernel \
+                 into a named stream, or every one into the default stream"
+                    .into(),
+            );
         }
         Ok(())
     }
@@ -347,6 +364,7 @@ mod tests {
                 args: alloc::vec![Arg::Buffer(0)],
                 stream: 0,
             }],
+            parts: Vec::new(),
         }
     }
 

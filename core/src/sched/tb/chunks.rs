@@ -210,6 +210,8 @@ pub(crate) mod tests {
         pub placed: Vec<PlacedBlocks>,
         pub needs: Vec<BlockNeeds>,
         pub now: u64,
+        /// What an empty SM offers.
+        pub capacity: SmFree,
     }
 
     /// What one block of the benches' kernels needs: one warp.
@@ -224,6 +226,7 @@ pub(crate) mod tests {
                 placed: Vec::new(),
                 needs: Vec::new(),
                 now: 0,
+                capacity: free,
             }
         }
 
@@ -242,6 +245,8 @@ pub(crate) mod tests {
                 sm_count: self.free.len() as u32,
                 origin: Origin::Host { launch: kernel, stream: 0 },
                 depth: 0,
+                needs: ONE_WARP,
+                sm_capacity: self.capacity,
             };
             policy.on_kernel_launch(&TbCx { now: self.now, sm_count: self.free.len() as u32 }, &launch);
         }

@@ -132,6 +132,8 @@ fn play<'g>(policy: &mut TbPolicy, sm_count: u32, hosts: &'g [Grid], rate: Rate)
                 sm_count,
                 origin,
                 depth,
+                needs: BlockNeeds::default(),
+                sm_capacity: SmFree::default(),
             };
             policy.on_kernel_launch(&cx(now), &launch);
             changed = true;
@@ -476,6 +478,8 @@ pub(crate) fn launch(
         sm_count,
         origin,
         depth,
+        needs: BlockNeeds::default(),
+        sm_capacity: SmFree::default(),
     };
     policy.on_kernel_launch(&TbCx { now: bench.now, sm_count }, &launch);
 }

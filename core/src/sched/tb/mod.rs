@@ -30,6 +30,7 @@ pub mod priority_queues;
 pub mod reset;
 pub mod rr;
 pub mod smx_bind;
+pub mod spatial;
 pub mod steal;
 pub mod tb_pri;
 
@@ -63,6 +64,10 @@ pub struct KernelLaunch {
     pub origin: Origin,
     /// 0 for host launches, the parent's depth + 1 for device launches.
     pub depth: u32,
+    /// What one of its blocks takes on an SM.
+    pub needs: BlockNeeds,
+    /// Everything an empty SM offers (the machine's per-SM limits).
+    pub sm_capacity: SmFree,
 }
 
 /// A device-launched kernel waiting in the kernel management unit (KMU) for an entry of the
@@ -419,6 +424,8 @@ tb_policies! {
         "TB-Pri with every launch queued on the SM its parent ran on, which alone runs it, for L1 reuse; an SM takes host kernels' blocks only when its own queues are empty, and otherwise idles (LaPerm's SMX-Bind).";
     AdaptiveBind(adaptive_bind::AdaptiveBind) = "adaptive-bind", "Adaptive-Bind",
         "SMX-Bind where an SM with nothing of its own and no host kernel's block left drains another SM's queues, the next one with children by default, until they are empty (LaPerm's Adaptive-Bind).";
+    Spatial(spatial::Spatial) = "spatial", "Spatial",
+        "The SMs split into equal sets, one per co-running kernel (host stream), each SM taking blocks only of its own kernel (spatial multitasking).";
     // Variants that exist only in the crate's unit tests (not in the registry).
     #[cfg(test)] {
         Alarm(alarm::Alarm);

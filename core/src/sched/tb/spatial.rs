@@ -1,0 +1,175 @@
+//! Spatial multitasking (`cke.md` §1.2): the SMs are split between the co-running kernels, and
+//! an SM takes blocks only of the kernel that owns it, up to its full occupancy.
+//!
+//! A co-running kernel is a host stream: every launch into it, and every grid those launch from
+//! the device, belongs to it. Streams are numbered in the order their first kernel becomes ready;
+//! the SMs are split into equal contiguous sets among the streams seen so far, the first sets
+//! taking one SM more when the split is uneven (16 SMs: 8 + 8; 6 + 5 + 5 for three), the notes'
+//! suggestion (the paper states no rule). Programs side by side start together, so the split is
+//! settled at the first dispatch and does not change while they run.
+//!
+//! Inside its SMs a kernel is dispatched as the baseline does: the oldest of its launches with
+//! blocks left first, in order, no bypass.
+
+use alloc::vec::Vec;
+
+use super::{Dispatch, KernelLaunch, Origin, TbCx, TbScheduler};
+use crate::sched::{ParamInfo, ParamValues, Tunable};
+
+/// State: the streams seen, and each run's stream.
+#[derive(Clone, Debug, Default)]
+pub struct Spatial {
+    /// Host streams in the order their first kernel became ready.
+    streams: Vec<u32>,
+    /// Each kernel run's co-running kernel (its index in `streams`), by run id.
+    owner_of_run: Vec<u32>,
+}
+
+impl Spatial {
+    /// The co-running kernel SM `sm` of `sms` belongs to, among `kernels`.
+    pub fn owner(sm: u32, sms: u32, kernels: u32) -> u32 {
+        let kernels = kernels.clamp(1, sms.max(1));
+        let (base, extra) = (sms / kernels, sms % kernels);
+        // The first `extra` kernels own `base + 1` SMs each.
+        let wide = extra * (base + 1);
+        if sm < wide {
+            sm / (base + 1)
+        } else {
+            extra + (sm - wide) / base.max(1)
+        }
+    }
+}
+
+impl TbScheduler for Spatial {
+    fn on_kernel_launch(&mut self, _cx: &TbCx, launch: &KernelLaunch) {
+        let owner = match launch.origin {
+            Origin::Host { stream, .. } => match self.streams.iter().position(|&s| s == stream) {
+                Some(i) => i as u32,
+                None => {
+                    self.streams.push(stream);
+                    self.streams.len() as u32 - 1
+                }
+            },
+            Origin::Device { run, .. } => self.owner_of_run.get(run as usize).copied().unwrap_or(0),
+        };
+        let run = launch.kernel as usize;
+        if self.owner_of_run.len() <= run {
+            self.owner_of_run.resize(run + 1, 0);
+        }
+        self.owner_of_run[run] = owner;
+    }
+
+    fn dispatch(&mut self, d: &mut Dispatch<'_>) {
+        let sms = d.sm_count();
+        let kernels = self.streams.len().max(1) as u32;
+        for sm in 0..sms {
+            let owner = Spatial::owner(sm, sms, kernels);
+            // The owner's oldest launch with blocks left; in order, so if it does not fit, the SM waits.
+            let Some(index) = (0..d.pending().len()).find(|&k| {
+                let p = d.pending()[k];
+                p.next_block < p.blocks && self.owner_of_run.get(p.kernel as usize) == Some(&owner)
+            }) else {
+                continue;
+            };
+            let block = d.pending()[index].next_block;
+            d.place(sm, index, block);
+        }
+    }
+}
+
+impl Tunable for Spatial {
+    const PARAMS: &'static [ParamInfo] = &[];
+
+    fn tuned(_values: &ParamValues) -> Self {
+        Self::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use super::super::*;
+    use super::*;
+
+    #[test]
+    fn the_sms_split_into_equal_contiguous_sets_the_first_taking_the_remainder() {
+        let owners = |sms: u32, kernels: u32| (0..sms).map(|sm| Spatial::owner(sm, sms, kernels)).collect::<Vec<_>>();
+        assert_eq!(owners(16, 2), [[0; 8], [1; 8]].concat());
+        assert_eq!(owners(16, 3), [vec![0; 6], vec![1; 5], vec![2; 5]].concat());
+        assert_eq!(owners(4, 1), [0; 4]);
+        assert_eq!(owners(2, 3), [0, 1], "more kernels than SMs: the last ones get none");
+    }
+
+    fn launch(kernel: u32, origin: Origin) -> KernelLaunch {
+        KernelLaunch {
+            kernel,
+            code: 0,
+            blocks: 8,
+            grid: crate::isa::Dim3::linear(8),
+            block: crate::isa::Dim3::linear(64),
+            sm_count: 4,
+            origin,
+            depth: 0,
+            needs: BlockNeeds::default(),
+            sm_capacity: SmFree::default(),
+        }
+    }
+
+    #[test]
+    fn each_sm_takes_only_its_owners_blocks_and_children_belong_to_their_parents_kernel() {
+        let cx = TbCx { now: 0, sm_count: 4 };
+        let mut spatial = Spatial::default();
+        // Stream 7's kernel (run 0) and stream 3's (run 1), then a child of run 1 (run 2).
+        spatial.on_kernel_launch(&cx, &launch(0, Origin::Host { launch: 0, stream: 7 }));
+        spatial.on_kernel_launch(&cx, &launch(1, Origin::Host { launch: 1, stream: 3 }));
+        spatial.on_kernel_launch(&cx, &launch(2, Origin::Device { run: 1, block: 0, sm: 2 }));
+        let room = SmFree { tbs: 4, warps: 64, threads: 2048, registers: 65536, shared_bytes: 0 };
+        let needs = [BlockNeeds { warps: 2, threads: 64, registers: 1024, shared_bytes: 0 }; 3];
+        let mut free = vec![room; 4];
+        let mut pending = [
+            PendingKernel { kernel: 0, blocks: 8, next_block: 0 },
+            PendingKernel { kernel: 1, blocks: 1, next_block: 0 },
+            PendingKernel { kernel: 2, blocks: 8, next_block: 0 },
+        ];
+        let mut placed = [PlacedBlocks::new(8), PlacedBlocks::new(1), PlacedBlocks::new(8)];
+        let mut placements = Vec::new();
+        for _ in 0..3 {
+            let mut out = Vec::new();
+            let mut budget = vec![1; 4];
+            let mut d = Dispatch {
+                now: 0,
+                wake: u64::MAX,
+                free: &mut free,
+                pending: &mut pending,
+                needs: &needs,
+                placed: &mut placed,
+                out: &mut out,
+                budget_per_sm: &mut budget,
+                budget_total: u32::MAX,
+                fully_placed: 0,
+            };
+            spatial.dispatch(&mut d);
+            placements.extend(out.iter().map(|p| (p.sm, p.kernel, p.block)));
+        }
+        // SMs 0-1 run stream 7's kernel; SMs 2-3 stream 3's, then its child once it has no blocks left.
+        assert_eq!(
+            placements,
+            [
+                (0, 0, 0),
+                (1, 0, 1),
+                (2, 1, 0),
+                (3, 2, 0),
+                (0, 0, 2),
+                (1, 0, 3),
+                (2, 2, 1),
+                (3, 2, 2),
+                (0, 0, 4),
+                (1, 0, 5),
+                (2, 2, 3),
+                (3, 2, 4)
+            ]
+        );
+    }
+}

@@ -1,0 +1,92 @@
+//! Several programs sharing the GPU: the concurrent-kernel papers' workloads (a compute-intensive
+//! program beside a memory-intensive one, or three side by side), built from whole programs,
+//! each as it runs alone.
+//!
+//! Each program keeps its kernels, buffers and launch order; its streams become streams of its
+//! own, so no program waits for another's launches (a program's default stream becomes a named
+//! one: it orders that program's launches only). With a measurement window each program's
+//! streams then start again whenever they complete, as the papers relaunch a finished kernel.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Arg, Workload};
+use crate::error::ConfigError;
+
+/// One program of a co-run: its name and the streams its host launches went to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Part {
+    /// Its name (the library id it came from).
+    pub name: String,
+    /// The streams of the combined program that are this program's.
+    pub streams: Vec<u32>,
+}
+
+impl Workload {
+    /// The programs of `parts` (name, program) running side by side, each in streams of its own.
+    /// An error if a program mixes the default stream with named ones: apart from the others it
+    /// would need the default stream's ordering against its own streams only, which the combined
+    /// program cannot express.
+    pub fn co_run(parts: Vec<(String, Workload)>) -> Result<Workload, ConfigError> {
+        if parts.len() < 2 {
+            return Err(ConfigError::new("parts", "a co-run needs at least two programs"));
+        }
+        let mut combined =
+            Workload { kernels: Vec::new(), buffers: Vec::new(), launches: Vec::new(), parts: Vec::new() };
+        let mut next_stream = 1u32;
+        for (p, (name, program)) in parts.into_iter().enumerate() {
+            if !program.parts.is_empty() {
+                return Err(ConfigError::new(format!("parts[{p}]"), format!("{name} is itself a co-run")));
+            }
+            let default_stream = program.launches.iter().any(|l| l.stream == 0);
+            if default_stream && program.launches.iter().any(|l| l.stream != 0) {
+                return Err(ConfigError::new(
+                    format!("parts[{p}]"),
+                    format!(
+                        "{name} launches into the default stream and into named streams; beside another program \
+                         its default stream would order only its own launches, which cannot be expressed"
+                    ),
+                ));
+            }
+            // The program's streams in order of first use, each given a fresh number.
+            let mut streams: Vec<(u32, u32)> = Vec::new();
+            for launch in &program.launches {
+                if !streams.iter().any(|&(old, _)| old == launch.stream) {
+                    streams.push((launch.stream, next_stream));
+                    next_stream += 1;
+                }
+            }
+            let kernel_base = combined.kernels.len() as u32;
+            let buffer_base = combined.buffers.len() as u32;
+            for mut kernel in program.kernels {
+                for instr in &mut kernel.code {
+                    if let crate::isa::Instr::Launch { kernel: child, .. } = instr {
+                        *child += kernel_base;
+                    }
+                }
+                combined.kernels.push(kernel);
+            }
+            combined.buffers.extend(program.buffers);
+            for mut launch in program.launches {
+                launch.kernel += kernel_base;
+                launch.stream = streams.iter().find(|&&(old, _)| old == launch.stream).map_or(0, |&(_, new)| new);
+                for arg in &mut launch.args {
+                    if let Arg::Buffer(b) = arg {
+                        *b += buffer_base;
+                    }
+                }
+                combined.launches.push(launch);
+            }
+            combined.parts.push(Part { name, streams: streams.into_iter().map(|(_, new)| new).collect() });
+        }
+        Ok(combined)
+    }
+
+    /// The part whose program launched into host stream `stream`, for a co-run.
+    pub fn part_of_stream(&self, stream: u32) -> Option<usize> {
+        self.parts.iter().position(|p| p.streams.contains(&stream))
+    }
+}

@@ -1,0 +1,171 @@
+//! Programs side by side ([`Workload::co_run`]) and the measurement window (`window.cycles`):
+//! the concurrent-kernel papers' protocol, in which every kernel starts together, a kernel that
+//! completes is launched again at once, and the run lasts a fixed number of cycles.
+
+use warpscope_core::config::{presets, GpuConfig};
+use warpscope_core::kernel::{compile, CompileOptions};
+use warpscope_core::stats::Report;
+use warpscope_core::workload::Workload;
+use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
+
+fn machine() -> GpuConfig {
+    let mut config = presets::cke_maxwell();
+    config.core.sm_count = 2;
+    config
+}
+
+/// `copy` (memory-bound) launched `launches` times into `stream` (0: the default stream).
+fn copier(launches: u32, stream: &str) -> String {
+    let declare = if stream.is_empty() { String::new() } else { format!("stream {stream};") };
+    let into = if stream.is_empty() { String::new() } else { format!(", 0, {stream}") };
+    format!(
+        "__global__ void copy(const float* src, float* dst, int n) {{
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            if (i < n) {{ dst[i] = src[i] + 1.0f; }}
+        }}
+        host {{
+            float src[8192] = random(0.0, 1.0, 7);
+            float dst[8192];
+            {declare}
+            for (int r = 0; r < {launches}; r++) {{ copy<<<32, 256{into}>>>(src, dst, 8192); }}
+        }}"
+    )
+}
+
+/// A compute-bound kernel: each thread iterates a multiply-add on its own value.
+fn spinner(launches: u32, stream: &str) -> String {
+    let declare = if stream.is_empty() { String::new() } else { format!("stream {stream};") };
+    let into = if stream.is_empty() { String::new() } else { format!(", 0, {stream}") };
+    format!(
+        "__global__ void spin(float* v, int rounds) {{
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            float x = v[i];
+            for (int k = 0; k < rounds; k++) {{ x = x * 0.5f + 1.0f; }}
+            v[i] = x;
+        }}
+        host {{
+            float v[4096] = random(0.0, 1.0, 9);
+            {declare}
+            for (int r = 0; r < {launches}; r++) {{ spin<<<16, 256{into}>>>(v, 200); }}
+        }}"
+    )
+}
+
+fn program(source: &str, config: &GpuConfig) -> Workload {
+    compile(source, &CompileOptions { config, defines: &[], optimize: true })
+        .unwrap_or_else(|e| panic!("does not compile: {}", e[0]))
+        .workload
+}
+
+fn run(config: GpuConfig, workload: Workload, skip_idle: bool) -> (Report, Vec<Vec<u32>>) {
+    let buffers = workload.buffers.len();
+    let options = RunOptions { skip_idle, ..RunOptions::default() };
+    let mut sim = Simulation::new(config, workload, &Policies::default(), options).expect("a valid set-up");
+    assert_eq!(sim.run(), StepOutcome::Finished);
+    let contents = (0..buffers).map(|b| sim.buffer(b).to_vec()).collect();
+    (sim.report(), contents)
+}
+
+fn windowed(cycles: u32) -> GpuConfig {
+    let mut config = machine();
+    config.window.cycles = cycles;
+    config
+}
+
+#[test]
+fn a_window_relaunches_a_finished_program_and_ends_exactly_on_time() {
+    // The reference: the same launch written out four times in a row, run to its end.
+    let config = machine();
+    let (four, _) = run(config.clone(), program(&copier(4, ""), &config), true);
+    assert_eq!(four.kernels.len(), 4);
+    // A window closing inside the fourth run.
+    let third_end = four.kernels[2].end_cycle;
+    let window = third_end + (four.kernels[3].end_cycle - third_end) / 2;
+    let (report, _) = run(windowed(window as u32), program(&copier(1, ""), &config), true);
+    assert_eq!(report.cycles, window, "the run lasts exactly the window");
+    assert_eq!(report.kernels.len(), 4, "three relaunches, the last cut off");
+    for (k, (ours, theirs)) in report.kernels.iter().zip(&four.kernels).enumerate() {
+        assert_eq!(ours.start_cycle, theirs.start_cycle, "run {k} starts as the written-out launch does");
+        if k < 3 {
+            assert_eq!(ours.end_cycle, theirs.end_cycle, "run {k} ends as the written-out launch does");
+            assert_eq!(ours.warp_instructions, theirs.warp_instructions);
+        }
+    }
+    let cut = &report.kernels[3];
+    assert_eq!(cut.end_cycle, 0, "the window closed on the fourth run");
+    assert!(cut.warp_instructions > 0 && cut.warp_instructions < four.kernels[3].warp_instructions);
+    let issued: u64 = report.kernels.iter().map(|k| k.warp_instructions).sum();
+    assert_eq!(report.warp_instructions, issued, "the cut-off run's instructions count");
+}
+
+#[test]
+fn skipping_idle_cycles_changes_nothing_under_a_window() {
+    let config = windowed(30_000);
+    let a = program(&copier(1, "s"), &config);
+    let b = program(&spinner(1, "t"), &config);
+    let both = Workload::co_run(vec![("copy".into(), a), ("spin".into(), b)]).expect("two programs");
+    let (skipping, _) = run(config.clone(), both.clone(), true);
+    let (stepping, _) = run(config, both, false);
+    assert_eq!(skipping, stepping);
+}
+
+#[test]
+fn programs_side_by_side_compute_what_each_does_alone_in_streams_of_their_own() {
+    let config = machine();
+    let copy = program(&copier(2, ""), &config);
+    let spin = program(&spinner(3, "mine"), &config);
+    let (copy_alone, copy_out) = run(config.clone(), copy.clone(), true);
+    let (spin_alone, spin_out) = run(config.clone(), spin.clone(), true);
+    let both = Workload::co_run(vec![("copy".into(), copy), ("spin".into(), spin)]).expect("two programs");
+    // Each program's streams are its own: copy's default stream and spin's named one.
+    let streams: Vec<u32> = both.launches.iter().map(|l| l.stream).collect();
+    assert_eq!(streams, [1, 1, 2, 2, 2]);
+    assert_eq!(both.parts.iter().map(|p| p.streams.clone()).collect::<Vec<_>>(), [vec![1], vec![2]]);
+    let (report, contents) = run(config, both, true);
+    // The buffers are copy's two, then spin's one, holding what each computed alone.
+    assert_eq!(contents, [copy_out, spin_out].concat());
+    // Each part issued what it issues alone (the same code on the same data), and the two
+    // overlapped: together they take less than one after the other.
+    let parts: Vec<(&str, u64, u64)> =
+        report.parts.iter().map(|p| (p.name.as_str(), p.warp_instructions, p.launches_completed)).collect();
+    assert_eq!(parts, [("copy", copy_alone.warp_instructions, 2), ("spin", spin_alone.warp_instructions, 3)]);
+    assert!(report.cycles < copy_alone.cycles + spin_alone.cycles);
+}
+
+#[test]
+fn a_part_counts_the_instructions_of_the_runs_cut_off_by_the_window() {
+    let config = windowed(20_000);
+    let copy = program(&copier(1, ""), &config);
+    let spin = program(&spinner(1, ""), &config);
+    let both = Workload::co_run(vec![("copy".into(), copy), ("spin".into(), spin)]).expect("two programs");
+    let (report, _) = run(config, both, true);
+    assert_eq!(report.cycles, 20_000);
+    let total: u64 = report.parts.iter().map(|p| p.warp_instructions).sum();
+    assert_eq!(total, report.warp_instructions, "every instruction belongs to one part");
+    for part in &report.parts {
+        let runs = report.kernels.iter().filter(|k| k.name == part.name).count() as u64;
+        assert!(part.launches_completed >= 1, "{} relaunched within the window", part.name);
+        assert_eq!(part.launches_completed + 1, runs, "{}: every run but the one cut off completed", part.name);
+    }
+}
+
+#[test]
+fn a_program_that_mixes_the_default_stream_with_named_ones_cannot_repeat_stream_by_stream() {
+    let config = machine();
+    let mixed = program(
+        "__global__ void k(float* v) { v[threadIdx.x] = 1.0f; }
+         host { float v[64]; stream s; k<<<1, 64>>>(v); k<<<1, 64, 0, s>>>(v); }",
+        &config,
+    );
+    let other = program(&spinner(1, ""), &config);
+    let err = Workload::co_run(vec![("mixed".into(), mixed.clone()), ("spin".into(), other.clone())])
+        .expect_err("the default stream would order only its own program");
+    assert_eq!(err.field, "parts[0]");
+    assert!(err.reason.contains("default stream"), "{err}");
+    let err = Simulation::new(windowed(10_000), mixed, &Policies::default(), RunOptions::default())
+        .err()
+        .expect("a window cannot repeat it stream by stream");
+    assert_eq!(err.field, "window.cycles", "{err}");
+    let err = Workload::co_run(vec![("spin".into(), other)]).expect_err("one program is not a co-run");
+    assert_eq!(err.field, "parts");
+}
