@@ -169,3 +169,58 @@ fn a_program_that_mixes_the_default_stream_with_named_ones_cannot_repeat_stream_
     let err = Workload::co_run(vec![("spin".into(), other)]).expect_err("one program is not a co-run");
     assert_eq!(err.field, "parts");
 }
+
+/// For each SM, the most blocks of each program resident at once (programs by stream of their
+/// host runs), from the block records.
+fn peak_blocks(report: &Report, sms: usize) -> Vec<[u32; 2]> {
+    let program = |run: u32| report.kernels[run as usize].stream as usize - 1;
+    let mut peaks = vec![[0u32; 2]; sms];
+    for (sm, peak) in peaks.iter_mut().enumerate() {
+        // (cycle, +1 / −1, program), ends before starts at the same cycle.
+        let mut events: Vec<(u64, i32, usize)> = Vec::new();
+        for b in report.blocks.iter().filter(|b| b.sm as usize == sm) {
+            events.push((b.start, 1, program(b.kernel)));
+            events.push((b.end, -1, program(b.kernel)));
+        }
+        events.sort();
+        let mut now = [0i32; 2];
+        for (_, delta, p) in events {
+            now[p] += delta;
+            peak[p] = peak[p].max(now[p] as u32);
+        }
+    }
+    peaks
+}
+
+fn co_run_under(tb: &str) -> Report {
+    let config = windowed(30_000);
+    let copy = program(&copier(1, ""), &config);
+    let spin = program(&spinner(1, ""), &config);
+    let both = Workload::co_run(vec![("copy".into(), copy), ("spin".into(), spin)]).expect("two programs");
+    let policies = Policies { tb: tb.into(), warp: "gto".into() };
+    let mut sim = Simulation::new(config, both, &policies, RunOptions::default()).expect("a valid set-up");
+    assert_eq!(sim.run(), StepOutcome::Finished);
+    sim.report()
+}
+
+#[test]
+fn spatial_multitasking_gives_each_program_its_own_sms() {
+    let report = co_run_under("spatial");
+    // Two SMs, two programs: SM 0 runs only the first, SM 1 only the second.
+    let peaks = peak_blocks(&report, 2);
+    assert!(peaks[0][0] > 0 && peaks[0][1] == 0, "{peaks:?}");
+    assert!(peaks[1][0] == 0 && peaks[1][1] > 0, "{peaks:?}");
+}
+
+#[test]
+fn smk_shares_every_sm_between_the_programs_by_dominant_resource() {
+    let report = co_run_under("smk");
+    // Both programs' blocks are 256 threads, a twelfth of the SM's 3,072 and more than their
+    // share of any other resource: Dominant Resource Fairness gives each 6 of the 12 a SM holds.
+    // Under round-robin the first program's grid takes what it can and the second the rest.
+    for (sm, peak) in peak_blocks(&report, 2).iter().enumerate() {
+        assert_eq!(*peak, [6, 6], "SM {sm}");
+    }
+    let rr = peak_blocks(&co_run_under("rr"), 2);
+    assert!(rr.iter().any(|p| p[0] > 6 || p[1] > 6), "the baseline does not split: {rr:?}");
+}

@@ -22,6 +22,8 @@ mod alarm;
 pub mod chunk;
 pub mod chunks;
 pub mod flip;
+pub mod intra_sm;
+pub mod kernel_slots;
 #[cfg(test)]
 mod laperm_toys;
 pub mod occupancy;
@@ -29,6 +31,7 @@ pub mod placed;
 pub mod priority_queues;
 pub mod reset;
 pub mod rr;
+pub mod smk;
 pub mod smx_bind;
 pub mod spatial;
 pub mod steal;
@@ -424,6 +427,8 @@ tb_policies! {
         "TB-Pri with every launch queued on the SM its parent ran on, which alone runs it, for L1 reuse; an SM takes host kernels' blocks only when its own queues are empty, and otherwise idles (LaPerm's SMX-Bind).";
     AdaptiveBind(adaptive_bind::AdaptiveBind) = "adaptive-bind", "Adaptive-Bind",
         "SMX-Bind where an SM with nothing of its own and no host kernel's block left drains another SM's queues, the next one with children by default, until they are empty (LaPerm's Adaptive-Bind).";
+    Smk(smk::Smk) = "smk", "SMK-P",
+        "Every SM shared by the co-running kernels (host streams), each up to a block target set by Dominant Resource Fairness over registers, shared memory, threads and block slots (SMK's static split).";
     Spatial(spatial::Spatial) = "spatial", "Spatial",
         "The SMs split into equal sets, one per co-running kernel (host stream), each SM taking blocks only of its own kernel (spatial multitasking).";
     // Variants that exist only in the crate's unit tests (not in the registry).

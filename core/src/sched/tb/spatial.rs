@@ -1,28 +1,24 @@
 //! Spatial multitasking (`cke.md` §1.2): the SMs are split between the co-running kernels, and
 //! an SM takes blocks only of the kernel that owns it, up to its full occupancy.
 //!
-//! A co-running kernel is a host stream: every launch into it, and every grid those launch from
-//! the device, belongs to it. Streams are numbered in the order their first kernel becomes ready;
-//! the SMs are split into equal contiguous sets among the streams seen so far, the first sets
-//! taking one SM more when the split is uneven (16 SMs: 8 + 8; 6 + 5 + 5 for three), the notes'
-//! suggestion (the paper states no rule). Programs side by side start together, so the split is
-//! settled at the first dispatch and does not change while they run.
+//! A co-running kernel is a host stream ([`KernelSlots`]); the SMs are split into equal
+//! contiguous sets among the streams seen so far, the first sets taking one SM more when the
+//! split is uneven (16 SMs: 8 + 8; 6 + 5 + 5 for three), the notes' suggestion (the paper states
+//! no rule). Programs side by side start together, so the split is settled at the first
+//! dispatch and does not change while they run. With more kernels than SMs the last kernels get
+//! none, and the run reports them stuck.
 //!
 //! Inside its SMs a kernel is dispatched as the baseline does: the oldest of its launches with
 //! blocks left first, in order, no bypass.
 
-use alloc::vec::Vec;
-
-use super::{Dispatch, KernelLaunch, Origin, TbCx, TbScheduler};
+use super::kernel_slots::KernelSlots;
+use super::{Dispatch, KernelLaunch, TbCx, TbScheduler};
 use crate::sched::{ParamInfo, ParamValues, Tunable};
 
-/// State: the streams seen, and each run's stream.
+/// State: the co-running kernels and each run's.
 #[derive(Clone, Debug, Default)]
 pub struct Spatial {
-    /// Host streams in the order their first kernel became ready.
-    streams: Vec<u32>,
-    /// Each kernel run's co-running kernel (its index in `streams`), by run id.
-    owner_of_run: Vec<u32>,
+    slots: KernelSlots,
 }
 
 impl Spatial {
@@ -42,32 +38,18 @@ impl Spatial {
 
 impl TbScheduler for Spatial {
     fn on_kernel_launch(&mut self, _cx: &TbCx, launch: &KernelLaunch) {
-        let owner = match launch.origin {
-            Origin::Host { stream, .. } => match self.streams.iter().position(|&s| s == stream) {
-                Some(i) => i as u32,
-                None => {
-                    self.streams.push(stream);
-                    self.streams.len() as u32 - 1
-                }
-            },
-            Origin::Device { run, .. } => self.owner_of_run.get(run as usize).copied().unwrap_or(0),
-        };
-        let run = launch.kernel as usize;
-        if self.owner_of_run.len() <= run {
-            self.owner_of_run.resize(run + 1, 0);
-        }
-        self.owner_of_run[run] = owner;
+        self.slots.on_launch(launch);
     }
 
     fn dispatch(&mut self, d: &mut Dispatch<'_>) {
         let sms = d.sm_count();
-        let kernels = self.streams.len().max(1) as u32;
+        let kernels = self.slots.len().max(1) as u32;
         for sm in 0..sms {
-            let owner = Spatial::owner(sm, sms, kernels);
+            let owner = Spatial::owner(sm, sms, kernels) as usize;
             // The owner's oldest launch with blocks left; in order, so if it does not fit, the SM waits.
             let Some(index) = (0..d.pending().len()).find(|&k| {
                 let p = d.pending()[k];
-                p.next_block < p.blocks && self.owner_of_run.get(p.kernel as usize) == Some(&owner)
+                p.next_block < p.blocks && self.slots.slot(p.kernel) == Some(owner)
             }) else {
                 continue;
             };
@@ -92,6 +74,7 @@ mod tests {
 
     use super::super::*;
     use super::*;
+    use crate::sched::tb::Origin;
 
     #[test]
     fn the_sms_split_into_equal_contiguous_sets_the_first_taking_the_remainder() {
