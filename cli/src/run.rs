@@ -8,6 +8,7 @@ use warpscope_core::config::{presets, GpuConfig};
 use warpscope_core::kernel::{compile, CompileOptions, Diagnostic, Severity};
 use warpscope_core::library;
 use warpscope_core::sched::tb::TB_POLICIES;
+use warpscope_core::sched::warp::gated::MEMORY_GATES;
 use warpscope_core::sched::warp::WARP_POLICIES;
 use warpscope_core::stats::Report;
 use warpscope_core::workload::Workload;
@@ -392,9 +393,11 @@ fn print_summary(r: &Report, seconds: f64) {
 
 /// `warpscope policies`: both registries, each policy with its parameters.
 pub fn list_policies() -> ExitCode {
-    for (title, policies) in
-        [("Thread-block schedulers (--tb)", TB_POLICIES), ("Warp schedulers (--warp)", WARP_POLICIES)]
-    {
+    for (title, policies) in [
+        ("Thread-block schedulers (--tb)", TB_POLICIES),
+        ("Warp schedulers (--warp)", WARP_POLICIES),
+        ("Memory-issue gates (--warp BASE+GATE, e.g. gto+dmil)", MEMORY_GATES),
+    ] {
         println!("\n{title}");
         for p in policies {
             println!("  {:<8} {}: {}", p.id, p.label, p.description);

@@ -1024,7 +1024,12 @@ impl Simulation {
         for p in &self.placements {
             self.launch_paths.placed(now, &mut self.runs[p.kernel as usize], p.sm);
             let run = &self.runs[p.kernel as usize];
-            let shape = LaunchShape { kernel: p.kernel, code_index: run.code, grid: run.grid, block: run.block };
+            let stream = match self.runs[run.root as usize].origin {
+                Origin::Host { stream, .. } => stream,
+                Origin::Device { .. } => 0,
+            };
+            let shape =
+                LaunchShape { kernel: p.kernel, stream, code_index: run.code, grid: run.grid, block: run.block };
             let kernel = &self.workload.kernels[run.code as usize];
             self.sms[p.sm as usize].admit(now, shape, kernel, p.block, run.needs, &run.args);
         }

@@ -85,6 +85,24 @@ fn every_registered_policy_gives_the_same_report_with_or_without_shortcuts() {
     assert!(runs >= 24);
 }
 
+/// The memory-issue gates layered on GTO, each with its parameters at their extremes, under
+/// SMK's shared SMs on the two-stream workload (whose kernels compete for the LSU).
+#[test]
+fn every_memory_issue_gate_gives_the_same_report_with_or_without_shortcuts() {
+    use warpscope_core::sched::warp::gated::MEMORY_GATES;
+    let mut runs = 0;
+    for gate in specs(MEMORY_GATES) {
+        let policies = Policies { tb: "smk".into(), warp: format!("gto+{gate}") };
+        for config in &machines() {
+            let fast = report(config, "pair-compute-memory", &policies, true);
+            let reference = report(config, "pair-compute-memory", &policies, false);
+            assert!(fast == reference, "{} on {}", policies.warp, config.name);
+            runs += 1;
+        }
+    }
+    assert!(runs >= 14);
+}
+
 /// DeNovo's messages (registrations, forwarded reads answered by another SM, revocations,
 /// write-backs of owned data), with and without its read-only data kept, and the what-if that
 /// keeps every line, on the IKRA machine

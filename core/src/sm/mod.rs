@@ -155,6 +155,8 @@ pub struct SmFault {
 pub struct LaunchShape {
     /// Kernel run id.
     pub kernel: u32,
+    /// The host stream of the launch at the root of the run.
+    pub stream: u32,
     /// Index of the kernel's code in the workload.
     pub code_index: u32,
     /// Grid dimensions.
@@ -532,6 +534,7 @@ impl Sm {
                 age: self.next_age,
                 tb_slot: slot as u16,
                 kernel: launch.kernel,
+                stream: launch.stream,
                 at_barrier: false,
             };
             self.next_age += 1;

@@ -25,8 +25,10 @@
 pub mod ccws;
 pub mod ciao;
 mod fetch_groups;
+pub mod gated;
 pub mod gto;
 pub mod lrr;
+pub mod mil;
 #[cfg(test)]
 mod probe;
 pub mod set;
@@ -58,6 +60,9 @@ pub struct WarpInfo {
     pub tb_slot: u16,
     /// The kernel run the warp belongs to.
     pub kernel: u32,
+    /// The host stream of the launch at the root of its run (a grid launched from the device
+    /// counts as its parent's): which co-running kernel it is, for the concurrent-kernel gates.
+    pub stream: u32,
     /// Whether the warp waits at a barrier for the rest of its block.
     pub at_barrier: bool,
 }
@@ -214,6 +219,7 @@ pub struct PolicyCounters {
 
 macro_rules! warp_policies {
     ($( $variant:ident($ty:ty) = $id:literal, $label:literal, $description:literal; )*
+     #[composite] { $( $cvariant:ident($cty:ty); )* }
      #[cfg(test)] { $( $tvariant:ident($tty:ty); )* }) => {
         /// Every warp scheduler, dispatched statically on the hot path.
         // One value per SM, built once and never moved in the cycle loop: a variant larger than
@@ -223,6 +229,7 @@ macro_rules! warp_policies {
         #[derive(Clone, Debug)]
         pub enum WarpPolicy {
             $( #[doc = $description] $variant($ty), )*
+            $( #[doc = "A policy with memory-issue gates (`base+gate`)."] $cvariant($cty), )*
             $( #[cfg(test)] #[doc = "Test-only."] $tvariant($tty), )*
         }
 
@@ -235,6 +242,9 @@ macro_rules! warp_policies {
             /// A fresh instance of the policy a spec names (`id` or `id:name=value,...`; see
             /// [`PolicySpec`]), or why there is none.
             pub fn from_spec(spec: &str) -> Result<WarpPolicy, SpecError> {
+                if let Some((base, gates)) = spec.split_once('+') {
+                    return Ok(WarpPolicy::Gated(alloc::boxed::Box::new(gated::Gated::from_spec(base.trim(), gates)?)));
+                }
                 let (info, values) = PolicySpec::check(spec, WARP_POLICIES)?;
                 match info.id {
                     $( $id => Ok(WarpPolicy::$variant(<$ty as Tunable>::tuned(&values))), )*
@@ -247,6 +257,7 @@ macro_rules! warp_policies {
             fn attach(&mut self, shape: &SmShape) {
                 match self {
                     $( WarpPolicy::$variant(p) => p.attach(shape), )*
+                    $( WarpPolicy::$cvariant(p) => p.attach(shape), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.attach(shape), )*
                 }
             }
@@ -254,6 +265,7 @@ macro_rules! warp_policies {
             fn pick(&mut self, cx: &WarpCx<'_>, ready: &ReadyWarps<'_>) -> Option<WarpSlot> {
                 match self {
                     $( WarpPolicy::$variant(p) => p.pick(cx, ready), )*
+                    $( WarpPolicy::$cvariant(p) => p.pick(cx, ready), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.pick(cx, ready), )*
                 }
             }
@@ -261,18 +273,21 @@ macro_rules! warp_policies {
             fn may_issue(&self, cx: &WarpCx<'_>, slot: WarpSlot, class: InstrClass) -> bool {
                 match self {
                     $( WarpPolicy::$variant(p) => p.may_issue(cx, slot, class), )*
+                    $( WarpPolicy::$cvariant(p) => p.may_issue(cx, slot, class), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.may_issue(cx, slot, class), )*
                 }
             }
             fn on_issue(&mut self, cx: &WarpCx<'_>, slot: WarpSlot, issued: &Issued) {
                 match self {
                     $( WarpPolicy::$variant(p) => p.on_issue(cx, slot, issued), )*
+                    $( WarpPolicy::$cvariant(p) => p.on_issue(cx, slot, issued), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.on_issue(cx, slot, issued), )*
                 }
             }
             fn hears_every_retry(&self) -> bool {
                 match self {
                     $( WarpPolicy::$variant(p) => p.hears_every_retry(), )*
+                    $( WarpPolicy::$cvariant(p) => p.hears_every_retry(), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.hears_every_retry(), )*
                 }
             }
@@ -280,18 +295,21 @@ macro_rules! warp_policies {
             fn on_event(&mut self, cx: &WarpCx<'_>, event: &SmEvent) {
                 match self {
                     $( WarpPolicy::$variant(p) => p.on_event(cx, event), )*
+                    $( WarpPolicy::$cvariant(p) => p.on_event(cx, event), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.on_event(cx, event), )*
                 }
             }
             fn holds(&self, slot: WarpSlot) -> bool {
                 match self {
                     $( WarpPolicy::$variant(p) => p.holds(slot), )*
+                    $( WarpPolicy::$cvariant(p) => p.holds(slot), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.holds(slot), )*
                 }
             }
             fn held_warps(&self) -> u32 {
                 match self {
                     $( WarpPolicy::$variant(p) => p.held_warps(), )*
+                    $( WarpPolicy::$cvariant(p) => p.held_warps(), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.held_warps(), )*
                 }
             }
@@ -299,24 +317,28 @@ macro_rules! warp_policies {
             fn counters(&self) -> PolicyCounters {
                 match self {
                     $( WarpPolicy::$variant(p) => p.counters(), )*
+                    $( WarpPolicy::$cvariant(p) => p.counters(), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.counters(), )*
                 }
             }
             fn interference(&self) -> Option<crate::stats::InterferenceView> {
                 match self {
                     $( WarpPolicy::$variant(p) => p.interference(), )*
+                    $( WarpPolicy::$cvariant(p) => p.interference(), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.interference(), )*
                 }
             }
             fn scores(&self, now: u64) -> Option<WarpScores> {
                 match self {
                     $( WarpPolicy::$variant(p) => p.scores(now), )*
+                    $( WarpPolicy::$cvariant(p) => p.scores(now), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.scores(now), )*
                 }
             }
             fn smc(&self) -> Option<crate::mem::l1::SmcSettings> {
                 match self {
                     $( WarpPolicy::$variant(p) => p.smc(), )*
+                    $( WarpPolicy::$cvariant(p) => p.smc(), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.smc(), )*
                 }
             }
@@ -324,6 +346,7 @@ macro_rules! warp_policies {
             fn load_route(&self, slot: WarpSlot) -> crate::mem::l1::LoadRoute {
                 match self {
                     $( WarpPolicy::$variant(p) => p.load_route(slot), )*
+                    $( WarpPolicy::$cvariant(p) => p.load_route(slot), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.load_route(slot), )*
                 }
             }
@@ -352,6 +375,10 @@ warp_policies! {
         "Greedy-then-oldest, but when a warp keeps losing its cached lines, the warp that evicts them most is stalled until the victim's loss rate falls or it finishes (Zhang et al., CIAO-T).";
     CiaoC(ciao::combined::CiaoC) = "ciao-c", "Interference-aware redirection and throttling (CIAO-C)",
         "CIAO-P and CIAO-T together: the worst interferer is first sent to the shared-memory cache, and stalled if it still interferes from there (Zhang et al., CIAO-C).";
+    // A registry policy with memory-issue gates: built from `base+gate` specs, not listed.
+    #[composite] {
+        Gated(alloc::boxed::Box<gated::Gated>);
+    }
     // Variants that exist only in the crate's unit tests (not in the registry).
     #[cfg(test)] {
         Probe(probe::Probe);
@@ -365,7 +392,9 @@ pub(crate) mod test_support {
 
     /// Live warps in slots `0..n`, with age equal to the slot unless given.
     pub fn warps(ages: &[u64]) -> Vec<WarpInfo> {
-        ages.iter().map(|&age| WarpInfo { live: true, age, tb_slot: 0, kernel: 0, at_barrier: false }).collect()
+        ages.iter()
+            .map(|&age| WarpInfo { live: true, age, tb_slot: 0, kernel: 0, stream: 0, at_barrier: false })
+            .collect()
     }
 
     /// Scheduler 0 of SM 0 at cycle 0.

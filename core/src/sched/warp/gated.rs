@@ -1,0 +1,174 @@
+//! A warp scheduler with memory-issue gates layered on it, written `base+gate` (`gto+dmil`,
+//! `lrr+smil:k0=3,k1=1`): the concurrent-kernel paper's mechanisms act only on when a kernel's
+//! global memory instructions may issue, whatever scheduler orders the warps (`cke.md` §3).
+//!
+//! The base policy picks as it would alone; a pick whose next instruction a gate holds back
+//! waits, and the scheduler picks again among the rest. Every gate hears what the base hears.
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use super::mil::MilGate;
+use super::{
+    InstrClass, Issued, PolicyCounters, ReadyWarps, SmEvent, SmShape, WarpCx, WarpPolicy, WarpScheduler, WarpScores,
+    WarpSlot,
+};
+use crate::sched::{PolicyInfo, PolicySpec, SpecError};
+
+/// Every memory-issue gate, by the id a spec names it with after `+`.
+pub const MEMORY_GATES: &[PolicyInfo] = &[
+    PolicyInfo {
+        id: "smil",
+        label: "Static memory-instruction limits (SMIL)",
+        description: "Each co-running kernel may have at most a fixed number of global memory instructions in flight on an SM (the concurrent-kernel paper's SMIL).",
+        params: MilGate::SMIL_PARAMS,
+    },
+    PolicyInfo {
+        id: "dmil",
+        label: "Dynamic memory-instruction limits (DMIL)",
+        description: "Each co-running kernel's in-flight global memory instructions on an SM are limited to its peak over its reservation failures per request, recomputed every 1024 requests (the concurrent-kernel paper's DMIL).",
+        params: MilGate::DMIL_PARAMS,
+    },
+];
+
+/// One gate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MemoryGate {
+    /// SMIL or DMIL.
+    Mil(MilGate),
+}
+
+impl MemoryGate {
+    fn from_spec(spec: &str) -> Result<MemoryGate, SpecError> {
+        let (info, values) = PolicySpec::check(spec, MEMORY_GATES)?;
+        Ok(match info.id {
+            "smil" => MemoryGate::Mil(MilGate::smil(&values)),
+            "dmil" => MemoryGate::Mil(MilGate::dmil(&values)),
+            other => return Err(SpecError(format!("`{other}` is listed but cannot be built"))),
+        })
+    }
+
+    fn attach(&mut self, shape: &SmShape) {
+        match self {
+            MemoryGate::Mil(g) => g.attach(shape),
+        }
+    }
+
+    fn may_issue(&self, cx: &WarpCx<'_>, slot: WarpSlot, class: InstrClass) -> bool {
+        match self {
+            MemoryGate::Mil(g) => g.may_issue(cx, slot, class),
+        }
+    }
+
+    fn on_issue(&mut self, cx: &WarpCx<'_>, slot: WarpSlot, issued: &Issued) {
+        match self {
+            MemoryGate::Mil(g) => g.on_issue(cx, slot, issued),
+        }
+    }
+
+    fn on_event(&mut self, cx: &WarpCx<'_>, event: &SmEvent) {
+        match self {
+            MemoryGate::Mil(g) => g.on_event(cx, event),
+        }
+    }
+}
+
+/// A base policy and its gates.
+#[derive(Clone, Debug)]
+pub struct Gated {
+    base: WarpPolicy,
+    gates: Vec<MemoryGate>,
+}
+
+impl Gated {
+    /// The policy `base` (a registry spec) with the gates of `gates` (`dmil`, or several
+    /// joined by `+`).
+    pub fn from_spec(base: &str, gates: &str) -> Result<Gated, SpecError> {
+        if base.contains('+') {
+            return Err(SpecError(format!("`{base}`: write the base policy first, then its gates")));
+        }
+        let base = WarpPolicy::from_spec(base)?;
+        let gates = gates.split('+').map(|g| MemoryGate::from_spec(g.trim())).collect::<Result<Vec<_>, _>>()?;
+        Ok(Gated { base, gates })
+    }
+
+    /// Its gates.
+    pub fn gates(&self) -> &[MemoryGate] {
+        &self.gates
+    }
+}
+
+impl WarpScheduler for Gated {
+    fn attach(&mut self, shape: &SmShape) {
+        self.base.attach(shape);
+        self.gates.iter_mut().for_each(|g| g.attach(shape));
+    }
+
+    fn pick(&mut self, cx: &WarpCx<'_>, ready: &ReadyWarps<'_>) -> Option<WarpSlot> {
+        self.base.pick(cx, ready)
+    }
+
+    fn may_issue(&self, cx: &WarpCx<'_>, slot: WarpSlot, class: InstrClass) -> bool {
+        self.base.may_issue(cx, slot, class) && self.gates.iter().all(|g| g.may_issue(cx, slot, class))
+    }
+
+    fn on_issue(&mut self, cx: &WarpCx<'_>, slot: WarpSlot, issued: &Issued) {
+        self.base.on_issue(cx, slot, issued);
+        self.gates.iter_mut().for_each(|g| g.on_issue(cx, slot, issued));
+    }
+
+    fn on_event(&mut self, cx: &WarpCx<'_>, event: &SmEvent) {
+        self.base.on_event(cx, event);
+        self.gates.iter_mut().for_each(|g| g.on_event(cx, event));
+    }
+
+    fn hears_every_retry(&self) -> bool {
+        self.base.hears_every_retry()
+    }
+
+    fn held_warps(&self) -> u32 {
+        self.base.held_warps()
+    }
+
+    fn holds(&self, slot: WarpSlot) -> bool {
+        self.base.holds(slot)
+    }
+
+    fn counters(&self) -> PolicyCounters {
+        self.base.counters()
+    }
+
+    fn smc(&self) -> Option<crate::mem::l1::SmcSettings> {
+        self.base.smc()
+    }
+
+    fn load_route(&self, slot: WarpSlot) -> crate::mem::l1::LoadRoute {
+        self.base.load_route(slot)
+    }
+
+    fn scores(&self, now: u64) -> Option<WarpScores> {
+        self.base.scores(now)
+    }
+
+    fn interference(&self) -> Option<crate::stats::InterferenceView> {
+        self.base.interference()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spec_names_a_base_policy_then_its_gates() {
+        let gated = Gated::from_spec("gto", "dmil").expect("a gated policy");
+        assert!(matches!(gated.base, WarpPolicy::Gto(_)));
+        assert_eq!(gated.gates().len(), 1);
+        assert!(Gated::from_spec("lrr", "smil:k0=3,k1=1").is_ok());
+        let err = Gated::from_spec("gto", "qmbi").expect_err("no such gate");
+        assert!(err.0.contains("qmbi"), "{}", err.0);
+        assert!(WarpPolicy::from_spec("gto+dmil:zero_rule=2").is_ok());
+        assert!(WarpPolicy::from_spec("gto+smil:k0=200").is_err(), "past the in-flight counter's 128");
+        assert!(WarpPolicy::from_spec("dmil").is_err(), "a gate is not a policy by itself");
+    }
+}
