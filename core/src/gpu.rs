@@ -509,10 +509,15 @@ impl Simulation {
             // only what each L1 owns (and, with read-only data kept, what no kernel wrote since
             // the last boundary); device launches share their parent's view and do not
             // invalidate.
-            match self.config.coherence {
-                Coherence::InvalidateL1 => self.sms.iter_mut().for_each(Sm::invalidate_l1),
-                Coherence::DeNovo => self.self_invalidate(),
-                Coherence::KeepL1 => {}
+            let stream = self.workload.launches[index as usize].stream;
+            match (self.config.coherence, self.co_runner_lines(stream)) {
+                (Coherence::InvalidateL1, None) => self.sms.iter_mut().for_each(Sm::invalidate_l1),
+                (Coherence::InvalidateL1, Some(kept)) => {
+                    // Programs side by side: only the launching program's lines go.
+                    self.sms.iter_mut().for_each(|sm| sm.self_invalidate_l1(|line| kept.contains(line)));
+                }
+                (Coherence::DeNovo, kept) => self.self_invalidate(kept.as_ref()),
+                (Coherence::KeepL1, _) => {}
             }
             let launch = &self.workload.launches[index as usize];
             let args = Workload::arg_words(launch, &self.regions);
@@ -571,19 +576,35 @@ impl Simulation {
 
     /// DeNovo's acquire: each L1 keeps what it owns and, with read-only data kept, the lines of
     /// buffers no store or atomic reached since the previous boundary.
-    fn self_invalidate(&mut self) {
+    fn self_invalidate(&mut self, co_runners: Option<&CoRunnerLines>) {
         let Simulation { sms, memory, config, .. } = self;
         let keep_read_only = config.denovo.read_only == ReadOnlyData::Keep;
         let line_bytes = config.l1.line_bytes as u64;
-        let read_only = |line: u64| {
+        let keep = |line: u64| {
             let (first, last) = (line * line_bytes, (line + 1) * line_bytes - 1);
             let unwritten = |byte: u64| u32::try_from(byte).is_ok_and(|a| !memory.written_since(a));
-            keep_read_only && unwritten(first) && unwritten(last)
+            (keep_read_only && unwritten(first) && unwritten(last)) || co_runners.is_some_and(|c| c.contains(line))
         };
         for sm in sms.iter_mut() {
-            sm.self_invalidate_l1(read_only);
+            sm.self_invalidate_l1(keep);
         }
         memory.forget_writes();
+    }
+
+    /// For programs side by side, the lines a kernel boundary in `stream` leaves alone: every
+    /// line outside the buffers of the program that launches into it. `None` for one program.
+    fn co_runner_lines(&self, stream: u32) -> Option<CoRunnerLines> {
+        let part = &self.workload.parts[self.workload.part_of_stream(stream)?];
+        let line_bytes = u64::from(self.config.l1.line_bytes);
+        let buffers = part.first_buffer as usize..(part.first_buffer + part.buffers) as usize;
+        let own = self.regions[buffers]
+            .iter()
+            .map(|r| {
+                let (start, end) = (u64::from(r.base), u64::from(r.base) + u64::from(r.bytes));
+                (start / line_bytes, end.div_ceil(line_bytes))
+            })
+            .collect();
+        Some(CoRunnerLines { own })
     }
 
     /// Creates a run and hands it to the TB scheduler; returns its id.
@@ -1265,5 +1286,18 @@ impl Simulation {
             report.l1_replay = Some(both(of(&belady_runs), of(&lru_runs)));
         }
         both(belady, lru)
+    }
+}
+
+/// The lines a kernel boundary of one program among several leaves in the L1s: those outside
+/// its own buffers.
+struct CoRunnerLines {
+    /// The launching program's buffers as line ranges `[first, end)`.
+    own: Vec<(u64, u64)>,
+}
+
+impl CoRunnerLines {
+    fn contains(&self, line: u64) -> bool {
+        !self.own.iter().any(|&(first, end)| (first..end).contains(&line))
     }
 }

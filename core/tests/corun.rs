@@ -166,8 +166,14 @@ fn a_program_that_mixes_the_default_stream_with_named_ones_cannot_repeat_stream_
         .err()
         .expect("a window cannot repeat it stream by stream");
     assert_eq!(err.field, "window.cycles", "{err}");
-    let err = Workload::co_run(vec![("spin".into(), other)]).expect_err("one program is not a co-run");
+    let err = Workload::co_run(vec![("spin".into(), other.clone())]).expect_err("one program is not a co-run");
     assert_eq!(err.field, "parts");
+    // Belady's replay empties the whole L1 at a boundary, which programs side by side do not.
+    let mut belady = machine();
+    belady.l1.replacement = warpscope_core::config::Replacement::Belady;
+    let both = Workload::co_run(vec![("a".into(), other.clone()), ("b".into(), other)]).expect("two programs");
+    let err = Simulation::new(belady, both, &Policies::default(), RunOptions::default()).err().expect("refused");
+    assert_eq!(err.field, "l1.replacement", "{err}");
 }
 
 /// For each SM, the most blocks of each program resident at once (programs by stream of their
@@ -223,4 +229,67 @@ fn smk_shares_every_sm_between_the_programs_by_dominant_resource() {
     }
     let rr = peak_blocks(&co_run_under("rr"), 2);
     assert!(rr.iter().any(|p| p[0] > 6 || p[1] > 6), "the baseline does not split: {rr:?}");
+}
+
+/// Each thread of one 1024-thread block reads its own word 8 times, with arithmetic between
+/// the reads so that the line is back in the L1 by the next: 32 lines, each missed once per
+/// run and hit after (the warps' lines are their own, so no warp finds another's).
+fn rereader(launches: u32) -> String {
+    format!(
+        "__global__ void reread(const float* a, float* out) {{
+            int i = threadIdx.x;
+            float sum = 0.0f;
+            for (int p = 0; p < 8; p++) {{
+                sum = sum + a[i];
+                for (int k = 0; k < 40; k++) {{ sum = sum * 0.999f + 0.5f; }}
+            }}
+            out[i] = sum;
+        }}
+        host {{
+            float a[1024] = random(0.0, 1.0, 3);
+            float out[1024];
+            for (int r = 0; r < {launches}; r++) {{ reread<<<1, 1024>>>(a, out); }}
+        }}"
+    )
+}
+
+/// Short kernels that load nothing (their stores do not allocate in the L1).
+fn storer(launches: u32) -> String {
+    format!(
+        "__global__ void fill(float* v) {{ v[blockIdx.x * blockDim.x + threadIdx.x] = 2.0f; }}
+        host {{
+            float v[2048];
+            for (int r = 0; r < {launches}; r++) {{ fill<<<8, 256>>>(v); }}
+        }}"
+    )
+}
+
+#[test]
+fn a_kernel_boundary_of_one_program_leaves_the_other_programs_lines_in_the_l1() {
+    // One SM, so that both programs' blocks share its L1.
+    let mut config = machine();
+    config.core.sm_count = 1;
+    let (alone, _) = run(config.clone(), program(&rereader(3), &config), true);
+    let misses = |r: &Report, name: &str| -> Vec<u64> {
+        r.kernels.iter().filter(|k| k.name == name).map(|k| k.l1.misses).collect()
+    };
+    let expected = misses(&alone, "reread");
+    assert_eq!(expected.len(), 3);
+    let both = Workload::co_run(vec![
+        ("reread".into(), program(&rereader(3), &config)),
+        ("fill".into(), program(&storer(40), &config)),
+    ])
+    .expect("two programs");
+    let (report, _) = run(config, both, true);
+    // The other program's 40 launches start while the re-reads run, and leave their lines be:
+    // every run misses exactly as it does alone (its own boundary empties the L1 of its lines).
+    assert_eq!(misses(&report, "reread"), expected);
+    let overlapping = report.kernels.iter().filter(|k| k.name == "fill").any(|f| {
+        report
+            .kernels
+            .iter()
+            .filter(|k| k.name == "reread")
+            .any(|r| f.start_cycle > r.start_cycle && f.start_cycle < r.end_cycle)
+    });
+    assert!(overlapping, "a launch of the other program fell inside a re-read run");
 }

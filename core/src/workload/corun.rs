@@ -6,6 +6,11 @@
 //! own, so no program waits for another's launches (a program's default stream becomes a named
 //! one: it orders that program's launches only). With a measurement window each program's
 //! streams then start again whenever they complete, as the papers relaunch a finished kernel.
+//!
+//! A kernel boundary concerns the program whose kernel starts: under GPU coherence and DeNovo
+//! it drops from the L1s only lines of that program's buffers (a co-runner's data cannot be
+//! stale for it, and wiping it would charge the co-runner for another program's launches);
+//! alone, a program's boundary drops as before.
 
 use alloc::format;
 use alloc::string::String;
@@ -16,13 +21,17 @@ use serde::{Deserialize, Serialize};
 use super::{Arg, Workload};
 use crate::error::ConfigError;
 
-/// One program of a co-run: its name and the streams its host launches went to.
+/// One program of a co-run: its name, the streams its host launches went to and its buffers.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Part {
     /// Its name (the library id it came from).
     pub name: String,
     /// The streams of the combined program that are this program's.
     pub streams: Vec<u32>,
+    /// Its buffers: indices `first_buffer..first_buffer + buffers` of the combined program.
+    pub first_buffer: u32,
+    /// How many.
+    pub buffers: u32,
 }
 
 impl Workload {
@@ -69,6 +78,7 @@ impl Workload {
                 }
                 combined.kernels.push(kernel);
             }
+            let buffers = program.buffers.len() as u32;
             combined.buffers.extend(program.buffers);
             for mut launch in program.launches {
                 launch.kernel += kernel_base;
@@ -80,7 +90,8 @@ impl Workload {
                 }
                 combined.launches.push(launch);
             }
-            combined.parts.push(Part { name, streams: streams.into_iter().map(|(_, new)| new).collect() });
+            let streams = streams.into_iter().map(|(_, new)| new).collect();
+            combined.parts.push(Part { name, streams, first_buffer: buffer_base, buffers });
         }
         Ok(combined)
     }

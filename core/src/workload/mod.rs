@@ -228,6 +228,14 @@ impl Workload {
                 }
             }
         }
+        if !self.parts.is_empty() && config.l1.replacement == crate::config::Replacement::Belady {
+            return err(
+                "l1.replacement".into(),
+                "Belady's replay empties the whole L1 at every kernel boundary, but with programs side by side a \
+                 boundary drops only the launching program's lines: choose Lru or Fifo"
+                    .into(),
+            );
+        }
         let default_stream = self.launches.iter().any(|l| l.stream == 0);
         if config.window.cycles > 0 && default_stream && self.launches.iter().any(|l| l.stream != 0) {
             return err(
