@@ -112,6 +112,35 @@ fn histogram_counts_every_value() {
 }
 
 #[test]
+fn spmv_multiplies_the_banded_jagged_diagonal_matrix() {
+    let (n, ndiag, window) = (384, 32, 224);
+    let w = compile_at("spmv", n as u32);
+    assert_eq!(w.launches[0].grid.count(), 2);
+    let start = initial(&w);
+    let diag_start = ints(&start[index(&w, "diag_start")]);
+    assert_eq!(diag_start, (0..ndiag as i32).collect::<Vec<_>>());
+    let offset = ints(&start[index(&w, "offset")]);
+    assert!(offset.iter().all(|&o| (0..window).contains(&o)), "columns within the band");
+    let value = floats(&start[index(&w, "value")]);
+    let x = floats(&start[index(&w, "x")]);
+    let y: Vec<f32> = (0..n)
+        .map(|row| {
+            let mut sum = 0.0f32;
+            for d in 0..ndiag {
+                let p = d * n + row;
+                let col = (row + offset[p] as usize) % n;
+                // `sum += a * b` is one fused multiply-add, as in nvcc.
+                sum = value[p].mul_add(x[col], sum);
+            }
+            sum
+        })
+        .collect();
+    let end = run_reference(&w);
+    assert_eq!(floats(&end[index(&w, "y")]), y);
+    assert_eq!(run_engine(&w, machine()), end, "the timing engine computes the same");
+}
+
+#[test]
 fn the_pair_runs_a_compute_and_a_memory_kernel_in_two_streams() {
     let points = 256;
     let w = compile_at("pair-compute-memory", points as u32);

@@ -9,7 +9,10 @@
 //! its C kernel `compute_heavy` and its M kernel `transpose_strided` (the paper's ks, the same point-major to
 //! feature-major transpose with 34 lines per load) share every SM from two streams. Defining `RELAUNCHES=0` drops the C
 //! kernel, so the transpose runs alone; `FEATURES=1` shrinks the transpose to a one-line copy, so the C kernel runs
-//! almost alone (both defines are no-ops for the other workloads). `atax` stands for the paper's ax. The library has no
+//! almost alone (both defines are no-ops for the other workloads). `atax` stands for the paper's ax and
+//! `spmv` (JDS, a banded matrix) for its sv; library ids joined by `+` run side by side (`backprop+spmv`
+//! is the paper's bp+sv), each program in streams of its own, and `window.cycles` gives the paper's
+//! fixed window with relaunches. The library has no
 //! C+C, M+M or three-kernel workload: the rows about those classes name the single kernels such a workload would
 //! combine (matmul + blackscholes for C+C, copy + histogram for M+M) and stay pending until it exists.
 //!
