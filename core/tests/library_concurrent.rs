@@ -141,6 +141,24 @@ fn spmv_multiplies_the_banded_jagged_diagonal_matrix() {
 }
 
 #[test]
+fn kmeans_transpose_swaps_points_and_features() {
+    let (points, features) = (256, 34);
+    let w = compile_at("kmeans-transpose", points as u32);
+    assert_eq!(w.launches[0].grid.count(), 1);
+    let start = initial(&w);
+    let input = &start[index(&w, "points_major")];
+    let mut expected = vec![0u32; points * features];
+    for p in 0..points {
+        for f in 0..features {
+            expected[f * points + p] = input[p * features + f];
+        }
+    }
+    let end = run_reference(&w);
+    assert_eq!(end[index(&w, "features_major")], expected);
+    assert_eq!(run_engine(&w, machine()), end, "the timing engine computes the same");
+}
+
+#[test]
 fn the_pair_runs_a_compute_and_a_memory_kernel_in_two_streams() {
     let points = 256;
     let w = compile_at("pair-compute-memory", points as u32);

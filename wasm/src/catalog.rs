@@ -73,7 +73,7 @@ mod tests {
         let c = catalog();
         let ids: Vec<&str> = c.workloads.iter().map(|w| w.id.as_str()).collect();
         assert_eq!(ids, library::ids());
-        assert_eq!(ids.len(), 45);
+        assert_eq!(ids.len(), 46);
         let vecadd = c.workloads.iter().find(|w| w.id == "vecadd").unwrap();
         assert_eq!((vecadd.size_define.as_str(), vecadd.size_default), ("N", 65536));
         assert!(vecadd.source.contains("__global__ void vecadd"));

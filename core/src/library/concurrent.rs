@@ -16,6 +16,8 @@ pub const WORKLOADS: &[LibraryWorkload] = workloads! {
         "A 256-bin histogram through shared-memory atomics merged with global atomics, skewed so some bins are hot.";
     "spmv", "Sparse matrix-vector product (JDS)", ConcurrentKernels, "N" = 49152 in 192..=393216 "rows",
         "Parboil's SpMV in the jagged-diagonal layout, a thread per row gathering x over a band: the concurrent-kernel paper's memory-intensive sv.";
+    "kmeans-transpose", "K-means transpose", ConcurrentKernels, "POINTS" = 49152 in 256..=393216 "points",
+        "Rodinia kmeans' point-major to feature-major transpose, 34 lines per warp load: the concurrent-kernel paper's memory-intensive ks.";
     "pair-compute-memory", "Compute + memory pair", ConcurrentKernels, "POINTS" = 8192 in 256..=262144 "points",
         "A compute-intensive kernel and a strided, memory-intensive transpose launched into two streams so they share the SMs.";
 };
