@@ -10,9 +10,9 @@
 //! feature-major transpose with 34 lines per load) share every SM from two streams. Defining `RELAUNCHES=0` drops the C
 //! kernel, so the transpose runs alone; `FEATURES=1` shrinks the transpose to a one-line copy, so the C kernel runs
 //! almost alone (both defines are no-ops for the other workloads). `atax` stands for the paper's ax and
-//! `spmv` (JDS, a banded matrix) for its sv; library ids joined by `+` run side by side (`backprop+spmv`
-//! is the paper's bp+sv), each program in streams of its own, and `window.cycles` gives the paper's
-//! fixed window with relaunches. The library has no
+//! `spmv` (JDS, a banded matrix) for its sv, `kmeans-transpose` (the pair's transpose on its own) for
+//! its ks; library ids joined by `+` run side by side (`backprop+spmv` is the paper's bp+sv), each
+//! program in streams of its own, and `window.cycles` gives the paper's fixed window with relaunches. The library has no
 //! C+C, M+M or three-kernel workload: the rows about those classes name the single kernels such a workload would
 //! combine (matmul + blackscholes for C+C, copy + histogram for M+M) and stay pending until it exists.
 //!

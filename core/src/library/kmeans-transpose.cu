@@ -3,8 +3,8 @@
 // per memory instruction, every access a miss, eight failed attempts per access). Thread p
 // reads point p's FEATURES consecutive words, so each warp load touches 34 lines 136 bytes
 // apart, and writes them feature-major, coalesced, with almost no arithmetic. At full occupancy
-// the warps' 34-line loads overflow the L1 long before a line is read again; held to one or two
-// loads in flight, a warp's lines survive from one feature to the next (the notes' §5.3).
+// the warps' 34-line loads crowd the L1, so many of a warp's lines are gone before its next
+// feature reads them; held to one or two loads in flight, they survive (the notes' §5.3).
 // This is the memory kernel of `pair-compute-memory`, as a program of its own to run beside
 // others (`backprop+kmeans-transpose` is the paper's bp+ks).
 // The knob POINTS is the number of points: at the default 49152, 192 blocks of 256 threads
