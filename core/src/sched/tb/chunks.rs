@@ -232,6 +232,11 @@ pub(crate) mod tests {
 
         /// Adds a run of `blocks` blocks and tells `policy` of its launch.
         pub(crate) fn launch(&mut self, policy: &mut dyn TbScheduler, kernel: u32, grid: Dim3) {
+            self.launch_from(policy, kernel, grid, Origin::Host { launch: kernel, stream: 0 });
+        }
+
+        /// [`Bench::launch`] of a run launched from `origin` (a host stream, a device thread).
+        pub(crate) fn launch_from(&mut self, policy: &mut dyn TbScheduler, kernel: u32, grid: Dim3, origin: Origin) {
             let blocks = grid.count() as u32;
             self.pending.push(PendingKernel { kernel, blocks, next_block: 0 });
             self.placed.push(PlacedBlocks::new(blocks));
@@ -243,7 +248,7 @@ pub(crate) mod tests {
                 grid,
                 block: Dim3::linear(32),
                 sm_count: self.free.len() as u32,
-                origin: Origin::Host { launch: kernel, stream: 0 },
+                origin,
                 depth: 0,
                 needs: ONE_WARP,
                 sm_capacity: self.capacity,

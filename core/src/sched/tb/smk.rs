@@ -92,7 +92,7 @@ impl Tunable for Smk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sched::tb::chunks::tests::{Bench, ONE_WARP};
+    use crate::sched::tb::chunks::tests::Bench;
 
     /// The concurrent-kernel paper's SM (Table 1): 3072 threads, 16 blocks, 96 KB of shared
     /// memory, 65,536 registers.
@@ -145,28 +145,13 @@ mod tests {
     #[test]
     fn each_sm_holds_each_kernel_up_to_its_target_and_a_finished_block_makes_room_for_its_own_kernel() {
         use crate::isa::Dim3;
-        use crate::sched::tb::{KernelLaunch, Origin, PendingKernel, PlacedBlocks};
+        use crate::sched::tb::Origin;
         // Two SMs of 4 one-warp blocks; two kernels in streams 1 and 2, both one-warp blocks:
         // DRF gives each 2 per SM.
         let mut bench = Bench::new(2, 4);
         let mut smk = Smk::default();
         for (run, stream) in [(0u32, 1u32), (1, 2)] {
-            bench.pending.push(PendingKernel { kernel: run, blocks: 6, next_block: 0 });
-            bench.placed.push(PlacedBlocks::new(6));
-            bench.needs.push(ONE_WARP);
-            let launch = KernelLaunch {
-                kernel: run,
-                code: run,
-                blocks: 6,
-                grid: Dim3::linear(6),
-                block: Dim3::linear(32),
-                sm_count: 2,
-                origin: Origin::Host { launch: run, stream },
-                depth: 0,
-                needs: ONE_WARP,
-                sm_capacity: bench.capacity,
-            };
-            smk.on_kernel_launch(&TbCx { now: 0, sm_count: 2 }, &launch);
+            bench.launch_from(&mut smk, run, Dim3::linear(6), Origin::Host { launch: run, stream });
         }
         assert_eq!(smk.targets(), [2, 2]);
         // Round-robin over the kernels on each SM: (SM, run, block).

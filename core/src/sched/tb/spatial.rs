@@ -72,8 +72,9 @@ mod tests {
     use alloc::vec;
     use alloc::vec::Vec;
 
-    use super::super::*;
     use super::*;
+    use crate::isa::Dim3;
+    use crate::sched::tb::chunks::tests::Bench;
     use crate::sched::tb::Origin;
 
     #[test]
@@ -85,56 +86,17 @@ mod tests {
         assert_eq!(owners(2, 3), [0, 1], "more kernels than SMs: the last ones get none");
     }
 
-    fn launch(kernel: u32, origin: Origin) -> KernelLaunch {
-        KernelLaunch {
-            kernel,
-            code: 0,
-            blocks: 8,
-            grid: crate::isa::Dim3::linear(8),
-            block: crate::isa::Dim3::linear(64),
-            sm_count: 4,
-            origin,
-            depth: 0,
-            needs: BlockNeeds::default(),
-            sm_capacity: SmFree::default(),
-        }
-    }
-
     #[test]
     fn each_sm_takes_only_its_owners_blocks_and_children_belong_to_their_parents_kernel() {
-        let cx = TbCx { now: 0, sm_count: 4 };
+        let mut bench = Bench::new(4, 4);
         let mut spatial = Spatial::default();
         // Stream 7's kernel (run 0) and stream 3's (run 1), then a child of run 1 (run 2).
-        spatial.on_kernel_launch(&cx, &launch(0, Origin::Host { launch: 0, stream: 7 }));
-        spatial.on_kernel_launch(&cx, &launch(1, Origin::Host { launch: 1, stream: 3 }));
-        spatial.on_kernel_launch(&cx, &launch(2, Origin::Device { run: 1, block: 0, sm: 2 }));
-        let room = SmFree { tbs: 4, warps: 64, threads: 2048, registers: 65536, shared_bytes: 0 };
-        let needs = [BlockNeeds { warps: 2, threads: 64, registers: 1024, shared_bytes: 0 }; 3];
-        let mut free = vec![room; 4];
-        let mut pending = [
-            PendingKernel { kernel: 0, blocks: 8, next_block: 0 },
-            PendingKernel { kernel: 1, blocks: 1, next_block: 0 },
-            PendingKernel { kernel: 2, blocks: 8, next_block: 0 },
-        ];
-        let mut placed = [PlacedBlocks::new(8), PlacedBlocks::new(1), PlacedBlocks::new(8)];
+        bench.launch_from(&mut spatial, 0, Dim3::linear(8), Origin::Host { launch: 0, stream: 7 });
+        bench.launch_from(&mut spatial, 1, Dim3::linear(1), Origin::Host { launch: 1, stream: 3 });
+        bench.launch_from(&mut spatial, 2, Dim3::linear(8), Origin::Device { run: 1, block: 0, sm: 2 });
         let mut placements = Vec::new();
         for _ in 0..3 {
-            let mut out = Vec::new();
-            let mut budget = vec![1; 4];
-            let mut d = Dispatch {
-                now: 0,
-                wake: u64::MAX,
-                free: &mut free,
-                pending: &mut pending,
-                needs: &needs,
-                placed: &mut placed,
-                out: &mut out,
-                budget_per_sm: &mut budget,
-                budget_total: u32::MAX,
-                fully_placed: 0,
-            };
-            spatial.dispatch(&mut d);
-            placements.extend(out.iter().map(|p| (p.sm, p.kernel, p.block)));
+            placements.extend(bench.cycle(&mut spatial));
         }
         // SMs 0-1 run stream 7's kernel; SMs 2-3 stream 3's, then its child once it has no blocks left.
         assert_eq!(
