@@ -51,6 +51,13 @@ fn spinner(launches: u32, stream: &str) -> String {
     )
 }
 
+/// `copy` and `spin` side by side, each launching once into its stream (`""`: the default).
+fn copy_beside_spin(config: &GpuConfig, copy_stream: &str, spin_stream: &str) -> Workload {
+    let copy = program(&copier(1, copy_stream), config);
+    let spin = program(&spinner(1, spin_stream), config);
+    Workload::co_run(vec![("copy".into(), copy), ("spin".into(), spin)]).expect("two programs")
+}
+
 fn program(source: &str, config: &GpuConfig) -> Workload {
     compile(source, &CompileOptions { config, defines: &[], optimize: true })
         .unwrap_or_else(|e| panic!("does not compile: {}", e[0]))
@@ -101,9 +108,7 @@ fn a_window_relaunches_a_finished_program_and_ends_exactly_on_time() {
 #[test]
 fn skipping_idle_cycles_changes_nothing_under_a_window() {
     let config = windowed(30_000);
-    let a = program(&copier(1, "s"), &config);
-    let b = program(&spinner(1, "t"), &config);
-    let both = Workload::co_run(vec![("copy".into(), a), ("spin".into(), b)]).expect("two programs");
+    let both = copy_beside_spin(&config, "s", "t");
     let (skipping, _) = run(config.clone(), both.clone(), true);
     let (stepping, _) = run(config, both, false);
     assert_eq!(skipping, stepping);
@@ -135,9 +140,7 @@ fn programs_side_by_side_compute_what_each_does_alone_in_streams_of_their_own() 
 #[test]
 fn a_part_counts_the_instructions_of_the_runs_cut_off_by_the_window() {
     let config = windowed(20_000);
-    let copy = program(&copier(1, ""), &config);
-    let spin = program(&spinner(1, ""), &config);
-    let both = Workload::co_run(vec![("copy".into(), copy), ("spin".into(), spin)]).expect("two programs");
+    let both = copy_beside_spin(&config, "", "");
     let (report, _) = run(config, both, true);
     assert_eq!(report.cycles, 20_000);
     let total: u64 = report.parts.iter().map(|p| p.warp_instructions).sum();
@@ -200,9 +203,7 @@ fn peak_blocks(report: &Report, sms: usize) -> Vec<[u32; 2]> {
 
 fn co_run_under(tb: &str) -> Report {
     let config = windowed(30_000);
-    let copy = program(&copier(1, ""), &config);
-    let spin = program(&spinner(1, ""), &config);
-    let both = Workload::co_run(vec![("copy".into(), copy), ("spin".into(), spin)]).expect("two programs");
+    let both = copy_beside_spin(&config, "", "");
     let policies = Policies { tb: tb.into(), warp: "gto".into() };
     let mut sim = Simulation::new(config, both, &policies, RunOptions::default()).expect("a valid set-up");
     assert_eq!(sim.run(), StepOutcome::Finished);

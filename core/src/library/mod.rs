@@ -142,11 +142,11 @@ pub fn program(
     defines: &[(String, String)],
     config: &GpuConfig,
 ) -> Result<Workload, String> {
-    let ids: Vec<&str> = id.split('+').map(str::trim).collect();
-    let entries: Vec<&LibraryWorkload> = ids
+    let part_ids: Vec<&str> = id.split('+').map(str::trim).collect();
+    let entries: Vec<&LibraryWorkload> = part_ids
         .iter()
         .map(|part| {
-            by_id(part).ok_or_else(|| alloc::format!("no library workload {part}; choose one of {}", ids_list()))
+            by_id(part).ok_or_else(|| alloc::format!("no library workload {part}; choose one of {}", ids().join(", ")))
         })
         .collect::<Result<_, _>>()?;
     if let (Some(size), [entry]) = (size, entries.as_slice()) {
@@ -184,8 +184,4 @@ pub fn program(
         return Ok(parts.remove(0).1);
     }
     Workload::co_run(parts).map_err(|e| alloc::format!("{id}: {e}"))
-}
-
-fn ids_list() -> String {
-    ids().join(", ")
 }

@@ -34,7 +34,7 @@ pub fn part_reports(parts: &[Part], kernels: &[KernelReport]) -> Vec<PartReport>
     for k in kernels {
         let part = match k.parent {
             Some(parent) => part_of.get(parent as usize).copied().flatten(),
-            None => parts.iter().position(|p| p.streams.contains(&k.stream)),
+            None => Part::of_stream(parts, k.stream),
         };
         part_of.push(part);
         if let Some(p) = part {

@@ -98,6 +98,13 @@ impl Workload {
 
     /// The part whose program launched into host stream `stream`, for a co-run.
     pub fn part_of_stream(&self, stream: u32) -> Option<usize> {
-        self.parts.iter().position(|p| p.streams.contains(&stream))
+        Part::of_stream(&self.parts, stream)
+    }
+}
+
+impl Part {
+    /// Which of `parts` launched into host stream `stream`.
+    pub fn of_stream(parts: &[Part], stream: u32) -> Option<usize> {
+        parts.iter().position(|p| p.streams.contains(&stream))
     }
 }
