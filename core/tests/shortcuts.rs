@@ -85,14 +85,17 @@ fn every_registered_policy_gives_the_same_report_with_or_without_shortcuts() {
     assert!(runs >= 24);
 }
 
-/// The memory-issue gates layered on GTO, each with its parameters at their extremes, under
-/// SMK's shared SMs on the two-stream workload (whose kernels compete for the LSU).
+/// The memory-issue gates layered on GTO, each with its parameters at their extremes, and an
+/// arbiter with a limit and on another base, under SMK's shared SMs on the two-stream workload
+/// (whose kernels compete for the LSU).
 #[test]
 fn every_memory_issue_gate_gives_the_same_report_with_or_without_shortcuts() {
     use warpscope_core::sched::warp::gated::MEMORY_GATES;
     let mut runs = 0;
-    for gate in specs(MEMORY_GATES) {
-        let policies = Policies { tb: "smk".into(), warp: format!("gto+{gate}") };
+    let mut warps: Vec<String> = specs(MEMORY_GATES).iter().map(|gate| format!("gto+{gate}")).collect();
+    warps.extend(["gto+qbmi+dmil".into(), "lrr+rbmi".into(), "2lvl-gto+qbmi".into()]);
+    for warp in warps {
+        let policies = Policies { tb: "smk".into(), warp };
         for config in &machines() {
             let fast = report(config, "pair-compute-memory", &policies, true);
             let reference = report(config, "pair-compute-memory", &policies, false);
@@ -100,7 +103,7 @@ fn every_memory_issue_gate_gives_the_same_report_with_or_without_shortcuts() {
             runs += 1;
         }
     }
-    assert!(runs >= 14);
+    assert!(runs >= 22);
 }
 
 /// DeNovo's messages (registrations, forwarded reads answered by another SM, revocations,

@@ -9,6 +9,7 @@
 
 mod active_warps;
 pub mod lsu;
+mod memory_arbiter;
 mod ready;
 pub mod scoreboard;
 mod snapshot;
@@ -29,7 +30,7 @@ use crate::mem::l1::{L1Cache, RequestKind, SmcSettings};
 use crate::mem::replay::L1Access;
 use crate::sched::tb::{occupancy, BlockNeeds, SmFree};
 use crate::sched::warp::{
-    Issued, ReadyWarps, SmShape, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot, Words,
+    Issued, MemoryContender, ReadyWarps, SmShape, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot, Words,
 };
 use crate::stats::{BlockLog, BlockRecord, KernelReport, SmReport, StallCounts, StallReason};
 use active_warps::ActiveWarps;
@@ -210,6 +211,10 @@ pub struct Sm {
     live_warps: u32,
     /// Of those, the ones its policy lets issue, over time.
     active: ActiveWarps,
+    /// Whether the policy chooses each cycle which kernel's memory instruction takes the LSU.
+    arbitrates: bool,
+    /// Scratch: the warps that could issue a global memory instruction this cycle.
+    contenders: Vec<MemoryContender>,
 }
 
 /// What sizing the shared-memory cache takes: the policy's settings, the SM's resources, and
@@ -285,6 +290,7 @@ impl Sm {
         // made in its cycle.
         let lsu_may_wait = shortcuts && !record && !policy.hears_every_retry();
         let smc_settings = policy.smc();
+        let arbitrates = policy.arbitrates_memory();
         policy.attach(&SmShape {
             schedulers: n as u16,
             warp_slots: slots as u16,
@@ -349,6 +355,8 @@ impl Sm {
             smc: smc_settings.map(|settings| SmcSizing { settings, core: *core, kernel: None }),
             live_warps: 0,
             active: ActiveWarps::default(),
+            arbitrates,
+            contenders: Vec::with_capacity(if arbitrates { slots } else { 0 }),
         }
     }
 
@@ -622,6 +630,7 @@ impl Sm {
     /// reply or a new block arrives first.
     pub fn issue_cycle(&mut self, now: u64, io: &mut IssueCx<'_>) -> Result<u64, SmFault> {
         self.accounted_to = now + 1;
+        self.arbitrate_memory(now, io.operands);
         let mut wake = u64::MAX;
         for s in 0..self.schedulers.len() {
             if self.shortcuts && now < self.schedulers[s].sleep_until {

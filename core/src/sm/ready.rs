@@ -247,6 +247,12 @@ impl Readiness {
         Look { candidates, ready: candidates & !blocked }
     }
 
+    /// Members not at a barrier whose operands are ready and whose next instruction goes to
+    /// the LSU, once [`Readiness::refresh`]ed.
+    pub fn memory_candidates<const W: usize>(&self) -> Words<W> {
+        self.candidates::<W>() & self.units[MEMORY].words()
+    }
+
     /// Members not at a barrier whose operands are ready.
     fn candidates<const W: usize>(&self) -> Words<W> {
         self.all.words() & !self.barrier.words() & !self.loading.words() & !self.waiting.words()

@@ -8,10 +8,11 @@
 use alloc::format;
 use alloc::vec::Vec;
 
+use super::bmi::{BalancedIssue, Order};
 use super::mil::MilGate;
 use super::{
-    InstrClass, Issued, PolicyCounters, ReadyWarps, SmEvent, SmShape, WarpCx, WarpPolicy, WarpScheduler, WarpScores,
-    WarpSlot,
+    InstrClass, Issued, MemoryContender, PolicyCounters, ReadyWarps, SmEvent, SmShape, WarpCx, WarpPolicy,
+    WarpScheduler, WarpScores, WarpSlot,
 };
 use crate::sched::{PolicyInfo, PolicySpec, SpecError};
 
@@ -29,6 +30,18 @@ pub const MEMORY_GATES: &[PolicyInfo] = &[
         description: "Each co-running kernel's in-flight global memory instructions on an SM are limited to its peak over its reservation failures per request, recomputed every 1024 requests (the concurrent-kernel paper's DMIL).",
         params: MilGate::DMIL_PARAMS,
     },
+    PolicyInfo {
+        id: "rbmi",
+        label: "Round-robin memory issue (RBMI)",
+        description: "Each cycle the LSU is free, the co-running kernels with a global memory instruction ready take it in turn; the others' memory instructions wait and their schedulers issue something else (the concurrent-kernel paper's RBMI).",
+        params: &[],
+    },
+    PolicyInfo {
+        id: "qbmi",
+        label: "Quota-based memory issue (QBMI)",
+        description: "Each cycle the LSU is free, the co-running kernel with the largest request quota takes it; quotas grow in proportion to the least common multiple of the kernels' requests per memory instruction over each one's own, so that every kernel gets the same share of L1 requests (the concurrent-kernel paper's QBMI).",
+        params: &[],
+    },
 ];
 
 /// One gate.
@@ -36,6 +49,8 @@ pub const MEMORY_GATES: &[PolicyInfo] = &[
 pub enum MemoryGate {
     /// SMIL or DMIL.
     Mil(MilGate),
+    /// RBMI or QBMI: the SM-wide choice of which kernel's memory instruction takes the LSU.
+    Balanced(BalancedIssue),
 }
 
 impl MemoryGate {
@@ -44,6 +59,8 @@ impl MemoryGate {
         Ok(match info.id {
             "smil" => MemoryGate::Mil(MilGate::smil(&values)),
             "dmil" => MemoryGate::Mil(MilGate::dmil(&values)),
+            "rbmi" => MemoryGate::Balanced(BalancedIssue::new(Order::RoundRobin)),
+            "qbmi" => MemoryGate::Balanced(BalancedIssue::new(Order::Quota)),
             other => return Err(SpecError(format!("`{other}` is listed but cannot be built"))),
         })
     }
@@ -51,27 +68,40 @@ impl MemoryGate {
     fn attach(&mut self, shape: &SmShape) {
         match self {
             MemoryGate::Mil(g) => g.attach(shape),
+            MemoryGate::Balanced(_) => {}
         }
+    }
+
+    /// Whether it chooses among kernels each cycle rather than limiting each on its own.
+    fn arbitrates(&self) -> bool {
+        matches!(self, MemoryGate::Balanced(_))
     }
 
     fn may_issue(&self, cx: &WarpCx<'_>, slot: WarpSlot, class: InstrClass) -> bool {
         match self {
             MemoryGate::Mil(g) => g.may_issue(cx, slot, class),
+            MemoryGate::Balanced(g) => g.may_issue(cx, slot, class),
         }
     }
 
     fn on_issue(&mut self, cx: &WarpCx<'_>, slot: WarpSlot, issued: &Issued) {
         match self {
             MemoryGate::Mil(g) => g.on_issue(cx, slot, issued),
+            MemoryGate::Balanced(g) => g.on_issue(cx, slot, issued),
         }
     }
 
     fn on_event(&mut self, cx: &WarpCx<'_>, event: &SmEvent) {
         match self {
             MemoryGate::Mil(g) => g.on_event(cx, event),
+            MemoryGate::Balanced(g) => g.on_event(cx, event),
         }
     }
 }
+
+/// Most distinct kernels one cycle's arbitration looks at (more than an arbiter keeps state
+/// for, so every kernel it tracks is seen).
+const MAX_CONTENDING: usize = 8;
 
 /// A base policy and its gates.
 #[derive(Clone, Debug)]
@@ -89,6 +119,9 @@ impl Gated {
         }
         let base = WarpPolicy::from_spec(base)?;
         let gates = gates.split('+').map(|g| MemoryGate::from_spec(g.trim())).collect::<Result<Vec<_>, _>>()?;
+        if gates.iter().filter(|g| g.arbitrates()).count() > 1 {
+            return Err(SpecError("`rbmi` and `qbmi` each choose which kernel takes the LSU: use one of them".into()));
+        }
         Ok(Gated { base, gates })
     }
 
@@ -110,6 +143,33 @@ impl WarpScheduler for Gated {
 
     fn may_issue(&self, cx: &WarpCx<'_>, slot: WarpSlot, class: InstrClass) -> bool {
         self.base.may_issue(cx, slot, class) && self.gates.iter().all(|g| g.may_issue(cx, slot, class))
+    }
+
+    fn arbitrates_memory(&self) -> bool {
+        self.gates.iter().any(MemoryGate::arbitrates)
+    }
+
+    /// The arbiter chooses among the kernels whose instruction the base policy and the other
+    /// gates would let issue (the notes' reading of QBMI with DMIL: it arbitrates among the
+    /// kernels that pass the limit).
+    fn arbitrate_memory(&mut self, cx: &WarpCx<'_>, contenders: &[MemoryContender]) {
+        let mut streams = [0u32; MAX_CONTENDING];
+        let mut count = 0;
+        for c in contenders {
+            let passes = !self.base.holds(c.slot)
+                && self.base.may_issue(cx, c.slot, c.class)
+                && self.gates.iter().filter(|g| !g.arbitrates()).all(|g| g.may_issue(cx, c.slot, c.class));
+            let stream = cx.warps[c.slot as usize].stream;
+            if passes && count < MAX_CONTENDING && !streams[..count].contains(&stream) {
+                streams[count] = stream;
+                count += 1;
+            }
+        }
+        for gate in &mut self.gates {
+            if let MemoryGate::Balanced(arbiter) = gate {
+                arbiter.arbitrate(&streams[..count]);
+            }
+        }
     }
 
     fn on_issue(&mut self, cx: &WarpCx<'_>, slot: WarpSlot, issued: &Issued) {
@@ -170,5 +230,8 @@ mod tests {
         assert!(WarpPolicy::from_spec("gto+dmil:zero_rule=2").is_ok());
         assert!(WarpPolicy::from_spec("gto+smil:k0=200").is_err(), "past the in-flight counter's 128");
         assert!(WarpPolicy::from_spec("dmil").is_err(), "a gate is not a policy by itself");
+        assert!(WarpPolicy::from_spec("gto+qbmi+dmil").is_ok(), "an arbiter among the kernels under their limits");
+        let err = Gated::from_spec("gto", "rbmi+qbmi").expect_err("two arbiters");
+        assert!(err.0.contains("use one"), "{}", err.0);
     }
 }

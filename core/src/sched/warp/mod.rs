@@ -22,6 +22,7 @@
 //! time alone (a decay, an epoch) is therefore computed from [`WarpCx::now`] when the policy is
 //! next called, never by counting calls.
 
+pub mod bmi;
 pub mod ccws;
 pub mod ciao;
 mod fetch_groups;
@@ -124,6 +125,16 @@ pub struct Issued {
     pub lanes: u32,
 }
 
+/// A warp that could issue a global memory instruction this cycle, as an SM-wide memory-issue
+/// arbiter hears of it ([`WarpScheduler::arbitrate_memory`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryContender {
+    /// The warp.
+    pub slot: WarpSlot,
+    /// Its next instruction's class (a load, a store or an atomic).
+    pub class: InstrClass,
+}
+
 /// A warp-scheduling policy: one instance per SM, serving all of its schedulers.
 ///
 /// Within a cycle the engine visits the SM's schedulers in order. For each, it calls `pick`
@@ -151,6 +162,20 @@ pub trait WarpScheduler {
 
     /// `slot` (of scheduler `cx.scheduler`) issued an instruction.
     fn on_issue(&mut self, _cx: &WarpCx<'_>, _slot: WarpSlot, _issued: &Issued) {}
+
+    /// Whether the policy decides, once per cycle for the whole SM, which co-running kernel's
+    /// global memory instruction may take the LSU (balanced memory issue): the SM's four
+    /// schedulers share one LSU, so no single scheduler's pick can make that choice. Asked once,
+    /// when the SM is built.
+    fn arbitrates_memory(&self) -> bool {
+        false
+    }
+
+    /// Before any scheduler picks in a cycle the LSU is free (only for a policy that
+    /// [`WarpScheduler::arbitrates_memory`]): `contenders` are the warps, across all of the
+    /// SM's schedulers, whose next instruction is a global memory instruction with its
+    /// operands ready. The policy's `may_issue` then holds back the kernels it did not choose.
+    fn arbitrate_memory(&mut self, _cx: &WarpCx<'_>, _contenders: &[MemoryContender]) {}
 
     /// Something happened in the SM: every access its L1 took or turned away, fills,
     /// evictions, completed loads, warps arriving and leaving, kernel runs starting and ending
@@ -282,6 +307,20 @@ macro_rules! warp_policies {
                     $( WarpPolicy::$variant(p) => p.on_issue(cx, slot, issued), )*
                     $( WarpPolicy::$cvariant(p) => p.on_issue(cx, slot, issued), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.on_issue(cx, slot, issued), )*
+                }
+            }
+            fn arbitrates_memory(&self) -> bool {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.arbitrates_memory(), )*
+                    $( WarpPolicy::$cvariant(p) => p.arbitrates_memory(), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.arbitrates_memory(), )*
+                }
+            }
+            fn arbitrate_memory(&mut self, cx: &WarpCx<'_>, contenders: &[MemoryContender]) {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.arbitrate_memory(cx, contenders), )*
+                    $( WarpPolicy::$cvariant(p) => p.arbitrate_memory(cx, contenders), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.arbitrate_memory(cx, contenders), )*
                 }
             }
             fn hears_every_retry(&self) -> bool {
