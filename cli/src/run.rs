@@ -193,6 +193,24 @@ fn percent(part: u64, whole: u64) -> String {
     }
 }
 
+/// Each SM's split among the co-running kernels, named by program when each has one stream.
+fn print_sharing(r: &Report, sharing: &warpscope_core::stats::sharing::SharingReport) {
+    let named = r.parts.len() == sharing.kernels.len();
+    let shares: Vec<String> = sharing
+        .kernels
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let name = if named { r.parts[i].name.clone() } else { format!("stream {}", k.stream) };
+            let score = k.normalised.map(|n| format!(" ({n:.2} of its rate alone)")).unwrap_or_default();
+            format!("{name} {}{score}", k.blocks_per_sm)
+        })
+        .collect();
+    let theory =
+        sharing.theoretical_speedup.map(|t| format!("; theoretical weighted speedup {t:.2}")).unwrap_or_default();
+    println!("blocks per SM      {}{theory}", shares.join(", "));
+}
+
 fn print_summary(r: &Report, seconds: f64) {
     println!("{}", r.gpu);
     println!("cycles             {:>12}", r.cycles);
@@ -204,6 +222,9 @@ fn print_summary(r: &Report, seconds: f64) {
             n => format!("{n} launches"),
         };
         println!("  {:<16} {:>12}   IPC {ipc:.2}, {launches} completed", part.name, part.warp_instructions);
+    }
+    if let Some(sharing) = &r.sharing {
+        print_sharing(r, sharing);
     }
     println!("L1 hit rate        {:>12}   ({} accesses)", percent(r.l1.hits, r.l1.accesses), r.l1.accesses);
     println!(

@@ -270,9 +270,15 @@ impl Simulation {
         config.validate()?;
         workload.validate(&config)?;
         let warp_policy = WarpPolicy::from_spec(&policies.warp).map_err(|e| ConfigError::new("policies.warp", e.0))?;
-        let tb_policy = TbPolicy::from_spec(&policies.tb).map_err(|e| ConfigError::new("policies.tb", e.0))?;
+        let mut tb_policy = TbPolicy::from_spec(&policies.tb).map_err(|e| ConfigError::new("policies.tb", e.0))?;
         let smc_bytes = if warp_policy.smc().is_some() { config.core.shared_memory_per_sm } else { 0 };
         crate::footprint::check(&config, &workload, smc_bytes)?;
+        if let Some(cycles) = tb_policy.profile_cycles() {
+            // Profiled under the base policy, without memory-issue gates (see `scalability`).
+            let base = policies.warp.split('+').next().unwrap_or_default();
+            let base = WarpPolicy::from_spec(base).map_err(|e| ConfigError::new("policies.warp", e.0))?;
+            tb_policy.set_curves(crate::scalability::curves(&config, &workload, &base, cycles));
+        }
         Ok(Simulation::with_policies(config, workload, tb_policy, warp_policy, options))
     }
 
@@ -1254,6 +1260,7 @@ impl Simulation {
             victim_tag_hits,
             l1_replay,
             steal: self.tb_policy.steal_stats(),
+            sharing: self.tb_policy.sharing(),
             launches: self.launch_paths.stats(),
             shared_accesses,
             energy: Energy::default(),

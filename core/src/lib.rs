@@ -35,6 +35,7 @@ pub mod launch;
 pub mod library;
 pub mod mem;
 pub mod rng;
+pub mod scalability;
 pub mod sched;
 pub mod sm;
 pub mod stats;

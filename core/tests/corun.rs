@@ -232,6 +232,35 @@ fn smk_shares_every_sm_between_the_programs_by_dominant_resource() {
     assert!(rr.iter().any(|p| p[0] > 6 || p[1] > 6), "the baseline does not split: {rr:?}");
 }
 
+/// Warped-Slicer profiles each program alone before the run and holds every SM to the split
+/// its curves choose. A curve's last point is the program alone at full occupancy over the
+/// profile window, which a run of the program by itself reproduces.
+#[test]
+fn warped_slicer_holds_every_sm_to_the_split_of_curves_profiled_alone() {
+    let report = co_run_under("ws:profile_cycles=5000");
+    let sharing = report.sharing.as_ref().expect("Warped-Slicer reports its split");
+    let targets: Vec<u32> = sharing.kernels.iter().map(|k| k.blocks_per_sm).collect();
+    assert!(targets.iter().all(|&t| t >= 1), "every program keeps a block: {targets:?}");
+    for (sm, peak) in peak_blocks(&report, 2).iter().enumerate() {
+        assert_eq!(peak.to_vec(), targets, "SM {sm}");
+    }
+    // 256-thread blocks: 12 fill a Maxwell SM's 3,072 threads, so each curve has 12 points.
+    for kernel in &sharing.kernels {
+        assert_eq!(kernel.curve.len(), 12, "stream {}", kernel.stream);
+        assert!(kernel.curve[0] < kernel.curve[11], "one block per SM does less than twelve: {:?}", kernel.curve);
+    }
+    // The copy program (stream 1) alone, uncapped, over the same window.
+    let mut alone = windowed(5_000);
+    alone.window.cycles = 5_000;
+    let copy = program(&copier(1, ""), &alone);
+    let mut sim = Simulation::new(alone, copy, &Policies::default(), RunOptions::default()).expect("valid");
+    assert_eq!(sim.run(), StepOutcome::Finished);
+    assert_eq!(sharing.kernels[0].curve[11], sim.report().warp_instructions);
+    let theory = sharing.theoretical_speedup.expect("the sweet point's prediction");
+    let sum: f64 = sharing.kernels.iter().map(|k| k.normalised.expect("a score")).sum();
+    assert!((theory - sum).abs() < 1e-12);
+}
+
 /// Each thread of one 1024-thread block reads its own word 8 times, with arithmetic between
 /// the reads so that the line is back in the L1 by the next: 32 lines, each missed once per
 /// run and hit after (the warps' lines are their own, so no warp finds another's).

@@ -13,6 +13,7 @@ pub mod energy;
 pub mod launch;
 pub mod parts;
 pub mod run_groups;
+pub mod sharing;
 pub mod snapshot;
 pub use block_log::{BlockLog, MAX_BLOCK_RECORDS};
 pub use chunk_view::{ChunkView, SmChunk};
@@ -657,6 +658,9 @@ pub struct Report {
     /// overflows, re-chunks and the partition check.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steal: Option<crate::sched::tb::steal::StealStats>,
+    /// How SMK or Warped-Slicer split each SM among the co-running kernels (only under them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sharing: Option<sharing::SharingReport>,
     /// What device-side launches did on their way to the dispatcher (all zero without any).
     #[serde(default, skip_serializing_if = "LaunchStats::is_empty")]
     pub launches: LaunchStats,

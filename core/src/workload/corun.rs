@@ -96,6 +96,17 @@ impl Workload {
         Ok(combined)
     }
 
+    /// The launches of host stream `stream` alone, as one program: what that co-running kernel
+    /// does without the others (every kernel and buffer is kept, so indices stay valid).
+    pub fn only_stream(&self, stream: u32) -> Workload {
+        Workload {
+            kernels: self.kernels.clone(),
+            buffers: self.buffers.clone(),
+            launches: self.launches.iter().filter(|l| l.stream == stream).cloned().collect(),
+            parts: Vec::new(),
+        }
+    }
+
     /// The part whose program launched into host stream `stream`, for a co-run.
     pub fn part_of_stream(&self, stream: u32) -> Option<usize> {
         Part::of_stream(&self.parts, stream)

@@ -74,6 +74,11 @@ impl KernelSlots {
         self.slot_of_run.get(run as usize).map(|&s| s as usize)
     }
 
+    /// The host stream of each slot.
+    pub fn streams(&self) -> &[u32] {
+        &self.streams
+    }
+
     /// What a block of each slot's latest host launch needs, by slot.
     pub fn needs(&self) -> &[BlockNeeds] {
         &self.needs

@@ -36,6 +36,7 @@ pub mod smx_bind;
 pub mod spatial;
 pub mod steal;
 pub mod tb_pri;
+pub mod warped_slicer;
 
 use alloc::vec::Vec;
 
@@ -328,6 +329,22 @@ pub trait TbScheduler {
     fn queue_view(&self) -> Option<PriorityQueueView> {
         None
     }
+
+    /// For a policy that splits SMs by the co-running kernels' scalability curves
+    /// (Warped-Slicer): the window, in cycles, of each point. The simulation then profiles them
+    /// before the run ([`crate::scalability`]) and hands them over with `set_curves`.
+    fn profile_cycles(&self) -> Option<u32> {
+        None
+    }
+
+    /// The curves asked for by [`TbScheduler::profile_cycles`].
+    fn set_curves(&mut self, _curves: Vec<crate::scalability::Curve>) {}
+
+    /// How the policy splits each SM among co-running kernels, for the report (`None` for a
+    /// policy that does not). Asked once, when the report is made.
+    fn sharing(&self) -> Option<crate::stats::sharing::SharingReport> {
+        None
+    }
 }
 
 macro_rules! tb_policies {
@@ -406,6 +423,24 @@ macro_rules! tb_policies {
                     $( #[cfg(test)] TbPolicy::$tvariant(p) => p.queue_view(), )*
                 }
             }
+            fn profile_cycles(&self) -> Option<u32> {
+                match self {
+                    $( TbPolicy::$variant(p) => p.profile_cycles(), )*
+                    $( #[cfg(test)] TbPolicy::$tvariant(p) => p.profile_cycles(), )*
+                }
+            }
+            fn sharing(&self) -> Option<crate::stats::sharing::SharingReport> {
+                match self {
+                    $( TbPolicy::$variant(p) => p.sharing(), )*
+                    $( #[cfg(test)] TbPolicy::$tvariant(p) => p.sharing(), )*
+                }
+            }
+            fn set_curves(&mut self, curves: Vec<crate::scalability::Curve>) {
+                match self {
+                    $( TbPolicy::$variant(p) => p.set_curves(curves), )*
+                    $( #[cfg(test)] TbPolicy::$tvariant(p) => p.set_curves(curves), )*
+                }
+            }
         }
     };
 }
@@ -429,6 +464,8 @@ tb_policies! {
         "SMX-Bind where an SM with nothing of its own and no host kernel's block left drains another SM's queues, the next one with children by default, until they are empty (LaPerm's Adaptive-Bind).";
     Smk(smk::Smk) = "smk", "SMK-P",
         "Every SM shared by the co-running kernels (host streams), each up to a block target set by Dominant Resource Fairness over registers, shared memory, threads and block slots (SMK's static split).";
+    WarpedSlicer(warped_slicer::WarpedSlicer) = "ws", "Warped-Slicer",
+        "Every SM shared by the co-running kernels (host streams) at the sweet point of their scalability curves, profiled alone before the run: the split in which the kernel that loses most against running alone loses least (Warped-Slicer, as the concurrent-kernel paper uses it).";
     Spatial(spatial::Spatial) = "spatial", "Spatial",
         "The SMs split into equal sets, one per co-running kernel (host stream), each SM taking blocks only of its own kernel (spatial multitasking).";
     // Variants that exist only in the crate's unit tests (not in the registry).

@@ -16,6 +16,7 @@ use super::intra_sm::IntraSmSharing;
 use super::kernel_slots::{KernelSlots, SlotChange};
 use super::{BlockNeeds, Dispatch, KernelLaunch, SmFree, TbCx, TbScheduler};
 use crate::sched::{ParamInfo, ParamValues, Tunable};
+use crate::stats::sharing::{SharedKernel, SharingReport};
 
 /// State: the kernels, their targets, and the blocks each SM holds.
 #[derive(Clone, Debug, Default)]
@@ -78,6 +79,14 @@ impl TbScheduler for Smk {
 
     fn dispatch(&mut self, d: &mut Dispatch<'_>) {
         self.sharing.dispatch(d, &self.slots, &self.targets);
+    }
+
+    fn sharing(&self) -> Option<SharingReport> {
+        let kernels = self.slots.streams().iter().zip(&self.targets);
+        let kernels = kernels
+            .map(|(&stream, &blocks_per_sm)| SharedKernel { stream, blocks_per_sm, ..SharedKernel::default() })
+            .collect();
+        Some(SharingReport { kernels, theoretical_speedup: None })
     }
 }
 
