@@ -14,6 +14,7 @@ use std::time::Instant;
 use warpscope_core::claims::{
     self, judge_reports, measure_run, plan, summary, Claim, Paper, RunSpec, Status, Summary, Verdict,
 };
+use warpscope_core::scalability::{ProfileKey, ProfileMemo};
 use warpscope_core::stats::Report;
 
 use crate::reproduction_md;
@@ -197,8 +198,28 @@ pub fn evaluate(claims: &[&'static Claim], jobs: usize) -> Vec<Outcome> {
         .collect()
 }
 
+/// The profile runs made so far, shared by the threads: Warped-Slicer's variants of one pair
+/// profile the same programs, and each profile is made once.
+#[derive(Default)]
+struct SharedMemo(Mutex<Vec<(ProfileKey, u64)>>);
+
+impl ProfileMemo for SharedMemo {
+    fn recall(&self, key: &ProfileKey) -> Option<u64> {
+        let made = self.0.lock().expect("no thread panics holding it");
+        made.iter().find(|(k, _)| k == key).map(|&(_, instructions)| instructions)
+    }
+
+    fn remember(&self, key: ProfileKey, instructions: u64) {
+        let mut made = self.0.lock().expect("no thread panics holding it");
+        if !made.iter().any(|(k, _)| *k == key) {
+            made.push((key, instructions));
+        }
+    }
+}
+
 /// Simulates `specs` on `jobs` threads, with a progress line on a terminal.
 fn run_all(specs: &[RunSpec], jobs: usize) -> Vec<Result<Report, String>> {
+    let memo = SharedMemo::default();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<Report, String>>>> = Mutex::new(vec![None; specs.len()]);
@@ -208,7 +229,7 @@ fn run_all(specs: &[RunSpec], jobs: usize) -> Vec<Result<Report, String>> {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(spec) = specs.get(i) else { break };
-                let result = spec.simulate().map(|mut report| {
+                let result = spec.simulate_with(&memo).map(|mut report| {
                     // Rows read totals; the per-block records and the series are for the app.
                     report.blocks = Vec::new();
                     report.series.windows = Vec::new();

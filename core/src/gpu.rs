@@ -267,17 +267,32 @@ impl Simulation {
         policies: &Policies,
         options: RunOptions,
     ) -> Result<Simulation, ConfigError> {
+        Simulation::new_with_memo(config, workload, policies, options, &crate::scalability::NoMemo)
+    }
+
+    /// [`Simulation::new`], with the profile runs a policy asks for before the run (Warped-Slicer's
+    /// curves, SMK-W's rates) recalled from and kept in `memo`.
+    pub fn new_with_memo(
+        config: GpuConfig,
+        workload: Workload,
+        policies: &Policies,
+        options: RunOptions,
+        memo: &dyn crate::scalability::ProfileMemo,
+    ) -> Result<Simulation, ConfigError> {
         config.validate()?;
         workload.validate(&config)?;
-        let warp_policy = WarpPolicy::from_spec(&policies.warp).map_err(|e| ConfigError::new("policies.warp", e.0))?;
+        let mut warp_policy =
+            WarpPolicy::from_spec(&policies.warp).map_err(|e| ConfigError::new("policies.warp", e.0))?;
         let mut tb_policy = TbPolicy::from_spec(&policies.tb).map_err(|e| ConfigError::new("policies.tb", e.0))?;
         let smc_bytes = if warp_policy.smc().is_some() { config.core.shared_memory_per_sm } else { 0 };
         crate::footprint::check(&config, &workload, smc_bytes)?;
+        // Profiled under the base policy, without memory-issue gates (see `scalability`).
+        let base = policies.warp.split('+').next().unwrap_or_default();
         if let Some(cycles) = tb_policy.profile_cycles() {
-            // Profiled under the base policy, without memory-issue gates (see `scalability`).
-            let base = policies.warp.split('+').next().unwrap_or_default();
-            let base = WarpPolicy::from_spec(base).map_err(|e| ConfigError::new("policies.warp", e.0))?;
-            tb_policy.set_curves(crate::scalability::curves(&config, &workload, &base, cycles));
+            tb_policy.set_curves(crate::scalability::curves(&config, &workload, base, cycles, memo));
+        }
+        if let Some(cycles) = warp_policy.alone_profile_cycles() {
+            warp_policy.set_alone_rates(crate::scalability::alone(&config, &workload, base, cycles, memo));
         }
         Ok(Simulation::with_policies(config, workload, tb_policy, warp_policy, options))
     }

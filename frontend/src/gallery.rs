@@ -62,6 +62,8 @@ pub fn by_paper() -> Vec<(Paper, Vec<usize>)> {
 pub fn job(spec: &RunSpec) -> Result<SimulateJob, ConfigError> {
     Ok(SimulateJob {
         source: spec.source().to_string(),
+        // Programs side by side are built from the library by id in the worker.
+        programs: plan::is_co_run(spec.workload).then(|| spec.workload.to_string()),
         defines: spec.defines(),
         config: spec.config()?,
         policies: spec.policies(),
@@ -261,7 +263,7 @@ mod tests {
 
     #[test]
     fn a_pending_card_has_no_runs_and_a_run_card_every_workload_under_every_variant() {
-        let pending = card("cke-7.2-10");
+        let pending = card("cke-7.2-6");
         assert!(!pending.runnable() && pending.runs.is_empty());
         assert_eq!(progress(pending, &[]), Progress::NotRun);
         let two = card("ccws-5.2-13");

@@ -137,6 +137,7 @@ impl Setup {
     pub fn job_with(&self, policies: Policies, config: GpuConfig) -> SimulateJob {
         SimulateJob {
             source: self.source.clone(),
+            programs: None,
             defines: self.defines.clone(),
             config,
             policies,

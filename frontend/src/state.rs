@@ -912,6 +912,7 @@ mod sweep_tests {
     fn simulate_job() -> SimulateJob {
         SimulateJob {
             source: "kernel".into(),
+            programs: None,
             defines: vec![],
             config: presets::ccws_fermi(),
             policies: Policies { tb: "rr".into(), warp: "ccws".into() },

@@ -482,9 +482,9 @@ test('a gallery card runs its claim row in parallel workers and judges it as the
   await page.click('#tab-gallery');
 
   // Every headline row is a card, grouped by paper; a pending one offers nothing to run.
-  const pending = card(page, 'cke-7.2-10');
+  const pending = card(page, 'cke-7.2-6');
   assert.match(await pending.locator('.status-badge').textContent(), /pending/i);
-  assert.match(await pending.locator('.recorded').textContent(), /waits for spatial multitasking, Warped-Slicer/);
+  assert.match(await pending.locator('.recorded').textContent(), /waits for UCP way partitioning of the L1/);
   assert.equal(await pending.locator('button').count(), 0);
   assert.equal(await page.locator('#paper-ccws').textContent(), 'Cache-Conscious Wavefront Scheduling');
 

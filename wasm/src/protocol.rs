@@ -87,6 +87,11 @@ pub enum Job {
 pub struct SimulateJob {
     /// The kernel file.
     pub source: String,
+    /// Instead of `source`, library workloads side by side: their ids joined by `+`
+    /// (`backprop+spmv`), built as `warpscope run --workload` builds them, each at its file's
+    /// size with `defines` applied to every one (a claim row's co-runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub programs: Option<String>,
     /// `-D NAME=VALUE` overrides, in order.
     pub defines: Vec<(String, String)>,
     /// The machine.
@@ -485,6 +490,7 @@ mod tests {
                 id: 5,
                 job: Job::Simulate(Box::new(SimulateJob {
                     source: "host {}".into(),
+                    programs: None,
                     defines: vec![],
                     config,
                     policies: Policies::default(),

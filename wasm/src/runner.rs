@@ -6,6 +6,7 @@
 //! machine and a slow one, whatever the slices.
 
 use warpscope_core::config::presets;
+use warpscope_core::library;
 use warpscope_core::stats::{Report, MAX_RUNS_SHOWN};
 use warpscope_core::sweep::StepOutcome as SweepStep;
 use warpscope_core::{bench, CacheSweep, CacheSweepReport, ConfigError, Policies, RunOptions, Simulation, StepOutcome};
@@ -57,9 +58,16 @@ fn bench_simulation(workload: &str, preset: &str, tiny: bool) -> Result<Simulati
 }
 
 fn simulate(job: SimulateJob) -> Result<Work, Failure> {
-    let program = compile_for_run(&job.source, &job.defines, &job.config)?;
+    let workload = match &job.programs {
+        Some(ids) => {
+            job.config.validate().map_err(Failure::InvalidConfig)?;
+            library::program(ids, None, &job.defines, &job.config)
+                .map_err(|why| Failure::InvalidConfig(ConfigError::new("programs", why)))?
+        }
+        None => compile_for_run(&job.source, &job.defines, &job.config)?.workload,
+    };
     let options = RunOptions { max_cycles: job.max_cycles, ..RunOptions::default() };
-    let sim = Simulation::new(job.config, program.workload, &job.policies, options).map_err(Failure::InvalidConfig)?;
+    let sim = Simulation::new(job.config, workload, &job.policies, options).map_err(Failure::InvalidConfig)?;
     let schedule = SnapshotSchedule::new(job.snapshot_every, job.heat_sm as usize, MAX_SNAPSHOTS);
     Ok(Work::Simulation(Box::new(sim), Some(schedule), job.detail))
 }
@@ -322,6 +330,7 @@ mod tests {
         let vecadd = library::by_id("vecadd").unwrap();
         SimulateJob {
             source: vecadd.source.into(),
+            programs: None,
             defines: vec![vecadd.size_define(vecadd.size.min)],
             config: presets::fermi_gtx480(),
             policies: Policies::default(),
@@ -389,6 +398,39 @@ mod tests {
         assert_eq!(report.blocks.len() as u64, report.blocks_finished, "a small grid keeps every record");
         let hits: u64 = snaps.iter().flat_map(|(_, s)| &s.l1_hits_since).map(|&h| h as u64).sum();
         assert_eq!(hits, report.sms[0].l1.hits);
+    }
+
+    /// A claim row's co-run: programs from the library side by side, under Warped-Slicer (which
+    /// profiles them first) and a memory-issue gate, give the report the CLI's run gives.
+    #[test]
+    fn a_job_of_programs_side_by_side_runs_them_as_the_native_runner_does() {
+        let mut config = presets::cke_maxwell();
+        config.core.sm_count = 2;
+        config.window.cycles = 20_000;
+        let policies = Policies { tb: "ws:profile_cycles=2000".into(), warp: "gto+dmil".into() };
+        let job = SimulateJob {
+            programs: Some("backprop+spmv".into()),
+            source: String::new(),
+            defines: vec![],
+            config: config.clone(),
+            policies: policies.clone(),
+            detail: ReportDetail::Totals,
+            ..vecadd_job(0, u64::MAX)
+        };
+        let out = replies(job, 4096);
+        let (report, _) = report(&out);
+        let workload = library::program("backprop+spmv", None, &[], &config).unwrap();
+        let mut direct = Simulation::new(config, workload, &policies, RunOptions::default()).unwrap();
+        assert_eq!(direct.run(), StepOutcome::Finished);
+        let mut expected = direct.report();
+        expected.blocks = Vec::new();
+        expected.series.windows = Vec::new();
+        assert_eq!(*report, expected);
+        assert_eq!(report.parts.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["backprop", "spmv"]);
+        assert!(report.sharing.is_some(), "Warped-Slicer's split is in the report");
+        let unknown = SimulateJob { programs: Some("backprop+nothing".into()), ..vecadd_job(0, 100) };
+        let Err(Failure::InvalidConfig(e)) = JobRunner::new(2, Job::Simulate(Box::new(unknown)), 0) else { panic!() };
+        assert_eq!(e.field, "programs");
     }
 
     /// A storm of device grids: `parents` × 32 threads each launch a one-block grid.

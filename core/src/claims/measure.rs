@@ -77,6 +77,18 @@ pub enum Metric {
     /// The named program's (a co-run part's library id) IPC beside the others over its IPC
     /// alone.
     KernelNormalizedIpc(&'static str),
+    /// The named program's L1 accesses per cycle beside the others over its rate alone (the
+    /// CKE paper's Fig. 6, accesses per thousand cycles, as a ratio).
+    KernelL1AccessRateRatio(&'static str),
+    /// Under Warped-Slicer, the weighted speedup its scalability curves predict at the split it
+    /// chose (the paper's "theoretical" one): the sum of each kernel's normalised performance
+    /// at its block count.
+    TheoreticalSpeedup,
+    /// Weighted speedup reached over the one Warped-Slicer's curves predict.
+    AchievedOverTheoretical,
+    /// The blocks per SM SMK or Warped-Slicer allowed the named program (a co-run part's
+    /// library id).
+    SharedBlocks(&'static str),
     /// Average warps per SM its warp policy let issue over the run: live and not held back
     /// (CIAO's stalled warps, CCWS's warps barred from loading and SWL's beyond the limit are
     /// held), over every SM and every cycle of the run.
@@ -140,6 +152,10 @@ impl Metric {
             | Metric::Antt
             | Metric::Fairness
             | Metric::KernelNormalizedIpc(_)
+            | Metric::KernelL1AccessRateRatio(_)
+            | Metric::TheoreticalSpeedup
+            | Metric::AchievedOverTheoretical
+            | Metric::SharedBlocks(_)
             | Metric::KernelL1AccessesPerKcycle(_)
             | Metric::KernelL1MissRate(_)
             | Metric::UnpartitionedLaunches
@@ -175,6 +191,10 @@ impl Metric {
             Metric::StealOverflows => "steal-queue overflows",
             Metric::FirstRunCycles(k) => return alloc::format!("{k} cycles"),
             Metric::KernelNormalizedIpc(k) => return alloc::format!("{k} normalised IPC"),
+            Metric::KernelL1AccessRateRatio(k) => return alloc::format!("{k} L1 access rate over alone"),
+            Metric::TheoreticalSpeedup => "theoretical weighted speedup",
+            Metric::AchievedOverTheoretical => "weighted speedup over theoretical",
+            Metric::SharedBlocks(k) => return alloc::format!("{k} blocks per SM"),
             Metric::KernelL1AccessesPerKcycle(k) => return alloc::format!("{k} L1 accesses per 1K cycles"),
             Metric::KernelL1MissRate(k) => return alloc::format!("{k} L1 miss rate"),
         };
@@ -184,7 +204,15 @@ impl Metric {
     /// Whether it is measured on programs side by side against each one's run alone
     /// ([`Metric::measure_co_run`]).
     pub fn needs_solo_runs(self) -> bool {
-        matches!(self, Metric::WeightedSpeedup | Metric::Antt | Metric::Fairness | Metric::KernelNormalizedIpc(_))
+        matches!(
+            self,
+            Metric::WeightedSpeedup
+                | Metric::Antt
+                | Metric::Fairness
+                | Metric::KernelNormalizedIpc(_)
+                | Metric::KernelL1AccessRateRatio(_)
+                | Metric::AchievedOverTheoretical
+        )
     }
 
     /// A co-run's value from its report and the reports of its programs alone, in the order of
@@ -194,6 +222,15 @@ impl Metric {
     pub fn measure_co_run(self, report: &Report, solos: &[&Report]) -> Option<f64> {
         if report.parts.is_empty() || report.parts.len() != solos.len() || report.cycles == 0 {
             return None;
+        }
+        if let Metric::KernelL1AccessRateRatio(name) = self {
+            let i = report.parts.iter().position(|p| p.name == name)?;
+            let (part, solo) = (&report.parts[i], solos[i]);
+            if solo.cycles == 0 || solo.l1.accesses == 0 {
+                return None;
+            }
+            let together = part.l1_accesses as f64 / report.cycles as f64;
+            return Some(together / (solo.l1.accesses as f64 / solo.cycles as f64));
         }
         let mut normalized = alloc::vec::Vec::with_capacity(solos.len());
         for (part, solo) in report.parts.iter().zip(solos) {
@@ -212,6 +249,9 @@ impl Metric {
             Metric::Fairness if max > 0.0 => min / max,
             Metric::Fairness => 0.0,
             Metric::KernelNormalizedIpc(name) => normalized[report.parts.iter().position(|p| p.name == name)?],
+            Metric::AchievedOverTheoretical => {
+                normalized.iter().sum::<f64>() / Metric::TheoreticalSpeedup.measure(report).filter(|&t| t > 0.0)?
+            }
             _ => return None,
         })
     }
@@ -283,8 +323,22 @@ impl Metric {
                 }
                 ratio(misses, loads)
             }
+            Metric::TheoreticalSpeedup => report.sharing.as_ref()?.theoretical_speedup?,
+            Metric::SharedBlocks(name) => {
+                // A kernel per program, in the order the programs' streams first launched.
+                let sharing = report.sharing.as_ref()?;
+                if sharing.kernels.len() != report.parts.len() {
+                    return None;
+                }
+                sharing.kernels[report.parts.iter().position(|p| p.name == name)?].blocks_per_sm as f64
+            }
             // Measured with the programs' runs alone: `measure_co_run`.
-            Metric::WeightedSpeedup | Metric::Antt | Metric::Fairness | Metric::KernelNormalizedIpc(_) => return None,
+            Metric::WeightedSpeedup
+            | Metric::Antt
+            | Metric::Fairness
+            | Metric::KernelNormalizedIpc(_)
+            | Metric::KernelL1AccessRateRatio(_)
+            | Metric::AchievedOverTheoretical => return None,
         })
     }
 }
@@ -414,5 +468,46 @@ mod tests {
             assert!(m.available() && m.needs_solo_runs());
             assert_eq!(m.measure(&together), None, "one report cannot measure it");
         }
+    }
+
+    /// A split reported by Warped-Slicer, and the L1 access rates of the programs beside each
+    /// other against alone.
+    #[test]
+    fn split_metrics_read_the_sharing_report_and_access_rates_compare_with_each_program_alone() {
+        use crate::stats::sharing::{SharedKernel, SharingReport};
+        use crate::stats::PartReport;
+        let part = |name: &str, warp_instructions, l1_accesses| PartReport {
+            name: name.into(),
+            warp_instructions,
+            l1_accesses,
+            ..PartReport::default()
+        };
+        let shared = |blocks_per_sm| SharedKernel { blocks_per_sm, ..SharedKernel::default() };
+        let together = Report {
+            cycles: 1000,
+            parts: vec![part("a", 1000, 70), part("b", 3000, 130)],
+            sharing: Some(SharingReport { kernels: vec![shared(9), shared(4)], theoretical_speedup: Some(1.6) }),
+            ..Report::default()
+        };
+        // Alone, a made 130 accesses and 2000 instructions in 1000 cycles; b 260 and 4000 in 2000.
+        let alone = |cycles, warp_instructions, accesses| Report {
+            cycles,
+            warp_instructions,
+            l1: L1Stats { accesses, ..L1Stats::default() },
+            ..Report::default()
+        };
+        let (a, b) = (alone(1000, 2000, 130), alone(2000, 4000, 260));
+        assert_eq!(Metric::SharedBlocks("a").measure(&together), Some(9.0));
+        assert_eq!(Metric::SharedBlocks("b").measure(&together), Some(4.0));
+        assert_eq!(Metric::SharedBlocks("c").measure(&together), None);
+        assert_eq!(Metric::TheoreticalSpeedup.measure(&together), Some(1.6));
+        let co = |m: Metric| m.measure_co_run(&together, &[&a, &b]).expect("measured");
+        // 70 per 1000 cycles against 130: the paper's Fig. 6 in miniature.
+        assert!((co(Metric::KernelL1AccessRateRatio("a")) - 70.0 / 130.0).abs() < 1e-12);
+        assert!((co(Metric::KernelL1AccessRateRatio("b")) - 1.0).abs() < 1e-12);
+        // Normalised IPCs 0.5 and 1.5: 2.0 reached against 1.6 predicted.
+        assert!((co(Metric::AchievedOverTheoretical) - 1.25).abs() < 1e-12);
+        let unshared = Report { sharing: None, ..together.clone() };
+        assert_eq!(Metric::AchievedOverTheoretical.measure_co_run(&unshared, &[&a, &b]), None);
     }
 }

@@ -351,6 +351,14 @@ mod tests {
             assert!(presets::by_id(claim.machine).is_some(), "{}: machine {}", claim.id, claim.machine);
             assert!(!claim.workloads.is_empty() && !claim.variants.is_empty(), "{}", claim.id);
             for w in claim.workloads {
+                // Programs side by side (`a+b`) name library workloads at their files' sizes.
+                if plan::is_co_run(w.id) {
+                    assert!(w.size.is_none(), "{}: a co-run has no size knob: {}", claim.id, w.id);
+                    for part in w.id.split('+') {
+                        assert!(library::by_id(part).is_some(), "{}: workload {part} of {}", claim.id, w.id);
+                    }
+                    continue;
+                }
                 let entry = library::by_id(w.id).unwrap_or_else(|| panic!("{}: workload {}", claim.id, w.id));
                 if let Some(size) = w.size {
                     assert!((entry.size.min..=entry.size.max).contains(&size), "{}: size of {}", claim.id, w.id);

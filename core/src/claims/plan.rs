@@ -159,12 +159,18 @@ impl RunSpec {
     /// Compiles and simulates the run to its end. Anything short of finishing (a compile error,
     /// a fault, the cycle limit) is an error naming what happened.
     pub fn simulate(&self) -> Result<Report, String> {
+        self.simulate_with(&crate::scalability::NoMemo)
+    }
+
+    /// [`RunSpec::simulate`], with the profile runs a policy makes before the run recalled
+    /// from and kept in `memo` (runs of one row share them).
+    pub fn simulate_with(&self, memo: &dyn crate::scalability::ProfileMemo) -> Result<Report, String> {
         let config = self.config().map_err(|e| e.to_string())?;
         let defines: Vec<(String, String)> =
             self.defines.iter().map(|(name, value)| (name.to_string(), value.to_string())).collect();
         let workload = library::program(self.workload, self.size, &defines, &config)?;
-        let mut sim =
-            Simulation::new(config, workload, &self.policies(), RunOptions::default()).map_err(|e| e.to_string())?;
+        let mut sim = Simulation::new_with_memo(config, workload, &self.policies(), RunOptions::default(), memo)
+            .map_err(|e| e.to_string())?;
         match sim.run() {
             StepOutcome::Finished => Ok(sim.report()),
             outcome => Err(alloc::format!("{}: {outcome}", self.command())),

@@ -11,6 +11,14 @@ use super::{Claim, Metric, Paper};
 /// How one of our figures is computed from a row's runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Quantity {
+    /// `metric(variant)` as a geometric mean over the row's workloads (the CKE paper's mean
+    /// weighted speedup).
+    Mean {
+        /// What is averaged.
+        metric: Metric,
+        /// The variant's label.
+        variant: &'static str,
+    },
     /// `metric(a) / metric(b)`, as a geometric mean over the row's workloads.
     Ratio {
         /// What is compared.
@@ -67,7 +75,7 @@ pub struct Summary {
 
 /// Every paper's summary table.
 pub fn all() -> &'static [Summary] {
-    &[super::laperm::SUMMARY]
+    &[super::laperm::SUMMARY, super::cke::SUMMARY_WS, super::cke::SUMMARY_SMK]
 }
 
 /// The summary measured on `claim`'s runs, if one is.
@@ -81,6 +89,8 @@ impl Quantity {
     pub fn measure(self, claim: &Claim, value: &dyn Fn(usize, usize, Metric) -> Option<f64>) -> Option<f64> {
         let (metric, a, b) = match self {
             Quantity::Ratio { metric, a, b } | Quantity::Points { metric, a, b } => (metric, a, b),
+            // A mean reads one variant: its own value stands in for the denominator.
+            Quantity::Mean { metric, variant } => (metric, variant, variant),
         };
         let (a, b) = (claim.variant(a)?, claim.variant(b)?);
         let n = claim.workloads.len();
@@ -92,13 +102,14 @@ impl Quantity {
             let (x, y) = (value(w, a, metric)?, value(w, b, metric)?);
             sum += match self {
                 Quantity::Ratio { .. } if x > 0.0 && y > 0.0 => libm::log(x / y),
-                Quantity::Ratio { .. } => return None,
+                Quantity::Mean { .. } if x > 0.0 => libm::log(x),
+                Quantity::Ratio { .. } | Quantity::Mean { .. } => return None,
                 Quantity::Points { .. } => 100.0 * (x - y),
             };
         }
         let mean = sum / n as f64;
         Some(match self {
-            Quantity::Ratio { .. } => libm::exp(mean),
+            Quantity::Ratio { .. } | Quantity::Mean { .. } => libm::exp(mean),
             Quantity::Points { .. } => mean,
         })
     }
@@ -107,7 +118,7 @@ impl Quantity {
     /// signed, to one decimal.
     pub fn show(self, value: f64) -> alloc::string::String {
         match self {
-            Quantity::Ratio { .. } => num(value),
+            Quantity::Ratio { .. } | Quantity::Mean { .. } => num(value),
             // A change that rounds to nothing has no sign.
             Quantity::Points { .. } if value.is_finite() && libm::fabs(value) < 0.05 => "0.0".into(),
             Quantity::Points { .. } if value.is_finite() => alloc::format!("{value:+.1}"),
@@ -138,7 +149,10 @@ mod tests {
             for line in summary.lines {
                 assert_eq!(line.figures.len(), summary.columns.len(), "{}", line.quantity);
                 for figure in line.figures {
-                    let (Quantity::Ratio { metric, a, b } | Quantity::Points { metric, a, b }) = figure.ours;
+                    let (metric, a, b) = match figure.ours {
+                        Quantity::Ratio { metric, a, b } | Quantity::Points { metric, a, b } => (metric, a, b),
+                        Quantity::Mean { metric, variant } => (metric, variant, variant),
+                    };
                     assert!(metric.available(), "{}", line.quantity);
                     for label in [a, b] {
                         assert!(claim.variant(label).is_some(), "{}: {label} is not a variant", line.quantity);
@@ -188,6 +202,9 @@ mod tests {
         assert_eq!(points.show(-0.04), "0.0");
         assert_eq!(points.show(-1.25), "-1.2");
         assert_eq!(ratio.show(0.96123), "0.961");
+        // A's IPCs 2 and 1: geometric mean √2.
+        let mean = Quantity::Mean { metric: Metric::Ipc, variant: "A" };
+        assert!((mean.measure(&ROW, &value).expect("measured") - core::f64::consts::SQRT_2).abs() < 1e-12);
     }
 
     #[test]

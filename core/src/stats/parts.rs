@@ -19,6 +19,9 @@ pub struct PartReport {
     pub warp_instructions: u64,
     /// Its host launches that completed.
     pub launches_completed: u64,
+    /// Accesses its kernels made of the L1 (every kind, as [`crate::mem::l1::L1Stats::accesses`]).
+    #[serde(default)]
+    pub l1_accesses: u64,
 }
 
 /// The totals of each of `parts` over the kernel runs `kernels` (in start order, so that a
@@ -39,6 +42,7 @@ pub fn part_reports(parts: &[Part], kernels: &[KernelReport]) -> Vec<PartReport>
         part_of.push(part);
         if let Some(p) = part {
             out[p].warp_instructions += k.warp_instructions;
+            out[p].l1_accesses += k.l1.accesses;
             if k.parent.is_none() && k.end_cycle > 0 {
                 out[p].launches_completed += 1;
             }

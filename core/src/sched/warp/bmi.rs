@@ -14,7 +14,10 @@
 //!   kernel has a memory instruction ready.
 //!
 //! Both start as the notes suggest (RPM 1, quota 1), keep a kernel's state across its relaunches,
-//! break ties in turn after the kernel that issued last, and saturate quotas at 16 bits. A kernel
+//! break ties in turn after the kernel that issued last, and saturate quotas at 16 bits. The
+//! paper adds each refill to what a kernel has left, so a kernel that seldom issues memory
+//! instructions banks priority; `refill=1` sets the quotas to one round's instead (the notes
+//! list quota accumulation among the paper's open points). A kernel
 //! is a host stream ([`super::WarpInfo::stream`]); an SM keeps state for at most
 //! [`MAX_KERNELS`] and does not hold back any further one.
 
@@ -37,6 +40,26 @@ pub enum Order {
     Quota,
 }
 
+/// What a refill does to the quota a kernel has left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refill {
+    /// Adds one round's share to it (the paper).
+    Add,
+    /// Replaces it with one round's share.
+    Reset,
+}
+
+/// QBMI's parameters.
+pub const QBMI_PARAMS: &[crate::sched::ParamInfo] = &[crate::sched::ParamInfo {
+    name: "refill",
+    label: "Quota refill",
+    unit: "",
+    description: "When a kernel's quota runs out: 0 adds a round's share to every kernel's quota (the paper; a kernel that seldom issues banks priority, up to 16 bits), 1 sets every quota to a round's share.",
+    min: 0,
+    max: 1,
+    default: 0,
+}];
+
 /// One kernel's arbitration state on one SM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct KernelState {
@@ -53,6 +76,7 @@ struct KernelState {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BalancedIssue {
     order: Order,
+    refill: Refill,
     kernels: Vec<KernelState>,
     /// The stream whose memory instruction issued last.
     last: Option<u32>,
@@ -63,7 +87,19 @@ pub struct BalancedIssue {
 impl BalancedIssue {
     /// An arbiter choosing by `order`.
     pub fn new(order: Order) -> Self {
-        BalancedIssue { order, kernels: Vec::with_capacity(MAX_KERNELS), last: None, allowed: None }
+        BalancedIssue {
+            order,
+            refill: Refill::Add,
+            kernels: Vec::with_capacity(MAX_KERNELS),
+            last: None,
+            allowed: None,
+        }
+    }
+
+    /// QBMI with its parameters.
+    pub fn qbmi(values: &crate::sched::ParamValues) -> Self {
+        let refill = if values.get("refill") == 1 { Refill::Reset } else { Refill::Add };
+        BalancedIssue { refill, ..BalancedIssue::new(Order::Quota) }
     }
 
     /// The state of `stream`'s kernel, numbered on first sight; `None` past [`MAX_KERNELS`].
@@ -137,7 +173,11 @@ impl BalancedIssue {
         let lcm = self.kernels.iter().fold(1u64, |l, k| lcm(l, u64::from(k.rpm)).min(u64::from(u32::MAX)));
         for k in &mut self.kernels {
             let share = lcm / u64::from(k.rpm);
-            k.quota = (u64::from(k.quota) + share).min(QUOTA_MAX) as u32;
+            let left = match self.refill {
+                Refill::Add => u64::from(k.quota),
+                Refill::Reset => 0,
+            };
+            k.quota = (left + share).min(QUOTA_MAX) as u32;
         }
     }
 
@@ -294,5 +334,10 @@ mod tests {
         qbmi.on_issue(&cx, 0, &load(1));
         assert_eq!(qbmi.quotas()[0].1, 31, "LCM 31 over RPM 1");
         assert_eq!(qbmi.quotas()[1].1, 65_535, "65,535 + 1 saturates at 16 bits");
+        // Reset instead: the banked quota goes; every kernel holds one round's share.
+        qbmi.refill = Refill::Reset;
+        qbmi.kernels[0].quota = 1;
+        qbmi.on_issue(&cx, 0, &load(1));
+        assert_eq!(qbmi.quotas().iter().map(|&(_, q, _)| q).collect::<Vec<_>>(), [31, 1, 1, 1]);
     }
 }

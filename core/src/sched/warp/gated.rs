@@ -8,8 +8,9 @@
 use alloc::format;
 use alloc::vec::Vec;
 
-use super::bmi::{BalancedIssue, Order};
+use super::bmi::{BalancedIssue, Order, QBMI_PARAMS};
 use super::mil::MilGate;
+use super::smk_w::WarpQuotas;
 use super::{
     InstrClass, Issued, MemoryContender, PolicyCounters, ReadyWarps, SmEvent, SmShape, WarpCx, WarpPolicy,
     WarpScheduler, WarpScores, WarpSlot,
@@ -40,17 +41,25 @@ pub const MEMORY_GATES: &[PolicyInfo] = &[
         id: "qbmi",
         label: "Quota-based memory issue (QBMI)",
         description: "Each cycle the LSU is free, the co-running kernel with the largest request quota takes it; quotas grow in proportion to the least common multiple of the kernels' requests per memory instruction over each one's own, so that every kernel gets the same share of L1 requests (the concurrent-kernel paper's QBMI).",
-        params: &[],
+        params: QBMI_PARAMS,
+    },
+    PolicyInfo {
+        id: "smk-w",
+        label: "SMK's warp-instruction quotas (SMK-W)",
+        description: "Each co-running kernel may issue a quota of warp instructions in proportion to its IPC alone, measured before the run; a kernel that spent its quota waits until every kernel has spent its own (SMK's W, the concurrent-kernel paper's baseline on SMK).",
+        params: WarpQuotas::PARAMS,
     },
 ];
 
 /// One gate.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum MemoryGate {
     /// SMIL or DMIL.
     Mil(MilGate),
     /// RBMI or QBMI: the SM-wide choice of which kernel's memory instruction takes the LSU.
     Balanced(BalancedIssue),
+    /// SMK-W: warp-instruction quotas from the kernels' rates alone.
+    Quotas(WarpQuotas),
 }
 
 impl MemoryGate {
@@ -60,7 +69,8 @@ impl MemoryGate {
             "smil" => MemoryGate::Mil(MilGate::smil(&values)),
             "dmil" => MemoryGate::Mil(MilGate::dmil(&values)),
             "rbmi" => MemoryGate::Balanced(BalancedIssue::new(Order::RoundRobin)),
-            "qbmi" => MemoryGate::Balanced(BalancedIssue::new(Order::Quota)),
+            "qbmi" => MemoryGate::Balanced(BalancedIssue::qbmi(&values)),
+            "smk-w" => MemoryGate::Quotas(WarpQuotas::new(&values)),
             other => return Err(SpecError(format!("`{other}` is listed but cannot be built"))),
         })
     }
@@ -68,6 +78,7 @@ impl MemoryGate {
     fn attach(&mut self, shape: &SmShape) {
         match self {
             MemoryGate::Mil(g) => g.attach(shape),
+            MemoryGate::Quotas(g) => g.attach(shape),
             MemoryGate::Balanced(_) => {}
         }
     }
@@ -81,6 +92,7 @@ impl MemoryGate {
         match self {
             MemoryGate::Mil(g) => g.may_issue(cx, slot, class),
             MemoryGate::Balanced(g) => g.may_issue(cx, slot, class),
+            MemoryGate::Quotas(g) => g.may_issue(cx, slot, class),
         }
     }
 
@@ -88,6 +100,7 @@ impl MemoryGate {
         match self {
             MemoryGate::Mil(g) => g.on_issue(cx, slot, issued),
             MemoryGate::Balanced(g) => g.on_issue(cx, slot, issued),
+            MemoryGate::Quotas(g) => g.on_issue(cx, slot, issued),
         }
     }
 
@@ -95,6 +108,7 @@ impl MemoryGate {
         match self {
             MemoryGate::Mil(g) => g.on_event(cx, event),
             MemoryGate::Balanced(g) => g.on_event(cx, event),
+            MemoryGate::Quotas(g) => g.on_event(cx, event),
         }
     }
 }
@@ -147,6 +161,21 @@ impl WarpScheduler for Gated {
 
     fn arbitrates_memory(&self) -> bool {
         self.gates.iter().any(MemoryGate::arbitrates)
+    }
+
+    fn alone_profile_cycles(&self) -> Option<u32> {
+        self.gates.iter().find_map(|g| match g {
+            MemoryGate::Quotas(q) => Some(q.profile_cycles()),
+            _ => None,
+        })
+    }
+
+    fn set_alone_rates(&mut self, rates: Vec<(u32, f64)>) {
+        for gate in &mut self.gates {
+            if let MemoryGate::Quotas(q) = gate {
+                q.set_rates(rates.clone());
+            }
+        }
     }
 
     /// The arbiter chooses among the kernels whose instruction the base policy and the other

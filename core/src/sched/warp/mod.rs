@@ -33,6 +33,7 @@ pub mod mil;
 #[cfg(test)]
 mod probe;
 pub mod set;
+pub mod smk_w;
 pub mod statpcal;
 pub mod swl;
 pub mod two_level_gto;
@@ -177,6 +178,17 @@ pub trait WarpScheduler {
     /// operands ready. The policy's `may_issue` then holds back the kernels it did not choose.
     fn arbitrate_memory(&mut self, _cx: &WarpCx<'_>, _contenders: &[MemoryContender]) {}
 
+    /// For a policy sized by how fast each co-running kernel runs alone (SMK-W's quotas): the
+    /// window, in cycles, to measure it over. The simulation then runs each kernel (host
+    /// stream) alone before the run ([`crate::scalability::alone`]) and hands the rates over
+    /// with `set_alone_rates`, before the policy is copied to the SMs.
+    fn alone_profile_cycles(&self) -> Option<u32> {
+        None
+    }
+
+    /// Each kernel's warp instructions per SM per cycle alone, by host stream.
+    fn set_alone_rates(&mut self, _rates: alloc::vec::Vec<(u32, f64)>) {}
+
     /// Something happened in the SM: every access its L1 took or turned away, fills,
     /// evictions, completed loads, warps arriving and leaving, kernel runs starting and ending
     /// (see [`SmEvent`]).
@@ -314,6 +326,20 @@ macro_rules! warp_policies {
                     $( WarpPolicy::$variant(p) => p.arbitrates_memory(), )*
                     $( WarpPolicy::$cvariant(p) => p.arbitrates_memory(), )*
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.arbitrates_memory(), )*
+                }
+            }
+            fn alone_profile_cycles(&self) -> Option<u32> {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.alone_profile_cycles(), )*
+                    $( WarpPolicy::$cvariant(p) => p.alone_profile_cycles(), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.alone_profile_cycles(), )*
+                }
+            }
+            fn set_alone_rates(&mut self, rates: alloc::vec::Vec<(u32, f64)>) {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.set_alone_rates(rates), )*
+                    $( WarpPolicy::$cvariant(p) => p.set_alone_rates(rates), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.set_alone_rates(rates), )*
                 }
             }
             fn arbitrate_memory(&mut self, cx: &WarpCx<'_>, contenders: &[MemoryContender]) {
