@@ -310,8 +310,18 @@ impl Simulation {
         if config.coherence == Coherence::DeNovo && config.denovo.read_only == ReadOnlyData::Keep {
             memory.track_writes();
         }
+        let mut streams: Vec<u32> = Vec::new();
+        for launch in &workload.launches {
+            if !streams.contains(&launch.stream) {
+                streams.push(launch.stream);
+            }
+        }
         let sms = (0..config.core.sm_count)
-            .map(|i| Sm::new(i, &config, &warp_policy, options.skip_idle, options.record))
+            .map(|i| {
+                let mut sm = Sm::new(i, &config, &warp_policy, options.skip_idle, options.record);
+                sm.set_co_running(&streams);
+                sm
+            })
             .collect();
         let banks = (0..config.l2.banks).map(|b| L2Bank::new(b, &config)).collect();
         let home = (config.coherence == Coherence::DeNovo).then(|| Home::for_config(&config));

@@ -106,6 +106,25 @@ fn every_memory_issue_gate_gives_the_same_report_with_or_without_shortcuts() {
     assert!(runs >= 22);
 }
 
+/// Per-kernel MSHR shares: a kernel at its share fails, and the LSU waits, while entries of
+/// the other kernel stay free.
+#[test]
+fn per_kernel_mshr_shares_give_the_same_report_with_or_without_shortcuts() {
+    let mut runs = 0;
+    for mut config in machines() {
+        config.l1.mshr_partition = warpscope_core::config::MshrPartition::PerKernel;
+        config.l1.mshr_entries = 8;
+        for tb in ["smk", "rr"] {
+            let policies = Policies { tb: tb.into(), warp: "gto".into() };
+            let fast = report(&config, "pair-compute-memory", &policies, true);
+            let reference = report(&config, "pair-compute-memory", &policies, false);
+            assert!(fast == reference, "{tb} on {}", config.name);
+            runs += 1;
+        }
+    }
+    assert_eq!(runs, 4);
+}
+
 /// DeNovo's messages (registrations, forwarded reads answered by another SM, revocations,
 /// write-backs of owned data), with and without its read-only data kept, and the what-if that
 /// keeps every line, on the IKRA machine

@@ -12,8 +12,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::{
-    limits, Coherence, ConfigError, GpuConfig, InsertSearch, KduRelease, L1WritePolicy, LaunchPath, ReadOnlyData,
-    Replacement, SetIndex, TbDispatchRate, Topology,
+    limits, Coherence, ConfigError, GpuConfig, InsertSearch, KduRelease, L1WritePolicy, LaunchPath, MshrPartition,
+    ReadOnlyData, Replacement, SetIndex, TbDispatchRate, Topology,
 };
 
 /// One setting as a person sees it in a form.
@@ -90,6 +90,7 @@ const L1_REPLACEMENT: &[(&str, &str)] = &[
 ];
 const SET_INDEX: &[(&str, &str)] = &[("Linear", "Linear (low address bits)"), ("FermiHash", "Fermi XOR hash")];
 const WRITE_POLICY: &[(&str, &str)] = &[("WriteEvict", "Write-evict"), ("WriteThrough", "Write-through")];
+const MSHR_PARTITION: &[(&str, &str)] = &[("Shared", "Shared"), ("PerKernel", "A share per kernel")];
 const TOPOLOGY: &[(&str, &str)] = &[("Crossbar", "Crossbar"), ("Mesh", "2-D mesh")];
 const READ_ONLY: &[(&str, &str)] =
     &[("SelfInvalidate", "Dropped (plain DeNovo)"), ("Keep", "Kept while no kernel writes them")];
@@ -204,6 +205,9 @@ static FIELDS: &[FieldInfo] = &[
          0: fills have a port of their own."),
     choice("l1.write_policy", L1, "Write policy", WRITE_POLICY,
         "What a store hit does: evict the line or update it; stores never allocate."),
+    choice("l1.mshr_partition", L1, "MSHR sharing", MSHR_PARTITION,
+        "Whether programs side by side (host streams) share the MSHRs, or each may hold only the \
+         entries over the number of co-running kernels (the concurrent-kernel paper's MSHR partitioning)."),
     number("shared_memory.banks", SHARED_MEMORY, "Banks", "", 1, 64,
         "Lanes that touch different words of one bank are serialised."),
     number("shared_memory.latency", SHARED_MEMORY, "Latency", "cycles", 1, LATENCY,
@@ -474,6 +478,10 @@ fn choice_of(config: &GpuConfig, path: &str) -> Option<&'static str> {
             L1WritePolicy::WriteEvict => "WriteEvict",
             L1WritePolicy::WriteThrough => "WriteThrough",
         },
+        "l1.mshr_partition" => match config.l1.mshr_partition {
+            MshrPartition::Shared => "Shared",
+            MshrPartition::PerKernel => "PerKernel",
+        },
         "interconnect.topology" => match config.interconnect.topology {
             Topology::Crossbar => "Crossbar",
             Topology::Mesh { .. } => "Mesh",
@@ -522,6 +530,13 @@ fn set_choice(config: &mut GpuConfig, path: &str, id: &str) -> Option<()> {
             config.l1.write_policy = match id {
                 "WriteEvict" => L1WritePolicy::WriteEvict,
                 "WriteThrough" => L1WritePolicy::WriteThrough,
+                _ => return None,
+            }
+        }
+        "l1.mshr_partition" => {
+            config.l1.mshr_partition = match id {
+                "Shared" => MshrPartition::Shared,
+                "PerKernel" => MshrPartition::PerKernel,
                 _ => return None,
             }
         }

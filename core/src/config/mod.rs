@@ -155,6 +155,20 @@ pub struct L1Config {
     /// lookup and its fill, a hit its lookup). 0: fills have a port of their own and cost the
     /// LSU nothing, as in GPGPU-Sim.
     pub fill_bytes_per_cycle: u32,
+    /// Whether co-running kernels share the MSHRs or each has its own share.
+    #[serde(default)]
+    pub mshr_partition: MshrPartition,
+}
+
+/// How co-running kernels (host streams) share an L1's MSHRs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MshrPartition {
+    /// Any request may take any free entry.
+    #[default]
+    Shared,
+    /// Each kernel may hold at most the entries over the number of co-running kernels (the
+    /// concurrent-kernel paper's MSHR partitioning, §4.5).
+    PerKernel,
 }
 
 /// Per-SM shared memory (scratchpad) timing.

@@ -109,6 +109,7 @@ pub fn fermi_gtx480() -> GpuConfig {
             miss_queue_entries: 8,
             write_policy: L1WritePolicy::WriteEvict,
             fill_bytes_per_cycle: 0,
+            mshr_partition: MshrPartition::Shared,
         },
         shared_memory: SharedMemoryConfig { banks: 32, latency: 1 },
         // Suggested: an iSLIP crossbar reduced to a fixed 8 cycles each way, 32 B flits.
@@ -177,6 +178,7 @@ pub fn ccws_fermi() -> GpuConfig {
             miss_queue_entries: 4,
             write_policy: L1WritePolicy::WriteEvict,
             fill_bytes_per_cycle: 0,
+            mshr_partition: MshrPartition::Shared,
         },
         shared_memory: SharedMemoryConfig { banks: 16, latency: 1 },
         interconnect: InterconnectConfig {
@@ -247,6 +249,7 @@ pub fn ikra_denovo() -> GpuConfig {
             miss_queue_entries: 16,
             write_policy: L1WritePolicy::WriteThrough,
             fill_bytes_per_cycle: 0,
+            mshr_partition: MshrPartition::Shared,
         },
         shared_memory: SharedMemoryConfig { banks: 32, latency: 1 },
         // Suggested fit of the paper's latency ranges: base + 2.67 cycles per hop on a 4×4 mesh.
@@ -329,6 +332,7 @@ pub fn laperm_k20c() -> GpuConfig {
             miss_queue_entries: 8,
             write_policy: L1WritePolicy::WriteEvict,
             fill_bytes_per_cycle: 0,
+            mshr_partition: MshrPartition::Shared,
         },
         shared_memory: SharedMemoryConfig { banks: 32, latency: 1 },
         interconnect: InterconnectConfig {
@@ -398,6 +402,7 @@ pub fn cke_maxwell() -> GpuConfig {
             miss_queue_entries: 8,
             write_policy: L1WritePolicy::WriteEvict,
             fill_bytes_per_cycle: 0,
+            mshr_partition: MshrPartition::Shared,
         },
         shared_memory: SharedMemoryConfig { banks: 32, latency: 24 },
         interconnect: InterconnectConfig {
@@ -473,6 +478,7 @@ pub fn h100() -> GpuConfig {
             miss_queue_entries: 16,
             write_policy: L1WritePolicy::WriteThrough,
             fill_bytes_per_cycle: 128,
+            mshr_partition: MshrPartition::Shared,
         },
         shared_memory: SharedMemoryConfig { banks: 32, latency: 23 },
         interconnect: InterconnectConfig {

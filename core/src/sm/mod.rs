@@ -215,6 +215,9 @@ pub struct Sm {
     arbitrates: bool,
     /// Scratch: the warps that could issue a global memory instruction this cycle.
     contenders: Vec<MemoryContender>,
+    /// The workload's host streams in order of first launch: the co-running kernels, numbered
+    /// by position for per-kernel MSHR shares.
+    streams: Vec<u32>,
 }
 
 /// What sizing the shared-memory cache takes: the policy's settings, the SM's resources, and
@@ -357,7 +360,15 @@ impl Sm {
             active: ActiveWarps::default(),
             arbitrates,
             contenders: Vec::with_capacity(if arbitrates { slots } else { 0 }),
+            streams: Vec::new(),
         }
+    }
+
+    /// The workload's host streams, in order of first launch: the co-running kernels among
+    /// which the L1 shares out its MSHRs when `l1.mshr_partition` asks it to.
+    pub fn set_co_running(&mut self, streams: &[u32]) {
+        self.streams = streams.to_vec();
+        self.l1.share_mshrs(streams.len() as u32);
     }
 
     /// Bytes the warp and block slots of an SM of `core` allocate, about, running kernels of
@@ -922,6 +933,9 @@ impl Sm {
                         requests = self.lsu.requests_mut().len() as u32;
                         let warp = (w, self.info[wi].age as u32);
                         let route = self.policy.load_route(w);
+                        let stream = self.info[wi].stream;
+                        let kernel_group = self.streams.iter().position(|&s| s == stream).unwrap_or(0);
+                        self.l1.set_requester_kernel(kernel_group as u8);
                         self.lsu.start_global(kind, warp, token, self.info[wi].kernel, route, &self.l1);
                     }
                 }

@@ -29,6 +29,7 @@ use crate::mem::cache::fermi_hash_set;
 use crate::mem::line_table::LineTable;
 
 mod bypass;
+mod mshr_share;
 mod ownership;
 pub mod smc;
 
@@ -442,9 +443,11 @@ struct Mshr {
     arrived: u32,
     /// Requests merged (the first included); their tokens are in the entry's token slots.
     merged: u32,
+    /// The co-running kernel whose miss took it, under per-kernel MSHR shares.
+    group: u8,
 }
 
-const FREE_MSHR: Mshr = Mshr { in_use: false, line: 0, way: NO_WAY, requested: 0, arrived: 0, merged: 0 };
+const FREE_MSHR: Mshr = Mshr { in_use: false, line: 0, way: NO_WAY, requested: 0, arrived: 0, merged: 0, group: 0 };
 
 /// One SM's L1 data cache with its MSHRs and miss queue.
 #[derive(Clone, Debug)]
@@ -464,6 +467,10 @@ pub struct L1Cache {
     miss_queue_capacity: usize,
     /// The kernel run of the access being served, stamped on the miss requests it queues.
     requester: u32,
+    /// Whether the MSHRs are shared out per co-running kernel (`l1.mshr_partition`).
+    partition_mshrs: bool,
+    /// The shares, once [`L1Cache::share_mshrs`] knows how many kernels co-run.
+    mshr_share: mshr_share::MshrShare,
     /// Tag array, entry `set * ways + way`.
     lines: Vec<Way>,
     /// Who allocated each way's line, entry `set * ways + way`.
@@ -536,6 +543,8 @@ impl L1Cache {
         let entries = config.mshr_entries;
         L1Cache {
             requester: 0,
+            partition_mshrs: config.mshr_partition == crate::config::MshrPartition::PerKernel,
+            mshr_share: mshr_share::MshrShare::default(),
             sets,
             ways,
             line_bytes: config.line_bytes,
@@ -642,7 +651,7 @@ impl L1Cache {
     /// to tell for sure: the line absent and no MSHR free, as [`L1Cache::access_in`] decides
     /// it. `None` does not promise success.
     pub fn load_doomed(&self, set: u32, line: u64) -> Option<FailReason> {
-        if self.sets == 0 || !self.free_mshrs.is_empty() {
+        if self.sets == 0 || !self.no_mshr_for_requester() {
             return None;
         }
         let base = set as usize * self.ways as usize;
@@ -722,7 +731,9 @@ impl L1Cache {
         }
         let first = m * self.max_merge as usize;
         woken.extend_from_slice(&self.mshr_tokens[first..first + entry.merged as usize]);
+        let group = entry.group;
         *entry = FREE_MSHR;
+        self.mshr_share.give_back(group);
         self.free_mshrs.push(m as u32);
         if let Some(i) = way {
             let w = &mut self.lines[i];
@@ -875,7 +886,8 @@ impl L1Cache {
             debug_assert!(false, "allocate_mshr without a free entry");
             return NO_MSHR;
         };
-        self.mshrs[m as usize] = Mshr { in_use: true, line, way, requested: sectors, arrived: 0, merged: 1 };
+        let group = self.mshr_share.take();
+        self.mshrs[m as usize] = Mshr { in_use: true, line, way, requested: sectors, arrived: 0, merged: 1, group };
         self.mshr_tokens[m as usize * self.max_merge as usize] = token;
         m
     }
@@ -941,7 +953,7 @@ impl L1Cache {
             return self.join_mshr(way.mshr as usize, Some(i), line, missing, who);
         }
         // Valid but missing sectors, nothing in flight: a new entry fetches them, no eviction.
-        if self.free_mshrs.is_empty() {
+        if self.no_mshr_for_requester() {
             return self.fail(FailReason::MshrEntry);
         }
         if self.miss_queue_full() {
@@ -954,6 +966,26 @@ impl L1Cache {
         self.queue(line, missing, RequestKind::Load, mshr);
         self.stats.sector_misses += 1;
         L1Outcome::SectorMiss
+    }
+
+    /// Whether the instruction in the LSU can take no MSHR: none is free, or its kernel holds
+    /// its whole share ([`mshr_share`]).
+    fn no_mshr_for_requester(&self) -> bool {
+        self.free_mshrs.is_empty() || self.mshr_share.full()
+    }
+
+    /// Splits the MSHRs among `kernels` co-running kernels, numbered `0..kernels`, if the
+    /// configuration asks for per-kernel shares (`l1.mshr_partition`); otherwise nothing.
+    pub fn share_mshrs(&mut self, kernels: u32) {
+        if self.partition_mshrs {
+            self.mshr_share = mshr_share::MshrShare::new(self.mshrs.len() as u32, kernels);
+        }
+    }
+
+    /// The co-running kernel (numbered as for [`L1Cache::share_mshrs`]) whose instruction the
+    /// LSU presents next.
+    pub fn set_requester_kernel(&mut self, group: u8) {
+        self.mshr_share.current = group;
     }
 
     /// Why a load of a line absent from the set at `base` fails when no MSHR is free: it fails
@@ -969,7 +1001,7 @@ impl L1Cache {
 
     /// A load of a line absent from its set, whose first way is `base`.
     fn load_absent(&mut self, base: usize, line: u64, sectors: u32, who: Requester) -> L1Outcome {
-        if self.free_mshrs.is_empty() {
+        if self.no_mshr_for_requester() {
             return self.fail(self.no_free_mshr_reason(base));
         }
         let Some(victim) = self.victim_in(base) else { return self.fail(FailReason::LineAlloc) };
@@ -1029,7 +1061,7 @@ impl L1Cache {
             let who = Requester { slot: 0, warp: 0, lanes: 0, token };
             return self.join_mshr(m, None, line, sectors, who);
         }
-        if self.free_mshrs.is_empty() {
+        if self.no_mshr_for_requester() {
             return self.fail(FailReason::MshrEntry);
         }
         if self.miss_queue_full() {
@@ -1084,6 +1116,7 @@ mod tests {
             miss_queue_entries: 2,
             write_policy: L1WritePolicy::WriteEvict,
             fill_bytes_per_cycle: 0,
+            mshr_partition: crate::config::MshrPartition::Shared,
         }
     }
 

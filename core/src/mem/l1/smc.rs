@@ -198,7 +198,7 @@ impl L1Cache {
                 return self.join_mshr(slot.mshr as usize, Some(i), line, missing, who);
             }
             // Valid but missing sectors, nothing in flight: fetch them into the slot.
-            if self.free_mshrs.is_empty() {
+            if self.no_mshr_for_requester() {
                 return self.fail(FailReason::MshrEntry);
             }
             if self.miss_queue_full() {
@@ -232,7 +232,7 @@ impl L1Cache {
                 return L1Outcome::Migrated { evicted, moved: Evicted { line, owner: copy.owner } };
             }
         }
-        if self.free_mshrs.is_empty() {
+        if self.no_mshr_for_requester() {
             return self.fail(FailReason::MshrEntry);
         }
         if self.miss_queue_full() {
