@@ -193,6 +193,34 @@ fn percent(part: u64, whole: u64) -> String {
     }
 }
 
+/// A program's memory pipeline beside the others: its L1 misses, the attempts of its requests
+/// the L1 turned away (by cause), and the SM cycles its requests held the LSU stalled.
+fn print_part_memory(r: &Report, part: &warpscope_core::stats::PartReport) {
+    let l1 = &part.l1;
+    if l1.accesses == 0 {
+        return;
+    }
+    let per_access = l1.failures() as f64 / l1.accesses as f64;
+    let causes = [
+        ("MSHR", l1.fail_mshr_entry),
+        ("line", l1.fail_line_alloc),
+        ("merge", l1.fail_mshr_merge),
+        ("miss queue", l1.fail_miss_queue),
+    ];
+    let causes: Vec<String> = causes
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(cause, n)| format!("{cause} {}", percent(*n, l1.failures())))
+        .collect();
+    let causes = if causes.is_empty() { String::new() } else { format!(" ({})", causes.join(", ")) };
+    let sm_cycles = r.cycles * r.sms.len() as u64;
+    println!(
+        "    L1 misses {}, {per_access:.2} failed attempts per access{causes}; LSU stalled at its requests in {} of SM cycles",
+        percent(l1.misses + l1.sector_misses, l1.accesses),
+        percent(part.lsu_stall_cycles, sm_cycles)
+    );
+}
+
 /// Each SM's split among the co-running kernels, named by program when each has one stream.
 fn print_sharing(r: &Report, sharing: &warpscope_core::stats::sharing::SharingReport) {
     let named = r.parts.len() == sharing.kernels.len();
@@ -222,6 +250,7 @@ fn print_summary(r: &Report, seconds: f64) {
             n => format!("{n} launches"),
         };
         println!("  {:<16} {:>12}   IPC {ipc:.2}, {launches} completed", part.name, part.warp_instructions);
+        print_part_memory(r, part);
     }
     if let Some(sharing) = &r.sharing {
         print_sharing(r, sharing);

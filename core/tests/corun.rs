@@ -152,6 +152,23 @@ fn a_part_counts_the_instructions_of_the_runs_cut_off_by_the_window() {
     }
 }
 
+/// Each program's L1 counts and LSU stalls are its runs': together they are the GPU's, and the
+/// memory-bound copy, not the spinner, is the one whose requests fail.
+#[test]
+fn each_programs_l1_counts_and_lsu_stalls_add_up_to_the_gpus() {
+    let config = windowed(20_000);
+    let both = copy_beside_spin(&config, "", "");
+    let (report, _) = run(config, both, true);
+    let sum = |f: &dyn Fn(&warpscope_core::stats::PartReport) -> u64| report.parts.iter().map(f).sum::<u64>();
+    assert_eq!(sum(&|p| p.l1.accesses), report.l1.accesses);
+    assert_eq!(sum(&|p| p.l1.misses), report.l1.misses);
+    assert_eq!(sum(&|p| p.l1.failures()), report.l1.failures());
+    assert_eq!(sum(&|p| p.lsu_stall_cycles), report.sms.iter().map(|s| s.lsu_stall_cycles).sum::<u64>());
+    assert!(report.l1.failures() > 0, "the copy's misses fill the MSHRs");
+    let (copy, spin) = (&report.parts[0], &report.parts[1]);
+    assert!(copy.l1.failures() > spin.l1.failures(), "{} against {}", copy.l1.failures(), spin.l1.failures());
+}
+
 #[test]
 fn a_program_that_mixes_the_default_stream_with_named_ones_cannot_repeat_stream_by_stream() {
     let config = machine();

@@ -229,7 +229,7 @@ impl Metric {
             if solo.cycles == 0 || solo.l1.accesses == 0 {
                 return None;
             }
-            let together = part.l1_accesses as f64 / report.cycles as f64;
+            let together = part.l1.accesses as f64 / report.cycles as f64;
             return Some(together / (solo.l1.accesses as f64 / solo.cycles as f64));
         }
         let mut normalized = alloc::vec::Vec::with_capacity(solos.len());
@@ -476,10 +476,10 @@ mod tests {
     fn split_metrics_read_the_sharing_report_and_access_rates_compare_with_each_program_alone() {
         use crate::stats::sharing::{SharedKernel, SharingReport};
         use crate::stats::PartReport;
-        let part = |name: &str, warp_instructions, l1_accesses| PartReport {
+        let part = |name: &str, warp_instructions, accesses| PartReport {
             name: name.into(),
             warp_instructions,
-            l1_accesses,
+            l1: L1Stats { accesses, ..L1Stats::default() },
             ..PartReport::default()
         };
         let shared = |blocks_per_sm| SharedKernel { blocks_per_sm, ..SharedKernel::default() };

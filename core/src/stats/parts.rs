@@ -19,9 +19,14 @@ pub struct PartReport {
     pub warp_instructions: u64,
     /// Its host launches that completed.
     pub launches_completed: u64,
-    /// Accesses its kernels made of the L1 (every kind, as [`crate::mem::l1::L1Stats::accesses`]).
+    /// Its kernels' L1 counts: accesses, hits and misses, and the failed attempts by cause,
+    /// charged to the program whose request was at the LSU's head (the concurrent-kernel
+    /// paper's per-kernel reservation failures, counted per retry cycle).
     #[serde(default)]
-    pub l1_accesses: u64,
+    pub l1: crate::mem::l1::L1Stats,
+    /// SM cycles in which the LSU retried one of its requests that the L1 could not take.
+    #[serde(default)]
+    pub lsu_stall_cycles: u64,
 }
 
 /// The totals of each of `parts` over the kernel runs `kernels` (in start order, so that a
@@ -42,7 +47,8 @@ pub fn part_reports(parts: &[Part], kernels: &[KernelReport]) -> Vec<PartReport>
         part_of.push(part);
         if let Some(p) = part {
             out[p].warp_instructions += k.warp_instructions;
-            out[p].l1_accesses += k.l1.accesses;
+            out[p].l1.merge(&k.l1);
+            out[p].lsu_stall_cycles += k.lsu_stall_cycles;
             if k.parent.is_none() && k.end_cycle > 0 {
                 out[p].launches_completed += 1;
             }
