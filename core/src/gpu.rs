@@ -310,12 +310,7 @@ impl Simulation {
         if config.coherence == Coherence::DeNovo && config.denovo.read_only == ReadOnlyData::Keep {
             memory.track_writes();
         }
-        let mut streams: Vec<u32> = Vec::new();
-        for launch in &workload.launches {
-            if !streams.contains(&launch.stream) {
-                streams.push(launch.stream);
-            }
-        }
+        let streams = workload.host_streams();
         let sms = (0..config.core.sm_count)
             .map(|i| {
                 let mut sm = Sm::new(i, &config, &warp_policy, options.skip_idle, options.record);

@@ -80,7 +80,7 @@ impl Curve {
 /// The curves of `workload`'s host streams, in order of each one's first launch, profiled on
 /// `config` under `warp` with a window of `cycles` per point.
 pub fn curves(config: &GpuConfig, workload: &Workload, warp: &str, cycles: u32, memo: &dyn ProfileMemo) -> Vec<Curve> {
-    streams(workload).into_iter().map(|stream| curve(config, workload, warp, cycles, stream, memo)).collect()
+    workload.host_streams().into_iter().map(|stream| curve(config, workload, warp, cycles, stream, memo)).collect()
 }
 
 /// Each host stream's warp instructions per SM per cycle alone at full occupancy, over a window
@@ -92,7 +92,8 @@ pub fn alone(
     cycles: u32,
     memo: &dyn ProfileMemo,
 ) -> Vec<(u32, f64)> {
-    streams(workload)
+    workload
+        .host_streams()
         .into_iter()
         .map(|stream| {
             let alone = workload.only_stream(stream);
@@ -101,17 +102,6 @@ pub fn alone(
             (stream, per_sm_cycle)
         })
         .collect()
-}
-
-/// The host streams of `workload`, in order of first launch.
-fn streams(workload: &Workload) -> Vec<u32> {
-    let mut streams: Vec<u32> = Vec::new();
-    for launch in &workload.launches {
-        if !streams.contains(&launch.stream) {
-            streams.push(launch.stream);
-        }
-    }
-    streams
 }
 
 /// Warp instructions `alone` completes in a window of `cycles` with at most `blocks` per SM

@@ -96,6 +96,18 @@ impl Workload {
         Ok(combined)
     }
 
+    /// The host streams the launches go to, in order of first launch: the co-running kernels of
+    /// the concurrent-kernel mechanisms.
+    pub fn host_streams(&self) -> Vec<u32> {
+        let mut streams: Vec<u32> = Vec::new();
+        for launch in &self.launches {
+            if !streams.contains(&launch.stream) {
+                streams.push(launch.stream);
+            }
+        }
+        streams
+    }
+
     /// The launches of host stream `stream` alone, as one program: what that co-running kernel
     /// does without the others (every kernel and buffer is kept, so indices stay valid).
     pub fn only_stream(&self, stream: u32) -> Workload {
