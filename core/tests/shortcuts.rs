@@ -125,6 +125,25 @@ fn per_kernel_mshr_shares_give_the_same_report_with_or_without_shortcuts() {
     assert_eq!(runs, 4);
 }
 
+/// UCP's way partition: the LSU retries every cycle under it, and the shadow tags and splits
+/// must not depend on which cycles the engine skips.
+#[test]
+fn ucp_gives_the_same_report_with_or_without_shortcuts() {
+    let mut runs = 0;
+    for mut config in machines() {
+        config.l1.partition = warpscope_core::config::L1Partition::Ucp;
+        config.l1.ucp_period = 5_000;
+        for tb in ["smk", "rr"] {
+            let policies = Policies { tb: tb.into(), warp: "gto".into() };
+            let fast = report(&config, "pair-compute-memory", &policies, true);
+            let reference = report(&config, "pair-compute-memory", &policies, false);
+            assert!(fast == reference, "{tb} on {}", config.name);
+            runs += 1;
+        }
+    }
+    assert_eq!(runs, 4);
+}
+
 /// DeNovo's messages (registrations, forwarded reads answered by another SM, revocations,
 /// write-backs of owned data), with and without its read-only data kept, and the what-if that
 /// keeps every line, on the IKRA machine

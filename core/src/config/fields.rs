@@ -12,8 +12,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::{
-    limits, Coherence, ConfigError, GpuConfig, InsertSearch, KduRelease, L1WritePolicy, LaunchPath, MshrPartition,
-    ReadOnlyData, Replacement, SetIndex, TbDispatchRate, Topology,
+    limits, Coherence, ConfigError, GpuConfig, InsertSearch, KduRelease, L1Partition, L1WritePolicy, LaunchPath,
+    MshrPartition, ReadOnlyData, Replacement, SetIndex, TbDispatchRate, Topology,
 };
 
 /// One setting as a person sees it in a form.
@@ -90,6 +90,7 @@ const L1_REPLACEMENT: &[(&str, &str)] = &[
 ];
 const SET_INDEX: &[(&str, &str)] = &[("Linear", "Linear (low address bits)"), ("FermiHash", "Fermi XOR hash")];
 const WRITE_POLICY: &[(&str, &str)] = &[("WriteEvict", "Write-evict"), ("WriteThrough", "Write-through")];
+const L1_PARTITION: &[(&str, &str)] = &[("None", "Shared"), ("Ucp", "UCP")];
 const MSHR_PARTITION: &[(&str, &str)] = &[("Shared", "Shared"), ("PerKernel", "A share per kernel")];
 const TOPOLOGY: &[(&str, &str)] = &[("Crossbar", "Crossbar"), ("Mesh", "2-D mesh")];
 const READ_ONLY: &[(&str, &str)] =
@@ -205,6 +206,12 @@ static FIELDS: &[FieldInfo] = &[
          0: fills have a port of their own."),
     choice("l1.write_policy", L1, "Write policy", WRITE_POLICY,
         "What a store hit does: evict the line or update it; stores never allocate."),
+    choice("l1.partition", L1, "Way partitioning", L1_PARTITION,
+        "Whether programs side by side (host streams) share the L1's ways, or UCP splits them to \
+         keep the most hits each kernel's shadow tags see (the concurrent-kernel paper's WS-L1D \
+         partition)."),
+    number("l1.ucp_period", L1, "UCP period", "cycles", 1, 100_000_000,
+        "Cycles between UCP's splits of the ways; its hit counters halve at each."),
     choice("l1.mshr_partition", L1, "MSHR sharing", MSHR_PARTITION,
         "Whether programs side by side (host streams) share the MSHRs, or each may hold only the \
          entries over the number of co-running kernels (the concurrent-kernel paper's MSHR partitioning)."),
@@ -365,6 +372,7 @@ plain_numbers! {
     "l1.ways" => l1.ways;
     "l1.hit_latency" => l1.hit_latency;
     "l1.mshr_entries" => l1.mshr_entries;
+    "l1.ucp_period" => l1.ucp_period;
     "l1.mshr_max_merge" => l1.mshr_max_merge;
     "l1.miss_queue_entries" => l1.miss_queue_entries;
     "l1.fill_bytes_per_cycle" => l1.fill_bytes_per_cycle;
@@ -478,6 +486,10 @@ fn choice_of(config: &GpuConfig, path: &str) -> Option<&'static str> {
             L1WritePolicy::WriteEvict => "WriteEvict",
             L1WritePolicy::WriteThrough => "WriteThrough",
         },
+        "l1.partition" => match config.l1.partition {
+            L1Partition::None => "None",
+            L1Partition::Ucp => "Ucp",
+        },
         "l1.mshr_partition" => match config.l1.mshr_partition {
             MshrPartition::Shared => "Shared",
             MshrPartition::PerKernel => "PerKernel",
@@ -530,6 +542,13 @@ fn set_choice(config: &mut GpuConfig, path: &str, id: &str) -> Option<()> {
             config.l1.write_policy = match id {
                 "WriteEvict" => L1WritePolicy::WriteEvict,
                 "WriteThrough" => L1WritePolicy::WriteThrough,
+                _ => return None,
+            }
+        }
+        "l1.partition" => {
+            config.l1.partition = match id {
+                "None" => L1Partition::None,
+                "Ucp" => L1Partition::Ucp,
                 _ => return None,
             }
         }

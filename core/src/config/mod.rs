@@ -158,6 +158,27 @@ pub struct L1Config {
     /// Whether co-running kernels share the MSHRs or each has its own share.
     #[serde(default)]
     pub mshr_partition: MshrPartition,
+    /// Whether co-running kernels share the ways or UCP partitions them.
+    #[serde(default)]
+    pub partition: L1Partition,
+    /// Under UCP, cycles between splits of the ways (the notes suggest 50,000; the paper does
+    /// not say).
+    #[serde(default = "ucp_period")]
+    pub ucp_period: u32,
+}
+
+fn ucp_period() -> u32 {
+    50_000
+}
+
+/// How co-running kernels (host streams) share an L1's ways.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum L1Partition {
+    /// Any miss may take any way.
+    #[default]
+    None,
+    /// Utility-based cache partitioning (Qureshi & Patt) among the kernels.
+    Ucp,
 }
 
 /// How co-running kernels (host streams) share an L1's MSHRs.
@@ -467,6 +488,7 @@ impl GpuConfig {
         range("l1.hit_latency", l1.hit_latency, 1, limits::LATENCY)?;
         range("l1.mshr_entries", l1.mshr_entries, 1, limits::QUEUE)?;
         range("l1.mshr_max_merge", l1.mshr_max_merge, 1, 64)?;
+        range("l1.ucp_period", l1.ucp_period, 1, 100_000_000)?;
         range("l1.miss_queue_entries", l1.miss_queue_entries, 1, limits::QUEUE)?;
         range("l1.fill_bytes_per_cycle", l1.fill_bytes_per_cycle, 0, 1 << 16)?;
 

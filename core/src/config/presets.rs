@@ -110,6 +110,8 @@ pub fn fermi_gtx480() -> GpuConfig {
             write_policy: L1WritePolicy::WriteEvict,
             fill_bytes_per_cycle: 0,
             mshr_partition: MshrPartition::Shared,
+            partition: L1Partition::None,
+            ucp_period: 50_000,
         },
         shared_memory: SharedMemoryConfig { banks: 32, latency: 1 },
         // Suggested: an iSLIP crossbar reduced to a fixed 8 cycles each way, 32 B flits.
@@ -179,6 +181,8 @@ pub fn ccws_fermi() -> GpuConfig {
             write_policy: L1WritePolicy::WriteEvict,
             fill_bytes_per_cycle: 0,
             mshr_partition: MshrPartition::Shared,
+            partition: L1Partition::None,
+            ucp_period: 50_000,
         },
         shared_memory: SharedMemoryConfig { banks: 16, latency: 1 },
         interconnect: InterconnectConfig {
@@ -250,6 +254,8 @@ pub fn ikra_denovo() -> GpuConfig {
             write_policy: L1WritePolicy::WriteThrough,
             fill_bytes_per_cycle: 0,
             mshr_partition: MshrPartition::Shared,
+            partition: L1Partition::None,
+            ucp_period: 50_000,
         },
         shared_memory: SharedMemoryConfig { banks: 32, latency: 1 },
         // Suggested fit of the paper's latency ranges: base + 2.67 cycles per hop on a 4×4 mesh.
@@ -333,6 +339,8 @@ pub fn laperm_k20c() -> GpuConfig {
             write_policy: L1WritePolicy::WriteEvict,
             fill_bytes_per_cycle: 0,
             mshr_partition: MshrPartition::Shared,
+            partition: L1Partition::None,
+            ucp_period: 50_000,
         },
         shared_memory: SharedMemoryConfig { banks: 32, latency: 1 },
         interconnect: InterconnectConfig {
@@ -403,6 +411,8 @@ pub fn cke_maxwell() -> GpuConfig {
             write_policy: L1WritePolicy::WriteEvict,
             fill_bytes_per_cycle: 0,
             mshr_partition: MshrPartition::Shared,
+            partition: L1Partition::None,
+            ucp_period: 50_000,
         },
         shared_memory: SharedMemoryConfig { banks: 32, latency: 24 },
         interconnect: InterconnectConfig {
@@ -479,6 +489,8 @@ pub fn h100() -> GpuConfig {
             write_policy: L1WritePolicy::WriteThrough,
             fill_bytes_per_cycle: 128,
             mshr_partition: MshrPartition::Shared,
+            partition: L1Partition::None,
+            ucp_period: 50_000,
         },
         shared_memory: SharedMemoryConfig { banks: 32, latency: 23 },
         interconnect: InterconnectConfig {

@@ -246,6 +246,7 @@ impl Lsu {
             // A fill is writing the data array: the request waits (it is not a failed attempt).
             State::Global { .. } if now < self.array_free_at => {}
             State::Global { kind, warp, warp_id, token, kernel, next, route } => {
+                l1.advance_to(now);
                 let Some(request) = self.requests.get(next).copied() else {
                     self.finish(token, loads);
                     return;

@@ -291,7 +291,10 @@ impl Sm {
         let mut policy = policy.clone();
         // A recorded stream, or a policy that acts on failures as they come, needs every retry
         // made in its cycle.
-        let lsu_may_wait = shortcuts && !record && !policy.hears_every_retry();
+        // Under UCP a failed allocation can end at a new split of the ways, which no event
+        // announces: the LSU retries every cycle.
+        let ways_split = config.l1.partition == crate::config::L1Partition::Ucp;
+        let lsu_may_wait = shortcuts && !record && !policy.hears_every_retry() && !ways_split;
         let smc_settings = policy.smc();
         let arbitrates = policy.arbitrates_memory();
         policy.attach(&SmShape {

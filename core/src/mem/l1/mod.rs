@@ -32,6 +32,7 @@ mod bypass;
 mod mshr_share;
 mod ownership;
 pub mod smc;
+mod ucp;
 
 pub use smc::{SmcIndex, SmcSettings};
 
@@ -404,6 +405,8 @@ struct Way {
     /// DeNovo: sectors this L1 owns (a subset of `valid`): written here, registered at the
     /// L2, written back when the line is evicted, kept across kernel boundaries.
     owned: u32,
+    /// The co-running kernel whose miss brought the line in (UCP's partition counts by it).
+    kernel: u8,
 }
 
 impl Way {
@@ -427,7 +430,8 @@ struct Provenance {
     lanes: u32,
 }
 
-const EMPTY_WAY: Way = Way { line: 0, stamp: 0, valid: 0, owner: 0, mshr: NO_MSHR, drop_on_fill: false, owned: 0 };
+const EMPTY_WAY: Way =
+    Way { line: 0, stamp: 0, valid: 0, owner: 0, mshr: NO_MSHR, drop_on_fill: false, owned: 0, kernel: 0 };
 
 /// One miss status holding register: a line being fetched and the requests waiting for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -471,6 +475,10 @@ pub struct L1Cache {
     partition_mshrs: bool,
     /// The shares, once [`L1Cache::share_mshrs`] knows how many kernels co-run.
     mshr_share: mshr_share::MshrShare,
+    /// Whether the ways are partitioned by UCP among co-running kernels, and how often.
+    ucp_period: Option<u64>,
+    /// The partition, once [`L1Cache::share_mshrs`] knows how many kernels co-run.
+    ucp: Option<ucp::Ucp>,
     /// Tag array, entry `set * ways + way`.
     lines: Vec<Way>,
     /// Who allocated each way's line, entry `set * ways + way`.
@@ -545,6 +553,8 @@ impl L1Cache {
             requester: 0,
             partition_mshrs: config.mshr_partition == crate::config::MshrPartition::PerKernel,
             mshr_share: mshr_share::MshrShare::default(),
+            ucp_period: (config.partition == crate::config::L1Partition::Ucp).then_some(u64::from(config.ucp_period)),
+            ucp: None,
             sets,
             ways,
             line_bytes: config.line_bytes,
@@ -643,6 +653,9 @@ impl L1Cache {
         };
         if !matches!(outcome, L1Outcome::ReservationFail(_) | L1Outcome::ReturnedFromSmc { .. }) {
             self.stats.accesses += 1;
+            if let (RequestKind::Load, Some(ucp)) = (kind, &mut self.ucp) {
+                ucp.observe(self.mshr_share.current as usize, set, line);
+            }
         }
         outcome
     }
@@ -980,6 +993,22 @@ impl L1Cache {
         if self.partition_mshrs {
             self.mshr_share = mshr_share::MshrShare::new(self.mshrs.len() as u32, kernels);
         }
+        if let Some(period) = self.ucp_period.filter(|_| kernels >= 2 && self.sets > 0) {
+            self.ucp = Some(ucp::Ucp::new(self.sets, self.ways, kernels as usize, period));
+        }
+    }
+
+    /// Whether the ways are partitioned among kernels (UCP): a failure to allocate may end at a
+    /// new split as well as at a fill, so the LSU must not wait for a fill alone.
+    pub fn partitions_ways(&self) -> bool {
+        self.ucp_period.is_some()
+    }
+
+    /// The clock reached `now`: UCP splits the ways again at each period boundary passed.
+    pub fn advance_to(&mut self, now: u64) {
+        if let Some(ucp) = &mut self.ucp {
+            ucp.advance_to(now);
+        }
     }
 
     /// The co-running kernel (numbered as for [`L1Cache::share_mshrs`]) whose instruction the
@@ -1018,11 +1047,27 @@ impl L1Cache {
     /// The way of the set at `base` a new line takes: among ways with no fetch in flight, an
     /// empty one first, else the oldest stamp (the first of equals). `None` when all are reserved.
     fn victim_in(&self, base: usize) -> Option<usize> {
+        let set = &self.lines[base..base + self.ways as usize];
+        // Under UCP a kernel below its share of the set takes another kernel's line or an
+        // empty way, and one at its share its own.
+        let k = self.mshr_share.current;
+        let eligible = |w: &Way| match &self.ucp {
+            None => true,
+            Some(ucp) => {
+                let held = set.iter().filter(|w| w.present() && w.kernel == k).count() as u32;
+                let below = held < ucp.share.get(k as usize).copied().unwrap_or(u32::MAX);
+                if below {
+                    !w.present() || w.kernel != k
+                } else {
+                    w.present() && w.kernel == k
+                }
+            }
+        };
         let mut victim = None;
         let mut best = (true, u64::MAX);
-        for (i, w) in self.lines[base..base + self.ways as usize].iter().enumerate() {
+        for (i, w) in set.iter().enumerate() {
             let key = (w.valid != 0, w.stamp);
-            if !w.reserved() && (victim.is_none() || key < best) {
+            if !w.reserved() && eligible(w) && (victim.is_none() || key < best) {
                 (victim, best) = (Some(base + i), key);
             }
         }
@@ -1049,7 +1094,8 @@ impl L1Cache {
             }
             table.insert(line, victim);
         }
-        self.lines[victim] = Way { line, stamp: self.clock, valid, owner: who.slot, mshr, ..EMPTY_WAY };
+        let kernel = self.mshr_share.current;
+        self.lines[victim] = Way { line, stamp: self.clock, valid, owner: who.slot, mshr, kernel, ..EMPTY_WAY };
         self.provenance[victim] = Provenance { warp: who.warp, lanes: who.lanes };
         self.line_allocations[victim] = self.line_allocations[victim].saturating_add(1);
         evicted
@@ -1117,6 +1163,8 @@ mod tests {
             write_policy: L1WritePolicy::WriteEvict,
             fill_bytes_per_cycle: 0,
             mshr_partition: crate::config::MshrPartition::Shared,
+            partition: crate::config::L1Partition::None,
+            ucp_period: 50_000,
         }
     }
 
