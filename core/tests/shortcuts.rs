@@ -106,14 +106,12 @@ fn every_memory_issue_gate_gives_the_same_report_with_or_without_shortcuts() {
     assert!(runs >= 22);
 }
 
-/// Per-kernel MSHR shares: a kernel at its share fails, and the LSU waits, while entries of
-/// the other kernel stay free.
-#[test]
-fn per_kernel_mshr_shares_give_the_same_report_with_or_without_shortcuts() {
+/// `pair-compute-memory` under SMK and round-robin on every machine changed by `tweak`, with
+/// and without the shortcuts.
+fn two_streams_same_either_way(tweak: impl Fn(&mut GpuConfig)) -> usize {
     let mut runs = 0;
     for mut config in machines() {
-        config.l1.mshr_partition = warpscope_core::config::MshrPartition::PerKernel;
-        config.l1.mshr_entries = 8;
+        tweak(&mut config);
         for tb in ["smk", "rr"] {
             let policies = Policies { tb: tb.into(), warp: "gto".into() };
             let fast = report(&config, "pair-compute-memory", &policies, true);
@@ -122,6 +120,17 @@ fn per_kernel_mshr_shares_give_the_same_report_with_or_without_shortcuts() {
             runs += 1;
         }
     }
+    runs
+}
+
+/// Per-kernel MSHR shares: a kernel at its share fails, and the LSU waits, while entries of
+/// the other kernel stay free.
+#[test]
+fn per_kernel_mshr_shares_give_the_same_report_with_or_without_shortcuts() {
+    let runs = two_streams_same_either_way(|config| {
+        config.l1.mshr_partition = warpscope_core::config::MshrPartition::PerKernel;
+        config.l1.mshr_entries = 8;
+    });
     assert_eq!(runs, 4);
 }
 
@@ -129,18 +138,10 @@ fn per_kernel_mshr_shares_give_the_same_report_with_or_without_shortcuts() {
 /// must not depend on which cycles the engine skips.
 #[test]
 fn ucp_gives_the_same_report_with_or_without_shortcuts() {
-    let mut runs = 0;
-    for mut config in machines() {
+    let runs = two_streams_same_either_way(|config| {
         config.l1.partition = warpscope_core::config::L1Partition::Ucp;
         config.l1.ucp_period = 5_000;
-        for tb in ["smk", "rr"] {
-            let policies = Policies { tb: tb.into(), warp: "gto".into() };
-            let fast = report(&config, "pair-compute-memory", &policies, true);
-            let reference = report(&config, "pair-compute-memory", &policies, false);
-            assert!(fast == reference, "{tb} on {}", config.name);
-            runs += 1;
-        }
-    }
+    });
     assert_eq!(runs, 4);
 }
 

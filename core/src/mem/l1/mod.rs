@@ -471,6 +471,9 @@ pub struct L1Cache {
     miss_queue_capacity: usize,
     /// The kernel run of the access being served, stamped on the miss requests it queues.
     requester: u32,
+    /// The co-running kernel (host stream, by position) of the instruction in the LSU: its
+    /// MSHR share, UCP's shadow tags and the kernel a line it brings in is counted under.
+    requester_kernel: u8,
     /// Whether the MSHRs are shared out per co-running kernel (`l1.mshr_partition`).
     partition_mshrs: bool,
     /// The shares, once [`L1Cache::share_mshrs`] knows how many kernels co-run.
@@ -551,6 +554,7 @@ impl L1Cache {
         let entries = config.mshr_entries;
         L1Cache {
             requester: 0,
+            requester_kernel: 0,
             partition_mshrs: config.mshr_partition == crate::config::MshrPartition::PerKernel,
             mshr_share: mshr_share::MshrShare::default(),
             ucp_period: (config.partition == crate::config::L1Partition::Ucp).then_some(u64::from(config.ucp_period)),
@@ -654,7 +658,7 @@ impl L1Cache {
         if !matches!(outcome, L1Outcome::ReservationFail(_) | L1Outcome::ReturnedFromSmc { .. }) {
             self.stats.accesses += 1;
             if let (RequestKind::Load, Some(ucp)) = (kind, &mut self.ucp) {
-                ucp.observe(self.mshr_share.current as usize, set, line);
+                ucp.observe(self.requester_kernel as usize, set, line);
             }
         }
         outcome
@@ -899,7 +903,8 @@ impl L1Cache {
             debug_assert!(false, "allocate_mshr without a free entry");
             return NO_MSHR;
         };
-        let group = self.mshr_share.take();
+        let group = self.requester_kernel;
+        self.mshr_share.take(group);
         self.mshrs[m as usize] = Mshr { in_use: true, line, way, requested: sectors, arrived: 0, merged: 1, group };
         self.mshr_tokens[m as usize * self.max_merge as usize] = token;
         m
@@ -984,7 +989,7 @@ impl L1Cache {
     /// Whether the instruction in the LSU can take no MSHR: none is free, or its kernel holds
     /// its whole share ([`mshr_share`]).
     fn no_mshr_for_requester(&self) -> bool {
-        self.free_mshrs.is_empty() || self.mshr_share.full()
+        self.free_mshrs.is_empty() || self.mshr_share.full(self.requester_kernel)
     }
 
     /// Splits the MSHRs among `kernels` co-running kernels, numbered `0..kernels`, if the
@@ -1014,7 +1019,7 @@ impl L1Cache {
     /// The co-running kernel (numbered as for [`L1Cache::share_mshrs`]) whose instruction the
     /// LSU presents next.
     pub fn set_requester_kernel(&mut self, group: u8) {
-        self.mshr_share.current = group;
+        self.requester_kernel = group;
     }
 
     /// Why a load of a line absent from the set at `base` fails when no MSHR is free: it fails
@@ -1050,7 +1055,7 @@ impl L1Cache {
         let set = &self.lines[base..base + self.ways as usize];
         // Under UCP a kernel below its share of the set takes another kernel's line or an
         // empty way, and one at its share its own.
-        let k = self.mshr_share.current;
+        let k = self.requester_kernel;
         let eligible = |w: &Way| match &self.ucp {
             None => true,
             Some(ucp) => {
@@ -1094,7 +1099,7 @@ impl L1Cache {
             }
             table.insert(line, victim);
         }
-        let kernel = self.mshr_share.current;
+        let kernel = self.requester_kernel;
         self.lines[victim] = Way { line, stamp: self.clock, valid, owner: who.slot, mshr, kernel, ..EMPTY_WAY };
         self.provenance[victim] = Provenance { warp: who.warp, lanes: who.lanes };
         self.line_allocations[victim] = self.line_allocations[victim].saturating_add(1);

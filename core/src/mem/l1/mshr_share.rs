@@ -14,8 +14,6 @@ pub(super) struct MshrShare {
     limit: u32,
     /// Entries each kernel holds, by group.
     in_use: Vec<u32>,
-    /// The group of the instruction in the LSU.
-    pub(super) current: u8,
 }
 
 impl MshrShare {
@@ -25,20 +23,19 @@ impl MshrShare {
         if kernels < 2 {
             return MshrShare::default();
         }
-        MshrShare { limit: (entries / kernels).max(1), in_use: vec![0; kernels as usize], current: 0 }
+        MshrShare { limit: (entries / kernels).max(1), in_use: vec![0; kernels as usize] }
     }
 
-    /// Whether the current kernel holds its whole share.
-    pub(super) fn full(&self) -> bool {
-        self.limit > 0 && self.in_use.get(self.current as usize).is_some_and(|&n| n >= self.limit)
+    /// Whether kernel `group` holds its whole share.
+    pub(super) fn full(&self, group: u8) -> bool {
+        self.limit > 0 && self.in_use.get(group as usize).is_some_and(|&n| n >= self.limit)
     }
 
-    /// The current kernel takes an entry; returns its group, to give it back by.
-    pub(super) fn take(&mut self) -> u8 {
-        if let Some(n) = self.in_use.get_mut(self.current as usize) {
+    /// Kernel `group` takes an entry.
+    pub(super) fn take(&mut self, group: u8) {
+        if let Some(n) = self.in_use.get_mut(group as usize) {
             *n += 1;
         }
-        self.current
     }
 
     /// An entry of `group` is free again.
