@@ -33,6 +33,7 @@ use crate::sched::warp::{WarpPolicy, WarpScheduler};
 use crate::sm::scoreboard::{self, Operands};
 use crate::sm::{CycleTally, Finished, IssueCx, LaunchShape, Sm};
 use crate::stats::energy::{Energy, EnergyModel};
+use crate::stats::parts;
 use crate::stats::snapshot::NONE;
 use crate::stats::{
     BlockLog, KernelReport, L1Replay, L2Stats, Report, Snapshot, StallBreakdown, TimeSeries, TrafficClass, Window,
@@ -241,6 +242,10 @@ pub struct Simulation {
     blocks: BlockLog,
     series: TimeSeries,
     series_mark: (u64, L1Stats, L2Stats),
+    /// For programs side by side, their warp instructions at the series' last sample.
+    parts_mark: [u64; parts::SERIES_PARTS],
+    /// For programs side by side, each kernel run's program (`stats::parts::run_parts`).
+    run_parts: Vec<u8>,
     /// The window of the last sample's cycle, and of the cycle being simulated.
     mark_window: WindowCursor,
     now_window: WindowCursor,
@@ -315,6 +320,9 @@ impl Simulation {
             .map(|i| {
                 let mut sm = Sm::new(i, &config, &warp_policy, options.skip_idle, options.record);
                 sm.set_co_running(&streams);
+                if !workload.parts.is_empty() {
+                    sm.keep_stall_spans();
+                }
                 sm
             })
             .collect();
@@ -348,6 +356,8 @@ impl Simulation {
             blocks: BlockLog::default(),
             series: TimeSeries::new(options.series_every),
             series_mark: (0, L1Stats::default(), L2Stats::default()),
+            parts_mark: Default::default(),
+            run_parts: Vec::new(),
             mark_window: WindowCursor::default(),
             now_window: WindowCursor::default(),
             outcome: None,
@@ -679,6 +689,10 @@ impl Simulation {
             parent_sm,
             ..KernelReport::default()
         });
+        if !self.workload.parts.is_empty() {
+            let part = parts::part_of_run(&self.workload.parts, &self.kernels[id as usize], &self.run_parts);
+            self.run_parts.push(part);
+        }
         let sm_count = self.config.core.sm_count;
         self.tb_policy.on_kernel_launch(
             &TbCx { now, sm_count },
@@ -1113,6 +1127,23 @@ impl Simulation {
         window.l1_misses += l1.misses - l1_before.misses;
         window.l2_hits += l2.hits - l2_before.hits;
         window.l2_misses += l2.misses - l2_before.misses;
+        if !self.run_parts.is_empty() {
+            let totals = parts::part_instructions(&self.run_parts, &self.kernels);
+            for ((w, now), before) in window.parts.iter_mut().zip(&totals).zip(&self.parts_mark) {
+                w.warp_instructions += now - before;
+            }
+            self.parts_mark = totals;
+            // Stalls are charged when a blocked request is taken, perhaps windows later: each
+            // goes to the windows of the cycles it covers.
+            let (series, run_parts) = (&mut self.series, &self.run_parts);
+            for sm in &mut self.sms {
+                sm.take_stall_spans(|s| {
+                    if let Some(&part) = run_parts.get(s.kernel as usize) {
+                        series.add_part_stall_span(part as usize, s.start, s.cycles);
+                    }
+                });
+            }
+        }
         self.series_mark = (now, l1, l2);
     }
 
@@ -1257,6 +1288,7 @@ impl Simulation {
         let l1_replay = (self.config.l1.replacement == Replacement::Belady).then(|| self.replay_l1(&mut kernels));
         let shared_accesses = kernels.iter().map(|k| k.shared_accesses).sum();
         let parts = crate::stats::parts::part_reports(&self.workload.parts, &kernels);
+
         let energy_model = EnergyModel::for_config(&self.config);
         let mut report = Report {
             gpu: self.config.name.clone(),
@@ -1266,6 +1298,7 @@ impl Simulation {
             kernels,
             run_groups: Vec::new(),
             parts,
+            run_parts: self.run_parts.clone(),
             sms,
             blocks: self.blocks.records().to_vec(),
             block_record_stride: self.blocks.stride(),

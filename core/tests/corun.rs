@@ -169,6 +169,32 @@ fn each_programs_l1_counts_and_lsu_stalls_add_up_to_the_gpus() {
     assert!(copy.l1.failures() > spin.l1.failures(), "{} against {}", copy.l1.failures(), spin.l1.failures());
 }
 
+/// The time series splits each window's instructions and LSU stalls by program: window by
+/// window the programs' instructions are the window's, and over the run each program's are its
+/// total. Every run is named with its program (by its name: the copy's runs are `copy`'s).
+#[test]
+fn each_window_of_the_series_splits_its_counts_by_program() {
+    let config = windowed(20_000);
+    let both = copy_beside_spin(&config, "", "");
+    let (report, _) = run(config, both, true);
+    assert!(report.series.windows.len() > 10, "a series to split");
+    for w in &report.series.windows {
+        let parts: u64 = w.parts.iter().map(|p| p.warp_instructions).sum();
+        assert_eq!(parts, w.warp_instructions, "window at {}", w.start);
+    }
+    for (p, part) in report.parts.iter().enumerate() {
+        let over_time = |f: fn(&warpscope_core::stats::parts::PartWindow) -> u64| {
+            report.series.windows.iter().map(|w| f(&w.parts[p])).sum::<u64>()
+        };
+        assert_eq!(over_time(|w| w.warp_instructions), part.warp_instructions, "{}", part.name);
+        assert_eq!(over_time(|w| w.lsu_stall_cycles), part.lsu_stall_cycles, "{}", part.name);
+    }
+    assert_eq!(report.run_parts.len(), report.kernels.len());
+    for (run, &part) in report.kernels.iter().zip(&report.run_parts) {
+        assert_eq!(report.parts[part as usize].name, if run.name.contains("copy") { "copy" } else { "spin" });
+    }
+}
+
 #[test]
 fn a_program_that_mixes_the_default_stream_with_named_ones_cannot_repeat_stream_by_stream() {
     let config = machine();

@@ -143,6 +143,26 @@ impl AccessLevel {
     }
 }
 
+/// Each program's normalised IPC in a co-run, in the order of `report.parts`: its instructions
+/// over the co-run's cycles (its measurement window) divided by its IPC alone in `solos` (the
+/// same order). `None` for a report of one program, a count of solos that differs, or a
+/// program that issued nothing alone.
+pub fn normalized_ipcs(report: &Report, solos: &[&Report]) -> Option<alloc::vec::Vec<f64>> {
+    if report.parts.is_empty() || report.parts.len() != solos.len() || report.cycles == 0 {
+        return None;
+    }
+    let mut normalized = alloc::vec::Vec::with_capacity(solos.len());
+    for (part, solo) in report.parts.iter().zip(solos) {
+        if solo.cycles == 0 || solo.warp_instructions == 0 {
+            return None;
+        }
+        let together = part.warp_instructions as f64 / report.cycles as f64;
+        let alone = solo.warp_instructions as f64 / solo.cycles as f64;
+        normalized.push(together / alone);
+    }
+    Some(normalized)
+}
+
 impl Metric {
     /// Whether the engine measures it today.
     pub fn available(self) -> bool {
@@ -232,15 +252,7 @@ impl Metric {
             let together = part.l1.accesses as f64 / report.cycles as f64;
             return Some(together / (solo.l1.accesses as f64 / solo.cycles as f64));
         }
-        let mut normalized = alloc::vec::Vec::with_capacity(solos.len());
-        for (part, solo) in report.parts.iter().zip(solos) {
-            if solo.cycles == 0 || solo.warp_instructions == 0 {
-                return None;
-            }
-            let together = part.warp_instructions as f64 / report.cycles as f64;
-            let alone = solo.warp_instructions as f64 / solo.cycles as f64;
-            normalized.push(together / alone);
-        }
+        let normalized = normalized_ipcs(report, solos)?;
         let n = normalized.len() as f64;
         let (min, max) = normalized.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
         Some(match self {

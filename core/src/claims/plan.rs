@@ -90,7 +90,7 @@ pub fn is_co_run(id: &str) -> bool {
 
 /// The warp scheduler under a spec's memory-issue gates (`gto` of `gto+dmil`): what a
 /// program alone runs under, as the papers' solo runs have no co-runner to gate against.
-pub fn base_warp(spec: &'static str) -> &'static str {
+pub fn base_warp(spec: &str) -> &str {
     spec.split('+').next().unwrap_or(spec)
 }
 

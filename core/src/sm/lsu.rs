@@ -33,6 +33,31 @@ pub struct Tally<'a> {
     pub events: Listeners<'a>,
     /// Keeps each accepted access, when the L1 is to be replayed.
     pub log: &'a mut Option<Vec<L1Access>>,
+    /// Keeps the cycles the LSU stalled on each run's request, when programs run side by side
+    /// (the time series splits them by program).
+    pub stall_spans: &'a mut Option<Vec<StallSpan>>,
+}
+
+/// Consecutive cycles in which the LSU stalled on one kernel run's request: each a failed
+/// attempt, made or foreseen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StallSpan {
+    /// The run whose request failed.
+    pub kernel: u32,
+    /// The first of the cycles.
+    pub start: u64,
+    /// How many.
+    pub cycles: u64,
+}
+
+impl Tally<'_> {
+    /// The LSU stalled on run `kernel`'s request for `cycles` cycles from `start`.
+    fn stalled(&mut self, kernel: u32, start: u64, cycles: u64) {
+        self.sm.lsu_stall_cycles += cycles;
+        if let Some(spans) = self.stall_spans.as_mut() {
+            spans.push(StallSpan { kernel, start, cycles });
+        }
+    }
 }
 
 /// What occupies the dispatch slot.
@@ -79,12 +104,13 @@ struct Blocked {
 impl Blocked {
     /// Counts the attempts from `since` up to (not including) `until` not counted yet.
     fn count_until(&mut self, until: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
-        self.charge(until.saturating_sub(self.since + self.counted as u64), l1, tally);
+        let first = self.since + self.counted as u64;
+        self.charge(first, until.saturating_sub(first), l1, tally);
     }
 
-    /// Counts `attempts` failed attempts, as stalled cycles and as the L1's failures, for the
-    /// SM and for the request's run.
-    fn charge(&self, attempts: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
+    /// Counts `attempts` failed attempts, one a cycle from `first`, as stalled cycles and as the
+    /// L1's failures, for the SM and for the request's run.
+    fn charge(&self, first: u64, attempts: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
         if attempts == 0 {
             return;
         }
@@ -95,7 +121,7 @@ impl Blocked {
             cause: self.reason,
             attempts,
         });
-        tally.sm.lsu_stall_cycles += attempts;
+        tally.stalled(self.kernel, first, attempts);
         l1.record_failures(self.reason, attempts);
         if let Some(run) = tally.runs.get_mut(self.kernel as usize) {
             run.l1.record_failures(self.reason, attempts);
@@ -194,7 +220,7 @@ impl Lsu {
         if let Some(blocked) = &mut self.blocked {
             if !blocked.counted && blocked.since < now {
                 blocked.counted = true;
-                blocked.charge(1, l1, tally);
+                blocked.charge(blocked.since, 1, l1, tally);
             }
         }
     }
@@ -279,7 +305,7 @@ impl Lsu {
                 match outcome {
                     L1Outcome::ReservationFail(cause) => {
                         tally.events.hear(SmEvent::ReservationFail { slot, kernel, line, cause, attempts: 1 });
-                        tally.sm.lsu_stall_cycles += 1;
+                        tally.stalled(kernel, now, 1);
                         // A redirected or bypassing load's failure is retried every cycle:
                         // `load_doomed` foresees only the L1's.
                         if self.may_block && plain {

@@ -34,6 +34,7 @@ use crate::sched::warp::{
 };
 use crate::stats::{BlockLog, BlockRecord, KernelReport, SmReport, StallCounts, StallReason};
 use active_warps::ActiveWarps;
+pub use lsu::StallSpan;
 use lsu::{Lsu, PendingLoads, Tally};
 use ready::{Next, Readiness, NOT_READY};
 use scoreboard::Operands;
@@ -178,6 +179,9 @@ pub struct Sm {
     recorder: Option<Vec<Stamped>>,
     /// The L1's accesses, when the L1 is to be replayed (`l1.replacement = Belady`).
     l1_log: Option<Vec<L1Access>>,
+    /// The LSU's stalls by kernel run since the engine last took them, when programs run side
+    /// by side (see [`Sm::take_stall_spans`]).
+    stall_spans: Option<Vec<StallSpan>>,
     schedulers: Vec<Scheduler>,
     warps: Vec<Warp>,
     /// Policy-visible state of each warp slot, kept in step with `warps`.
@@ -309,6 +313,7 @@ impl Sm {
             policy,
             recorder: record.then(Vec::new),
             l1_log: (config.l1.replacement == Replacement::Belady).then(Vec::new),
+            stall_spans: None,
             schedulers: (0..n)
                 .map(|_| Scheduler {
                     unit_free: [0; 3],
@@ -372,6 +377,20 @@ impl Sm {
     pub fn set_co_running(&mut self, streams: &[u32]) {
         self.streams = streams.to_vec();
         self.l1.share_mshrs(streams.len() as u32);
+    }
+
+    /// Keeps the LSU's stalls by kernel run from now on, for the time series to split them by
+    /// program ([`Sm::take_stall_spans`]).
+    pub fn keep_stall_spans(&mut self) {
+        self.stall_spans.get_or_insert_with(Vec::new);
+    }
+
+    /// Hands each stall span kept since the last call to `take`, oldest first, and forgets it.
+    pub fn take_stall_spans(&mut self, mut take: impl FnMut(&StallSpan)) {
+        if let Some(spans) = &mut self.stall_spans {
+            spans.iter().for_each(&mut take);
+            spans.clear();
+        }
     }
 
     /// Bytes the warp and block slots of an SM of `core` allocate, about, running kernels of
@@ -462,9 +481,9 @@ impl Sm {
         runs: &mut [KernelReport],
         f: impl FnOnce(&mut Lsu, &mut L1Cache, &mut PendingLoads, &mut Tally<'_>) -> R,
     ) -> R {
-        let Sm { id, lsu, l1, loads, info, report, policy, recorder, l1_log, .. } = self;
+        let Sm { id, lsu, l1, loads, info, report, policy, recorder, l1_log, stall_spans, .. } = self;
         let events = Listeners { id: *id, now, info, policy, recorder };
-        f(lsu, l1, loads, &mut Tally { sm: report, runs, events, log: l1_log })
+        f(lsu, l1, loads, &mut Tally { sm: report, runs, events, log: l1_log, stall_spans })
     }
 
     /// Free resources, for the TB scheduler.

@@ -463,6 +463,13 @@ pub struct Window {
     /// The most DTBL group records the SMs' tables held at once, all SMs together.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub group_records: u32,
+    /// For programs side by side, each one's counts (the first [`parts::SERIES_PARTS`]).
+    #[serde(default, skip_serializing_if = "no_part_counts")]
+    pub parts: [parts::PartWindow; parts::SERIES_PARTS],
+}
+
+fn no_part_counts(parts: &[parts::PartWindow; parts::SERIES_PARTS]) -> bool {
+    parts.iter().all(|p| *p == parts::PartWindow::default())
 }
 
 /// A bounded series of windows: when full, adjacent windows merge and the width doubles, so
@@ -496,6 +503,22 @@ impl TimeSeries {
             for &reason in reasons {
                 window.stalls.add(reason, chunk);
             }
+            at += chunk;
+        }
+    }
+
+    /// Adds `cycles` LSU stall cycles from `start` to program `part`'s counts, window by
+    /// window; a program past [`parts::SERIES_PARTS`] is left out.
+    pub fn add_part_stall_span(&mut self, part: usize, start: u64, cycles: u64) {
+        if part >= parts::SERIES_PARTS {
+            return;
+        }
+        let end = start + cycles;
+        let mut at = start;
+        while at < end {
+            let index = self.index_of(at);
+            let chunk = ((index as u64 + 1) * self.every).min(end) - at;
+            self.windows[index].parts[part].lsu_stall_cycles += chunk;
             at += chunk;
         }
     }
@@ -549,6 +572,9 @@ impl TimeSeries {
                     w.kdu_kernels = w.kdu_kernels.max(b.kdu_kernels);
                     w.kmu_waiting = w.kmu_waiting.max(b.kmu_waiting);
                     w.group_records = w.group_records.max(b.group_records);
+                    for (mine, theirs) in w.parts.iter_mut().zip(&b.parts) {
+                        mine.merge(theirs);
+                    }
                 }
                 w
             })
@@ -614,6 +640,11 @@ pub struct Report {
     /// For programs run side by side, each one's totals; empty for one program.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<PartReport>,
+    /// For programs run side by side, the program of every kernel run (index into `parts`;
+    /// [`parts::NO_PART`] for none), the runs the report only totals included; empty for one
+    /// program.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub run_parts: Vec<u8>,
     /// Per SM.
     pub sms: Vec<SmReport>,
     /// Thread blocks in the order they finished: every one, or for a grid of more than

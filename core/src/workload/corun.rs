@@ -43,6 +43,11 @@ impl Workload {
         if parts.len() < 2 {
             return Err(ConfigError::new("parts", "a co-run needs at least two programs"));
         }
+        // A run's program is one byte in the report (`stats::parts::run_parts`).
+        let most = crate::stats::parts::NO_PART as usize;
+        if parts.len() > most {
+            return Err(ConfigError::new("parts", format!("at most {most} programs run side by side")));
+        }
         let mut combined =
             Workload { kernels: Vec::new(), buffers: Vec::new(), launches: Vec::new(), parts: Vec::new() };
         let mut next_stream = 1u32;

@@ -40,6 +40,7 @@ pub mod two_level_gto;
 pub mod two_level_lrr;
 pub mod victim_tags;
 
+pub use gated::MEMORY_GATES;
 pub use set::{Members, ReadyWarps, WarpSet, Words};
 
 pub use crate::events::SmEvent;
