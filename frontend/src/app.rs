@@ -22,12 +22,14 @@ use crate::components::editor::{Editor, GoTo};
 use crate::components::gallery_view::GalleryView;
 use crate::components::hardware_panel::HardwarePanel;
 use crate::components::launches_panel::LaunchesPanel;
+use crate::components::pair_view::PairView;
 use crate::components::policy_picker::describe;
 use crate::components::run_view::{RunPanel, Sweeper};
 use crate::components::setup_bar::{SetupBar, SetupChange};
 use crate::components::tab_bar::TabBar;
 use crate::gallery;
 use crate::identity::Same;
+use crate::pair_matrix::{self, MatrixSpec, PairMatrix};
 use crate::pool::pool_size;
 use crate::setup::Setup;
 use crate::share;
@@ -131,6 +133,8 @@ pub enum Tab {
     Simulate,
     /// Several policies side by side.
     Compare,
+    /// Programs side by side, pair by pair.
+    Pairs,
     /// The papers' results.
     Gallery,
 }
@@ -140,6 +144,7 @@ impl Tab {
         match self {
             Tab::Simulate => "simulate",
             Tab::Compare => "compare",
+            Tab::Pairs => "pairs",
             Tab::Gallery => "gallery",
         }
     }
@@ -148,6 +153,7 @@ impl Tab {
         match self {
             Tab::Simulate => "Simulate",
             Tab::Compare => "Compare",
+            Tab::Pairs => "Co-runs",
             Tab::Gallery => "Paper gallery",
         }
     }
@@ -217,6 +223,8 @@ pub fn app() -> Html {
     let setup = setup_slot.0.clone();
     let tab = use_state(|| Tab::Simulate);
     let variants = use_state(Vec::<Variant>::new);
+    // The co-runs view's programs.
+    let pair_programs = use_state(Vec::<String>::new);
     let link_notes = use_state(Vec::<String>::new);
     let refused_fields = use_state(crate::setup::RefusedFields::default);
     let share_open = use_state(|| false);
@@ -228,7 +236,9 @@ pub fn app() -> Html {
     let debug = use_memo((), |_| query_param("debug").is_some_and(|v| v == "1"));
     // The compare rows' scheduler lists, copied once per catalog rather than on every render.
     let policy_lists = use_memo(state.catalog.clone().map(Same), |catalog| {
-        catalog.as_ref().map(|c| (Rc::new(c.0.tb_policies.clone()), Rc::new(c.0.warp_policies.clone())))
+        catalog.as_ref().map(|c| {
+            (Rc::new(c.0.tb_policies.clone()), Rc::new(c.0.warp_policies.clone()), Rc::new(c.0.memory_gates.clone()))
+        })
     });
     let fresh_id = {
         let next_id = next_id.clone();
@@ -407,6 +417,14 @@ pub fn app() -> Html {
                     s.load_workload(&catalog, id);
                 }
                 SetupChange::Size(size) => s.set_size(&catalog, *size),
+                SetupChange::AddCoRunner(id) => {
+                    s.add_co_runner(&catalog, id);
+                }
+                SetupChange::RemoveCoRunner(i) => {
+                    if *i < s.co_runners.len() {
+                        s.co_runners.remove(*i);
+                    }
+                }
                 SetupChange::Machine(id) => {
                     s.load_machine(&catalog, id);
                 }
@@ -556,14 +574,20 @@ pub fn app() -> Html {
         };
     }
 
-    let tabs = [Tab::Simulate, Tab::Compare, Tab::Gallery];
+    let tabs = [Tab::Simulate, Tab::Compare, Tab::Pairs, Tab::Gallery];
     let tab_bar = html! {
         <TabBar tabs={tabs.iter().map(|t| (t.id(), t.label())).collect::<Vec<_>>()}
             selected={tabs.iter().position(|&t| t == *tab).unwrap_or(0)} label="Views"
             on_select={{
                 let (tab, dispatcher) = (tab.clone(), state.dispatcher());
+                let (pair_programs, setup) = (pair_programs.clone(), current_setup.clone());
                 Callback::from(move |i: usize| {
-                    if matches!(tabs[i], Tab::Compare | Tab::Gallery) {
+                    if tabs[i] == Tab::Pairs && pair_programs.is_empty() {
+                        // The set-up's programs to start from: its file's and those beside it.
+                        let first = setup.workload.iter().filter(|_| !setup.edited);
+                        pair_programs.set(first.chain(&setup.co_runners).cloned().collect());
+                    }
+                    if matches!(tabs[i], Tab::Compare | Tab::Pairs | Tab::Gallery) {
                         // Their runs go to every worker: start them while the person reads.
                         dispatcher.dispatch(Action::StartWorkers);
                     }
@@ -732,9 +756,69 @@ pub fn app() -> Html {
                         <CompareView variants={(*variants).clone()} runs={state.compare.clone()}
                             tb_policies={(*policy_lists).as_ref().map(|l| l.0.clone()).unwrap_or_default()}
                             warp_policies={(*policy_lists).as_ref().map(|l| l.1.clone()).unwrap_or_default()}
+                            memory_gates={(*policy_lists).as_ref().map(|l| l.2.clone()).unwrap_or_default()}
                             subject={AttrValue::from(format!("{workload_name} on {machine_name}"))}
                             {on_change} {on_add} on_run={on_run_all} {on_cancel}
                             busy={state.compare.iter().any(|r| r.busy())} />
+                    </section>
+                </div>
+            }
+        }
+        Tab::Pairs => {
+            let on_run_pairs = {
+                let (dispatcher, fresh_id, setup, programs) =
+                    (state.dispatcher(), fresh_id.clone(), current_setup.clone(), pair_programs.clone());
+                Callback::from(move |window: u32| {
+                    let spec = MatrixSpec {
+                        programs: (*programs).clone(),
+                        scheme: setup.policies.clone(),
+                        config: setup.config.clone(),
+                        window,
+                    };
+                    if spec.problem().is_some() {
+                        return;
+                    }
+                    let matrix = fresh_id();
+                    let jobs = spec
+                        .jobs()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(run, job)| QueuedJob {
+                            id: fresh_id(),
+                            target: Target::Pair { matrix, run },
+                            job: Job::Simulate(Box::new(job)),
+                        })
+                        .collect();
+                    dispatcher.dispatch(Action::StartPairs { matrix: Box::new(PairMatrix::new(matrix, spec)), jobs });
+                })
+            };
+            let on_cancel_pairs = {
+                let cancel = cancel.clone();
+                Callback::from(move |_: ()| cancel(Scope::Pairs))
+            };
+            let on_programs = {
+                let programs = pair_programs.clone();
+                Callback::from(move |list: Vec<String>| programs.set(list))
+            };
+            let scheme = format!(
+                "{} · {}",
+                describe(&current_setup.policies.tb, &catalog.tb_policies),
+                describe(&current_setup.policies.warp, &catalog.warp_policies)
+            );
+            let default_window = match current_setup.config.window.cycles {
+                0 => pair_matrix::DEFAULT_WINDOW,
+                w => w,
+            };
+            html! {
+                <div id="view-pairs" role="tabpanel" aria-labelledby="tab-pairs">
+                    { setup_card }
+                    <section class="card" aria-labelledby="pairs-title">
+                        <h2 id="pairs-title">{ "Programs side by side, pair by pair" }</h2>
+                        <PairView catalog={catalog.clone()} programs={(*pair_programs).clone()} {on_programs}
+                            scheme={scheme} machine={AttrValue::from(format!("{machine_name} ({} SMs)", current_setup.config.core.sm_count))}
+                            default_window={default_window} matrix={state.pairs.clone()} workers={state.pool.size()}
+                            on_run={on_run_pairs} on_cancel={on_cancel_pairs}
+                            blocked={hw_error.as_ref().map(|e| AttrValue::from(format!("the machine is invalid: {}", e.reason)))} />
                     </section>
                 </div>
             }
@@ -825,8 +909,14 @@ pub fn app() -> Html {
 /// settings and policies).
 fn card_setup(base: &Setup, catalog: &Catalog, card: &gallery::Card, spec: &plan::RunSpec) -> Setup {
     let mut s = base.clone();
-    s.load_workload(catalog, spec.workload);
+    // Programs side by side: the first is the file, the others run beside it.
+    let mut programs = spec.workload.split('+');
+    s.load_workload(catalog, programs.next().unwrap_or_default());
     s.set_size(catalog, spec.size);
+    s.co_runners.clear();
+    for id in programs {
+        s.add_co_runner(catalog, id);
+    }
     s.load_machine(catalog, spec.machine);
     for (path, value) in card.claim.settings {
         let _ = s.config.set_field(path, value);

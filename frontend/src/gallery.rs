@@ -11,7 +11,7 @@ use warpscope_core::claims::{self, plan, Claim, Paper, RunSpec, Status, Variant,
 use warpscope_core::config::presets;
 use warpscope_core::library;
 use warpscope_core::{ConfigError, RunOptions};
-use warpscope_wasm::protocol::{ReportDetail, SimulateJob};
+use warpscope_wasm::protocol::{CoRunner, ReportDetail, SimulateJob};
 
 use crate::state::RunView;
 
@@ -60,10 +60,16 @@ pub fn by_paper() -> Vec<(Paper, Vec<usize>)> {
 /// The worker's job for one run: exactly what `RunSpec::simulate` runs natively (the same
 /// compile, machine, policies and cycle limit), without snapshots for playback.
 pub fn job(spec: &RunSpec) -> Result<SimulateJob, ConfigError> {
+    // Programs side by side: the first is the kernel file, the rest its co-runners, each with
+    // the row's defines (as `library::program` gives them to every part).
+    let mut parts = spec.workload.split('+').map(str::trim);
+    let first = parts.next().unwrap_or_default();
+    let co_runners: Vec<CoRunner> =
+        parts.map(|id| CoRunner { workload: id.to_string(), defines: spec.defines() }).collect();
     Ok(SimulateJob {
-        source: spec.source().to_string(),
-        // Programs side by side are built from the library by id in the worker.
-        programs: plan::is_co_run(spec.workload).then(|| spec.workload.to_string()),
+        source: library::by_id(first).map_or("", |w| w.source).to_string(),
+        name: (!co_runners.is_empty()).then(|| first.to_string()),
+        co_runners,
         defines: spec.defines(),
         config: spec.config()?,
         policies: spec.policies(),

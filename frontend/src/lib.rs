@@ -18,6 +18,7 @@ pub mod format;
 pub mod gallery;
 pub mod highlight;
 pub mod identity;
+pub mod pair_matrix;
 pub mod plot;
 pub mod pool;
 pub mod setup;

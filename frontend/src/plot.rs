@@ -10,6 +10,7 @@ pub mod occupancy;
 pub mod palette;
 pub mod path;
 pub mod previous_sm;
+pub mod programs;
 pub mod queues;
 pub mod scale;
 pub mod scores;

@@ -51,6 +51,14 @@ pub enum Target {
         /// The limit's index in the sweep.
         point: usize,
     },
+    /// Run `run` of pair matrix `matrix` (a serial, as a sweep's), in
+    /// [`crate::pair_matrix::MatrixSpec::jobs`] order.
+    Pair {
+        /// The matrix's serial.
+        matrix: u32,
+        /// The run's index in the matrix.
+        run: usize,
+    },
 }
 
 /// A job waiting for (or holding) a worker.

@@ -5,7 +5,7 @@ use warpscope_core::config::GpuConfig;
 use warpscope_core::sched::tb::TbPolicy;
 use warpscope_core::sched::warp::WarpPolicy;
 use warpscope_core::Policies;
-use warpscope_wasm::protocol::{Catalog, CatalogWorkload, ReportDetail, SimulateJob};
+use warpscope_wasm::protocol::{Catalog, CatalogWorkload, CoRunner, ReportDetail, SimulateJob};
 
 use crate::share::{SharedSetup, SharedSource};
 use crate::state::{DEFAULT_MACHINE, DEFAULT_MAX_CYCLES, DEFAULT_WORKLOAD};
@@ -42,6 +42,10 @@ pub struct RefusedFields {
 /// only a few more doublings (one per factor of two in length).
 pub const SNAPSHOT_EVERY: u64 = 50;
 
+/// Most programs run beside the file: the concurrent-kernel paper's largest mixes are of
+/// three, and each co-runner needs at least one SM's share of the machine.
+pub const MAX_CO_RUNNERS: usize = 3;
+
 /// What Run runs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Setup {
@@ -53,6 +57,9 @@ pub struct Setup {
     pub edited: bool,
     /// `#define` overrides, in order: (name, value).
     pub defines: Vec<(String, String)>,
+    /// Library workloads run side by side with the file, each in streams of its own, at their
+    /// files' sizes (the concurrent-kernel papers' co-runs).
+    pub co_runners: Vec<String>,
     /// Machine preset id.
     pub machine: String,
     /// The machine: the preset plus the person's changes.
@@ -74,6 +81,7 @@ impl Setup {
             workload: None,
             edited: false,
             defines: Vec::new(),
+            co_runners: Vec::new(),
             machine: machine.map(|m| m.id.clone()).unwrap_or_default(),
             config: machine.map(|m| m.config.clone()).unwrap_or_else(warpscope_core::config::presets::fermi_gtx480),
             policies: Policies::default(),
@@ -91,6 +99,19 @@ impl Setup {
         self.workload = Some(workload.id.clone());
         self.edited = false;
         self.defines.clear();
+        true
+    }
+
+    /// Runs library workload `id` beside the file (once: a second copy of the same program is
+    /// not offered). Whether it was added.
+    pub fn add_co_runner(&mut self, catalog: &Catalog, id: &str) -> bool {
+        if self.co_runners.len() >= MAX_CO_RUNNERS
+            || self.co_runners.iter().any(|c| c == id)
+            || !catalog.workloads.iter().any(|w| w.id == id)
+        {
+            return false;
+        }
+        self.co_runners.push(id.to_string());
         true
     }
 
@@ -137,7 +158,12 @@ impl Setup {
     pub fn job_with(&self, policies: Policies, config: GpuConfig) -> SimulateJob {
         SimulateJob {
             source: self.source.clone(),
-            programs: None,
+            name: self.workload.clone().filter(|_| !self.co_runners.is_empty()),
+            co_runners: self
+                .co_runners
+                .iter()
+                .map(|id| CoRunner { workload: id.clone(), defines: Vec::new() })
+                .collect(),
             defines: self.defines.clone(),
             config,
             policies,
@@ -177,6 +203,7 @@ impl Setup {
             hardware,
             tb: self.policies.tb.clone(),
             warp: self.policies.warp.clone(),
+            co_runners: self.co_runners.clone(),
             max_cycles: Some(self.max_cycles.to_string()),
             embed,
         }
@@ -218,6 +245,14 @@ impl Setup {
                 setup.defines.clear();
             }
         }
+        for id in &shared.co_runners {
+            if !setup.add_co_runner(catalog, id) {
+                notes.push(format!(
+                    "the link's co-runner \"{id}\" was skipped: {}",
+                    co_runner_refusal(&setup, catalog, id)
+                ));
+            }
+        }
         for (name, value) in &shared.defines {
             setup.defines.retain(|(n, _)| n != name);
             setup.defines.push((name.clone(), value.clone()));
@@ -248,6 +283,17 @@ impl Setup {
             }
         }
         (setup, notes, refused)
+    }
+}
+
+/// Why [`Setup::add_co_runner`] refuses `id`.
+fn co_runner_refusal(setup: &Setup, catalog: &Catalog, id: &str) -> String {
+    if !catalog.workloads.iter().any(|w| w.id == id) {
+        "it is not in this version's library".into()
+    } else if setup.co_runners.iter().any(|c| c == id) {
+        "it is already beside the file".into()
+    } else {
+        format!("at most {MAX_CO_RUNNERS} programs run beside the file")
     }
 }
 
@@ -327,5 +373,33 @@ mod tests {
         assert_eq!(notes.len(), 3, "{notes:?}");
         assert!(notes.iter().any(|n| n.contains("gtx9000")) && notes.iter().any(|n| n.contains("psychic")));
         assert!(notes.iter().any(|n| n.contains("l1.ways = 0")));
+    }
+
+    #[test]
+    fn co_runners_go_to_the_job_and_through_a_link_once_each() {
+        let catalog = catalog();
+        let mut setup = Setup::initial(&catalog);
+        assert!(setup.load_workload(&catalog, "backprop"));
+        assert!(setup.add_co_runner(&catalog, "spmv"));
+        assert!(!setup.add_co_runner(&catalog, "spmv"), "once each");
+        assert!(!setup.add_co_runner(&catalog, "nothing"), "only library workloads");
+        let job = setup.job();
+        assert_eq!(job.name.as_deref(), Some("backprop"));
+        assert_eq!(job.co_runners, [CoRunner { workload: "spmv".into(), defines: vec![] }]);
+        assert!(job.source.contains("__global__"), "the file itself stays the job's source");
+
+        let mut shared = setup.to_shared(&catalog, false);
+        shared.co_runners.push("nothing".into());
+        shared.co_runners.push("spmv".into());
+        let (restored, notes, _) = Setup::from_shared(&catalog, &shared);
+        assert_eq!(restored.co_runners, ["spmv"]);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0].contains("\"nothing\"") && notes[0].contains("not in this version's library"), "{notes:?}");
+        assert!(notes[1].contains("already beside the file"), "{notes:?}");
+        for id in ["kmeans", "hotspot", "bfs"] {
+            setup.add_co_runner(&catalog, id);
+        }
+        assert_eq!(setup.co_runners.len(), MAX_CO_RUNNERS);
+        assert!(Setup::initial(&catalog).job().co_runners.is_empty() && Setup::initial(&catalog).job().name.is_none());
     }
 }

@@ -39,6 +39,8 @@ pub struct SharedSetup {
     pub machine: String,
     /// Hardware fields that differ from the preset: (path, value).
     pub hardware: Vec<(String, String)>,
+    /// Library workloads run beside the file.
+    pub co_runners: Vec<String>,
     /// Thread-block scheduler id.
     pub tb: String,
     /// Warp scheduler id.
@@ -64,6 +66,9 @@ pub fn encode(setup: &SharedSetup) -> String {
     }
     if !setup.defines.is_empty() {
         pairs.push(("d", join_pairs(&setup.defines)));
+    }
+    if !setup.co_runners.is_empty() {
+        pairs.push(("with", setup.co_runners.join(",")));
     }
     pairs.push(("m", setup.machine.clone()));
     if !setup.hardware.is_empty() {
@@ -104,6 +109,10 @@ pub fn decode(query: &str) -> Result<Option<SharedSetup>, String> {
         defines,
         machine: text("m", crate::state::DEFAULT_MACHINE),
         hardware,
+        co_runners: get
+            .get("with")
+            .map(|list| list.split(',').filter(|id| !id.is_empty()).map(str::to_string).collect())
+            .unwrap_or_default(),
         tb: text("tb", "rr"),
         warp: text("warp", "gto"),
         max_cycles,
@@ -198,6 +207,7 @@ mod tests {
             defines: Vec::new(),
             machine: "ccws-fermi".into(),
             hardware: vec![("l1.ways".into(), "8".into()), ("coherence".into(), "keep-l1".into())],
+            co_runners: Vec::new(),
             tb: "rr".into(),
             warp: "lrr".into(),
             max_cycles: Some("2000000".into()),
@@ -211,6 +221,17 @@ mod tests {
         let query = encode(&s);
         assert_eq!(query, "w=hotspot&n=64&m=ccws-fermi&hw=l1.ways:8,coherence:keep-l1&tb=rr&warp=lrr&max=2000000");
         assert_eq!(decode(&format!("?{query}")), Ok(Some(s)));
+    }
+
+    #[test]
+    fn co_runners_and_gated_warp_schedulers_travel_whole() {
+        let mut s = setup(SharedSource::Library { id: "backprop".into(), size: None });
+        s.co_runners = vec!["spmv".into(), "kmeans".into()];
+        s.warp = "gto+qbmi+dmil:zero_rule=1".into();
+        let query = encode(&s);
+        assert!(query.contains("&with=spmv,kmeans&"), "{query}");
+        assert!(query.contains("warp=gto%2Bqbmi%2Bdmil:zero_rule%3D1"), "a plus is not a space: {query}");
+        assert_eq!(decode(&query), Ok(Some(s)));
     }
 
     #[test]

@@ -23,6 +23,7 @@ use yew::Reducible;
 
 use crate::gallery;
 use crate::identity::same_or_equal;
+use crate::pair_matrix::PairMatrix;
 use crate::pool::{Death, Pool};
 pub use crate::pool::{QueuedJob, Target, WorkerStatus};
 use crate::swl_sweep::Sweep;
@@ -164,6 +165,8 @@ pub enum Scope {
     Card(usize),
     /// Every run of the warp-limit sweep.
     Sweep,
+    /// Every run of the pair matrix.
+    Pairs,
 }
 
 impl Scope {
@@ -172,7 +175,7 @@ impl Scope {
         match (self, target) {
             (Scope::Main, Target::Main) | (Scope::Compare, Target::Compare(_)) => true,
             (Scope::Card(n), Target::Card { card, .. }) => n == card,
-            (Scope::Sweep, Target::Sweep { .. }) => true,
+            (Scope::Sweep, Target::Sweep { .. }) | (Scope::Pairs, Target::Pair { .. }) => true,
             _ => false,
         }
     }
@@ -197,6 +200,8 @@ pub struct AppState {
     pub gallery: Vec<Vec<RunView>>,
     /// The warp-limit sweep of the Simulate view's run, once asked for (a new run clears it).
     pub sweep: Option<Sweep>,
+    /// The pair matrix, once run.
+    pub pairs: Option<PairMatrix>,
 }
 
 impl Default for AppState {
@@ -233,6 +238,14 @@ pub enum Action {
         /// The limits, ascending.
         limits: Vec<u32>,
         /// Their jobs, in the same order.
+        jobs: Vec<QueuedJob>,
+    },
+    /// A pair matrix starts, replacing any other: `jobs` in [`crate::pair_matrix::MatrixSpec::jobs`]
+    /// order, targets [`Target::Pair`] of the matrix's serial.
+    StartPairs {
+        /// The matrix, every run queued (boxed: it carries a machine).
+        matrix: Box<PairMatrix>,
+        /// Its jobs.
         jobs: Vec<QueuedJob>,
     },
     /// A view that spreads its runs over the workers opened: start them all now.
@@ -298,6 +311,7 @@ impl AppState {
             compare: Vec::new(),
             gallery: gallery::cards().iter().map(|card| vec![RunView::Idle; card.runs.len()]).collect(),
             sweep: None,
+            pairs: None,
         }
     }
 
@@ -326,6 +340,9 @@ impl AppState {
             Target::Sweep { sweep, point } => {
                 self.sweep.as_mut().filter(|s| s.serial == sweep).and_then(|s| s.runs.get_mut(point))
             }
+            Target::Pair { matrix, run } => {
+                self.pairs.as_mut().filter(|m| m.serial == matrix).and_then(|m| m.runs.get_mut(run))
+            }
         }
     }
 
@@ -345,6 +362,9 @@ impl AppState {
             Target::Sweep { sweep, point } => {
                 self.sweep.as_ref().filter(|s| s.serial == sweep).and_then(|s| s.runs.get(point))
             }
+            Target::Pair { matrix, run } => {
+                self.pairs.as_ref().filter(|m| m.serial == matrix).and_then(|m| m.runs.get(run))
+            }
         }
     }
 
@@ -355,9 +375,10 @@ impl AppState {
 
     /// Whether a job that runs the set-up being edited (the Simulate view's or a compare
     /// variant) is queued or running: the set-up's fields are locked meanwhile. Gallery cards
-    /// run their own set-ups, and a sweep the finished run's.
+    /// run their own set-ups, a sweep the finished run's, and a pair matrix the programs and
+    /// scheme it was started with.
     pub fn setup_busy(&self) -> bool {
-        self.pool.busy(|t| !matches!(t, Target::Card { .. } | Target::Sweep { .. }))
+        self.pool.busy(|t| !matches!(t, Target::Card { .. } | Target::Sweep { .. } | Target::Pair { .. }))
     }
 
     /// Whether some worker is ready (the page's `Compile` requests go to the first).
@@ -390,6 +411,11 @@ impl AppState {
                     self.pool.enqueue(job);
                 }
                 self.schedule();
+            }
+            Action::StartPairs { matrix, jobs } => {
+                self.pool.drop_queued(|t| Scope::Pairs.matches(t));
+                self.pairs = Some(*matrix);
+                self.apply(Action::Enqueue(jobs));
             }
             Action::StartSweep { serial, limits, jobs } => {
                 self.pool.drop_queued(|t| Scope::Sweep.matches(t));
@@ -583,10 +609,10 @@ impl AppState {
     }
 }
 
-/// Whether the runs of `target` keep their snapshots for playback (gallery cards' and a
-/// sweep's do not).
+/// Whether the runs of `target` keep their snapshots for playback (gallery cards', a sweep's
+/// and a pair matrix's do not).
 fn keeps_snapshots(target: Target) -> bool {
-    !matches!(target, Target::Card { .. } | Target::Sweep { .. })
+    !matches!(target, Target::Card { .. } | Target::Sweep { .. } | Target::Pair { .. })
 }
 
 /// A person's account of a failure.
@@ -912,7 +938,8 @@ mod sweep_tests {
     fn simulate_job() -> SimulateJob {
         SimulateJob {
             source: "kernel".into(),
-            programs: None,
+            name: None,
+            co_runners: Vec::new(),
             defines: vec![],
             config: presets::ccws_fermi(),
             policies: Policies { tb: "rr".into(), warp: "ccws".into() },
@@ -1009,5 +1036,45 @@ mod sweep_tests {
         assert_eq!(sweep.serial, 2);
         assert!(sweep.points().is_empty(), "job 10 was the older sweep's");
         assert_eq!(state.pool.workers()[0].job.as_ref().map(|j| j.id), Some(20));
+    }
+
+    fn pair_matrix(serial: u32, first_id: JobId, programs: &[&str]) -> Action {
+        let spec = crate::pair_matrix::MatrixSpec {
+            programs: programs.iter().map(|p| p.to_string()).collect(),
+            scheme: Policies::default(),
+            config: presets::cke_maxwell(),
+            window: 10_000,
+        };
+        let matrix = PairMatrix::new(serial, spec);
+        let jobs = (0..matrix.runs.len())
+            .map(|run| job(first_id + run as JobId, Target::Pair { matrix: serial, run }))
+            .collect();
+        Action::StartPairs { matrix: Box::new(matrix), jobs }
+    }
+
+    #[test]
+    fn a_pair_matrix_s_runs_fill_its_views_and_a_newer_one_or_cancel_stops_them() {
+        let mut state = ready(2);
+        state.apply(pair_matrix(1, 10, &["backprop", "spmv", "kmeans"]));
+        assert_eq!(state.pairs.as_ref().expect("a matrix").runs.len(), 6);
+        assert!(!state.setup_busy(), "the matrix runs the programs it was started with");
+        let (first, second) = (worker_of(&state, 10), worker_of(&state, 11));
+        reply(&mut state, second, Reply::Snapshot { id: 11, every: 0, snapshot: Box::new(Snapshot::default()) });
+        reply(&mut state, first, done(10, 500));
+        let matrix = state.pairs.as_ref().unwrap();
+        assert_eq!(matrix.alone(0).result().map(|r| r.report.cycles), Some(500));
+        assert!(
+            matches!(matrix.alone(1), RunView::Running { snapshots, .. } if snapshots.is_empty()),
+            "no snapshots kept"
+        );
+        assert_eq!(matrix.progress().0, 1);
+        state.apply(Action::Cancel(Scope::Pairs));
+        assert_eq!(state.pool.queue().len(), 0, "the queued runs are dropped");
+        assert_eq!(state.pool.running_matching(|t| Scope::Pairs.matches(t)).len(), 2, "the app stops these two");
+        // A new matrix replaces it: the old runs' late replies find no view.
+        state.apply(pair_matrix(2, 20, &["backprop", "spmv"]));
+        reply(&mut state, second, done(11, 300));
+        let matrix = state.pairs.as_ref().unwrap();
+        assert_eq!((matrix.serial, matrix.progress().0), (2, 0));
     }
 }

@@ -186,7 +186,8 @@ mod tests {
     fn jobs_change_only_the_warp_policy_and_the_snapshots() {
         let origin = SimulateJob {
             source: "kernel".into(),
-            programs: None,
+            name: None,
+            co_runners: Vec::new(),
             defines: vec![("N".into(), "1024".into())],
             config: presets::ccws_fermi(),
             policies: Policies { tb: "rr".into(), warp: "ccws".into() },

@@ -5,7 +5,7 @@
 use warpscope_core::config::presets;
 use warpscope_core::library::{self, LibraryWorkload};
 use warpscope_core::sched::tb::TB_POLICIES;
-use warpscope_core::sched::warp::WARP_POLICIES;
+use warpscope_core::sched::warp::{MEMORY_GATES, WARP_POLICIES};
 use warpscope_core::sched::PolicyInfo;
 
 use crate::protocol::{Catalog, CatalogMachine, CatalogParam, CatalogPolicy, CatalogWorkload};
@@ -25,6 +25,7 @@ pub fn catalog() -> Catalog {
             .collect(),
         tb_policies: TB_POLICIES.iter().map(policy).collect(),
         warp_policies: WARP_POLICIES.iter().map(policy).collect(),
+        memory_gates: MEMORY_GATES.iter().map(policy).collect(),
     }
 }
 
@@ -43,7 +44,8 @@ fn workload(w: &LibraryWorkload) -> CatalogWorkload {
     }
 }
 
-fn policy(p: &PolicyInfo) -> CatalogPolicy {
+/// A registry entry as the menus list it.
+pub fn policy(p: &PolicyInfo) -> CatalogPolicy {
     CatalogPolicy {
         id: p.id.into(),
         label: p.label.into(),
@@ -87,5 +89,7 @@ mod tests {
         let warp: Vec<&str> = c.warp_policies.iter().map(|p| p.id.as_str()).collect();
         assert!(tb.contains(&"rr") && warp.contains(&"gto") && warp.contains(&"lrr"));
         assert_eq!((tb.len(), warp.len()), (TB_POLICIES.len(), WARP_POLICIES.len()));
+        let gates: Vec<&str> = c.memory_gates.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(gates, ["smil", "dmil", "rbmi", "qbmi", "smk-w"]);
     }
 }

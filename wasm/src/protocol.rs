@@ -15,7 +15,7 @@ use warpscope_core::stats::{Report, Snapshot};
 use warpscope_core::{CacheSweepReport, CacheSweepSpec, ConfigError, Policies};
 
 /// Bumped whenever a message changes shape, so that a stale cached worker is detected.
-pub const PROTOCOL_VERSION: u32 = 6;
+pub const PROTOCOL_VERSION: u32 = 7;
 
 /// Identifies one job for the lifetime of the page.
 pub type JobId = u32;
@@ -87,12 +87,15 @@ pub enum Job {
 pub struct SimulateJob {
     /// The kernel file.
     pub source: String,
-    /// Instead of `source`, library workloads side by side: their ids joined by `+`
-    /// (`backprop+spmv`), built as `warpscope run --workload` builds them, each at its file's
-    /// size with `defines` applied to every one (a claim row's co-runs).
+    /// The kernel file's name among programs side by side (the library workload it came
+    /// from); `None`: "your file". Only a co-run reports it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub programs: Option<String>,
-    /// `-D NAME=VALUE` overrides, in order.
+    pub name: Option<String>,
+    /// Library workloads run side by side with the kernel file, each in streams of its own
+    /// (`Workload::co_run`, as `warpscope run --workload backprop+spmv` builds them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub co_runners: Vec<CoRunner>,
+    /// `-D NAME=VALUE` overrides of the kernel file, in order.
     pub defines: Vec<(String, String)>,
     /// The machine.
     pub config: GpuConfig,
@@ -110,6 +113,16 @@ pub struct SimulateJob {
     /// What the final report keeps.
     #[serde(default)]
     pub detail: ReportDetail,
+}
+
+/// A library workload run beside a job's kernel file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoRunner {
+    /// Its library id.
+    pub workload: String,
+    /// Its own `#define` overrides (its size knob among them), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defines: Vec<(String, String)>,
 }
 
 /// What a [`SimulateJob`]'s final report keeps: a report is sent whole, so what the page does
@@ -155,6 +168,8 @@ pub struct Catalog {
     pub tb_policies: Vec<CatalogPolicy>,
     /// Warp schedulers, in menu order.
     pub warp_policies: Vec<CatalogPolicy>,
+    /// Memory-issue gates a warp scheduler may carry (`gto+dmil`), in menu order.
+    pub memory_gates: Vec<CatalogPolicy>,
 }
 
 /// A library workload as the page shows it.
@@ -490,7 +505,8 @@ mod tests {
                 id: 5,
                 job: Job::Simulate(Box::new(SimulateJob {
                     source: "host {}".into(),
-                    programs: None,
+                    name: None,
+                    co_runners: Vec::new(),
                     defines: vec![],
                     config,
                     policies: Policies::default(),

@@ -9,6 +9,7 @@ use warpscope_core::config::presets;
 use warpscope_core::library;
 use warpscope_core::stats::{Report, MAX_RUNS_SHOWN};
 use warpscope_core::sweep::StepOutcome as SweepStep;
+use warpscope_core::workload::Workload;
 use warpscope_core::{bench, CacheSweep, CacheSweepReport, ConfigError, Policies, RunOptions, Simulation, StepOutcome};
 
 use crate::compile::compile_for_run;
@@ -58,18 +59,32 @@ fn bench_simulation(workload: &str, preset: &str, tiny: bool) -> Result<Simulati
 }
 
 fn simulate(job: SimulateJob) -> Result<Work, Failure> {
-    let workload = match &job.programs {
-        Some(ids) => {
-            job.config.validate().map_err(Failure::InvalidConfig)?;
-            library::program(ids, None, &job.defines, &job.config)
-                .map_err(|why| Failure::InvalidConfig(ConfigError::new("programs", why)))?
-        }
-        None => compile_for_run(&job.source, &job.defines, &job.config)?.workload,
-    };
+    let workload = with_co_runners(&job, compile_for_run(&job.source, &job.defines, &job.config)?.workload)?;
     let options = RunOptions { max_cycles: job.max_cycles, ..RunOptions::default() };
     let sim = Simulation::new(job.config, workload, &job.policies, options).map_err(Failure::InvalidConfig)?;
     let schedule = SnapshotSchedule::new(job.snapshot_every, job.heat_sm as usize, MAX_SNAPSHOTS);
     Ok(Work::Simulation(Box::new(sim), Some(schedule), job.detail))
+}
+
+/// `file`, the job's compiled kernel file, with its co-runners beside it: each built from the
+/// library as `warpscope run --workload a+b` builds a part. A co-runner that does not build is
+/// named by its place in the list.
+fn with_co_runners(job: &SimulateJob, file: Workload) -> Result<Workload, Failure> {
+    if job.co_runners.is_empty() {
+        return Ok(file);
+    }
+    let invalid = |field: String, why: String| Failure::InvalidConfig(ConfigError::new(field, why));
+    let mut parts = vec![(job.name.clone().unwrap_or_else(|| String::from("your file")), file)];
+    for (i, c) in job.co_runners.iter().enumerate() {
+        let field = format!("co_runners[{i}]");
+        if c.workload.contains('+') {
+            return Err(invalid(field, format!("`{}`: name one library workload per co-runner", c.workload)));
+        }
+        let program =
+            library::program(&c.workload, None, &c.defines, &job.config).map_err(|why| invalid(field, why))?;
+        parts.push((c.workload.clone(), program));
+    }
+    Workload::co_run(parts).map_err(Failure::InvalidConfig)
 }
 
 /// The engine's report with what `detail` leaves out left out.
@@ -244,7 +259,7 @@ fn advance_engine(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::keeps;
+    use crate::protocol::{keeps, CoRunner};
     use warpscope_core::library;
     use warpscope_core::mem::cache::{CacheGeometry, Replacement};
     use warpscope_core::stats::{Report, Snapshot};
@@ -330,7 +345,8 @@ mod tests {
         let vecadd = library::by_id("vecadd").unwrap();
         SimulateJob {
             source: vecadd.source.into(),
-            programs: None,
+            name: None,
+            co_runners: Vec::new(),
             defines: vec![vecadd.size_define(vecadd.size.min)],
             config: presets::fermi_gtx480(),
             policies: Policies::default(),
@@ -409,8 +425,9 @@ mod tests {
         config.window.cycles = 20_000;
         let policies = Policies { tb: "ws:profile_cycles=2000".into(), warp: "gto+dmil".into() };
         let job = SimulateJob {
-            programs: Some("backprop+spmv".into()),
-            source: String::new(),
+            name: Some("backprop".into()),
+            co_runners: vec![CoRunner { workload: "spmv".into(), defines: vec![] }],
+            source: library::by_id("backprop").unwrap().source.into(),
             defines: vec![],
             config: config.clone(),
             policies: policies.clone(),
@@ -428,9 +445,23 @@ mod tests {
         assert_eq!(*report, expected);
         assert_eq!(report.parts.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["backprop", "spmv"]);
         assert!(report.sharing.is_some(), "Warped-Slicer's split is in the report");
-        let unknown = SimulateJob { programs: Some("backprop+nothing".into()), ..vecadd_job(0, 100) };
-        let Err(Failure::InvalidConfig(e)) = JobRunner::new(2, Job::Simulate(Box::new(unknown)), 0) else { panic!() };
-        assert_eq!(e.field, "programs");
+        let co_runner = |id: &str| vec![CoRunner { workload: id.into(), defines: vec![] }];
+        for (co_runners, field, says) in [
+            (co_runner("nothing"), "co_runners[0]", "no library workload nothing"),
+            (co_runner("spmv+kmeans"), "co_runners[0]", "one library workload per co-runner"),
+        ] {
+            let job = SimulateJob { co_runners, ..vecadd_job(0, 100) };
+            let Err(Failure::InvalidConfig(e)) = JobRunner::new(2, Job::Simulate(Box::new(job)), 0) else { panic!() };
+            assert_eq!(e.field, field);
+            assert!(e.reason.contains(says), "{}", e.reason);
+        }
+        // A kernel file of the page beside a library program: the file is "your file".
+        let job =
+            SimulateJob { co_runners: co_runner("spmv"), detail: ReportDetail::Totals, ..vecadd_job(0, u64::MAX) };
+        let out = replies(job, 1 << 20);
+        let (file_beside, _) = self::report(&out);
+        assert_eq!(file_beside.parts.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["your file", "spmv"]);
+        assert!(file_beside.parts.iter().all(|p| p.warp_instructions > 0), "both ran");
     }
 
     /// A storm of device grids: `parents` × 32 threads each launch a one-block grid.

@@ -78,6 +78,9 @@ pub struct CompareProps {
     pub tb_policies: Rc<Vec<CatalogPolicy>>,
     /// Menus.
     pub warp_policies: Rc<Vec<CatalogPolicy>>,
+    /// The memory-issue gates a warp scheduler may carry.
+    #[prop_or_default]
+    pub memory_gates: Rc<Vec<CatalogPolicy>>,
     /// What is being compared ("hotspot on Fermi GTX 480").
     pub subject: AttrValue,
     /// A variant changed: (index, new value), or removed (None).
@@ -132,7 +135,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
         html! {
             <PolicyPicker id={format!("cmp-{kind}-{index}")} label={format!("{what} of variant {}", index + 1)}
                 show_label={false} policies={policies.clone()} spec={spec.to_string()} on_change={on_spec}
-                disabled={props.busy} />
+                disabled={props.busy} gates={if kind == "warp" { props.memory_gates.clone() } else { Rc::default() }} />
         }
     };
     let coherence_options = vec![

@@ -14,6 +14,7 @@ use crate::components::interference::{has_interference, InterferencePanel};
 use crate::components::launch_queues::{has_launch_queues, LaunchQueues};
 use crate::components::lost_locality::{has_scores, LostLocality};
 use crate::components::playback::Playback;
+use crate::components::program_series::ProgramSeries;
 use crate::components::queue_panel::{has_queues, QueuePanel};
 use crate::components::sm_view::SmOccupancy;
 use crate::components::stats_table::StatsTable;
@@ -159,6 +160,10 @@ fn finished(props: &FinishedProps) -> Html {
     let launch_queues = has_launch_queues(&series).then(|| {
         html! { <LaunchQueues series={(*series).clone()} cursor={*cursor} /> }
     });
+    let parts = use_memo(Same(report.clone()), |report| Rc::new(report.0.parts.clone()));
+    let programs = (!parts.is_empty()).then(|| {
+        html! { <ProgramSeries series={(*series).clone()} parts={(*parts).clone()} sm_count={props.sm_count} cursor={*cursor} /> }
+    });
     let sweep = props.sweeper.as_ref().map(|s| {
         html! {
             <SweepPanel origin={result.clone()} sweep={props.sweep.clone()} warp_policies={s.warp_policies.clone()}
@@ -193,6 +198,7 @@ fn finished(props: &FinishedProps) -> Html {
             <section class="panel" aria-labelledby="charts-title">
                 <h3 id="charts-title">{ "Over time" }</h3>
                 <Charts series={(*series).clone()} cursor={*cursor} />
+                { programs.unwrap_or_default() }
                 { launch_queues.unwrap_or_default() }
             </section>
             <section class="panel" aria-labelledby="stats-title">

@@ -1,5 +1,5 @@
-//! The set-up's menus: library workload and its size, machine preset, schedulers, cycle
-//! budget and the SM whose L1 is pictured. Everything listed comes from the worker's catalog,
+//! The set-up's menus: library workload and its size, the programs run beside it, machine
+//! preset, schedulers (with memory-issue gates), cycle budget and the SM whose L1 is pictured. Everything listed comes from the worker's catalog,
 //! so a new workload, machine or policy appears here without UI work.
 
 use std::rc::Rc;
@@ -8,8 +8,9 @@ use warpscope_wasm::protocol::Catalog;
 use yew::prelude::*;
 
 use crate::components::policy_picker::PolicyPicker;
+use crate::components::program_chips::ProgramChips;
 use crate::identity::Same;
-use crate::setup::{parse_in_range, RefusedFields, Setup, CYCLE_BUDGET};
+use crate::setup::{parse_in_range, RefusedFields, Setup, CYCLE_BUDGET, MAX_CO_RUNNERS};
 
 /// A change the person made.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,6 +19,10 @@ pub enum SetupChange {
     Workload(String),
     /// Size knob (`None`: the file's value).
     Size(Option<u32>),
+    /// Run a library workload beside the file.
+    AddCoRunner(String),
+    /// Stop running the co-runner at this place in the list.
+    RemoveCoRunner(usize),
     /// Machine preset.
     Machine(String),
     /// Thread-block scheduler (a policy spec, parameters included).
@@ -56,6 +61,7 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
     // Copied once per catalog, not on every render: the pickers then see the same lists.
     let tb_policies = use_memo(Same(catalog.clone()), |c| c.0.tb_policies.clone());
     let warp_policies = use_memo(Same(catalog.clone()), |c| c.0.warp_policies.clone());
+    let memory_gates = use_memo(Same(catalog.clone()), |c| c.0.memory_gates.clone());
     let entry = setup.library_entry(catalog).cloned();
 
     let select_change = |make: fn(String) -> SetupChange| {
@@ -173,6 +179,7 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
                 }
             </div>
             { size_input }
+            { co_runners(props) }
             <div class="field">
                 <label for="machine">{ "Machine" }</label>
                 <select id="machine" onchange={select_change(SetupChange::Machine)} disabled={props.busy}>
@@ -185,7 +192,8 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
             <PolicyPicker id="tb-policy" label="Thread-block scheduler" policies={tb_policies}
                 spec={setup.policies.tb.clone()} on_change={props.on_change.reform(SetupChange::Tb)} disabled={props.busy} />
             <PolicyPicker id="warp-policy" label="Warp scheduler" policies={warp_policies}
-                spec={setup.policies.warp.clone()} on_change={props.on_change.reform(SetupChange::Warp)} disabled={props.busy} />
+                spec={setup.policies.warp.clone()} on_change={props.on_change.reform(SetupChange::Warp)} disabled={props.busy}
+                gates={memory_gates} />
             <div class="field">
                 <label for="max-cycles">{ "Cycle budget" }</label>
                 <input id="max-cycles" type="text" inputmode="numeric" value={budget_shown} oninput={on_budget}
@@ -204,5 +212,21 @@ pub fn setup_bar(props: &SetupBarProps) -> Html {
                 <span class="hint">{ "the SM whose L1 playback shows" }</span>
             </div>
         </div>
+    }
+}
+
+/// The programs run beside the file (the concurrent-kernel papers' co-runs; each runs in
+/// streams of its own, at its file's size, and the report gives every program's numbers).
+fn co_runners(props: &SetupBarProps) -> Html {
+    let n = props.setup.co_runners.len();
+    let hint = match n {
+        0 => "alone; add a program to share the GPU with it".to_string(),
+        n => format!("{} programs side by side, each in its own streams at its default size", n + 1),
+    };
+    html! {
+        <ProgramChips id="co-runner-add" label="Run beside" list_label="Programs run beside the file"
+            catalog={props.catalog.clone()} chosen={props.setup.co_runners.clone()} max={MAX_CO_RUNNERS}
+            on_add={props.on_change.reform(SetupChange::AddCoRunner)}
+            on_remove={props.on_change.reform(SetupChange::RemoveCoRunner)} busy={props.busy} hint={hint} />
     }
 }

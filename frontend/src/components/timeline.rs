@@ -20,6 +20,7 @@ use crate::identity::{same_or_equal, Same};
 use crate::plot::lineage::{self, ColourMode, MARK_COLOUR};
 use crate::plot::palette::{kernel_shade, INK_SOFT, LINE, QUALITATIVE_LEN, SHADES};
 use crate::plot::previous_sm::{Previous, PreviousSm, SameSm};
+use crate::plot::programs;
 use crate::plot::scale::{format_cycles, nice_ticks};
 use crate::plot::timeline::{
     block_rect, boxes, boxes_by, hit, kernel_groups, BlockIndex, BoxRect, Geometry, LABEL_WIDTH,
@@ -78,9 +79,11 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let geometry = Rc::new(Geometry::new(&index, width));
     let hover = use_state_eq(|| None::<Hover>);
     let lineage = use_memo(Same(report.clone()), |r| lineage::has_device_launches(&r.0.kernels));
-    let chosen = use_state_eq(ColourMode::default);
-    // A run without device launches has only the kernel colouring.
-    let mode = if *lineage { *chosen } else { ColourMode::Kernel };
+    let offered = ColourMode::offered(!report.run_parts.is_empty(), *lineage);
+    let chosen = use_state_eq(|| None::<ColourMode>);
+    // The person's choice where this report offers it, else the first offered: programs side
+    // by side by program, any other run by kernel run.
+    let mode = (*chosen).filter(|m| offered.contains(m)).unwrap_or(offered[0]);
 
     {
         let (base, report, index, geometry) = (base.clone(), report.clone(), index.clone(), geometry.clone());
@@ -97,7 +100,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             if let Some(mode) = ColourMode::from_id(&select.value()) {
-                chosen.set(mode);
+                chosen.set(Some(mode));
             }
         })
     };
@@ -165,10 +168,10 @@ pub fn timeline(props: &TimelineProps) -> Html {
         <figure class="viz timeline" id="timeline">
             <div class="viz-toolbar">
                 <figcaption>{ "Thread blocks over time, per SM" }</figcaption>
-                if *lineage {
+                if offered.len() > 1 {
                     <label class="viz-mode">{ "Colour by " }
                         <select id="timeline-colour" onchange={on_mode}>
-                            { for ColourMode::ALL.iter().map(|m| html! {
+                            { for offered.iter().map(|m| html! {
                                 <option value={m.id()} selected={*m == mode}>{ m.label() }</option>
                             }) }
                         </select>
@@ -201,6 +204,8 @@ pub fn timeline(props: &TimelineProps) -> Html {
             </div>
             if mode == ColourMode::Kernel {
                 { legend(&report) }
+            } else if mode == ColourMode::Program {
+                { program_legend(&report) }
             } else {
                 { lineage_legend(&report, mode, marks_fit(&index, &geometry)) }
             }
@@ -253,10 +258,17 @@ fn draw_blocks(
     }
     context.stroke();
 
-    if mode == ColourMode::Kernel {
-        // One fill per colour: boxes are bucketed by (hue, shade) first.
+    if matches!(mode, ColourMode::Kernel | ColourMode::Program) {
+        // One fill per colour: boxes are bucketed by (hue, shade) first. A program's blocks
+        // take its hue; a block of no program the last.
+        let by_program = |i: usize| (programs::class(report, &report.blocks[i]), index.shades[i]);
+        let drawn = if mode == ColourMode::Program {
+            boxes_by(index, &report.blocks, geometry, by_program)
+        } else {
+            boxes(index, &report.blocks, geometry)
+        };
         let mut buckets: Vec<Vec<_>> = vec![Vec::new(); QUALITATIVE_LEN * SHADES as usize];
-        for b in boxes(index, &report.blocks, geometry) {
+        for b in drawn {
             buckets[(b.kernel as usize % QUALITATIVE_LEN) * SHADES as usize + b.shade as usize].push(b);
         }
         for (key, rects) in buckets.iter().enumerate().filter(|(_, r)| !r.is_empty()) {
@@ -441,6 +453,9 @@ fn tooltip(report: &Report, hover: Hover, geometry: &Geometry, previous: &Previo
         <div class="viz-tooltip" {style} role="status">
             <strong>{ name }</strong>
             <dl>
+                if let Some(p) = programs::of_run(report, b.kernel) {
+                    <dt>{ "program" }</dt><dd class="program">{ report.parts[p].name.clone() }</dd>
+                }
                 <dt>{ "kernel run" }</dt><dd>{ b.kernel }</dd>
                 <dt>{ "block" }</dt><dd>{ grouped(b.block as u64) }</dd>
                 <dt>{ "SM" }</dt><dd>{ b.sm }</dd>
@@ -511,6 +526,28 @@ fn legend(report: &Report) -> Html {
             if more > 0 {
                 <li class="more">{ format!("and {more} more kernels") }</li>
             }
+        </ul>
+    }
+}
+
+/// Each program of programs side by side with its hue (lighter → darker by block index) and
+/// the blocks of it drawn.
+fn program_legend(report: &Report) -> Html {
+    html! {
+        <ul class="viz-legend" id="timeline-program-legend" aria-label="Programs">
+            { for programs::legend(report).into_iter().enumerate().map(|(p, (name, blocks))| {
+                let ramp = format!(
+                    "background: linear-gradient(to right, {}, {});",
+                    kernel_shade(p, 0).css(),
+                    kernel_shade(p, SHADES - 1).css()
+                );
+                html! {
+                    <li title={format!("{} blocks drawn, lighter → darker by block index", grouped(blocks))}>
+                        <span class="swatch ramp" style={ramp} />{ name }
+                        <span class="runs">{ grouped(blocks) }</span>
+                    </li>
+                }
+            }) }
         </ul>
     }
 }

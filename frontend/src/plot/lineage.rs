@@ -20,11 +20,27 @@ pub enum ColourMode {
     ParentSm,
     /// By the block's nesting depth.
     Depth,
+    /// By the program of programs run side by side ([`super::programs`]), shaded across the
+    /// grid.
+    Program,
 }
 
 impl ColourMode {
     /// Every mode, in menu order.
-    pub const ALL: [ColourMode; 3] = [ColourMode::Kernel, ColourMode::ParentSm, ColourMode::Depth];
+    pub const ALL: [ColourMode; 4] = [ColourMode::Program, ColourMode::Kernel, ColourMode::ParentSm, ColourMode::Depth];
+
+    /// The modes a report can be coloured by, in menu order: by program for programs side by
+    /// side, by kernel run always, by lineage when some run was launched from the device.
+    pub fn offered(co_run: bool, device_launches: bool) -> Vec<ColourMode> {
+        Self::ALL
+            .into_iter()
+            .filter(|m| match m {
+                ColourMode::Program => co_run,
+                ColourMode::Kernel => true,
+                ColourMode::ParentSm | ColourMode::Depth => device_launches,
+            })
+            .collect()
+    }
 
     /// Its value in the menu.
     pub fn id(self) -> &'static str {
@@ -32,6 +48,7 @@ impl ColourMode {
             ColourMode::Kernel => "kernel",
             ColourMode::ParentSm => "parent-sm",
             ColourMode::Depth => "depth",
+            ColourMode::Program => "program",
         }
     }
 
@@ -41,6 +58,7 @@ impl ColourMode {
             ColourMode::Kernel => "kernel run",
             ColourMode::ParentSm => "parent's SM",
             ColourMode::Depth => "nesting depth",
+            ColourMode::Program => "program",
         }
     }
 

@@ -54,6 +54,33 @@ pub fn ipc(series: &TimeSeries) -> Vec<(Span, f64)> {
     spans(series).into_iter().zip(&series.windows).map(|(s, w)| (s, w.warp_instructions as f64 / s.width())).collect()
 }
 
+/// One program's rates over time, for programs side by side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProgramRates {
+    /// Its warp instructions per cycle, at each window's first cycle.
+    pub ipc: Vec<(f64, f64)>,
+    /// The share of the SMs' cycles their LSUs stalled on its requests (0 to 1), likewise.
+    pub lsu_stalled: Vec<(f64, f64)>,
+}
+
+/// The first `programs` programs' rates in each window (at most the series keeps,
+/// [`warpscope_core::stats::parts::SERIES_PARTS`]), on a machine of `sm_count` SMs.
+pub fn program_rates(series: &TimeSeries, programs: usize, sm_count: u32) -> Vec<ProgramRates> {
+    let spans = spans(series);
+    let sms = f64::from(sm_count.max(1));
+    (0..programs.min(warpscope_core::stats::parts::SERIES_PARTS))
+        .map(|p| {
+            let per_window = |f: &dyn Fn(&Window, f64) -> f64| {
+                spans.iter().zip(&series.windows).map(|(s, w)| (s.start, f(w, s.width()))).collect()
+            };
+            ProgramRates {
+                ipc: per_window(&|w, width| w.parts[p].warp_instructions as f64 / width),
+                lsu_stalled: per_window(&|w, width| w.parts[p].lsu_stall_cycles as f64 / (width * sms)),
+            }
+        })
+        .collect()
+}
+
 /// The launch queues' gauges in each window, at the window's first cycle: the most kernels
 /// holding a KDU entry, waiting in the KMU, and DTBL group records (all SMs), in that order.
 /// `None` when every window's are zero (no CDP or DTBL launch path, or no device launch).
@@ -139,6 +166,7 @@ pub fn stall_shares(series: &TimeSeries) -> Vec<(Span, [f64; 7])> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use warpscope_core::stats::parts::PartWindow;
     use warpscope_core::stats::StallBreakdown;
 
     /// A series of `n` windows 100 cycles wide; window `i` issued `10 * (i + 1)` instructions.
@@ -157,6 +185,21 @@ pub(crate) mod tests {
             })
             .collect();
         TimeSeries { every: 100, windows }
+    }
+
+    #[test]
+    fn a_programs_rates_are_its_counts_over_each_windows_cycles_and_sms() {
+        let mut s = sample(2);
+        s.windows[0].parts[0] = PartWindow { warp_instructions: 150, lsu_stall_cycles: 40 };
+        s.windows[0].parts[1] = PartWindow { warp_instructions: 50, lsu_stall_cycles: 0 };
+        s.windows[1].parts[1] = PartWindow { warp_instructions: 20, lsu_stall_cycles: 100 };
+        let rates = program_rates(&s, 2, 4);
+        assert_eq!(rates.len(), 2);
+        assert_eq!(rates[0].ipc, [(0.0, 1.5), (100.0, 0.0)]);
+        // 40 of the 4 SMs' 400 cycles in the first window.
+        assert_eq!(rates[0].lsu_stalled, [(0.0, 0.1), (100.0, 0.0)]);
+        assert_eq!(rates[1].lsu_stalled, [(0.0, 0.0), (100.0, 0.25)]);
+        assert_eq!(program_rates(&s, 9, 4).len(), 4, "the series keeps four programs");
     }
 
     #[test]
