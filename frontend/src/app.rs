@@ -815,7 +815,7 @@ pub fn app() -> Html {
                     <section class="card" aria-labelledby="pairs-title">
                         <h2 id="pairs-title">{ "Programs side by side, pair by pair" }</h2>
                         <PairView catalog={catalog.clone()} programs={(*pair_programs).clone()} {on_programs}
-                            scheme={scheme} machine={AttrValue::from(format!("{machine_name} ({} SMs)", current_setup.config.core.sm_count))}
+                            scheme={scheme} machine={AttrValue::from(machine_words(&current_setup, &catalog, &machine_name))}
                             default_window={default_window} matrix={state.pairs.clone()} workers={state.pool.size()}
                             on_run={on_run_pairs} on_cancel={on_cancel_pairs}
                             blocked={hw_error.as_ref().map(|e| AttrValue::from(format!("the machine is invalid: {}", e.reason)))} />
@@ -922,6 +922,18 @@ fn card_setup(base: &Setup, catalog: &Catalog, card: &gallery::Card, spec: &plan
         let _ = s.config.set_field(path, value);
     }
     s
+}
+
+/// The machine as the co-runs view names it: the preset, and its SM count where the person
+/// changed it (a preset's name may give its own).
+fn machine_words(setup: &Setup, catalog: &Catalog, name: &str) -> String {
+    let sms = setup.config.core.sm_count;
+    match setup.preset(catalog) {
+        Some(preset) if preset.core.sm_count != sms => {
+            format!("the {name} preset with {sms} SMs instead of {}", preset.core.sm_count)
+        }
+        _ => format!("the {name} preset"),
+    }
 }
 
 fn engine_status(state: &AppState) -> String {

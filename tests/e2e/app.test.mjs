@@ -723,3 +723,50 @@ test('a panic on the page shows a banner instead of leaving it dead', async () =
   assert.match(await banner.textContent(), /internal error\. Reload the page.*the page was asked to crash/s);
   await page.close();
 });
+
+test('programs side by side: a link brings the co-runner and the gates, the timeline colours by program, and the pair matrix is the native engine\'s', async () => {
+  const machine = ['--gpu', 'cke-maxwell', '--set', 'core.sm_count=2', '--set', 'window.cycles=20000'];
+  const link = '?w=backprop&with=spmv&m=cke-maxwell&hw=core.sm_count:2,window.cycles:20000&tb=smk&warp=gto%2Bdmil';
+  const page = await openPage(session.browser, `${session.server.url}${link}`);
+  await waitForApp(page);
+  assert.deepEqual(await page.locator('.program-chips .chip span').allTextContents(), ['spmv']);
+  assert.equal(await page.locator('#warp-policy-gates-dmil').isChecked(), true);
+  assert.equal(await page.locator('#warp-policy-gates-qbmi').isChecked(), false);
+  // Two arbiters of the LSU are refused as they are checked, with the engine's reason.
+  await page.check('#warp-policy-gates-rbmi');
+  await page.check('#warp-policy-gates-qbmi');
+  await page.locator('#warp-policy-gates-hint', { hasText: 'use one of them' }).waitFor();
+  await page.uncheck('#warp-policy-gates-rbmi');
+  await page.uncheck('#warp-policy-gates-qbmi');
+
+  assert.equal(await runAndWait(page, 120000), 20000);
+  const together = nativeRun(['--workload', 'backprop+spmv', ...machine, '--tb', 'smk', '--warp', 'gto+dmil']);
+  assert.deepEqual(together.parts.map((p) => p.name), ['backprop', 'spmv']);
+  // The timeline's legend counts each program's blocks as the native report names their runs.
+  const blocks = [0, 0];
+  for (const b of together.blocks) blocks[together.run_parts[b.kernel]] += 1;
+  const legend = await page.locator('#timeline-program-legend li').evaluateAll((items) => items.map((li) => [
+    li.childNodes[1].textContent, Number(li.querySelector('.runs').textContent.replace(/\D/g, ''))]));
+  assert.deepEqual(legend, [['backprop', blocks[0]], ['spmv', blocks[1]]]);
+  assert.equal(await page.locator('#program-series svg').count(), 2, 'each program\'s IPC and LSU stalls over time');
+
+  // The pair matrix starts from the set-up's programs and window.
+  await page.click('#tab-pairs');
+  assert.deepEqual(await page.locator('[aria-labelledby="pairs-title"] .chip span').allTextContents(), ['backprop', 'spmv']);
+  assert.equal(await page.locator('#pair-window').inputValue(), '20000');
+  await page.click('#pair-run');
+  await page.locator('#pair-status', { hasText: 'All 3 runs done.' }).waitFor({ timeout: 120000 });
+  // Alone: round-robin blocks, the warp scheduler without its gate (the claim rows' rule).
+  const solo = (id) => nativeRun(['--workload', id, ...machine, '--tb', 'rr', '--warp', 'gto']);
+  const alone = [solo('backprop'), solo('spmv')];
+  const normalized = together.parts.map((p, i) =>
+    (p.warp_instructions / together.cycles) / (alone[i].warp_instructions / alone[i].cycles));
+  const cell = page.locator('#pair-0-1');
+  assert.equal(Number(await cell.getAttribute('data-wspd')), 0 + normalized[0] + normalized[1]);
+  assert.equal(await cell.getAttribute('data-normalized'), normalized.join(','));
+  assert.equal(await page.locator('#pair-1-0').getAttribute('data-wspd'), await cell.getAttribute('data-wspd'));
+  await page.evaluate(() => document.querySelector('#pair-matrix').scrollIntoView({ block: 'end' }));
+  await screenshot(page, 'pair-matrix');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

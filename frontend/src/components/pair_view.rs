@@ -98,6 +98,7 @@ pub fn pair_view(props: &PairViewProps) -> Html {
     let runs = n + pairs(n).len();
     let chips_hint = match n {
         0 | 1 => format!("choose {MIN_PROGRAMS} to {MAX_PROGRAMS} library programs"),
+        2 => "1 pair and 2 runs alone: 3 runs".to_string(),
         _ => format!("{} pairs and {n} runs alone: {runs} runs", pairs(n).len()),
     };
     let status = props.matrix.as_ref().map(|m| {
@@ -133,7 +134,7 @@ pub fn pair_view(props: &PairViewProps) -> Html {
                         <span class="unit">{ "cycles" }</span>
                     </div>
                     <span id="pair-window-hint" class={classes!("hint", window.is_err().then_some("error"))}>
-                        { window.as_ref().err().cloned().unwrap_or_else(|| "each run's length (the papers': 2 000 000)".into()) }
+                        { window.as_ref().err().cloned().unwrap_or_else(|| "per run; the papers' 2 000 000".into()) }
                     </span>
                 </div>
             </div>
@@ -232,13 +233,17 @@ fn cell(matrix: &PairMatrix, i: usize, j: usize) -> Html {
             RunView::Finished(r) => format!("alone: IPC {:.2}", r.report.ipc),
             other => progress_words(other),
         };
-        return html! { <td class="alone">{ text }</td> };
+        return html! { <td class="alone" id={format!("pair-{i}-{i}")}>{ text }</td> };
     }
     match matrix.cell(i, j) {
         Some(c) => {
             let title = cell_title(&programs[i], &programs[j], &c);
             html! {
-                <td class="wspd" style={format!("background: {};", wspd_colour(c.weighted_speedup))} {title}>
+                // The exact figures for tests (an f64 as Rust prints it: the shortest text that
+                // reads back to the same number).
+                <td class="wspd" style={format!("background: {};", wspd_colour(c.weighted_speedup))} {title}
+                    id={format!("pair-{i}-{j}")} data-wspd={c.weighted_speedup.to_string()}
+                    data-normalized={format!("{},{}", c.normalized[0], c.normalized[1])}>
                     { format!("{:.2}{}", c.weighted_speedup, if c.stopped_early { "*" } else { "" }) }
                 </td>
             }

@@ -255,7 +255,7 @@ fn gates_field(
     });
     html! {
         <>
-            <div class={classes!("field", "gates", error.is_some().then_some("invalid"))} role="group"
+            <div class={classes!("field", "wide", "gates", error.is_some().then_some("invalid"))} role="group"
                 aria-labelledby={format!("{group}-label")} aria-describedby={hint_id.clone()}>
                 <span class="label" id={format!("{group}-label")}>{ "Memory-issue gates" }</span>
                 <div class="checks">{ for boxes }</div>

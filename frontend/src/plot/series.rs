@@ -63,19 +63,34 @@ pub struct ProgramRates {
     pub lsu_stalled: Vec<(f64, f64)>,
 }
 
-/// The first `programs` programs' rates in each window (at most the series keeps,
-/// [`warpscope_core::stats::parts::SERIES_PARTS`]), on a machine of `sm_count` SMs.
+/// Most points a program's rate is drawn with: consecutive windows are taken together beyond
+/// it, as one window per few pixels is all a chart can show, and a window of a few dozen
+/// cycles on a small machine jumps between a handful of values.
+pub const PROGRAM_POINTS: usize = 256;
+
+/// The first `programs` programs' rates (at most the series keeps,
+/// [`warpscope_core::stats::parts::SERIES_PARTS`]) on a machine of `sm_count` SMs, over
+/// groups of consecutive windows, at most [`PROGRAM_POINTS`] of them.
 pub fn program_rates(series: &TimeSeries, programs: usize, sm_count: u32) -> Vec<ProgramRates> {
     let spans = spans(series);
     let sms = f64::from(sm_count.max(1));
+    let group = series.windows.len().div_ceil(PROGRAM_POINTS).max(1);
     (0..programs.min(warpscope_core::stats::parts::SERIES_PARTS))
         .map(|p| {
-            let per_window = |f: &dyn Fn(&Window, f64) -> f64| {
-                spans.iter().zip(&series.windows).map(|(s, w)| (s.start, f(w, s.width()))).collect()
+            let per_group = |f: &dyn Fn(&Window) -> u64, per_sm: bool| {
+                spans
+                    .chunks(group)
+                    .zip(series.windows.chunks(group))
+                    .map(|(s, w)| {
+                        let width: f64 = s.iter().map(Span::width).sum();
+                        let count: u64 = w.iter().map(f).sum();
+                        (s[0].start, count as f64 / if per_sm { width * sms } else { width })
+                    })
+                    .collect()
             };
             ProgramRates {
-                ipc: per_window(&|w, width| w.parts[p].warp_instructions as f64 / width),
-                lsu_stalled: per_window(&|w, width| w.parts[p].lsu_stall_cycles as f64 / (width * sms)),
+                ipc: per_group(&|w| w.parts[p].warp_instructions, false),
+                lsu_stalled: per_group(&|w| w.parts[p].lsu_stall_cycles, true),
             }
         })
         .collect()
@@ -200,6 +215,13 @@ pub(crate) mod tests {
         assert_eq!(rates[0].lsu_stalled, [(0.0, 0.1), (100.0, 0.0)]);
         assert_eq!(rates[1].lsu_stalled, [(0.0, 0.0), (100.0, 0.25)]);
         assert_eq!(program_rates(&s, 9, 4).len(), 4, "the series keeps four programs");
+        // Past the most points, consecutive windows go together: 600 windows, 3 a point.
+        let mut long = sample(600);
+        long.windows.iter_mut().for_each(|w| w.parts[0].warp_instructions = 30);
+        long.windows[0].parts[0].warp_instructions = 90;
+        let ipc = &program_rates(&long, 1, 4)[0].ipc;
+        assert_eq!(ipc.len(), 200);
+        assert_eq!((ipc[0], ipc[1]), ((0.0, 150.0 / 300.0), (300.0, 0.3)));
     }
 
     #[test]
