@@ -63,6 +63,10 @@ test('on a phone every view fits the screen\'s width, before and after runs', as
   await assertNoSidewaysScroll(page, 'Compare after its runs');
   await screenshot(page, 'narrow-compare');
 
+  await page.click('#tab-pairs');
+  await assertNoSidewaysScroll(page, 'Co-runs');
+  await screenshot(page, 'narrow-pairs');
+
   await page.click('#tab-gallery');
   await assertNoSidewaysScroll(page, 'Paper gallery');
   await screenshot(page, 'narrow-gallery');
@@ -73,7 +77,7 @@ test('on a phone every view fits the screen\'s width, before and after runs', as
 test('on a tablet the views fit too, and the set-up wraps onto rows', async () => {
   const page = await openPage(session.browser, session.server.url, TABLET);
   await waitForApp(page);
-  for (const tab of ['compare', 'gallery', 'simulate']) {
+  for (const tab of ['compare', 'pairs', 'gallery', 'simulate']) {
     await page.click(`#tab-${tab}`);
     await page.locator(`#view-${tab}`).waitFor();
     await assertNoSidewaysScroll(page, tab);
