@@ -221,6 +221,34 @@ fn print_part_memory(r: &Report, part: &warpscope_core::stats::PartReport) {
     );
 }
 
+/// Who held up whose memory instructions at the LSU: for each co-running kernel, the SM cycles
+/// its ready memory instructions waited behind each kernel's access.
+fn print_memory_blocking(r: &Report, blocking: &warpscope_core::stats::blocking::MemoryBlocking) {
+    let sm_cycles = r.cycles * r.sms.len() as u64;
+    let mut first = true;
+    for (victim, row) in blocking.waited.iter().enumerate() {
+        let behind: Vec<String> = row
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .map(|(holder, n)| match holder == victim {
+                true => format!("{n} behind its own"),
+                false => format!("{n} behind {}", blocking.kernels[holder].label()),
+            })
+            .collect();
+        if behind.is_empty() {
+            continue;
+        }
+        let heading = if std::mem::take(&mut first) { "held back at LSU" } else { "" };
+        println!(
+            "{heading:<19}{}: {} SM cycles ({} of all)",
+            blocking.kernels[victim].label(),
+            behind.join(", "),
+            percent(row.iter().sum(), sm_cycles)
+        );
+    }
+}
+
 /// Each SM's split among the co-running kernels, named by program when each has one stream.
 fn print_sharing(r: &Report, sharing: &warpscope_core::stats::sharing::SharingReport) {
     let named = r.parts.len() == sharing.kernels.len();
@@ -254,6 +282,9 @@ fn print_summary(r: &Report, seconds: f64) {
     }
     if let Some(sharing) = &r.sharing {
         print_sharing(r, sharing);
+    }
+    if let Some(blocking) = &r.memory_blocking {
+        print_memory_blocking(r, blocking);
     }
     println!("L1 hit rate        {:>12}   ({} accesses)", percent(r.l1.hits, r.l1.accesses), r.l1.accesses);
     println!(

@@ -32,6 +32,7 @@ use crate::sched::tb::{
 use crate::sched::warp::{WarpPolicy, WarpScheduler};
 use crate::sm::scoreboard::{self, Operands};
 use crate::sm::{CycleTally, Finished, IssueCx, LaunchShape, Sm};
+use crate::stats::blocking::{BlockingKernel, MemoryBlocking};
 use crate::stats::energy::{Energy, EnergyModel};
 use crate::stats::parts;
 use crate::stats::snapshot::NONE;
@@ -39,7 +40,7 @@ use crate::stats::{
     BlockLog, KernelReport, L1Replay, L2Stats, Report, Snapshot, StallBreakdown, TimeSeries, TrafficClass, Window,
     WindowCursor,
 };
-use crate::workload::Workload;
+use crate::workload::{Part, Workload};
 
 /// Which policies run: each a spec, the registry id optionally followed by parameter values
 /// (`swl:limit=6`; see [`crate::sched::PolicySpec`]).
@@ -1288,6 +1289,7 @@ impl Simulation {
         let l1_replay = (self.config.l1.replacement == Replacement::Belady).then(|| self.replay_l1(&mut kernels));
         let shared_accesses = kernels.iter().map(|k| k.shared_accesses).sum();
         let parts = crate::stats::parts::part_reports(&self.workload.parts, &kernels);
+        let memory_blocking = self.memory_blocking(&kernels);
 
         let energy_model = EnergyModel::for_config(&self.config);
         let mut report = Report {
@@ -1299,6 +1301,7 @@ impl Simulation {
             run_groups: Vec::new(),
             parts,
             run_parts: self.run_parts.clone(),
+            memory_blocking,
             sms,
             blocks: self.blocks.records().to_vec(),
             block_record_stride: self.blocks.stride(),
@@ -1321,6 +1324,32 @@ impl Simulation {
         };
         report.energy = energy_model.of_report(&report);
         report
+    }
+
+    /// Who held up whose memory instructions among the co-running kernels, all SMs together;
+    /// `None` with fewer than two.
+    fn memory_blocking(&self, kernels: &[KernelReport]) -> Option<MemoryBlocking> {
+        let n = self.sms.first()?.blocked_by()?.kernels();
+        let streams = self.workload.host_streams();
+        let kernels = streams[..n]
+            .iter()
+            .map(|&stream| BlockingKernel {
+                stream,
+                name: kernels
+                    .iter()
+                    .find(|k| k.parent.is_none() && k.stream == stream)
+                    .map_or_else(String::new, |k| k.name.clone()),
+                program: Part::of_stream(&self.workload.parts, stream).map(|p| self.workload.parts[p].name.clone()),
+            })
+            .collect();
+        let waited = (0..n)
+            .map(|victim| {
+                (0..n)
+                    .map(|holder| self.sms.iter().filter_map(Sm::blocked_by).map(|b| b.waited(victim, holder)).sum())
+                    .collect()
+            })
+            .collect();
+        Some(MemoryBlocking { kernels, waited })
     }
 
     /// Replays every SM's recorded L1 stream with Belady's and with LRU replacement; sets each

@@ -253,6 +253,33 @@ fn co_run_under(tb: &str) -> Report {
     sim.report()
 }
 
+/// Who held up whose memory instructions. Under spatial multitasking the programs never share
+/// an SM, so each waits only behind its own accesses, for at most its one SM's cycles; sharing
+/// every SM (SMK), the spinner's loads wait behind the copy's accesses too. Either way, every
+/// scheduler cycle stalled on the memory pipeline is a cycle in which some kernel waited there.
+#[test]
+fn memory_instructions_wait_behind_another_programs_accesses_only_where_they_share_an_sm() {
+    let waited = |r: &Report| r.memory_blocking.clone().expect("two co-running kernels").waited;
+    let spatial = co_run_under("spatial");
+    let blocked = waited(&spatial);
+    assert_eq!((blocked[0][1], blocked[1][0]), (0, 0), "{blocked:?}");
+    assert!(blocked[0][0] > 0, "the copy waits behind its own accesses");
+    assert!(blocked[0][0] <= spatial.cycles && blocked[1][1] <= spatial.cycles, "one SM each: {blocked:?}");
+
+    let shared = co_run_under("smk");
+    let blocked = waited(&shared);
+    assert!(blocked[1][0] > 0, "the spinner waits behind the copy: {blocked:?}");
+    let schedulers = shared.sms[0].stalls.total() / shared.cycles;
+    for r in [&spatial, &shared] {
+        let counted: u64 = waited(r).iter().flatten().sum();
+        assert!(
+            r.stalls.memory_pipeline <= schedulers * counted,
+            "{} > {schedulers} × {counted}",
+            r.stalls.memory_pipeline
+        );
+    }
+}
+
 #[test]
 fn spatial_multitasking_gives_each_program_its_own_sms() {
     let report = co_run_under("spatial");

@@ -64,9 +64,10 @@ impl Tally<'_> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     Idle,
-    /// A shared-memory access holds the banks until this cycle.
+    /// A shared-memory access of kernel run `kernel` holds the banks until this cycle.
     Shared {
         until: u64,
+        kernel: u32,
     },
     /// A global access presenting its line requests; `next` is the next to send.
     Global {
@@ -231,8 +232,16 @@ impl Lsu {
     }
 
     /// A shared-memory access occupies the slot until `until`.
-    pub fn start_shared(&mut self, until: u64) {
-        self.state = State::Shared { until };
+    pub fn start_shared(&mut self, until: u64, kernel: u32) {
+        self.state = State::Shared { until, kernel };
+    }
+
+    /// The kernel run whose access holds the LSU, if one does.
+    pub fn holder(&self) -> Option<u32> {
+        match self.state {
+            State::Idle => None,
+            State::Shared { kernel, .. } | State::Global { kernel, .. } => Some(kernel),
+        }
     }
 
     /// A global access of the warp in slot `warp` (dynamic id `warp_id`), of kernel run
@@ -263,7 +272,7 @@ impl Lsu {
     pub fn cycle(&mut self, now: u64, l1: &mut L1Cache, loads: &mut PendingLoads, tally: &mut Tally<'_>) {
         match self.state {
             State::Idle => {}
-            State::Shared { until } => {
+            State::Shared { until, .. } => {
                 if now >= until {
                     self.state = State::Idle;
                 }

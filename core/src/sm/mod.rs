@@ -8,6 +8,7 @@
 //! destination unreadable until every line request of the instruction is answered.
 
 mod active_warps;
+pub mod blocked_by;
 pub mod lsu;
 mod memory_arbiter;
 mod ready;
@@ -34,6 +35,7 @@ use crate::sched::warp::{
 };
 use crate::stats::{BlockLog, BlockRecord, KernelReport, SmReport, StallCounts, StallReason};
 use active_warps::ActiveWarps;
+use blocked_by::BlockedBy;
 pub use lsu::StallSpan;
 use lsu::{Lsu, PendingLoads, Tally};
 use ready::{Next, Readiness, NOT_READY};
@@ -182,6 +184,8 @@ pub struct Sm {
     /// The LSU's stalls by kernel run since the engine last took them, when programs run side
     /// by side (see [`Sm::take_stall_spans`]).
     stall_spans: Option<Vec<StallSpan>>,
+    /// Who held up whose memory instructions, when programs run side by side.
+    blocked_by: Option<BlockedBy>,
     schedulers: Vec<Scheduler>,
     warps: Vec<Warp>,
     /// Policy-visible state of each warp slot, kept in step with `warps`.
@@ -314,6 +318,7 @@ impl Sm {
             recorder: record.then(Vec::new),
             l1_log: (config.l1.replacement == Replacement::Belady).then(Vec::new),
             stall_spans: None,
+            blocked_by: None,
             schedulers: (0..n)
                 .map(|_| Scheduler {
                     unit_free: [0; 3],
@@ -377,12 +382,19 @@ impl Sm {
     pub fn set_co_running(&mut self, streams: &[u32]) {
         self.streams = streams.to_vec();
         self.l1.share_mshrs(streams.len() as u32);
+        self.blocked_by = (streams.len() >= 2).then(|| BlockedBy::new(streams.len(), self.schedulers.len()));
     }
 
     /// Keeps the LSU's stalls by kernel run from now on, for the time series to split them by
     /// program ([`Sm::take_stall_spans`]).
     pub fn keep_stall_spans(&mut self) {
         self.stall_spans.get_or_insert_with(Vec::new);
+    }
+
+    /// Who held up whose memory instructions among the co-running kernels (in the order of
+    /// [`Sm::set_co_running`]'s streams); `None` with fewer than two.
+    pub fn blocked_by(&self) -> Option<&BlockedBy> {
+        self.blocked_by.as_ref()
     }
 
     /// Hands each stall span kept since the last call to `take`, oldest first, and forgets it.
@@ -670,6 +682,7 @@ impl Sm {
                 // Nothing changed since its last look: it stalls for the same reason.
                 self.stalls.add(self.last_reasons[s], 1);
                 io.tally.stalls.add(self.last_reasons[s], 1);
+
                 wake = wake.min(self.schedulers[s].sleep_until);
                 continue;
             }
@@ -677,6 +690,7 @@ impl Sm {
             self.stalls.add(reason, 1);
             io.tally.stalls.add(reason, 1);
             self.last_reasons[s] = reason;
+
             // A policy's gate can change without any event the SM sees; everything else wakes
             // a sleeping scheduler (a register released, a block admitted, a barrier opening,
             // the LSU emptying).
@@ -686,6 +700,9 @@ impl Sm {
             };
             self.schedulers[s].sleep_until = sleep_until;
             wake = wake.min(sleep_until);
+        }
+        if let Some(b) = &mut self.blocked_by {
+            b.count(1);
         }
         // What the schedulers did can stall, release or retire warps.
         self.count_active(now + 1);
@@ -724,8 +741,36 @@ impl Sm {
         for &reason in &self.last_reasons {
             self.stalls.add(reason, cycles);
         }
+        if let Some(b) = &mut self.blocked_by {
+            b.count(cycles);
+        }
         charge(&self.last_reasons, self.accounted_to, cycles);
         self.accounted_to = now;
+    }
+
+    /// Notes whom scheduler `s` sees held up this cycle, and behind whom: the co-running
+    /// kernels of its warps whose memory instruction is ready, when the LSU is busy.
+    fn look_blocked(&mut self, s: usize, runs: &[KernelReport]) {
+        let streams = &self.streams;
+        let group = |stream: u32| streams.iter().position(|&s| s == stream).unwrap_or(usize::MAX);
+        let mut waiting = 0u8;
+        let holder = self.lsu.holder().and_then(|run| runs.get(run as usize)).map_or(usize::MAX, |r| group(r.stream));
+        if self.lsu.busy() {
+            let ready = &self.schedulers[s].ready;
+            let mut add = |w: usize| {
+                let victim = group(self.info[w].stream);
+                if victim < blocked_by::MAX_KERNELS {
+                    waiting |= 1 << victim;
+                }
+            };
+            match ready.wide() {
+                false => ready.memory_candidates::<1>().for_each(&mut add),
+                true => ready.memory_candidates::<4>().for_each(&mut add),
+            }
+        }
+        if let Some(b) = &mut self.blocked_by {
+            b.look(s, waiting, holder);
+        }
     }
 
     /// The warps of scheduler `s` that can issue at `now`, oldest first; when there are none,
@@ -772,6 +817,9 @@ impl Sm {
             false => self.collect_ready::<1>(s, now, operands).map(WarpSet::from),
             true => self.collect_ready::<4>(s, now, operands).map(WarpSet::from),
         };
+        if self.blocked_by.is_some() {
+            self.look_blocked(s, io.runs);
+        }
         let ready = match ready {
             Ok(ready) => ready,
             Err(reason) => return Ok(reason),
@@ -930,7 +978,7 @@ impl Sm {
                     Space::Shared => {
                         let degree = bank_conflict_degree(access.mask, &self.addresses, self.shared_banks) as u64;
                         requests = degree as u32;
-                        self.lsu.start_shared(now + degree);
+                        self.lsu.start_shared(now + degree, self.info[wi].kernel);
                         if let Some(dst) = dst {
                             self.warps[wi].ready_at[dst.0 as usize] = now + degree + self.shared_latency;
                         }

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::mem::l1::L1Stats;
 
 pub mod block_log;
+pub mod blocking;
 pub mod chunk_view;
 pub mod energy;
 pub mod launch;
@@ -645,6 +646,10 @@ pub struct Report {
     /// program.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub run_parts: Vec<u8>,
+    /// With two or more co-running kernels (host streams), who held up whose memory
+    /// instructions at the LSU.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_blocking: Option<blocking::MemoryBlocking>,
     /// Per SM.
     pub sms: Vec<SmReport>,
     /// Thread blocks in the order they finished: every one, or for a grid of more than

@@ -7,6 +7,7 @@ use yew::prelude::*;
 use warpscope_core::mem::l1::L1Stats;
 use warpscope_core::sched::tb::steal::StealStats;
 use warpscope_core::sched::warp::{WarpPolicy, WarpScheduler};
+use warpscope_core::stats::blocking::MemoryBlocking;
 use warpscope_core::stats::energy::Energy;
 use warpscope_core::stats::{LaunchStats, NetworkStats, Report};
 
@@ -187,6 +188,9 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
             if !r.launches.is_empty() {
                 { launch_table(&r.launches) }
             }
+            if let Some(b) = &r.memory_blocking {
+                { blocking_table(b, r.cycles * r.sms.len() as u64) }
+            }
             // Scrolls in its own frame, so it takes focus for the arrow keys to scroll it.
             <table class="report kernels" id="kernel-table" tabindex="0">
                 <caption>{ "Kernel runs" }</caption>
@@ -224,6 +228,39 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                 </tbody>
             </table>
         </div>
+    }
+}
+
+/// Who held up whose memory instructions at the LSU among the co-running kernels: a row per
+/// kernel that waited, a column per kernel whose access held the LSU, in SM cycles (each cell's
+/// raw number in `data-value` for the browser tests).
+fn blocking_table(b: &MemoryBlocking, sm_cycles: u64) -> Html {
+    html! {
+        <table class="report blocking" id="memory-blocking">
+            <caption>{ "Memory instructions held back at the load-store unit" }</caption>
+            <thead>
+                <tr>
+                    <th scope="col">{ "Ready memory instruction of" }</th>
+                    { for b.kernels.iter().map(|k| html! { <th scope="col">{ format!("behind {}", k.label()) }</th> }) }
+                </tr>
+            </thead>
+            <tbody>
+                { for b.kernels.iter().zip(&b.waited).enumerate().map(|(v, (k, row))| html! {
+                    <tr>
+                        <th scope="row">{ k.label() }</th>
+                        { for row.iter().enumerate().map(|(h, &n)| html! {
+                            <td id={format!("blocked-{v}-{h}")} data-value={n.to_string()}
+                                title={format!("{} of the SMs' cycles", percent(n, sm_cycles))}>{ grouped(n) }</td>
+                        }) }
+                    </tr>
+                }) }
+                <tr><td colspan={(b.kernels.len() + 1).to_string()} class="note">{
+                    "SM cycles in which some warp of the row's kernel had a memory instruction ready to issue that the LSU \
+                     did not take, busy with an access of the column's kernel (stalled, perhaps, on a request the L1 \
+                     turned away); counted whether or not its scheduler issued something else."
+                }</td></tr>
+            </tbody>
+        </table>
     }
 }
 
