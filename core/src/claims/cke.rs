@@ -527,7 +527,7 @@ pub(super) const CLAIMS: &[Claim] = &[
              sized from each kernel's IPC alone, already equalise progress, and against them ANTT is 26 % (QBMI) and \
              23 % (DMIL) worse",
         ),
-        headline: false,
+        headline: true,
     },
     Claim {
         id: "cke-7.2-14",
