@@ -221,30 +221,44 @@ fn print_part_memory(r: &Report, part: &warpscope_core::stats::PartReport) {
     );
 }
 
-/// Who held up whose memory instructions at the LSU: for each co-running kernel, the SM cycles
-/// its ready memory instructions waited behind each kernel's access.
+/// Who held up whose memory instructions at the LSU: for each co-running kernel, how often
+/// the L1 turned its requests away, and the SM cycles its ready memory instructions waited
+/// behind each kernel's access.
 fn print_memory_blocking(r: &Report, blocking: &warpscope_core::stats::blocking::MemoryBlocking) {
     let sm_cycles = r.cycles * r.sms.len() as u64;
-    let mut first = true;
+    println!("co-running kernels at the L1 and the LSU:");
     for (victim, row) in blocking.waited.iter().enumerate() {
+        let l1 = blocking.l1_of(victim, &r.kernels);
+        let causes = [
+            ("line", l1.fail_line_alloc),
+            ("MSHR", l1.fail_mshr_entry),
+            ("merge", l1.fail_mshr_merge),
+            ("miss queue", l1.fail_miss_queue),
+        ];
+        let causes: Vec<String> = causes.iter().filter(|(_, n)| *n > 0).map(|(c, n)| format!("{c} {n}")).collect();
+        let causes = if causes.is_empty() { String::new() } else { format!(" ({})", causes.join(", ")) };
         let behind: Vec<String> = row
             .iter()
             .enumerate()
             .filter(|(_, n)| **n > 0)
             .map(|(holder, n)| match holder == victim {
-                true => format!("{n} behind its own"),
+                true => format!("{n} SM cycles behind its own accesses"),
                 false => format!("{n} behind {}", blocking.kernels[holder].label()),
             })
             .collect();
-        if behind.is_empty() {
-            continue;
-        }
-        let heading = if std::mem::take(&mut first) { "held back at LSU" } else { "" };
+        let waited = match behind.is_empty() {
+            true => "never waited at the LSU".to_string(),
+            false => format!(
+                "waited at the busy LSU {} ({} of SM cycles)",
+                behind.join(" and "),
+                percent(row.iter().sum(), sm_cycles)
+            ),
+        };
         println!(
-            "{heading:<19}{}: {} SM cycles ({} of all)",
+            "    {}: {} L1 accesses, {} attempts turned away{causes}; {waited}",
             blocking.kernels[victim].label(),
-            behind.join(", "),
-            percent(row.iter().sum(), sm_cycles)
+            l1.accesses,
+            l1.failures()
         );
     }
 }

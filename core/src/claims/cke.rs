@@ -262,7 +262,7 @@ pub(super) const CLAIMS: &[Claim] = &[
             ),
             on(
                 &["backprop+kmeans-transpose"],
-                Metric::ReservationFailsPerAccess,
+                Metric::ProgramReservationFailsPerAccess("backprop"),
                 Each,
                 RatioAtLeast { a: "WS-UCP", b: "WS", min: 1.0 },
             ),

@@ -45,6 +45,10 @@ pub enum Metric {
     IssueShare,
     /// Failed L1 attempts (every cause) per accepted L1 access (the CKE paper's rsfail rate).
     ReservationFailsPerAccess,
+    /// The named program's (of programs side by side) reservation failures per L1 access: its
+    /// requests' failed attempts, counted per retry cycle, over its accesses (`cke.md`'s
+    /// per-kernel rsfail).
+    ProgramReservationFailsPerAccess(&'static str),
     /// Cycles from the start of the first run of the named kernel to the end of its first
     /// run that ends (a kernel's time beside its co-runners).
     FirstRunCycles(&'static str),
@@ -178,6 +182,7 @@ impl Metric {
             | Metric::SharedBlocks(_)
             | Metric::KernelL1AccessesPerKcycle(_)
             | Metric::KernelL1MissRate(_)
+            | Metric::ProgramReservationFailsPerAccess(_)
             | Metric::UnpartitionedLaunches
             | Metric::StealOverflows => true,
             other => other.measure(&Report::default()).is_some(),
@@ -217,6 +222,7 @@ impl Metric {
             Metric::SharedBlocks(k) => return alloc::format!("{k} blocks per SM"),
             Metric::KernelL1AccessesPerKcycle(k) => return alloc::format!("{k} L1 accesses per 1K cycles"),
             Metric::KernelL1MissRate(k) => return alloc::format!("{k} L1 miss rate"),
+            Metric::ProgramReservationFailsPerAccess(p) => return alloc::format!("{p} rsfail per access"),
         };
         String::from(fixed)
     }
@@ -299,6 +305,13 @@ impl Metric {
                 ratio(s.issued, s.total())
             }
             Metric::ReservationFailsPerAccess => ratio(l1.failures(), l1.accesses),
+            Metric::ProgramReservationFailsPerAccess(name) => {
+                let part = report.parts.iter().find(|p| p.name == name)?;
+                if part.l1.accesses == 0 {
+                    return None;
+                }
+                ratio(part.l1.failures(), part.l1.accesses)
+            }
             Metric::GatedLoadsPerKilo => 1000.0 * ratio(report.gated_loads, report.warp_instructions),
             Metric::UnpartitionedLaunches => report.steal?.unpartitioned_launches as f64,
             Metric::StealOverflows => report.steal?.overflows as f64,
@@ -512,6 +525,13 @@ mod tests {
         assert_eq!(Metric::SharedBlocks("a").measure(&together), Some(9.0));
         assert_eq!(Metric::SharedBlocks("b").measure(&together), Some(4.0));
         assert_eq!(Metric::SharedBlocks("c").measure(&together), None);
+        // a's 70 accesses met 35 failed attempts; b's none.
+        let mut failing = together.clone();
+        failing.parts[0].l1.fail_line_alloc = 20;
+        failing.parts[0].l1.fail_mshr_entry = 15;
+        assert_eq!(Metric::ProgramReservationFailsPerAccess("a").measure(&failing), Some(0.5));
+        assert_eq!(Metric::ProgramReservationFailsPerAccess("b").measure(&failing), Some(0.0));
+        assert_eq!(Metric::ProgramReservationFailsPerAccess("c").measure(&failing), None);
         assert_eq!(Metric::TheoreticalSpeedup.measure(&together), Some(1.6));
         let co = |m: Metric| m.measure_co_run(&together, &[&a, &b]).expect("measured");
         // 70 per 1000 cycles against 130: the paper's Fig. 6 in miniature.

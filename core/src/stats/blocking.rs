@@ -42,6 +42,18 @@ pub struct MemoryBlocking {
 }
 
 impl MemoryBlocking {
+    /// The L1 counts of co-running kernel `k`: its host runs' on its stream (of the runs the
+    /// report keeps whole).
+    pub fn l1_of(&self, k: usize, runs: &[super::KernelReport]) -> crate::mem::l1::L1Stats {
+        let mut l1 = crate::mem::l1::L1Stats::default();
+        if let Some(kernel) = self.kernels.get(k) {
+            for run in runs.iter().filter(|r| r.parent.is_none() && r.stream == kernel.stream) {
+                l1.merge(&run.l1);
+            }
+        }
+        l1
+    }
+
     /// SM cycles kernel `victim` waited behind the others' accesses (not its own).
     pub fn behind_others(&self, victim: usize) -> u64 {
         self.waited

@@ -189,7 +189,7 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                 { launch_table(&r.launches) }
             }
             if let Some(b) = &r.memory_blocking {
-                { blocking_table(b, r.cycles * r.sms.len() as u64) }
+                { blocking_table(b, r) }
             }
             // Scrolls in its own frame, so it takes focus for the arrow keys to scroll it.
             <table class="report kernels" id="kernel-table" tabindex="0">
@@ -234,7 +234,21 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
 /// Who held up whose memory instructions at the LSU among the co-running kernels: a row per
 /// kernel that waited, a column per kernel whose access held the LSU, in SM cycles (each cell's
 /// raw number in `data-value` for the browser tests).
-fn blocking_table(b: &MemoryBlocking, sm_cycles: u64) -> Html {
+fn blocking_table(b: &MemoryBlocking, r: &Report) -> Html {
+    let sm_cycles = r.cycles * r.sms.len() as u64;
+    let turned_away = |k: usize| {
+        let l1 = b.l1_of(k, &r.kernels);
+        let per_access = if l1.accesses == 0 { 0.0 } else { l1.failures() as f64 / l1.accesses as f64 };
+        let causes = [
+            ("line allocation", l1.fail_line_alloc),
+            ("MSHR", l1.fail_mshr_entry),
+            ("MSHR merge", l1.fail_mshr_merge),
+            ("miss queue", l1.fail_miss_queue),
+        ];
+        let causes: Vec<String> =
+            causes.iter().filter(|(_, n)| *n > 0).map(|(c, n)| format!("{c} {}", grouped(*n))).collect();
+        (format!("{per_access:.2} per access"), causes.join(", "), l1.failures())
+    };
     html! {
         <table class="report blocking" id="memory-blocking">
             <caption>{ "Memory instructions held back at the load-store unit" }</caption>
@@ -242,6 +256,7 @@ fn blocking_table(b: &MemoryBlocking, sm_cycles: u64) -> Html {
                 <tr>
                     <th scope="col">{ "Ready memory instruction of" }</th>
                     { for b.kernels.iter().map(|k| html! { <th scope="col">{ format!("behind {}", k.label()) }</th> }) }
+                    <th scope="col">{ "Its requests turned away by the L1" }</th>
                 </tr>
             </thead>
             <tbody>
@@ -252,12 +267,18 @@ fn blocking_table(b: &MemoryBlocking, sm_cycles: u64) -> Html {
                             <td id={format!("blocked-{v}-{h}")} data-value={n.to_string()}
                                 title={format!("{} of the SMs' cycles", percent(n, sm_cycles))}>{ grouped(n) }</td>
                         }) }
+                        {{
+                            let (rate, causes, failures) = turned_away(v);
+                            html! { <td id={format!("turned-away-{v}")} data-value={failures.to_string()} title={causes}>{ rate }</td> }
+                        }}
                     </tr>
                 }) }
-                <tr><td colspan={(b.kernels.len() + 1).to_string()} class="note">{
+                <tr><td colspan={(b.kernels.len() + 2).to_string()} class="note">{
                     "SM cycles in which some warp of the row's kernel had a memory instruction ready to issue that the LSU \
                      did not take, busy with an access of the column's kernel (stalled, perhaps, on a request the L1 \
-                     turned away); counted whether or not its scheduler issued something else."
+                     turned away); counted whether or not its scheduler issued something else. The last column is \
+                     how often the L1 turned the kernel's requests away (no line to allocate, no MSHR, the miss queue \
+                     full), per access: a request turned away holds the LSU for every kernel on its SM."
                 }</td></tr>
             </tbody>
         </table>
