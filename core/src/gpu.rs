@@ -194,6 +194,19 @@ impl CycleTally {
     fn add_to(&self, window: &mut crate::stats::Window) {
         window.warp_instructions += self.instructions;
         window.stalls.add_counts(&self.stalls);
+        for (w, n) in window.held_back.iter_mut().zip(self.held_back) {
+            *w += n;
+        }
+    }
+}
+
+/// What a dormant stretch of an SM adds to `series`: its schedulers' stall reasons and the
+/// co-running kernels (a bit each) whose memory instructions waited at its LSU
+/// ([`Sm::catch_up`]).
+fn dormant(series: &mut TimeSeries) -> impl FnMut(&[crate::stats::StallReason], u8, u64, u64) + '_ {
+    |reasons, held_back, start, cycles| {
+        series.add_stall_span(start, cycles, reasons);
+        series.add_held_back_span(held_back, start, cycles);
     }
 }
 
@@ -533,7 +546,7 @@ impl Simulation {
     fn catch_up_all(&mut self) {
         let Simulation { sms, series, now, kernels, .. } = self;
         for sm in sms.iter_mut() {
-            sm.catch_up(*now, kernels, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
+            sm.catch_up(*now, kernels, &mut dormant(series));
         }
     }
 
@@ -835,7 +848,7 @@ impl Simulation {
     /// Makes sure SM `sm` runs at cycle `at` (it has news), counting its dormant cycles first.
     fn wake(&mut self, sm: usize, at: u64) {
         let Simulation { sms, series, kernels, .. } = self;
-        sms[sm].catch_up(at, kernels, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
+        sms[sm].catch_up(at, kernels, &mut dormant(series));
         self.sm_wake[sm] = self.sm_wake[sm].min(at);
     }
 
@@ -940,9 +953,7 @@ impl Simulation {
                     // dormant or not, so their stall counts include it.
                     let Simulation { sms, series, kernels, .. } = self;
                     for sm in &mut sms[..i] {
-                        sm.catch_up(now + 1, kernels, &mut |reasons, start, cycles| {
-                            series.add_stall_span(start, cycles, reasons)
-                        });
+                        sm.catch_up(now + 1, kernels, &mut dormant(series));
                     }
                     cycle.add_to(self.now_window.window(series, now));
                     let name = self.kernels.get(kernel as usize).map_or_else(String::new, |k| k.name.clone());
@@ -970,7 +981,7 @@ impl Simulation {
     fn sm_cycle(&mut self, i: usize, now: u64, cycle: &mut CycleTally) -> Result<(), crate::sm::SmFault> {
         {
             let Simulation { sms, series, kernels, .. } = self;
-            sms[i].catch_up(now, kernels, &mut |reasons, start, cycles| series.add_stall_span(start, cycles, reasons));
+            sms[i].catch_up(now, kernels, &mut dormant(series));
         }
         self.sms[i].lsu_cycle(now, &mut self.kernels);
         // Inject the head of the miss queue when the SM's network port is free.

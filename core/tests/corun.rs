@@ -277,6 +277,13 @@ fn memory_instructions_wait_behind_another_programs_accesses_only_where_they_sha
             "{} > {schedulers} × {counted}",
             r.stalls.memory_pipeline
         );
+        // Over time, a kernel's held-back SM cycles count each once, whoever held the LSU: at
+        // least those behind any one kernel, at most those behind all together.
+        for (k, row) in waited(r).iter().enumerate() {
+            let over_time: u64 = r.series.windows.iter().map(|w| w.held_back[k]).sum();
+            let (most, all) = (*row.iter().max().unwrap(), row.iter().sum::<u64>());
+            assert!(most <= over_time && over_time <= all, "kernel {k}: {most} ≤ {over_time} ≤ {all}");
+        }
     }
 }
 

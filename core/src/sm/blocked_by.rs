@@ -46,8 +46,8 @@ impl BlockedBy {
     }
 
     /// `cycles` SM cycles passed as the schedulers last looked: each (victim, holder) that some
-    /// scheduler saw counts them once.
-    pub fn count(&mut self, cycles: u64) {
+    /// scheduler saw counts them once. Returns the kernels that waited (a bit each).
+    pub fn count(&mut self, cycles: u64) -> u8 {
         let mut pairs = 0u64;
         for &(waiting, holder) in &self.last {
             if waiting != 0 && (holder as usize) < self.kernels {
@@ -58,12 +58,15 @@ impl BlockedBy {
                 }
             }
         }
+        let mut waited = 0u8;
         while pairs != 0 {
             let bit = pairs.trailing_zeros() as usize;
             pairs &= pairs - 1;
             let (victim, holder) = (bit / MAX_KERNELS, bit % MAX_KERNELS);
             self.counts[victim * self.kernels + holder] += cycles;
+            waited |= 1 << victim;
         }
+        waited
     }
 
     /// SM cycles so far in which kernel `victim` waited behind kernel `holder`.
@@ -87,7 +90,7 @@ mod tests {
         b.look(0, 0b011, 1);
         b.look(1, 0b001, 1);
         b.look(2, 0b100, 0);
-        b.count(1);
+        assert_eq!(b.count(1), 0b111);
         assert_eq!([b.waited(0, 1), b.waited(1, 1), b.waited(2, 0), b.waited(0, 0)], [1, 1, 1, 0]);
         // The SM sleeps 4 cycles: every scheduler's last look holds.
         b.look(2, 0, 0);

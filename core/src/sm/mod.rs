@@ -143,7 +143,14 @@ pub struct CycleTally {
     pub instructions: u64,
     /// Each scheduler's reason.
     pub stalls: StallCounts,
+    /// SMs on which each co-running kernel (the first [`crate::stats::parts::SERIES_PARTS`])
+    /// had a ready memory instruction waiting at the busy LSU.
+    pub held_back: [u64; crate::stats::parts::SERIES_PARTS],
 }
+
+/// Where an SM's dormant stretch is counted: `(reasons, held_back, first_cycle, cycles)`, see
+/// [`Sm::catch_up`].
+pub type DormantCharge<'a> = dyn FnMut(&[StallReason], u8, u64, u64) + 'a;
 
 /// A warp of kernel run `kernel` faulted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -702,7 +709,10 @@ impl Sm {
             wake = wake.min(sleep_until);
         }
         if let Some(b) = &mut self.blocked_by {
-            b.count(1);
+            let held_back = b.count(1);
+            for (k, n) in io.tally.held_back.iter_mut().enumerate() {
+                *n += u64::from(held_back >> k & 1);
+            }
         }
         // What the schedulers did can stall, release or retire warps.
         self.count_active(now + 1);
@@ -728,9 +738,10 @@ impl Sm {
 
     /// Counts the stall cycles of a dormant stretch, from the last cycle this SM ran up to
     /// (not including) `now`: nothing changed in it, so each scheduler kept its last reason, and
-    /// a failed LSU attempt foreseen in it is counted. `charge(reasons, first_cycle, cycles)` is
-    /// called with every scheduler's reason.
-    pub fn catch_up(&mut self, now: u64, runs: &mut [KernelReport], charge: &mut dyn FnMut(&[StallReason], u64, u64)) {
+    /// a failed LSU attempt foreseen in it is counted. `charge(reasons, held_back, first_cycle,
+    /// cycles)` is called with every scheduler's reason and the co-running kernels (a bit each)
+    /// whose ready memory instructions waited at the busy LSU ([`blocked_by`]).
+    pub fn catch_up(&mut self, now: u64, runs: &mut [KernelReport], charge: &mut DormantCharge<'_>) {
         if now <= self.accounted_to {
             // A foreseen attempt is never before `accounted_to`: it is settled below, or made
             // for a cycle after the one the SM last ran.
@@ -741,10 +752,8 @@ impl Sm {
         for &reason in &self.last_reasons {
             self.stalls.add(reason, cycles);
         }
-        if let Some(b) = &mut self.blocked_by {
-            b.count(cycles);
-        }
-        charge(&self.last_reasons, self.accounted_to, cycles);
+        let held_back = self.blocked_by.as_mut().map_or(0, |b| b.count(cycles));
+        charge(&self.last_reasons, held_back, self.accounted_to, cycles);
         self.accounted_to = now;
     }
 

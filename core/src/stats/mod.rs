@@ -464,9 +464,18 @@ pub struct Window {
     /// The most DTBL group records the SMs' tables held at once, all SMs together.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub group_records: u32,
+    /// With co-running kernels (host streams, the first [`parts::SERIES_PARTS`] in order of
+    /// first launch), the SMs on which each had a ready memory instruction waiting at the busy
+    /// LSU, summed over the window's cycles (`sm::blocked_by`).
+    #[serde(default, skip_serializing_if = "no_held_back")]
+    pub held_back: [u64; parts::SERIES_PARTS],
     /// For programs side by side, each one's counts (the first [`parts::SERIES_PARTS`]).
     #[serde(default, skip_serializing_if = "no_part_counts")]
     pub parts: [parts::PartWindow; parts::SERIES_PARTS],
+}
+
+fn no_held_back(held_back: &[u64; parts::SERIES_PARTS]) -> bool {
+    held_back.iter().all(|&n| n == 0)
 }
 
 fn no_part_counts(parts: &[parts::PartWindow; parts::SERIES_PARTS]) -> bool {
@@ -503,6 +512,24 @@ impl TimeSeries {
             let window = &mut self.windows[index];
             for &reason in reasons {
                 window.stalls.add(reason, chunk);
+            }
+            at += chunk;
+        }
+    }
+
+    /// Adds `cycles` cycles from `start` to the held-back counts of each co-running kernel in
+    /// `held_back` (a bit each), window by window.
+    pub fn add_held_back_span(&mut self, held_back: u8, start: u64, cycles: u64) {
+        if held_back == 0 {
+            return;
+        }
+        let end = start + cycles;
+        let mut at = start;
+        while at < end {
+            let index = self.index_of(at);
+            let chunk = ((index as u64 + 1) * self.every).min(end) - at;
+            for (k, n) in self.windows[index].held_back.iter_mut().enumerate() {
+                *n += chunk * u64::from(held_back >> k & 1);
             }
             at += chunk;
         }
@@ -575,6 +602,9 @@ impl TimeSeries {
                     w.group_records = w.group_records.max(b.group_records);
                     for (mine, theirs) in w.parts.iter_mut().zip(&b.parts) {
                         mine.merge(theirs);
+                    }
+                    for (mine, theirs) in w.held_back.iter_mut().zip(&b.held_back) {
+                        *mine += theirs;
                     }
                 }
                 w

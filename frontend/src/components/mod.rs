@@ -10,6 +10,7 @@ pub mod editor;
 pub mod gallery_view;
 pub mod hardware_panel;
 pub mod heatmap;
+pub mod held_back;
 pub mod interference;
 pub mod launch_queues;
 pub mod launches_panel;

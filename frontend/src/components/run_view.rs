@@ -10,6 +10,7 @@ use yew::prelude::*;
 
 use crate::components::charts::Charts;
 use crate::components::chunk_panel::{has_chunks, ChunkPanel};
+use crate::components::held_back::HeldBack;
 use crate::components::interference::{has_interference, InterferencePanel};
 use crate::components::launch_queues::{has_launch_queues, LaunchQueues};
 use crate::components::lost_locality::{has_scores, LostLocality};
@@ -161,6 +162,10 @@ fn finished(props: &FinishedProps) -> Html {
         html! { <LaunchQueues series={(*series).clone()} cursor={*cursor} /> }
     });
     let parts = use_memo(Same(report.clone()), |report| Rc::new(report.0.parts.clone()));
+    let blocking = use_memo(Same(report.clone()), |report| report.0.memory_blocking.clone().map(Rc::new));
+    let held_back = (*blocking).clone().map(|blocking| {
+        html! { <HeldBack series={(*series).clone()} {blocking} sm_count={props.sm_count} cursor={*cursor} /> }
+    });
     let programs = (!parts.is_empty()).then(|| {
         html! { <ProgramSeries series={(*series).clone()} parts={(*parts).clone()} sm_count={props.sm_count} cursor={*cursor} /> }
     });
@@ -199,6 +204,7 @@ fn finished(props: &FinishedProps) -> Html {
                 <h3 id="charts-title">{ "Over time" }</h3>
                 <Charts series={(*series).clone()} cursor={*cursor} />
                 { programs.unwrap_or_default() }
+                { held_back.unwrap_or_default() }
                 { launch_queues.unwrap_or_default() }
             </section>
             <section class="panel" aria-labelledby="stats-title">

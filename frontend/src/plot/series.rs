@@ -72,26 +72,34 @@ pub const PROGRAM_POINTS: usize = 256;
 /// [`warpscope_core::stats::parts::SERIES_PARTS`]) on a machine of `sm_count` SMs, over
 /// groups of consecutive windows, at most [`PROGRAM_POINTS`] of them.
 pub fn program_rates(series: &TimeSeries, programs: usize, sm_count: u32) -> Vec<ProgramRates> {
-    let spans = spans(series);
-    let sms = f64::from(sm_count.max(1));
-    let group = series.windows.len().div_ceil(PROGRAM_POINTS).max(1);
     (0..programs.min(warpscope_core::stats::parts::SERIES_PARTS))
-        .map(|p| {
-            let per_group = |f: &dyn Fn(&Window) -> u64, per_sm: bool| {
-                spans
-                    .chunks(group)
-                    .zip(series.windows.chunks(group))
-                    .map(|(s, w)| {
-                        let width: f64 = s.iter().map(Span::width).sum();
-                        let count: u64 = w.iter().map(f).sum();
-                        (s[0].start, count as f64 / if per_sm { width * sms } else { width })
-                    })
-                    .collect()
-            };
-            ProgramRates {
-                ipc: per_group(&|w| w.parts[p].warp_instructions, false),
-                lsu_stalled: per_group(&|w| w.parts[p].lsu_stall_cycles, true),
-            }
+        .map(|p| ProgramRates {
+            ipc: grouped_rate(series, &|w| w.parts[p].warp_instructions, 1),
+            lsu_stalled: grouped_rate(series, &|w| w.parts[p].lsu_stall_cycles, sm_count),
+        })
+        .collect()
+}
+
+/// The share of the SMs on which each of the first `kernels` co-running kernels had a ready
+/// memory instruction waiting at the busy LSU (0 to 1), over groups of consecutive windows as
+/// [`program_rates`] takes them.
+pub fn held_back(series: &TimeSeries, kernels: usize, sm_count: u32) -> Vec<Vec<(f64, f64)>> {
+    (0..kernels.min(warpscope_core::stats::parts::SERIES_PARTS))
+        .map(|k| grouped_rate(series, &|w| w.held_back[k], sm_count))
+        .collect()
+}
+
+/// `count` per cycle and per unit of `per` (SMs; 1 for per cycle), over groups of consecutive
+/// windows, at most [`PROGRAM_POINTS`] of them, each at its first cycle.
+fn grouped_rate(series: &TimeSeries, count: &dyn Fn(&Window) -> u64, per: u32) -> Vec<(f64, f64)> {
+    let group = series.windows.len().div_ceil(PROGRAM_POINTS).max(1);
+    let per = f64::from(per.max(1));
+    spans(series)
+        .chunks(group)
+        .zip(series.windows.chunks(group))
+        .map(|(s, w)| {
+            let width: f64 = s.iter().map(Span::width).sum();
+            (s[0].start, w.iter().map(count).sum::<u64>() as f64 / (width * per))
         })
         .collect()
 }
@@ -222,6 +230,9 @@ pub(crate) mod tests {
         let ipc = &program_rates(&long, 1, 4)[0].ipc;
         assert_eq!(ipc.len(), 200);
         assert_eq!((ipc[0], ipc[1]), ((0.0, 150.0 / 300.0), (300.0, 0.3)));
+        // Held back on 2 of 4 SMs through the first window: half.
+        s.windows[0].held_back[1] = 200;
+        assert_eq!(held_back(&s, 2, 4)[1], [(0.0, 0.5), (100.0, 0.0)]);
     }
 
     #[test]
