@@ -967,3 +967,46 @@ fn nesting_multiplied_by_inlining_is_refused_before_it_overflows_a_worker_s_stac
     // Four such functions (244 levels) are fine.
     compiled(&nested_calls(4));
 }
+
+/// Function-like macros as benchmark suites write them: Rodinia's `MIN`/`MAX` and index
+/// macros, PolyBench's loop bounds and `SCALAR_VAL`, a macro calling another, with the knob
+/// (`N`) still overridable. Checked against the same sums computed here.
+#[test]
+fn function_like_macros_as_benchmark_suites_write_them() {
+    let src = r#"
+#define N 40
+#define M 24
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a,b) ((a) > (b) ? (a) : (b))
+#define IDX(i, j) ((i) * M + (j))
+#define POLYBENCH_LOOP_BOUND(x, y) x
+#define _PB_N POLYBENCH_LOOP_BOUND(N, n)
+#define SCALAR_VAL(x) x##f
+#define CLAMP(x, lo, hi) MIN(MAX(x, lo), hi)
+__global__ void rows(const float* a, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= _PB_N) return;
+    float acc = SCALAR_VAL(0.5);
+    for (int j = 0; j < MIN(M, i + 1); j++) {
+        acc += a[IDX(i, j)];
+    }
+    out[i] = CLAMP(acc, SCALAR_VAL(1.0), SCALAR_VAL(200.0));
+}
+host {
+    float a[N * M] = iota();
+    float out[N];
+    rows<<<1, 64>>>(a, out, N);
+}
+"#;
+    let run = Run::new(src);
+    let out = run.floats("out");
+    for (i, &got) in out.iter().enumerate() {
+        let sum: f32 = (0..24.min(i + 1)).fold(0.5, |acc, j| acc + (i * 24 + j) as f32);
+        assert_eq!(got, sum.clamp(1.0, 200.0), "out[{i}]");
+    }
+    assert_eq!(
+        run.program.defines.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(),
+        ["N", "M", "_PB_N"],
+        "function-like macros are no knobs"
+    );
+}

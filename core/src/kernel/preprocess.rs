@@ -1,9 +1,13 @@
-//! `#define NAME value`: object-like macros, expanded on the token stream. Overrides from the
-//! compile options replace a definition's value (as `-D` would), which is how the app's knob
-//! panel and the CLI change sizes without editing the file.
+//! `#define NAME value` and `#define NAME(a, b) body`: object-like and function-like macros,
+//! expanded on the token stream as C expands them — a function-like macro's arguments are
+//! expanded before they are put in its body (except beside `##`, which pastes two tokens into
+//! one), and the result is scanned again, a macro never expanding inside its own expansion.
+//! Overrides from the compile options replace an object-like definition's value (as `-D`
+//! would), which is how the app's knob panel and the CLI change sizes without editing the file.
 
-use alloc::collections::BTreeMap;
+use alloc::collections::{BTreeMap, VecDeque};
 use alloc::format;
+use alloc::rc::Rc;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
@@ -17,11 +21,21 @@ const MAX_EXPANDED_TOKENS: usize = 1 << 20;
 const MAX_EXPANSION_DEPTH: usize = 200;
 
 struct Macro {
+    /// A function-like macro's parameters; `None` for an object-like one.
+    params: Option<Vec<String>>,
     body: Vec<Token>,
 }
 
+/// A token on its way through expansion, with the macros it may not expand (those whose
+/// expansion produced it: C's rule that a macro does not expand inside itself).
+#[derive(Clone)]
+struct Pending {
+    token: Token,
+    hidden: Rc<Vec<String>>,
+}
+
 struct Expander<'a> {
-    macros: BTreeMap<String, Macro>,
+    macros: BTreeMap<String, Rc<Macro>>,
     out: Vec<Token>,
     diags: &'a mut Diags,
     /// Set once the token budget is spent; expansion stops.
@@ -42,10 +56,14 @@ pub(crate) fn preprocess(
     let mut defines = Vec::new();
     let mut used_overrides = alloc::vec![false; overrides.len()];
     let mut ex = Expander { macros: BTreeMap::new(), out: Vec::with_capacity(tokens.len()), diags, exhausted: false };
+    // The tokens between two directives are expanded together, so that a function-like
+    // macro's arguments may run over several lines.
+    let mut segment: Vec<Token> = Vec::new();
     let mut i = 0;
     while i < tokens.len() {
         let t = &tokens[i];
         if t.is_punct("#") && t.line_start {
+            ex.expand_segment(core::mem::take(&mut segment));
             // The directive runs to the end of its logical line.
             let line = t.logical_line;
             let mut end = i + 1;
@@ -61,9 +79,10 @@ pub(crate) fn preprocess(
             i += 1;
             continue;
         }
-        ex.token(t, 0, &mut Vec::new());
+        segment.push(t.clone());
         i += 1;
     }
+    ex.expand_segment(segment);
     let unused: Vec<&str> =
         overrides.iter().zip(&used_overrides).filter(|(_, used)| !**used).map(|((name, _), _)| name.as_str()).collect();
     let top = Span { line: 1, column: 1, offset: 0, len: 0 };
@@ -149,11 +168,24 @@ fn directive(
     };
     let mut body: Vec<Token> = line[3..].to_vec();
     if let Some(open) = body.first() {
+        // A `(` right after the name, with no space, opens a function-like macro's parameters.
         if open.is_punct("(") && open.span.offset == macro_tok.span.offset + macro_tok.span.len {
-            ex.diags.error(
-                open.span,
-                format!("function-like macros are not supported (`{name}(`); define a __device__ function instead"),
-            );
+            if let Some((params, body)) = parameters(name, &line[3..], ex.diags) {
+                if overrides.iter().any(|(n, _)| n == name) {
+                    for (used, (n, _)) in used_overrides.iter_mut().zip(overrides) {
+                        *used |= n == name;
+                    }
+                    ex.diags.warning(
+                        macro_tok.span,
+                        format!("the override of `{name}` has no effect: `{name}` is a function-like macro"),
+                    );
+                }
+                if ex.macros.contains_key(name) {
+                    ex.diags
+                        .warning(macro_tok.span, format!("`{name}` is redefined; the new value applies from here on"));
+                }
+                ex.macros.insert(name.clone(), Rc::new(Macro { params: Some(params), body }));
+            }
             return;
         }
     }
@@ -184,47 +216,301 @@ fn directive(
         ex.diags.warning(macro_tok.span, format!("`{name}` is redefined; the new value applies from here on"));
     }
     defines.push(Define { name: name.clone(), value, span: value_span });
-    ex.macros.insert(name.clone(), Macro { body });
+    ex.macros.insert(name.clone(), Rc::new(Macro { params: None, body }));
+}
+
+/// A function-like macro's parameter list, `(a, b)` at the start of `rest`, and the body after
+/// it; `None` (said in `diags`) if the list is malformed.
+fn parameters(name: &str, rest: &[Token], diags: &mut Diags) -> Option<(Vec<String>, Vec<Token>)> {
+    let mut params: Vec<String> = Vec::new();
+    let mut i = 1;
+    if rest.get(i).is_some_and(|t| t.is_punct(")")) {
+        return Some((params, rest[i + 1..].to_vec()));
+    }
+    loop {
+        let Some(t) = rest.get(i) else {
+            diags.error(rest[i - 1].span.after(), format!("the parameters of macro `{name}` have no closing `)`"));
+            return None;
+        };
+        match &t.tok {
+            Tok::Ident(p) if params.contains(p) => {
+                diags.error(t.span, format!("macro `{name}` names its parameter `{p}` twice"));
+                return None;
+            }
+            Tok::Ident(p) => params.push(p.clone()),
+            Tok::Punct("...") => {
+                diags.error(t.span, format!("variadic macros (`{name}(...)`) are not supported"));
+                return None;
+            }
+            _ => {
+                diags.error(t.span, format!("expected a parameter name of macro `{name}`, found {}", t.describe()));
+                return None;
+            }
+        }
+        match rest.get(i + 1) {
+            Some(t) if t.is_punct(",") => i += 2,
+            Some(t) if t.is_punct(")") => return Some((params, rest[i + 2..].to_vec())),
+            Some(t) => {
+                diags.error(
+                    t.span,
+                    format!("expected `,` or `)` in the parameters of macro `{name}`, found {}", t.describe()),
+                );
+                return None;
+            }
+            None => {
+                diags.error(t.span.after(), format!("the parameters of macro `{name}` have no closing `)`"));
+                return None;
+            }
+        }
+    }
+}
+
+/// How a token is written, for `##` to paste two into one.
+fn spelling(tok: &Tok) -> String {
+    match tok {
+        Tok::Ident(name) => name.clone(),
+        Tok::Int { value, .. } => value.to_string(),
+        Tok::Float(value) => format!("{value:?}"),
+        Tok::Punct(p) => (*p).to_string(),
+        Tok::Eof => String::new(),
+    }
 }
 
 impl Expander<'_> {
-    /// Emits `t`, expanding it if it names a macro not already being expanded (as in C, a
-    /// macro does not expand inside itself).
-    fn token(&mut self, t: &Token, depth: usize, active: &mut Vec<String>) {
-        if self.exhausted {
+    /// Expands a run of tokens between directives onto the output.
+    fn expand_segment(&mut self, tokens: Vec<Token>) {
+        if tokens.is_empty() {
             return;
         }
-        if self.out.len() >= MAX_EXPANDED_TOKENS {
-            self.diags.error(t.span, "macro expansion produces more than a million tokens");
-            self.exhausted = true;
-            return;
-        }
-        let Tok::Ident(name) = &t.tok else {
-            self.out.push(t.clone());
-            return;
-        };
-        if active.iter().any(|a| a == name) || !self.macros.contains_key(name) {
-            self.out.push(t.clone());
-            return;
-        }
-        if depth >= MAX_EXPANSION_DEPTH {
-            self.diags
-                .error(t.span, format!("macros nest more than {MAX_EXPANSION_DEPTH} levels deep expanding `{name}`"));
-            self.exhausted = true;
-            return;
-        }
-        let body = match self.macros.get(name) {
-            Some(m) => m.body.clone(),
-            None => return,
-        };
-        active.push(name.clone());
-        for b in &body {
-            // Expanded tokens point at the use, which is where an error makes sense to a reader.
-            let at_use = Token { span: t.span, logical_line: t.logical_line, line_start: false, tok: b.tok.clone() };
-            self.token(&at_use, depth + 1, active);
-        }
-        active.pop();
+        let none = Rc::new(Vec::new());
+        let input = tokens.into_iter().map(|token| Pending { token, hidden: none.clone() }).collect();
+        let mut out = Vec::new();
+        self.expand(input, &mut out);
+        self.out.extend(out.into_iter().map(|p| p.token));
     }
+
+    /// Expands `input` onto `out`: each name of a macro it may expand is replaced by the
+    /// macro's body (a function-like macro's only when `(` follows), and the result is scanned
+    /// again.
+    fn expand(&mut self, mut input: VecDeque<Pending>, out: &mut Vec<Pending>) {
+        while let Some(p) = input.pop_front() {
+            if self.exhausted {
+                return;
+            }
+            if self.out.len() + out.len() >= MAX_EXPANDED_TOKENS {
+                self.diags.error(p.token.span, "macro expansion produces more than a million tokens");
+                self.exhausted = true;
+                return;
+            }
+            let Tok::Ident(name) = &p.token.tok else {
+                out.push(p);
+                continue;
+            };
+            let Some(m) = self.macros.get(name).filter(|_| !p.hidden.contains(name)).cloned() else {
+                out.push(p);
+                continue;
+            };
+            if p.hidden.len() >= MAX_EXPANSION_DEPTH {
+                self.diags.error(
+                    p.token.span,
+                    format!("macros nest more than {MAX_EXPANSION_DEPTH} levels deep expanding `{name}`"),
+                );
+                self.exhausted = true;
+                return;
+            }
+            let mut hidden = (*p.hidden).clone();
+            hidden.push(name.clone());
+            let hidden = Rc::new(hidden);
+            // Expanded tokens point at the use, which is where an error makes sense to a reader.
+            let use_token = p.token.clone();
+            let at_use = move |b: &Token| Token {
+                span: use_token.span,
+                logical_line: use_token.logical_line,
+                line_start: false,
+                tok: b.tok.clone(),
+            };
+            let Some(params) = &m.params else {
+                for b in m.body.iter().rev() {
+                    input.push_front(Pending { token: at_use(b), hidden: hidden.clone() });
+                }
+                continue;
+            };
+            // A function-like macro's name without `(` after it is a plain name.
+            if !input.front().is_some_and(|n| n.token.is_punct("(")) {
+                out.push(p);
+                continue;
+            }
+            let name = name.clone();
+            let Some(args) = self.arguments(&name, &p.token, params.len(), &mut input) else { continue };
+            let result = self.substitute(&m.body, params, &args, &at_use);
+            for mut r in result.into_iter().rev() {
+                r.hidden = union(&r.hidden, &hidden);
+                input.push_front(r);
+            }
+        }
+    }
+
+    /// Takes the arguments of a call of macro `name` (at `call`) off the front of `input`,
+    /// which starts with its `(`; `None` (said) if the call is not closed or the count is
+    /// not `params`.
+    fn arguments(
+        &mut self,
+        name: &str,
+        call: &Token,
+        params: usize,
+        input: &mut VecDeque<Pending>,
+    ) -> Option<Vec<Vec<Pending>>> {
+        input.pop_front();
+        let mut args: Vec<Vec<Pending>> = alloc::vec![Vec::new()];
+        let mut depth = 0u32;
+        let mut closed = false;
+        while let Some(a) = input.pop_front() {
+            if a.token.tok == Tok::Eof {
+                input.push_front(a);
+                break;
+            }
+            if a.token.is_punct("(") {
+                depth += 1;
+            } else if a.token.is_punct(")") {
+                if depth == 0 {
+                    closed = true;
+                    break;
+                }
+                depth -= 1;
+            } else if a.token.is_punct(",") && depth == 0 {
+                args.push(Vec::new());
+                continue;
+            }
+            if let Some(last) = args.last_mut() {
+                last.push(a);
+            }
+        }
+        if !closed {
+            self.diags.error(call.span, format!("the call of macro `{name}` has no closing `)`"));
+            return None;
+        }
+        if params == 0 && args.len() == 1 && args[0].is_empty() {
+            args.clear();
+        }
+        if args.len() != params {
+            let takes = if params == 1 { "1 argument".to_string() } else { format!("{params} arguments") };
+            self.diags.error(call.span, format!("macro `{name}` takes {takes}, given {}", args.len()));
+            return None;
+        }
+        Some(args)
+    }
+
+    /// `body` with each parameter replaced by its argument, expanded (or, beside `##`, as
+    /// written, pasted to its neighbour).
+    fn substitute(
+        &mut self,
+        body: &[Token],
+        params: &[String],
+        args: &[Vec<Pending>],
+        at_use: &dyn Fn(&Token) -> Token,
+    ) -> Vec<Pending> {
+        let param = |t: &Token| match &t.tok {
+            Tok::Ident(n) => params.iter().position(|p| p == n),
+            _ => None,
+        };
+        // `##`: two `#` side by side.
+        let paste_at = |i: usize| {
+            body.get(i).is_some_and(|t| t.is_punct("#"))
+                && body.get(i + 1).is_some_and(|t| t.is_punct("#") && t.span.offset == body[i].span.offset + 1)
+        };
+        let none = Rc::new(Vec::new());
+        let mut expanded: Vec<Option<Vec<Pending>>> = alloc::vec![None; args.len()];
+        let mut result: Vec<Pending> = Vec::new();
+        let mut i = 0;
+        while i < body.len() {
+            let b = &body[i];
+            if paste_at(i + 1) {
+                // `a ## b ## c`: the operands as written, pasted left to right.
+                let operand = |t: &Token| match param(t) {
+                    Some(k) => args[k].iter().map(|a| a.token.clone()).collect::<Vec<_>>(),
+                    None => alloc::vec![at_use(t)],
+                };
+                let mut left = operand(b);
+                let mut j = i + 1;
+                while paste_at(j) {
+                    let Some(next) = body.get(j + 2) else {
+                        self.diags.error(body[j].span, "`##` has nothing to paste on its right");
+                        return Vec::new();
+                    };
+                    let right = operand(next);
+                    left = match self.paste(left, right, &body[j]) {
+                        Some(tokens) => tokens,
+                        None => return Vec::new(),
+                    };
+                    j += 3;
+                }
+                result.extend(left.into_iter().map(|token| Pending { token, hidden: none.clone() }));
+                i = j;
+                continue;
+            }
+            if b.is_punct("#") {
+                let what = if paste_at(i) {
+                    "`##` has nothing to paste on its left"
+                } else {
+                    "the `#` operator (making a string) is not supported"
+                };
+                self.diags.error(b.span, what);
+                return Vec::new();
+            }
+            match param(b) {
+                Some(k) => {
+                    if expanded[k].is_none() {
+                        let mut out = Vec::new();
+                        self.expand(args[k].iter().cloned().collect(), &mut out);
+                        expanded[k] = Some(out);
+                    }
+                    result.extend(expanded[k].iter().flatten().cloned());
+                }
+                None => result.push(Pending { token: at_use(b), hidden: none.clone() }),
+            }
+            i += 1;
+        }
+        result
+    }
+
+    /// `left`'s last token and `right`'s first written as one (`x ## f` with `x` = `1.5` is
+    /// `1.5f`), the rest on either side kept; `None` (said at `op`) if that is not one token.
+    fn paste(&mut self, mut left: Vec<Token>, mut right: Vec<Token>, op: &Token) -> Option<Vec<Token>> {
+        if right.is_empty() {
+            return Some(left);
+        }
+        let Some(l) = left.pop() else {
+            return Some(right);
+        };
+        let r = right.remove(0);
+        let text = format!("{}{}", spelling(&l.tok), spelling(&r.tok));
+        let mut sub = Diags::default();
+        let tokens: Vec<Token> = lex(&text, &mut sub).into_iter().filter(|t| t.tok != Tok::Eof).collect();
+        if tokens.len() != 1 || !sub.finish().is_empty() {
+            self.diags.error(
+                op.span,
+                format!("pasting `{}` and `{}` with `##` does not make one token", spelling(&l.tok), spelling(&r.tok)),
+            );
+            return None;
+        }
+        left.push(Token { tok: tokens[0].tok.clone(), ..l });
+        left.extend(right);
+        Some(left)
+    }
+}
+
+/// The names in either list.
+fn union(a: &Rc<Vec<String>>, b: &Rc<Vec<String>>) -> Rc<Vec<String>> {
+    if a.is_empty() {
+        return b.clone();
+    }
+    let mut all = (**b).clone();
+    for name in a.iter() {
+        if !all.contains(name) {
+            all.push(name.clone());
+        }
+    }
+    Rc::new(all)
 }
 
 #[cfg(test)]
@@ -280,11 +566,69 @@ mod tests {
         assert_eq!(defs[0].value, "64");
     }
 
+    fn ints(t: &[Tok]) -> String {
+        t.iter()
+            .filter(|t| **t != Tok::Eof)
+            .map(|t| match t {
+                Tok::Ident(n) => n.clone(),
+                Tok::Int { value, .. } => value.to_string(),
+                Tok::Float(f) => format!("{f:?}f"),
+                Tok::Punct(p) => (*p).to_string(),
+                Tok::Eof => String::new(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// C's rules, worked by hand: arguments split at top-level commas and expanded before they
+    /// go in, the result scanned again (a macro defined after another still expands in it), a
+    /// macro never inside its own expansion, a name without `(` left alone.
+    #[test]
+    fn function_like_macros_expand_as_c_expands_them() {
+        let expand = |src: &str| {
+            let (t, defs, d) = run(src, &[]);
+            assert!(d.is_empty(), "{src}: {d:?}");
+            assert!(defs.iter().all(|d| d.name != "MIN" && d.name != "SQ"), "not a knob");
+            ints(&t)
+        };
+        assert_eq!(
+            expand("#define MIN(a,b) ((a)<(b)?(a):(b))\nMIN(x+1, f(y, z))"),
+            "( ( x + 1 ) < ( f ( y , z ) ) ? ( x + 1 ) : ( f ( y , z ) ) )"
+        );
+        assert_eq!(
+            expand("#define SQ(x) ((x)*(x))\n#define N 4\nSQ(SQ(N))"),
+            "( ( ( ( 4 ) * ( 4 ) ) ) * ( ( ( 4 ) * ( 4 ) ) ) )"
+        );
+        assert_eq!(expand("#define F(x) x\nint F = F + F(2);"), "int F = F + 2 ;");
+        assert_eq!(expand("#define ADD(a, b) a + b\nADD(1,\n  2)"), "1 + 2", "arguments over lines");
+        assert_eq!(expand("#define F() 7\nF()"), "7");
+        // PolyBench's loop bounds: `_PB_N` names a macro defined only afterwards.
+        assert_eq!(expand("#define LOOP_BOUND(x,y) x\n#define _PB_N LOOP_BOUND(N,n)\n#define N 8\n_PB_N"), "8");
+        // A macro does not expand in its own expansion, even through another's call.
+        assert_eq!(expand("#define f(x) x f\nf(1)(2)"), "1 f ( 2 )");
+        assert_eq!(expand("#define g(x) g(x + 1)\ng(0)"), "g ( 0 + 1 )");
+        // `##` pastes the arguments as written (not expanded): PolyBench's SCALAR_VAL.
+        assert_eq!(expand("#define SCALAR_VAL(x) x##f\nSCALAR_VAL(1.5)"), "1.5f");
+        assert_eq!(expand("#define N 3\n#define CAT(a, b) a ## b\nCAT(N, 2) CAT(x, N)"), "N2 xN");
+        // Overriding one is no knob change.
+        let (_, _, d) = run("#define F(x) x\nF(1)", &[("F", "2")]);
+        assert!(d.len() == 1 && d[0].message.contains("`F` is a function-like macro"), "{d:?}");
+    }
+
     #[test]
     fn directive_errors_have_positions() {
         let cases: &[(&str, (u32, u32), &str)] = &[
             ("#include <x>\n", (1, 1), "`#include` is not supported; the only directives are `#define` and `#undef`"),
-            ("\n#define F(x) x\n", (2, 10), "function-like macros are not supported (`F(`); define a __device__ function instead"),
+            ("#define F(x) x\nF(1, 2)", (2, 1), "macro `F` takes 1 argument, given 2"),
+            ("#define F(x, y) x\nF(1)", (2, 1), "macro `F` takes 2 arguments, given 1"),
+            ("#define F(x) x\nint a = F(1;", (2, 9), "the call of macro `F` has no closing `)`"),
+            ("#define F(x) #x\nF(1)", (1, 14), "the `#` operator (making a string) is not supported"),
+            ("#define F(x, x) x\n", (1, 14), "macro `F` names its parameter `x` twice"),
+            ("#define F(...) 1\n", (1, 11), "variadic macros (`F(...)`) are not supported"),
+            ("#define F(x 1\n", (1, 13), "expected `,` or `)` in the parameters of macro `F`, found `1`"),
+            ("#define F(x) x ## ## y\nF(1)", (1, 16), "pasting `1` and `#` with `##` does not make one token"),
+            ("#define F(x) ## x\nF(1)", (1, 14), "`##` has nothing to paste on its left"),
+            ("#define F(x) x ## +\nF(a)", (1, 16), "pasting `a` and `+` with `##` does not make one token"),
             ("#define 3 4\n", (1, 9), "expected a macro name after `#define`, found `3`"),
             ("#define\n", (1, 8), "expected a macro name after `#define`"),
             ("int x; # define A 1\n", (1, 8), "`#` must start a line (a directive such as `#define`)"),
