@@ -1010,3 +1010,66 @@ host {
         "function-like macros are no knobs"
     );
 }
+
+/// CUDA's math library as ported kernels call it: the C++ overloads on `float` (`exp`, `pow`,
+/// `floor`, …), the `f` functions, the fast intrinsics (computed exactly here), the integer bit
+/// counts and `__ldg`; each lane's results against the same functions computed here.
+#[test]
+fn the_math_library_ported_kernels_call() {
+    let src = r#"
+#define N 64
+__global__ void maths(const float* x, float* out, int* bits) {
+    int i = threadIdx.x;
+    float v = __ldg(&x[i]);
+    float* o = &out[i * 12];
+    o[0] = exp(v * 0.1f) + __expf(v * 0.05f);
+    o[1] = log(v + 1.0f) + __logf(v + 2.0f);
+    o[2] = sqrt(v) + rsqrtf(v + 1.0f);
+    o[3] = powf(v, 1.5f) + pow(2.0f, v * 0.25f) + __powf(v + 1.0f, 0.5f);
+    o[4] = floorf(v * 0.3f) + floor(-v * 0.3f);
+    o[5] = ceilf(v * 0.3f) + ceil(-v * 0.3f);
+    o[6] = truncf(-v * 0.7f) + roundf(v * 0.5f) + round(-v * 0.5f);
+    o[7] = log2f(v + 1.0f) + __log2f(v + 3.0f) + log2(v + 5.0f);
+    o[8] = exp2f(v * 0.1f) + tanhf(v * 0.1f - 3.0f) + tanh(v * 0.01f);
+    o[9] = fabs(-v) + fmin(v, 7.0f) + fmax(v, 7.0f) + fma(v, 2.0f, 1.0f);
+    o[10] = sin(v) + cos(v);
+    o[11] = __fdividef(v, 3.0f);
+    bits[i * 2] = __popc(i * 2654435761u);
+    bits[i * 2 + 1] = __clz(i);
+}
+host {
+    float x[N] = iota();
+    float out[N * 12];
+    int bits[N * 2];
+    maths<<<1, N>>>(x, out, bits);
+}
+"#;
+    let run = Run::new(src);
+    let (out, bits) = (run.floats("out"), run.ints("bits"));
+    for i in 0..64 {
+        let v = i as f32;
+        let expected = [
+            libm::expf(v * 0.1) + libm::expf(v * 0.05),
+            libm::logf(v + 1.0) + libm::logf(v + 2.0),
+            libm::sqrtf(v) + 1.0 / libm::sqrtf(v + 1.0),
+            libm::powf(v, 1.5) + libm::powf(2.0, v * 0.25) + libm::powf(v + 1.0, 0.5),
+            (v * 0.3).floor() + (-v * 0.3).floor(),
+            (v * 0.3).ceil() + (-v * 0.3).ceil(),
+            (-v * 0.7).trunc() + (v * 0.5).round() + (-v * 0.5).round(),
+            libm::log2f(v + 1.0) + libm::log2f(v + 3.0) + libm::log2f(v + 5.0),
+            libm::exp2f(v * 0.1) + libm::tanhf(v * 0.1 - 3.0) + libm::tanhf(v * 0.01),
+            v + v.min(7.0) + v.max(7.0) + libm::fmaf(v, 2.0, 1.0),
+            libm::sinf(v) + libm::cosf(v),
+            v / 3.0,
+        ];
+        for (k, e) in expected.iter().enumerate() {
+            assert_eq!(out[i * 12 + k].to_bits(), e.to_bits(), "lane {i}, o[{k}]: {} against {e}", out[i * 12 + k]);
+        }
+        let h = (i as u32).wrapping_mul(2_654_435_761);
+        assert_eq!(
+            (bits[i * 2], bits[i * 2 + 1]),
+            (h.count_ones() as i32, (i as u32).leading_zeros() as i32),
+            "lane {i}"
+        );
+    }
+}

@@ -131,6 +131,12 @@ pub fn unary(op: UnaryOp, a: u32) -> u32 {
         // Rust's float-to-int casts truncate, saturate and map NaN to 0: exactly the rule wanted.
         UnaryOp::FloatToInt => f(a) as i32 as u32,
         UnaryOp::FloatToUint => f(a) as u32,
+        UnaryOp::Floor => bits(libm::floorf(f(a))),
+        UnaryOp::Ceil => bits(libm::ceilf(f(a))),
+        UnaryOp::Trunc => bits(libm::truncf(f(a))),
+        UnaryOp::Round => bits(libm::roundf(f(a))),
+        UnaryOp::Popc => a.count_ones(),
+        UnaryOp::Clz => a.leading_zeros(),
     }
 }
 
@@ -150,6 +156,10 @@ pub fn sfu(op: SfuOp, a: u32, b: u32) -> u32 {
         SfuOp::Log => libm::logf(x),
         SfuOp::Sin => libm::sinf(x),
         SfuOp::Cos => libm::cosf(x),
+        SfuOp::Exp2 => libm::exp2f(x),
+        SfuOp::Log2 => libm::log2f(x),
+        SfuOp::Tanh => libm::tanhf(x),
+        SfuOp::Pow => libm::powf(x, f(b)),
     })
 }
 

@@ -131,6 +131,18 @@ pub enum UnaryOp {
     FloatToInt,
     /// Float to unsigned integer, truncating; NaN and negatives → 0, saturating.
     FloatToUint,
+    /// `floorf(a)`.
+    Floor,
+    /// `ceilf(a)`.
+    Ceil,
+    /// `truncf(a)`.
+    Trunc,
+    /// `roundf(a)`: halves away from zero.
+    Round,
+    /// `__popc(a)`: the bits set.
+    Popc,
+    /// `__clz(a)`: the leading zero bits.
+    Clz,
 }
 
 /// Operations of the special-function unit (longer latency).
@@ -150,6 +162,14 @@ pub enum SfuOp {
     Sin,
     /// `cosf(a)`.
     Cos,
+    /// `exp2f(a)`.
+    Exp2,
+    /// `log2f(a)`.
+    Log2,
+    /// `tanhf(a)`.
+    Tanh,
+    /// `powf(a, b)`.
+    Pow,
 }
 
 /// How two words are compared.
@@ -272,7 +292,7 @@ pub enum Instr {
         dst: Reg,
         /// First input.
         a: Operand,
-        /// Second input (only [`SfuOp::FDiv`] reads it).
+        /// Second input (only [`SfuOp::FDiv`] and [`SfuOp::Pow`] read it).
         b: Operand,
     },
     /// `dst = (a op b) as bool`.

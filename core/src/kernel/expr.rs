@@ -1167,6 +1167,19 @@ impl Gen<'_, '_> {
         if MATH.contains(&name) {
             return self.math(name, args, span);
         }
+        if name == "__ldg" {
+            // A load through the read-only data cache: here the load `*p` itself.
+            if !self.arity(name, args, 1, span) {
+                return Val::error();
+            }
+            let p = &args[0];
+            let load = Expr {
+                kind: ExprKind::Unary(UnOp::Deref, alloc::boxed::Box::new(p.clone())),
+                span: p.span,
+                height: p.height + 1,
+            };
+            return self.expr(&load);
+        }
         if name == "dim3" {
             self.diags.error(span, "`dim3(…)` can only be the grid or block of a launch");
             return Val::error();
@@ -1205,8 +1218,40 @@ impl Gen<'_, '_> {
     }
 
     fn math(&mut self, name: &str, args: &[Expr], span: Span) -> Val {
+        // C++'s float overloads (`exp`, `pow`, …) and the fast intrinsics (`__expf`) are the
+        // single-precision functions.
+        let name = match name {
+            "fabs" => "fabsf",
+            "fmin" => "fminf",
+            "fmax" => "fmaxf",
+            "fma" => "fmaf",
+            "rsqrt" => "rsqrtf",
+            "__popc" | "__clz" | "__fdividef" => name,
+            other => {
+                let plain = other.trim_start_matches("__");
+                match plain {
+                    "sqrt" | "exp" | "exp2" | "log" | "log2" | "sin" | "cos" | "tanh" | "pow" | "floor" | "ceil"
+                    | "trunc" | "round" => match plain {
+                        "sqrt" => "sqrtf",
+                        "exp" => "expf",
+                        "exp2" => "exp2f",
+                        "log" => "logf",
+                        "log2" => "log2f",
+                        "sin" => "sinf",
+                        "cos" => "cosf",
+                        "tanh" => "tanhf",
+                        "pow" => "powf",
+                        "floor" => "floorf",
+                        "ceil" => "ceilf",
+                        "trunc" => "truncf",
+                        _ => "roundf",
+                    },
+                    _ => plain,
+                }
+            }
+        };
         let n = match name {
-            "min" | "max" | "fminf" | "fmaxf" | "__fdividef" => 2,
+            "min" | "max" | "fminf" | "fmaxf" | "__fdividef" | "powf" => 2,
             "fmaf" => 3,
             _ => 1,
         };
@@ -1238,9 +1283,25 @@ impl Gen<'_, '_> {
                 let op = if t == Ty::Float { UnaryOp::FAbs } else { UnaryOp::Abs };
                 Val { op: self.unary_op(op, v.op), ty: t }
             }
-            "fabsf" => {
+            "fabsf" | "floorf" | "ceilf" | "truncf" | "roundf" => {
+                let op = match name {
+                    "fabsf" => UnaryOp::FAbs,
+                    "floorf" => UnaryOp::Floor,
+                    "ceilf" => UnaryOp::Ceil,
+                    "truncf" => UnaryOp::Trunc,
+                    _ => UnaryOp::Round,
+                };
                 let x = float(self, vals[0]);
-                Val { op: self.unary_op(UnaryOp::FAbs, x), ty: Ty::Float }
+                Val { op: self.unary_op(op, x), ty: Ty::Float }
+            }
+            "__popc" | "__clz" => {
+                let x = self.convert(vals[0], Ty::Uint);
+                let op = if name == "__popc" { UnaryOp::Popc } else { UnaryOp::Clz };
+                Val { op: self.unary_op(op, x.op), ty: Ty::Int }
+            }
+            "powf" => {
+                let (x, y) = (float(self, vals[0]), float(self, vals[1]));
+                Val { op: self.sfu(SfuOp::Pow, x, y), ty: Ty::Float }
             }
             "fminf" | "fmaxf" | "__fdividef" => {
                 let (x, y) = (float(self, vals[0]), float(self, vals[1]));
@@ -1267,6 +1328,9 @@ impl Gen<'_, '_> {
                     "expf" => SfuOp::Exp,
                     "logf" => SfuOp::Log,
                     "sinf" => SfuOp::Sin,
+                    "exp2f" => SfuOp::Exp2,
+                    "log2f" => SfuOp::Log2,
+                    "tanhf" => SfuOp::Tanh,
                     _ => SfuOp::Cos,
                 };
                 let x = float(self, vals[0]);
