@@ -1073,3 +1073,30 @@ host {
         );
     }
 }
+
+/// A ported file's preamble and helpers: its standard `#include`s are ignored with a note, and
+/// a `__host__ __device__` function is the device's.
+#[test]
+fn standard_includes_and_host_device_functions_compile() {
+    let src = r#"
+#include <cuda_runtime.h>
+#include "device_launch_parameters.h"
+#include <stdio.h>
+__host__ __device__ inline float sq(float x) { return x * x; }
+__device__ __host__ float cube(float x) { return sq(x) * x; }
+__global__ void k(float* out) {
+    int i = threadIdx.x;
+    out[i] = sq(i) + cube(2.0f);
+}
+host {
+    float out[32];
+    k<<<1, 32>>>(out);
+}
+"#;
+    let run = Run::new(src);
+    assert_eq!(run.floats("out"), (0..32).map(|i| (i * i) as f32 + 8.0).collect::<Vec<_>>());
+    assert_eq!(
+        errors("__host__ float f(float x) { return x; }\n__global__ void k() {}\nhost { k<<<1, 1>>>(); }"),
+        [(1, 1, "`__host__` functions are not supported, unless also `__device__`".to_string())]
+    );
+}

@@ -114,6 +114,20 @@ impl Lexer<'_> {
         Span { line, column, offset: start as u32, len: (self.pos - start) as u32 }
     }
 
+    /// Whether the tokens of the current logical line so far are `#` `include`.
+    fn in_include_line(&self) -> bool {
+        match self.tokens.as_slice() {
+            [.., hash, word] => {
+                hash.is_punct("#")
+                    && hash.line_start
+                    && hash.logical_line == self.logical_line
+                    && word.is_ident("include")
+                    && word.logical_line == self.logical_line
+            }
+            _ => false,
+        }
+    }
+
     fn push(&mut self, tok: Tok, span: Span) {
         let line_start = self.logical_line != self.last_logical_line;
         self.last_logical_line = self.logical_line;
@@ -177,6 +191,10 @@ impl Lexer<'_> {
                     }
                     if self.peek(0) == c {
                         self.advance();
+                    }
+                    // `#include "file.h"`: the preprocessor reads the name from the source.
+                    if c == b'"' && self.in_include_line() {
+                        continue;
                     }
                     let what = if c == b'"' { "string literals are" } else { "character literals are" };
                     diags.error(self.span_from(start, line, column), format!("{what} not supported"));

@@ -300,19 +300,15 @@ impl<'a> Parser<'a> {
     fn function(&mut self, unit: &mut Unit) -> PResult<()> {
         let start = self.peek().span;
         let (mut global, mut device) = (false, false);
+        // `__host__ __device__` compiles for both sides: here, the device's is the one used.
+        let mut host = None;
         loop {
             let t = self.peek();
             match &t.tok {
                 Tok::Ident(w) if w == "__global__" => global = true,
                 Tok::Ident(w) if w == "__device__" => device = true,
                 Tok::Ident(w) if matches!(w.as_str(), "__forceinline__" | "__noinline__" | "inline" | "static") => {}
-                Tok::Ident(w) if w == "__host__" => {
-                    return Err(self.error_help(
-                        t.span,
-                        "`__host__` functions are not supported",
-                        "host code goes in the `host { … }` block",
-                    ))
-                }
+                Tok::Ident(w) if w == "__host__" => host = Some(t.span),
                 Tok::Ident(w) if w == "__constant__" => {
                     return Err(self.error_help(
                         t.span,
@@ -334,6 +330,13 @@ impl<'a> Parser<'a> {
         }
         if global && device {
             return Err(self.error(start, "a function is either `__global__` (a kernel) or `__device__`, not both"));
+        }
+        if let (Some(span), false) = (host, device) {
+            return Err(self.error_help(
+                span,
+                "`__host__` functions are not supported, unless also `__device__`",
+                "host code goes in the `host { … }` block",
+            ));
         }
         if !self.starts_type() {
             let t = self.peek();
@@ -1059,7 +1062,10 @@ mod tests {
             "void f() {}\n",
             &[(1, 1, "function `f` must be marked `__global__` (a kernel) or `__device__`")],
         );
-        assert_errors("__host__ void f() {}", &[(1, 1, "`__host__` functions are not supported")]);
+        assert_errors(
+            "__host__ void f() {}",
+            &[(1, 1, "`__host__` functions are not supported, unless also `__device__`")],
+        );
         assert_errors("struct S { int a; };", &[(1, 1, "`struct` is not supported")]);
         assert_errors("__global__ void k() { int x = 1 }", &[(1, 33, "expected `;` after the declaration, found `}`")]);
         assert_errors(

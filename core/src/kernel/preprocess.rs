@@ -149,6 +149,10 @@ fn directive(
             ex.diags.warning(hash.span.to(name_tok.span), "`#pragma` is ignored");
             return;
         }
+        "include" => {
+            include(src, hash, name_tok, ex.diags);
+            return;
+        }
         other => {
             ex.diags.error(
                 hash.span.to(name_tok.span),
@@ -217,6 +221,63 @@ fn directive(
     }
     defines.push(Define { name: name.clone(), value, span: value_span });
     ex.macros.insert(name.clone(), Rc::new(Macro { params: None, body }));
+}
+
+/// Headers a CUDA file includes for what the language has built in: `#include` of one of
+/// them is ignored, with a note.
+const STANDARD_HEADERS: &[&str] = &[
+    "cuda.h",
+    "cuda_runtime.h",
+    "cuda_runtime_api.h",
+    "device_launch_parameters.h",
+    "device_functions.h",
+    "math_functions.h",
+    "math_constants.h",
+    "stdio.h",
+    "stdlib.h",
+    "string.h",
+    "math.h",
+    "assert.h",
+    "stdint.h",
+    "float.h",
+    "limits.h",
+    "time.h",
+    "sys/time.h",
+    "cstdio",
+    "cstdlib",
+    "cstring",
+    "cmath",
+    "cassert",
+    "cstdint",
+    "climits",
+    "cfloat",
+    "iostream",
+    "helper_cuda.h",
+    "helper_functions.h",
+];
+
+/// `#include <name>` or `#include "name"`: a standard header is ignored with a note; another
+/// file cannot be read, which is an error saying what to do.
+fn include(src: &str, hash: &Token, word: &Token, diags: &mut Diags) {
+    let from = (word.span.offset + word.span.len) as usize;
+    let rest = src.get(from..).unwrap_or("");
+    let text = rest.split('\n').next().unwrap_or("").trim();
+    let line = Span { len: word.span.offset + word.span.len - hash.span.offset + text.len() as u32 + 1, ..hash.span };
+    let name = match (text.chars().next(), text.chars().last()) {
+        (Some('<'), Some('>')) | (Some('"'), Some('"')) if text.len() >= 3 => &text[1..text.len() - 1],
+        _ => {
+            diags.error(line, "expected a header name after `#include`, as `<cuda_runtime.h>` or `\"file.h\"`");
+            return;
+        }
+    };
+    if STANDARD_HEADERS.contains(&name) {
+        diags.warning(line, format!("`#include {text}` is ignored: what kernels use from it is built in"));
+    } else {
+        diags.error(
+            line,
+            format!("`#include {text}`: other files cannot be included; paste what the kernels need from it here"),
+        );
+    }
 }
 
 /// A function-like macro's parameter list, `(a, b)` at the start of `rest`, and the body after
@@ -616,9 +677,32 @@ mod tests {
     }
 
     #[test]
+    fn a_cuda_files_standard_headers_are_ignored_with_a_note() {
+        let src = "#include <cuda_runtime.h>\n#include \"cuda.h\"\n#include <stdio.h>\nx";
+        let mut d = Diags::default();
+        let toks = lex(src, &mut d);
+        let (out, _) = preprocess(src, toks, &[], &mut d);
+        let d = d.finish();
+        assert!(d.iter().all(|d| d.severity == super::super::Severity::Warning), "{d:?}");
+        let notes: Vec<(u32, &str)> = d.iter().map(|d| (d.span.line, d.message.as_str())).collect();
+        assert_eq!(
+            notes,
+            [
+                (1, "`#include <cuda_runtime.h>` is ignored: what kernels use from it is built in"),
+                (2, "`#include \"cuda.h\"` is ignored: what kernels use from it is built in"),
+                (3, "`#include <stdio.h>` is ignored: what kernels use from it is built in"),
+            ]
+        );
+        assert_eq!(out.iter().map(|t| t.tok.clone()).collect::<Vec<_>>(), [Tok::Ident("x".into()), Tok::Eof]);
+    }
+
+    #[test]
     fn directive_errors_have_positions() {
         let cases: &[(&str, (u32, u32), &str)] = &[
-            ("#include <x>\n", (1, 1), "`#include` is not supported; the only directives are `#define` and `#undef`"),
+            ("#include <x>\n", (1, 1), "`#include <x>`: other files cannot be included; paste what the kernels need from it here"),
+            ("#include \"my.h\"\n", (1, 1), "`#include \"my.h\"`: other files cannot be included; paste what the kernels need from it here"),
+            ("#include\n", (1, 1), "expected a header name after `#include`, as `<cuda_runtime.h>` or `\"file.h\"`"),
+            ("#if X\n", (1, 1), "`#if` is not supported; the only directives are `#define` and `#undef`"),
             ("#define F(x) x\nF(1, 2)", (2, 1), "macro `F` takes 1 argument, given 2"),
             ("#define F(x, y) x\nF(1)", (2, 1), "macro `F` takes 2 arguments, given 1"),
             ("#define F(x) x\nint a = F(1;", (2, 9), "the call of macro `F` has no closing `)`"),
