@@ -1100,3 +1100,36 @@ host {
         [(1, 1, "`__host__` functions are not supported, unless also `__device__`".to_string())]
     );
 }
+
+/// `typedef` names for types, as ported kernels declare them (one through another), in
+/// parameters, locals and casts; a typedef of anything else is refused where it stands.
+#[test]
+fn typedefs_name_types() {
+    let src = r#"
+typedef unsigned int uint;
+typedef float real;
+typedef real* real_ptr;
+__global__ void k(const real* in, real_ptr out, uint n) {
+    uint i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        real h = (real)i * 0.5f;
+        out[i] = in[i] + h;
+    }
+}
+host {
+    real in[100] = iota();
+    real out[100];
+    k<<<2, 64>>>(in, out, 100);
+}
+"#;
+    let run = Run::new(src);
+    assert_eq!(run.floats("out"), (0..100).map(|i| i as f32 * 1.5).collect::<Vec<_>>());
+    assert_eq!(
+        errors("typedef void (*f)(int);\n__global__ void k() {}\nhost { k<<<1, 1>>>(); }"),
+        [(
+            1,
+            1,
+            "this `typedef` is not supported: only a name for a type, as `typedef unsigned int uint;`".to_string()
+        )]
+    );
+}

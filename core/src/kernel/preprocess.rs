@@ -101,7 +101,7 @@ pub(crate) fn preprocess(
             ),
         );
     }
-    let mut out = ex.out;
+    let mut out = typedefs(ex.out, ex.diags);
     if out.last().is_none_or(|t| t.tok != Tok::Eof) {
         let eof = tokens.last().cloned().unwrap_or(Token {
             tok: Tok::Eof,
@@ -221,6 +221,61 @@ fn directive(
     }
     defines.push(Define { name: name.clone(), value, span: value_span });
     ex.macros.insert(name.clone(), Rc::new(Macro { params: None, body }));
+}
+
+/// `typedef TYPE NAME;`: from there on, `NAME` stands for the tokens of `TYPE` (a type's
+/// name: `typedef unsigned int uint;`, `typedef float real;`). The statement leaves the
+/// token stream; a form that names anything but a type (a function pointer, an array) is an
+/// error at its `typedef`.
+fn typedefs(tokens: Vec<Token>, diags: &mut Diags) -> Vec<Token> {
+    if !tokens.iter().any(|t| t.is_ident("typedef")) {
+        return tokens;
+    }
+    let mut names: BTreeMap<String, Vec<Tok>> = BTreeMap::new();
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = &tokens[i];
+        if t.is_ident("typedef") {
+            let end =
+                tokens[i..].iter().position(|t| t.is_punct(";") || t.tok == Tok::Eof).map_or(tokens.len(), |k| i + k);
+            let body = &tokens[i + 1..end];
+            match body.split_last() {
+                Some((Token { tok: Tok::Ident(name), .. }, ty))
+                    if !ty.is_empty()
+                        && end < tokens.len()
+                        && tokens[end].is_punct(";")
+                        && ty.iter().all(|t| matches!(&t.tok, Tok::Ident(_)) || t.is_punct("*")) =>
+                {
+                    // A type named through an earlier typedef is spelled out now.
+                    let spelled: Vec<Tok> = ty
+                        .iter()
+                        .flat_map(|t| match &t.tok {
+                            Tok::Ident(n) => names.get(n).cloned().unwrap_or_else(|| alloc::vec![t.tok.clone()]),
+                            other => alloc::vec![other.clone()],
+                        })
+                        .collect();
+                    names.insert(name.clone(), spelled);
+                }
+                _ => diags.error(
+                    t.span,
+                    "this `typedef` is not supported: only a name for a type, as `typedef unsigned int uint;`",
+                ),
+            }
+            i = end + 1;
+            continue;
+        }
+        match &t.tok {
+            Tok::Ident(name) if names.contains_key(name) => {
+                for tok in &names[name] {
+                    out.push(Token { tok: tok.clone(), ..t.clone() });
+                }
+            }
+            _ => out.push(t.clone()),
+        }
+        i += 1;
+    }
+    out
 }
 
 /// Headers a CUDA file includes for what the language has built in: `#include` of one of
