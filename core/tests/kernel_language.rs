@@ -1133,3 +1133,22 @@ host {
         )]
     );
 }
+
+/// `sizeof(type)` as ported kernels size things with it: 4 for every scalar and pointer (an
+/// unsigned value, as C's `size_t`).
+#[test]
+fn sizeof_a_type_is_four_bytes() {
+    let src = r#"
+__global__ void k(unsigned* out) {
+    out[0] = sizeof(float);
+    out[1] = sizeof(unsigned int) * 8;
+    out[2] = sizeof(const float*);
+    out[3] = (sizeof(int) - 5) > 0;
+}
+host {
+    unsigned out[4];
+    k<<<1, 1>>>(out);
+}
+"#;
+    assert_eq!(Run::new(src).words("out"), [4, 32, 4, 1], "4 - 5 wraps, as size_t does");
+}

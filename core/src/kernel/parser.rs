@@ -887,7 +887,26 @@ impl<'a> Parser<'a> {
                 .mk(ExprKind::IncDec { pre: true, increment: t.is_punct("++"), target: Box::new(operand) }, span);
         }
         if t.is_ident("sizeof") {
-            return Err(self.error_help(t.span, "`sizeof` is not supported", "every value is 4 bytes"));
+            // `sizeof(type)`: every scalar and every pointer is 4 bytes. Of an expression (an
+            // array's size among them) it is refused rather than guessed.
+            self.bump();
+            let open = self.peek();
+            if !(open.is_punct("(") && self.is_cast()) {
+                return Err(self.error_help(
+                    open.span,
+                    "`sizeof` of an expression is not supported",
+                    "write the type, as `sizeof(float)`",
+                ));
+            }
+            self.bump();
+            let mut ty = self.base_type()?;
+            self.pointer_suffix(&mut ty)?;
+            let close = self.peek().span;
+            self.expect(")", "to close `sizeof(`")?;
+            if matches!(ty.base, BaseType::Void) && !ty.pointer {
+                return Err(self.error(ty.span, "`sizeof(void)` has no size"));
+            }
+            return self.mk(ExprKind::Int { value: 4, unsigned: true }, t.span.to(close));
         }
         if t.is_punct("(") && self.is_cast() {
             self.bump();
@@ -1054,7 +1073,11 @@ mod tests {
         assert_errors("__global__ void k() { switch (x) {} }", &[(1, 23, "`switch` is not supported")]);
         assert_errors("__global__ void k() { goto end; }", &[(1, 23, "`goto` is not supported")]);
         assert_errors("__global__ void k() { int** p; }", &[(1, 27, "pointers to pointers are not supported")]);
-        assert_errors("__global__ void k() { int n = sizeof(int); }", &[(1, 31, "`sizeof` is not supported")]);
+        assert_errors(
+            "__global__ void k(int* a) { int n = sizeof a; }",
+            &[(1, 44, "`sizeof` of an expression is not supported")],
+        );
+        assert_errors("__global__ void k() { int n = sizeof(void); }", &[(1, 38, "`sizeof(void)` has no size")]);
         assert_errors("__global__ void k() { else x = 1; }", &[(1, 23, "`else` without a matching `if`")]);
         assert_errors("__global__ void k() { a->b = 1; }", &[(1, 24, "`->` is not supported (there are no structs)")]);
         assert_errors("int g;\n", &[(1, 5, "variables outside functions are not supported")]);
