@@ -156,9 +156,7 @@ impl PairMatrix {
 
     /// Runs finished, and the share of the whole matrix done (running runs by their progress).
     pub fn progress(&self) -> (usize, f64) {
-        let done = self.runs.iter().filter(|r| r.result().is_some()).count();
-        let partial: f64 = self.runs.iter().map(RunView::done_share).sum();
-        (done, if self.runs.is_empty() { 0.0 } else { partial / self.runs.len() as f64 })
+        RunView::progress_of(&self.runs)
     }
 
     /// Whether a run is waiting or running.

@@ -118,6 +118,14 @@ impl RunView {
         matches!(self, RunView::Queued | RunView::Running { .. })
     }
 
+    /// Of several runs: how many finished, and the share of them all done (running runs by
+    /// their progress).
+    pub fn progress_of(runs: &[RunView]) -> (usize, f64) {
+        let done = runs.iter().filter(|r| r.result().is_some()).count();
+        let partial: f64 = runs.iter().map(RunView::done_share).sum();
+        (done, if runs.is_empty() { 0.0 } else { partial / runs.len() as f64 })
+    }
+
     /// How much of the run is done, 0..=1: all of it once finished, its reported progress
     /// while running, none otherwise.
     pub fn done_share(&self) -> f64 {

@@ -504,17 +504,11 @@ impl TimeSeries {
     /// Adds `cycles` cycles starting at `start` to the stalls of each of `reasons` (one per
     /// scheduler), window by window.
     pub fn add_stall_span(&mut self, start: u64, cycles: u64, reasons: &[StallReason]) {
-        let end = start + cycles;
-        let mut at = start;
-        while at < end {
-            let index = self.index_of(at);
-            let chunk = ((index as u64 + 1) * self.every).min(end) - at;
-            let window = &mut self.windows[index];
+        self.spread(start, cycles, |window, chunk| {
             for &reason in reasons {
                 window.stalls.add(reason, chunk);
             }
-            at += chunk;
-        }
+        });
     }
 
     /// Adds `cycles` cycles from `start` to the held-back counts of each co-running kernel in
@@ -523,16 +517,11 @@ impl TimeSeries {
         if held_back == 0 {
             return;
         }
-        let end = start + cycles;
-        let mut at = start;
-        while at < end {
-            let index = self.index_of(at);
-            let chunk = ((index as u64 + 1) * self.every).min(end) - at;
-            for (k, n) in self.windows[index].held_back.iter_mut().enumerate() {
+        self.spread(start, cycles, |window, chunk| {
+            for (k, n) in window.held_back.iter_mut().enumerate() {
                 *n += chunk * u64::from(held_back >> k & 1);
             }
-            at += chunk;
-        }
+        });
     }
 
     /// Adds `cycles` LSU stall cycles from `start` to program `part`'s counts, window by
@@ -541,12 +530,18 @@ impl TimeSeries {
         if part >= parts::SERIES_PARTS {
             return;
         }
+        self.spread(start, cycles, |window, chunk| window.parts[part].lsu_stall_cycles += chunk);
+    }
+
+    /// Calls `add` with each window the cycles `start..start + cycles` fall in (created as
+    /// needed) and how many of them it holds.
+    fn spread(&mut self, start: u64, cycles: u64, mut add: impl FnMut(&mut Window, u64)) {
         let end = start + cycles;
         let mut at = start;
         while at < end {
             let index = self.index_of(at);
             let chunk = ((index as u64 + 1) * self.every).min(end) - at;
-            self.windows[index].parts[part].lsu_stall_cycles += chunk;
+            add(&mut self.windows[index], chunk);
             at += chunk;
         }
     }
