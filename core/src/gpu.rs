@@ -1301,7 +1301,6 @@ impl Simulation {
         let shared_accesses = kernels.iter().map(|k| k.shared_accesses).sum();
         let parts = crate::stats::parts::part_reports(&self.workload.parts, &kernels);
         let memory_blocking = self.memory_blocking(&kernels);
-
         let energy_model = EnergyModel::for_config(&self.config);
         let mut report = Report {
             gpu: self.config.name.clone(),

@@ -152,6 +152,11 @@ pub struct CycleTally {
 /// [`Sm::catch_up`].
 pub type DormantCharge<'a> = dyn FnMut(&[StallReason], u8, u64, u64) + 'a;
 
+/// Which of the co-running kernels `streams` (in order of first launch) runs in `stream`.
+fn kernel_group(streams: &[u32], stream: u32) -> Option<usize> {
+    streams.iter().position(|&s| s == stream)
+}
+
 /// A warp of kernel run `kernel` faulted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SmFault {
@@ -191,7 +196,7 @@ pub struct Sm {
     /// The LSU's stalls by kernel run since the engine last took them, when programs run side
     /// by side (see [`Sm::take_stall_spans`]).
     stall_spans: Option<Vec<StallSpan>>,
-    /// Who held up whose memory instructions, when programs run side by side.
+    /// Who held up whose memory instructions, with two or more co-running kernels.
     blocked_by: Option<BlockedBy>,
     schedulers: Vec<Scheduler>,
     warps: Vec<Warp>,
@@ -689,7 +694,6 @@ impl Sm {
                 // Nothing changed since its last look: it stalls for the same reason.
                 self.stalls.add(self.last_reasons[s], 1);
                 io.tally.stalls.add(self.last_reasons[s], 1);
-
                 wake = wake.min(self.schedulers[s].sleep_until);
                 continue;
             }
@@ -697,7 +701,6 @@ impl Sm {
             self.stalls.add(reason, 1);
             io.tally.stalls.add(reason, 1);
             self.last_reasons[s] = reason;
-
             // A policy's gate can change without any event the SM sees; everything else wakes
             // a sleeping scheduler (a register released, a block admitted, a barrier opening,
             // the LSU emptying).
@@ -761,7 +764,7 @@ impl Sm {
     /// kernels of its warps whose memory instruction is ready, when the LSU is busy.
     fn look_blocked(&mut self, s: usize, runs: &[KernelReport]) {
         let streams = &self.streams;
-        let group = |stream: u32| streams.iter().position(|&s| s == stream).unwrap_or(usize::MAX);
+        let group = |stream: u32| kernel_group(streams, stream).unwrap_or(usize::MAX);
         let mut waiting = 0u8;
         let holder = self.lsu.holder().and_then(|run| runs.get(run as usize)).map_or(usize::MAX, |r| group(r.stream));
         if self.lsu.busy() {
@@ -1013,7 +1016,7 @@ impl Sm {
                         let warp = (w, self.info[wi].age as u32);
                         let route = self.policy.load_route(w);
                         let stream = self.info[wi].stream;
-                        let kernel_group = self.streams.iter().position(|&s| s == stream).unwrap_or(0);
+                        let kernel_group = kernel_group(&self.streams, stream).unwrap_or(0);
                         self.l1.set_requester_kernel(kernel_group as u8);
                         self.lsu.start_global(kind, warp, token, self.info[wi].kernel, route, &self.l1);
                     }
