@@ -1152,3 +1152,69 @@ host {
 "#;
     assert_eq!(Run::new(src).words("out"), [4, 32, 4, 1], "4 - 5 wraps, as size_t does");
 }
+
+/// A kernel as PolyBench and Rodinia write them: a header guarded by `#ifndef`, a dataset
+/// chosen by `#ifdef`, the element type by `# ifndef DATA_TYPE`, a debugging `printf` and a
+/// `#if 0` block that would not compile, a character constant. Outputs are computed here.
+#[test]
+fn conditional_compilation_printf_and_character_constants() {
+    let src = r#"
+#include <unistd.h>
+#include <vector>
+#ifndef SCALE_CUH
+# define SCALE_CUH
+# if !defined(MINI_DATASET) && !defined(LARGE_DATASET)
+#  define STANDARD_DATASET
+# endif
+# ifdef MINI_DATASET
+#  define N 32
+# elif defined(STANDARD_DATASET)
+#  define N 96
+# else
+#  define N 4096
+# endif
+# ifndef DATA_TYPE
+#  define DATA_TYPE float
+#  define DATA_PRINTF_MODIFIER "%0.2lf "
+# endif
+#endif /* !SCALE_CUH */
+#if __CUDACC__ && N % 32 == 0
+__global__ void scale(DATA_TYPE *a, int *tag, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+#ifdef DEBUG
+        printf("a[%d] = " DATA_PRINTF_MODIFIER "\n", i, a[i]);
+#endif
+        printf("thread %d\n", i);
+        a[i] = a[i] * 2.0f + 1.0f;
+        tag[i] = (i % 2 == 0) ? 'e' : '\x6f';
+    }
+#if 0
+    this text is not compiled: 'xy' 5L @
+#endif
+}
+#else
+#error N must be a multiple of 32
+#endif
+host {
+    float a[N] = iota();
+    int tag[N];
+    scale<<<N / 32, 32>>>(a, tag, N);
+}
+"#;
+    let program = compiled(src);
+    let notes: Vec<&str> = program.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(notes.contains(&"`printf` is ignored: the simulated GPU has no console"), "{notes:?}");
+    assert!(notes.contains(&"`#include <vector>` is ignored: system headers are not read"), "{notes:?}");
+    let run = Run::new(src);
+    let a = run.floats("a");
+    assert_eq!(a.len(), 96, "the standard dataset");
+    for (i, (&v, &t)) in a.iter().zip(&run.ints("tag")).enumerate() {
+        assert_eq!(v, i as f32 * 2.0 + 1.0);
+        assert_eq!(t, if i % 2 == 0 { 101 } else { 111 });
+    }
+    // `#error` stops a file whose condition fails, at the directive.
+    let odd = src.replace("#  define N 96", "#  define N 100");
+    let found = errors(&odd);
+    assert_eq!(found, [(37, 1, "the file says #error N must be a multiple of 32".to_string())]);
+}

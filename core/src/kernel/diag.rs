@@ -103,6 +103,11 @@ impl Diags {
         self.push(Severity::Warning, span, message.into(), None);
     }
 
+    /// One found elsewhere (the lexer's, once the preprocessor knows it is not in skipped text).
+    pub fn add(&mut self, d: Diagnostic) {
+        self.push(d.severity, d.span, d.message, d.help);
+    }
+
     fn push(&mut self, severity: Severity, span: Span, message: String, help: Option<String>) {
         if self.full() {
             return;

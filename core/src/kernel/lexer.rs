@@ -18,6 +18,9 @@ pub(crate) enum Tok {
     Float(f32),
     /// Punctuation, including `#`.
     Punct(&'static str),
+    /// A string literal, as written between its quotes (escapes left as they are): only
+    /// `printf` takes one, and the preprocessor lets macros hold one.
+    Str(String),
     /// The end of the input (always the last token).
     Eof,
 }
@@ -49,6 +52,7 @@ impl Token {
             Tok::Int { value, unsigned } => format!("`{value}{}`", if *unsigned { "u" } else { "" }),
             Tok::Float(f) => format!("`{f}`"),
             Tok::Punct(p) => format!("`{p}`"),
+            Tok::Str(text) => format!("the string `\"{text}\"`"),
             Tok::Eof => "the end of the file".to_string(),
         }
     }
@@ -92,6 +96,42 @@ pub(crate) fn lex(src: &str, diags: &mut Diags) -> Vec<Token> {
     lx.tokens
 }
 
+/// The value of a character literal's text between its quotes (`a`, `\n`, `\x41`, `\101`),
+/// as C gives it to an `int`; `None` unless it is exactly one character.
+fn character_value(body: &str) -> Option<u32> {
+    let mut chars = body.chars();
+    let first = chars.next()?;
+    if first != '\\' {
+        return (chars.next().is_none()).then_some(first as u32);
+    }
+    let rest = chars.as_str();
+    let simple = match rest {
+        "n" => Some(10),
+        "t" => Some(9),
+        "r" => Some(13),
+        "0" => Some(0),
+        "\\" => Some(92),
+        "'" => Some(39),
+        "\"" => Some(34),
+        "a" => Some(7),
+        "b" => Some(8),
+        "f" => Some(12),
+        "v" => Some(11),
+        "?" => Some(63),
+        _ => None,
+    };
+    if simple.is_some() {
+        return simple;
+    }
+    if let Some(hex) = rest.strip_prefix('x') {
+        return u32::from_str_radix(hex, 16).ok().filter(|v| !hex.is_empty() && *v <= 0xFF);
+    }
+    if (1..=3).contains(&rest.len()) && rest.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
+        return u32::from_str_radix(rest, 8).ok().filter(|v| *v <= 0xFF);
+    }
+    None
+}
+
 impl Lexer<'_> {
     fn peek(&self, ahead: usize) -> u8 {
         self.bytes.get(self.pos + ahead).copied().unwrap_or(0)
@@ -112,20 +152,6 @@ impl Lexer<'_> {
 
     fn span_from(&self, start: usize, line: u32, column: u32) -> Span {
         Span { line, column, offset: start as u32, len: (self.pos - start) as u32 }
-    }
-
-    /// Whether the tokens of the current logical line so far are `#` `include`.
-    fn in_include_line(&self) -> bool {
-        match self.tokens.as_slice() {
-            [.., hash, word] => {
-                hash.is_punct("#")
-                    && hash.line_start
-                    && hash.logical_line == self.logical_line
-                    && word.is_ident("include")
-                    && word.logical_line == self.logical_line
-            }
-            _ => false,
-        }
     }
 
     fn push(&mut self, tok: Tok, span: Span) {
@@ -183,21 +209,33 @@ impl Lexer<'_> {
                 b'.' if self.peek(1).is_ascii_digit() => self.number(start, line, column, diags),
                 b'\'' | b'"' => {
                     self.advance();
+                    let body_start = self.pos;
                     while self.pos < self.bytes.len() && self.peek(0) != c && self.peek(0) != b'\n' {
                         if self.peek(0) == b'\\' {
                             self.advance();
                         }
                         self.advance();
                     }
-                    if self.peek(0) == c {
+                    let body = &self.src[body_start..self.pos.min(self.src.len())];
+                    let closed = self.peek(0) == c;
+                    if closed {
                         self.advance();
                     }
-                    // `#include "file.h"`: the preprocessor reads the name from the source.
-                    if c == b'"' && self.in_include_line() {
-                        continue;
+                    let span = self.span_from(start, line, column);
+                    if !closed {
+                        let what = if c == b'"' { "string" } else { "character" };
+                        diags.error(span, format!("unterminated {what} literal: it has no closing quote on its line"));
+                    } else if c == b'"' {
+                        self.push(Tok::Str(body.to_string()), span);
+                    } else {
+                        match character_value(body) {
+                            Some(value) => self.push(Tok::Int { value, unsigned: false }, span),
+                            None => diags.error(
+                                span,
+                                format!("`'{body}'` is not one character; write a character as `'a'` or `'\\n'`"),
+                            ),
+                        }
                     }
-                    let what = if c == b'"' { "string literals are" } else { "character literals are" };
-                    diags.error(self.span_from(start, line, column), format!("{what} not supported"));
                 }
                 _ => {
                     let rest = &self.src[self.pos..];
@@ -377,8 +415,9 @@ mod tests {
     #[test]
     fn lexical_errors_have_positions() {
         let cases: &[(&str, (u32, u32), &str)] = &[
-            ("x = 'a';", (1, 5), "character literals are not supported"),
-            ("\n  s = \"hi\";", (2, 7), "string literals are not supported"),
+            ("x = 'ab';", (1, 5), "`'ab'` is not one character; write a character as `'a'` or `'\\n'`"),
+            ("x = '\\q';", (1, 5), "`'\\q'` is not one character; write a character as `'a'` or `'\\n'`"),
+            ("\n  s = \"hi;\n", (2, 7), "unterminated string literal: it has no closing quote on its line"),
             ("x = 99999999999;", (1, 5), "integer literal `99999999999` does not fit in 32 bits"),
             ("x = 5L;", (1, 5), "`long` literals are not supported; every value is 32 bits"),
             ("x = 1f;", (1, 5), "invalid suffix `f` on an integer literal"),
@@ -419,5 +458,26 @@ mod tests {
         assert_eq!((two.logical_line, two.line_start, two.span.line), (1, false, 2));
         let b = toks.iter().find(|t| t.is_ident("B")).unwrap();
         assert!(b.line_start);
+    }
+
+    #[test]
+    fn character_constants_are_their_codes_and_strings_are_tokens() {
+        let (t, d) = kinds(r#"'a' '\n' '\x41' '\101' '\'' '\\' '"' "say \"hi\"\n""#);
+        assert!(!d.has_errors(), "{d:?}");
+        let int = |value| Tok::Int { value, unsigned: false };
+        assert_eq!(
+            t,
+            [
+                int(97),
+                int(10),
+                int(65),
+                int(65),
+                int(39),
+                int(92),
+                int(34),
+                Tok::Str(r#"say \"hi\"\n"#.into()),
+                Tok::Eof
+            ]
+        );
     }
 }

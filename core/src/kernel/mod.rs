@@ -4,7 +4,9 @@
 //!
 //! The pipeline, one file per step:
 //! - `lexer.rs`: text to tokens, with spans (line, column, byte offset).
-//! - `preprocess.rs`: `#define` (object-like), with overrides from [`CompileOptions::defines`].
+//! - `preprocess.rs`: `#define` (object-like and function-like), `#include` of standard
+//!   headers, with overrides from [`CompileOptions::defines`]; `conditional.rs`: `#if` and
+//!   its kin.
 //! - `parser.rs`: recursive descent into the syntax tree of `ast.rs`, recovering at `;` and
 //!   `}` so several errors are reported at once; nesting is bounded.
 //! - `types.rs`: value types, C's conversions and constant folding.
@@ -25,6 +27,7 @@ mod bitset;
 pub mod builtins;
 mod cfg;
 mod codegen;
+mod conditional;
 mod diag;
 mod expr;
 mod host;
@@ -98,8 +101,8 @@ pub struct Program {
 /// order, at most about 50 errors).
 pub fn compile(source: &str, options: &CompileOptions<'_>) -> Result<Program, Vec<Diagnostic>> {
     let mut diags = diag::Diags::default();
-    let tokens = lexer::lex(source, &mut diags);
-    let (tokens, defines) = preprocess::preprocess(source, tokens, options.defines, &mut diags);
+    let (tokens, lexical) = lex(source);
+    let (tokens, defines) = preprocess::preprocess(source, tokens, lexical, options.defines, &mut diags);
     let unit = parser::parse(&tokens, &mut diags);
     if diags.has_errors() {
         return Err(diags.finish());
@@ -139,6 +142,14 @@ pub fn compile(source: &str, options: &CompileOptions<'_>) -> Result<Program, Ve
 /// preprocessor run; their diagnostics are those `compile` reports too).
 pub fn defines(source: &str, overrides: &[(String, String)]) -> Vec<Define> {
     let mut diags = diag::Diags::default();
-    let tokens = lexer::lex(source, &mut diags);
-    preprocess::preprocess(source, tokens, overrides, &mut diags).1
+    let (tokens, lexical) = lex(source);
+    preprocess::preprocess(source, tokens, lexical, overrides, &mut diags).1
+}
+
+/// The tokens of `source` and the lexer's errors, which the preprocessor reports unless they
+/// are in text it skips.
+fn lex(source: &str) -> (Vec<lexer::Token>, Vec<Diagnostic>) {
+    let mut lexical = diag::Diags::default();
+    let tokens = lexer::lex(source, &mut lexical);
+    (tokens, lexical.finish())
 }

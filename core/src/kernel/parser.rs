@@ -638,6 +638,13 @@ impl<'a> Parser<'a> {
                     return Err(self.error_help(start, format!("`{w}` is not supported"), "use `if` / `else if`"))
                 }
                 "goto" => return Err(self.error(start, "`goto` is not supported")),
+                "printf" if self.peek_at(1).is_punct("(") && !self.in_host => {
+                    self.skip_call();
+                    self.expect_semicolon("after `printf(…)`")?;
+                    self.diags
+                        .warning(start.to(self.prev_span()), "`printf` is ignored: the simulated GPU has no console");
+                    StmtKind::Empty
+                }
                 "__shared__" | "static" => {
                     let d = self.declaration()?;
                     self.expect_semicolon("after the declaration")?;
@@ -658,6 +665,28 @@ impl<'a> Parser<'a> {
             _ => self.expression_statement()?,
         };
         Ok(Stmt { kind, span: start.to(self.prev_span()) })
+    }
+
+    /// Skips a name and its parenthesised arguments, balancing brackets, up to the closing
+    /// `)` or the end of the file.
+    fn skip_call(&mut self) {
+        self.bump();
+        let mut depth = 0u32;
+        loop {
+            let t = self.peek();
+            if t.tok == Tok::Eof {
+                return;
+            }
+            self.bump();
+            if t.is_punct("(") {
+                depth += 1;
+            } else if t.is_punct(")") {
+                depth -= 1;
+                if depth == 0 {
+                    return;
+                }
+            }
+        }
     }
 
     fn expression_statement(&mut self) -> PResult<StmtKind> {
@@ -971,6 +1000,12 @@ impl<'a> Parser<'a> {
         let kind = match &t.tok {
             Tok::Int { value, unsigned } => ExprKind::Int { value: *value, unsigned: *unsigned },
             Tok::Float(f) => ExprKind::Float(*f),
+            Tok::Str(_) => {
+                return Err(self.error(
+                    t.span,
+                    "string literals are not supported here (only `printf`, which is ignored, takes one)",
+                ))
+            }
             Tok::Ident(w) => match w.as_str() {
                 "true" => ExprKind::Bool(true),
                 "false" => ExprKind::Bool(false),

@@ -11,7 +11,8 @@ use alloc::rc::Rc;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::diag::{Diags, Span};
+use super::conditional::{self, Conditionals};
+use super::diag::{Diagnostic, Diags, Span};
 use super::lexer::{lex, Tok, Token};
 use super::Define;
 
@@ -45,17 +46,37 @@ struct Expander<'a> {
 /// Unused overrides named one warning each; more are summed up in one.
 const UNUSED_OVERRIDES_NAMED: usize = 3;
 
-/// Runs the directives and expands macros. Returns the tokens the parser sees (ending in
-/// `Eof`) and every `#define`, with the value in effect.
+/// Macros the compiler defines itself, as nvcc does (`__CUDA_ARCH__` is left undefined: the
+/// language has no per-architecture features to choose between).
+const PREDEFINED: &[&str] = &["__CUDACC__", "__NVCC__"];
+
+/// Runs the directives and expands macros. `lexical` holds the lexer's errors, reported
+/// unless they are in text that conditional compilation skips (an `#if 0` branch may hold
+/// anything). Returns the tokens the parser sees (ending in `Eof`) and every `#define`, with
+/// the value in effect.
 pub(crate) fn preprocess(
     src: &str,
     tokens: Vec<Token>,
+    lexical: Vec<Diagnostic>,
     overrides: &[(String, String)],
     diags: &mut Diags,
 ) -> (Vec<Token>, Vec<Define>) {
     let mut defines = Vec::new();
     let mut used_overrides = alloc::vec![false; overrides.len()];
     let mut ex = Expander { macros: BTreeMap::new(), out: Vec::with_capacity(tokens.len()), diags, exhausted: false };
+    for name in PREDEFINED {
+        let one = Token {
+            tok: Tok::Int { value: 1, unsigned: false },
+            span: Span::default(),
+            logical_line: 0,
+            line_start: false,
+        };
+        ex.macros.insert((*name).to_string(), Rc::new(Macro { params: None, body: alloc::vec![one] }));
+    }
+    let mut conditionals = Conditionals::default();
+    // Byte ranges that conditional compilation skips, and where the one being skipped began.
+    let mut skipped: Vec<(u32, u32)> = Vec::new();
+    let mut skipping_from: Option<u32> = None;
     // The tokens between two directives are expanded together, so that a function-like
     // macro's arguments may run over several lines.
     let mut segment: Vec<Token> = Vec::new();
@@ -63,15 +84,32 @@ pub(crate) fn preprocess(
     while i < tokens.len() {
         let t = &tokens[i];
         if t.is_punct("#") && t.line_start {
-            ex.expand_segment(core::mem::take(&mut segment));
             // The directive runs to the end of its logical line.
             let line = t.logical_line;
             let mut end = i + 1;
             while end < tokens.len() && tokens[end].logical_line == line && tokens[end].tok != Tok::Eof {
                 end += 1;
             }
-            directive(src, &tokens[i..end], overrides, &mut used_overrides, &mut defines, &mut ex);
+            let was_active = conditionals.active();
+            if was_active {
+                ex.expand_segment(core::mem::take(&mut segment));
+            }
+            if is_conditional(&tokens[i..end]) {
+                ex.conditional(&tokens[i..end], &mut conditionals);
+                let last = &tokens[end - 1].span;
+                match (was_active, conditionals.active()) {
+                    (true, false) => skipping_from = Some(last.offset + last.len),
+                    (false, true) => skipped.push((skipping_from.take().unwrap_or(0), t.span.offset)),
+                    _ => {}
+                }
+            } else if was_active {
+                directive(src, &tokens[i..end], overrides, &mut used_overrides, &mut defines, &mut ex);
+            }
             i = end;
+            continue;
+        }
+        if !conditionals.active() && t.tok != Tok::Eof {
+            i += 1;
             continue;
         }
         if t.is_punct("#") {
@@ -83,6 +121,15 @@ pub(crate) fn preprocess(
         i += 1;
     }
     ex.expand_segment(segment);
+    if let Some(from) = skipping_from {
+        skipped.push((from, u32::MAX));
+    }
+    conditionals.finish(ex.diags);
+    for d in lexical {
+        if !skipped.iter().any(|&(from, to)| (from..to).contains(&d.span.offset)) {
+            ex.diags.add(d);
+        }
+    }
     let unused: Vec<&str> =
         overrides.iter().zip(&used_overrides).filter(|(_, used)| !**used).map(|((name, _), _)| name.as_str()).collect();
     let top = Span { line: 1, column: 1, offset: 0, len: 0 };
@@ -153,10 +200,23 @@ fn directive(
             include(src, hash, name_tok, ex.diags);
             return;
         }
+        "error" | "warning" => {
+            let at = hash.span.to(line[line.len() - 1].span);
+            let text = src.get(at.offset as usize..(at.offset + at.len) as usize).unwrap_or("");
+            if directive == "error" {
+                ex.diags.error(at, format!("the file says {text}"));
+            } else {
+                ex.diags.warning(at, format!("the file says {text}"));
+            }
+            return;
+        }
         other => {
             ex.diags.error(
                 hash.span.to(name_tok.span),
-                format!("`#{other}` is not supported; the only directives are `#define` and `#undef`"),
+                format!(
+                    "`#{other}` is not supported; the directives are `#define`, `#undef`, `#include`, \
+                     `#if`, `#ifdef`, `#ifndef`, `#elif`, `#else`, `#endif`, `#error` and `#pragma`"
+                ),
             );
             return;
         }
@@ -327,6 +387,11 @@ fn include(src: &str, hash: &Token, word: &Token, diags: &mut Diags) {
     };
     if STANDARD_HEADERS.contains(&name) {
         diags.warning(line, format!("`#include {text}` is ignored: what kernels use from it is built in"));
+    } else if text.starts_with('<') {
+        // A system or library header: kernels can use nothing of a host library, and what
+        // they take from CUDA's headers is built in. A name it would have declared is an
+        // undefined name where it is used.
+        diags.warning(line, format!("`#include {text}` is ignored: system headers are not read"));
     } else {
         diags.error(
             line,
@@ -388,11 +453,117 @@ fn spelling(tok: &Tok) -> String {
         Tok::Int { value, .. } => value.to_string(),
         Tok::Float(value) => format!("{value:?}"),
         Tok::Punct(p) => (*p).to_string(),
+        Tok::Str(text) => format!("\"{text}\""),
         Tok::Eof => String::new(),
     }
 }
 
+/// Whether a directive line is one of conditional compilation's, which runs even in skipped text.
+fn is_conditional(line: &[Token]) -> bool {
+    line.get(1).is_some_and(|t| {
+        matches!(&t.tok, Tok::Ident(d) if matches!(d.as_str(), "if" | "ifdef" | "ifndef" | "elif" | "else" | "endif"))
+    })
+}
+
 impl Expander<'_> {
+    /// Runs a conditional directive (`is_conditional`) on the open groups.
+    fn conditional(&mut self, line: &[Token], groups: &mut Conditionals) {
+        let Tok::Ident(word) = &line[1].tok else { return };
+        let at = line[0].span.to(line[1].span);
+        let rest = &line[2..];
+        match word.as_str() {
+            "ifdef" | "ifndef" => {
+                let value = groups.deciding(false) && {
+                    match rest.first().map(|t| &t.tok) {
+                        Some(Tok::Ident(name)) => {
+                            self.extra_tokens(word, &rest[1..]);
+                            self.macros.contains_key(name) == (word == "ifdef")
+                        }
+                        _ => {
+                            self.diags.error(line[1].span.after(), format!("expected a macro name after `#{word}`"));
+                            false
+                        }
+                    }
+                };
+                groups.open(at, value);
+            }
+            "if" => {
+                let value = groups.deciding(false) && self.condition(at, rest);
+                groups.open(at, value);
+            }
+            "elif" => {
+                let value = groups.deciding(true) && self.condition(at, rest);
+                groups.elif(at, value, self.diags);
+            }
+            "else" => {
+                if groups.active() || groups.deciding(true) {
+                    self.extra_tokens(word, rest);
+                }
+                groups.or_else(at, self.diags);
+            }
+            _ => {
+                if groups.active() {
+                    self.extra_tokens(word, rest);
+                }
+                groups.close(at, self.diags);
+            }
+        }
+    }
+
+    /// Tokens after `#else`, `#endif` or `#ifdef NAME` are ignored, as compilers do, with a
+    /// warning (they are usually a label meant as a comment).
+    fn extra_tokens(&mut self, word: &str, rest: &[Token]) {
+        if let (Some(first), Some(last)) = (rest.first(), rest.last()) {
+            self.diags.warning(
+                first.span.to(last.span),
+                format!("text after `#{word}` is ignored; make it a comment (`// …`)"),
+            );
+        }
+    }
+
+    /// The value of an `#if`/`#elif` condition: `defined NAME` and `defined(NAME)` become 1
+    /// or 0, then the line's macros expand, then [`conditional::evaluate`] computes it. An
+    /// invalid condition is said and counts as false.
+    fn condition(&mut self, at: Span, tokens: &[Token]) -> bool {
+        if tokens.is_empty() {
+            self.diags.error(at, "expected a condition after the directive");
+            return false;
+        }
+        let none = Rc::new(Vec::new());
+        let mut input: VecDeque<Pending> = VecDeque::new();
+        let mut i = 0;
+        while i < tokens.len() {
+            let t = &tokens[i];
+            if !t.is_ident("defined") {
+                input.push_back(Pending { token: t.clone(), hidden: none.clone() });
+                i += 1;
+                continue;
+            }
+            let parenthesised = tokens.get(i + 1).is_some_and(|n| n.is_punct("("));
+            let name_at = i + 1 + usize::from(parenthesised);
+            let name = match tokens.get(name_at).map(|n| &n.tok) {
+                Some(Tok::Ident(name)) => name,
+                _ => {
+                    self.diags.error(t.span, "expected a macro name after `defined`");
+                    return false;
+                }
+            };
+            if parenthesised && !tokens.get(name_at + 1).is_some_and(|n| n.is_punct(")")) {
+                self.diags.error(t.span, "`defined(` has no closing `)` after the macro name");
+                return false;
+            }
+            let value = u32::from(self.macros.contains_key(name));
+            let span = t.span.to(tokens[name_at + usize::from(parenthesised)].span);
+            let token = Token { tok: Tok::Int { value, unsigned: false }, span, ..t.clone() };
+            input.push_back(Pending { token, hidden: none.clone() });
+            i = name_at + 1 + usize::from(parenthesised);
+        }
+        let mut out = Vec::new();
+        self.expand(input, &mut out);
+        let expanded: Vec<Token> = out.into_iter().map(|p| p.token).collect();
+        conditional::evaluate(at, &expanded, self.diags).unwrap_or(false)
+    }
+
     /// Expands a run of tokens between directives onto the output.
     fn expand_segment(&mut self, tokens: Vec<Token>) {
         if tokens.is_empty() {
@@ -634,10 +805,11 @@ mod tests {
     use super::*;
 
     fn run(src: &str, overrides: &[(&str, &str)]) -> (Vec<Tok>, Vec<Define>, Vec<super::super::Diagnostic>) {
-        let mut d = Diags::default();
-        let toks = lex(src, &mut d);
+        let mut lexical = Diags::default();
+        let toks = lex(src, &mut lexical);
         let ov: Vec<(String, String)> = overrides.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
-        let (out, defines) = preprocess(src, toks, &ov, &mut d);
+        let mut d = Diags::default();
+        let (out, defines) = preprocess(src, toks, lexical.finish(), &ov, &mut d);
         (out.into_iter().map(|t| t.tok).collect(), defines, d.finish())
     }
 
@@ -690,6 +862,7 @@ mod tests {
                 Tok::Int { value, .. } => value.to_string(),
                 Tok::Float(f) => format!("{f:?}f"),
                 Tok::Punct(p) => (*p).to_string(),
+                Tok::Str(s) => format!("\"{s}\""),
                 Tok::Eof => String::new(),
             })
             .collect::<Vec<_>>()
@@ -733,10 +906,10 @@ mod tests {
 
     #[test]
     fn a_cuda_files_standard_headers_are_ignored_with_a_note() {
-        let src = "#include <cuda_runtime.h>\n#include \"cuda.h\"\n#include <stdio.h>\nx";
+        let src = "#include <cuda_runtime.h>\n#include \"cuda.h\"\n#include <stdio.h>\n#include <vector>\nx";
         let mut d = Diags::default();
         let toks = lex(src, &mut d);
-        let (out, _) = preprocess(src, toks, &[], &mut d);
+        let (out, _) = preprocess(src, toks, Vec::new(), &[], &mut d);
         let d = d.finish();
         assert!(d.iter().all(|d| d.severity == super::super::Severity::Warning), "{d:?}");
         let notes: Vec<(u32, &str)> = d.iter().map(|d| (d.span.line, d.message.as_str())).collect();
@@ -746,6 +919,7 @@ mod tests {
                 (1, "`#include <cuda_runtime.h>` is ignored: what kernels use from it is built in"),
                 (2, "`#include \"cuda.h\"` is ignored: what kernels use from it is built in"),
                 (3, "`#include <stdio.h>` is ignored: what kernels use from it is built in"),
+                (4, "`#include <vector>` is ignored: system headers are not read"),
             ]
         );
         assert_eq!(out.iter().map(|t| t.tok.clone()).collect::<Vec<_>>(), [Tok::Ident("x".into()), Tok::Eof]);
@@ -754,10 +928,8 @@ mod tests {
     #[test]
     fn directive_errors_have_positions() {
         let cases: &[(&str, (u32, u32), &str)] = &[
-            ("#include <x>\n", (1, 1), "`#include <x>`: other files cannot be included; paste what the kernels need from it here"),
             ("#include \"my.h\"\n", (1, 1), "`#include \"my.h\"`: other files cannot be included; paste what the kernels need from it here"),
             ("#include\n", (1, 1), "expected a header name after `#include`, as `<cuda_runtime.h>` or `\"file.h\"`"),
-            ("#if X\n", (1, 1), "`#if` is not supported; the only directives are `#define` and `#undef`"),
             ("#define F(x) x\nF(1, 2)", (2, 1), "macro `F` takes 1 argument, given 2"),
             ("#define F(x, y) x\nF(1)", (2, 1), "macro `F` takes 2 arguments, given 1"),
             ("#define F(x) x\nint a = F(1;", (2, 9), "the call of macro `F` has no closing `)`"),
@@ -799,5 +971,128 @@ mod tests {
         let (_, _, d) = run("x", &[("NOPE", "1")]);
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].severity, super::super::Severity::Warning);
+    }
+
+    /// The integers left after preprocessing, to see which branches were compiled.
+    fn compiled_ints(src: &str) -> Vec<u32> {
+        let (toks, _, diags) = run(src, &[]);
+        assert!(diags.iter().all(|d| d.severity != super::super::Severity::Error), "{src}: {diags:?}");
+        toks.iter().filter_map(|t| if let Tok::Int { value, .. } = t { Some(*value) } else { None }).collect()
+    }
+
+    fn holds(condition: &str) -> bool {
+        match compiled_ints(&format!("#if {condition}\n1\n#else\n0\n#endif\n")).as_slice() {
+            [v] => *v == 1,
+            other => panic!("{condition}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn conditions_compute_as_c_preprocessors_do() {
+        // Each value worked by C's rules: intmax_t arithmetic, unsigned if an operand is.
+        let cases: &[(&str, bool)] = &[
+            ("1", true),
+            ("0", false),
+            ("2 + 3 * 4 == 14", true),
+            ("(2 + 3) * 4 == 20", true),
+            ("10 / 3 * 3 == 9", true),
+            ("-7 % 3 == -1", true),
+            ("-7 / 2 == -3", true),
+            ("-1 < 0", true),
+            ("-1 < 0u", false),
+            ("~0u == 0xFFFFFFFF", false),
+            ("(1 << 31) > 0", true),
+            ("0x10 == 16 && 010 == 8", true),
+            ("3 & 5 ^ 1 | 8", true),
+            ("(3 & 5 ^ 1 | 8) == 8", true),
+            ("!0 + !5 == 1", true),
+            ("1 ? 0 : 1", false),
+            ("0 ? 1 : 0 ? 1 : 2", true),
+            ("UNKNOWN", false),
+            ("UNKNOWN == 0", true),
+            ("true && !false", true),
+            ("defined(__CUDACC__)", true),
+            ("defined __CUDA_ARCH__", false),
+            ("0 && 1 / 0", false),
+            ("1 || 1 / 0", true),
+            ("1 ? 2 : 1 % 0", true),
+        ];
+        for (condition, value) in cases {
+            assert_eq!(holds(condition), *value, "#if {condition}");
+        }
+    }
+
+    #[test]
+    fn the_first_true_branch_is_compiled_and_skipped_groups_are_not_evaluated() {
+        let chain = "#define V 2\n#if V == 1\n10\n#elif V == 2\n20\n#elif V == 2\n30\n#else\n40\n#endif\n";
+        assert_eq!(compiled_ints(chain), [20]);
+        assert_eq!(compiled_ints("#if 0\n1\n#elif 0\n2\n#else\n3\n#endif\n"), [3]);
+        assert_eq!(
+            compiled_ints("#if 1\n1\n#if 0\n2\n#else\n3\n#endif\n4\n#else\n5\n#if 1\n6\n#endif\n#endif\n7"),
+            [1, 3, 4, 7]
+        );
+        // No condition is evaluated in skipped text or after a taken branch: `1 / 0` is fine.
+        assert_eq!(compiled_ints("#if 0\n#if 1 / 0\n1\n#endif\n#elif 1\n2\n#elif 1 / 0\n3\n#endif\n"), [2]);
+        // `#define`s in skipped text do nothing, and are not knobs.
+        let (toks, defines, _) = run("#ifdef SMALL\n#define N 32\n#else\n#define N 512\n#endif\nN", &[]);
+        assert_eq!(toks[0], Tok::Int { value: 512, unsigned: false });
+        assert_eq!(defines.iter().map(|d| (d.name.as_str(), d.value.as_str())).collect::<Vec<_>>(), [("N", "512")]);
+    }
+
+    #[test]
+    fn a_polybench_style_header_picks_its_dataset() {
+        let header = "#ifndef GEMM_CUH\n# define GEMM_CUH\n\
+            # if !defined(MINI_DATASET) && !defined(SMALL_DATASET) && !defined(LARGE_DATASET)\n\
+            #  define STANDARD_DATASET\n# endif\n\
+            # if !defined(N)\n#  ifdef MINI_DATASET\n#define NI 32\n#  endif\n\
+            #  ifdef STANDARD_DATASET /* default */\n#define NI 512\n#  endif\n# endif /* !N */\n\
+            #endif /* !GEMM_CUH */\n";
+        let twice = format!("{header}{header}NI");
+        assert_eq!(compiled_ints(&twice), [512]);
+        assert_eq!(compiled_ints(&format!("#define MINI_DATASET\n{header}NI")), [32]);
+    }
+
+    #[test]
+    fn skipped_text_may_hold_anything() {
+        let (_, _, diags) = run("#if 0\nprintf(\"%d\\n\", 'a'); x = 5L; @ 09\n#endif\nint", &[]);
+        assert!(diags.is_empty(), "{diags:?}");
+        let (_, _, diags) = run("#ifdef DEBUG\n#include \"debug.h\"\n#error not here\n#endif\n", &[]);
+        assert!(diags.is_empty(), "{diags:?}");
+        // Compiled text still reports them.
+        let (_, _, diags) = run("#if 1\nx = 5L;\n#endif\n", &[]);
+        assert_eq!(diags[0].message, "`long` literals are not supported; every value is 32 bits");
+    }
+
+    #[test]
+    fn conditional_mistakes_are_located() {
+        let cases: &[(&str, (u32, u32), &str)] = &[
+            ("int\n#endif\n", (2, 1), "`#endif` without an `#if` before it"),
+            ("#else\n", (1, 1), "`#else` without an `#if` before it"),
+            ("#elif 1\n", (1, 1), "`#elif` without an `#if` before it"),
+            ("#if 1\n#else\n#else\n#endif\n", (3, 1), "a second `#else` in one `#if` group"),
+            ("#if 1\n#else\n#elif 1\n#endif\n", (3, 1), "`#elif` after the `#else` of its group"),
+            ("int x;\n  #ifdef A\nint y;\n", (2, 3), "this conditional group is never closed: add `#endif` where it ends"),
+            ("#if\n#endif\n", (1, 1), "expected a condition after the directive"),
+            ("#if 1 +\n#endif\n", (1, 8), "the condition is incomplete: expected a value"),
+            ("#if 4 / (2 - 2)\n#endif\n", (1, 7), "division by zero in the condition (`/` of 0)"),
+            ("#if 2.5\n#endif\n", (1, 5), "a condition of `#if` must be an integer; this is a float"),
+            ("#if (1\n#endif\n", (1, 7), "expected `)` in the condition, found the end of the line"),
+            ("#if 1 2\n#endif\n", (1, 7), "unexpected `2` in the condition"),
+            ("#if defined(\n#endif\n", (1, 5), "expected a macro name after `defined`"),
+            ("#ifdef\n#endif\n", (1, 7), "expected a macro name after `#ifdef`"),
+            ("#error needs SM 7.0\n", (1, 1), "the file says #error needs SM 7.0"),
+            ("#line 4\n", (1, 1), "`#line` is not supported; the directives are `#define`, `#undef`, `#include`, `#if`, `#ifdef`, `#ifndef`, `#elif`, `#else`, `#endif`, `#error` and `#pragma`"),
+        ];
+        for (src, (line, column), message) in cases {
+            let (_, _, diags) = run(src, &[]);
+            let errors: Vec<_> = diags.iter().filter(|d| d.severity == super::super::Severity::Error).collect();
+            assert_eq!(errors.len(), 1, "{src}: {diags:?}");
+            assert_eq!((errors[0].span.line, errors[0].span.column), (*line, *column), "{src}");
+            assert_eq!(errors[0].message, *message, "{src}");
+        }
+        let (_, _, diags) = run("#ifdef A extra\n#endif B\n", &[]);
+        assert_eq!(diags.len(), 1, "only compiled directives warn: {diags:?}");
+        let (_, _, diags) = run("#if 1\n#endif B\n", &[]);
+        assert_eq!(diags[0].message, "text after `#endif` is ignored; make it a comment (`// …`)");
     }
 }
