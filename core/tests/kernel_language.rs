@@ -1218,3 +1218,103 @@ host {
     let found = errors(&odd);
     assert_eq!(found, [(37, 1, "the file says #error N must be a multiple of 32".to_string())]);
 }
+
+/// Structs as Rodinia's kernels use them: a graph's nodes as a buffer of structs (BFS), a
+/// struct copied into a variable, `->` through a pointer, a nested struct with an array
+/// member, a `__shared__` array of structs, a struct passed by value to a device function
+/// that changes its copy. The expected values are worked out by hand in the comments.
+#[test]
+fn structs_in_buffers_variables_shared_memory_and_device_functions() {
+    let src = r#"
+typedef struct {
+    int starting;
+    int no_of_edges;
+} Node;
+struct Particle { float x, y; int hits; };
+typedef struct cell_str { Particle p; float weight; int ids[4]; } Cell;
+
+__device__ float energy(Particle p, float w) {
+    p.x = p.x * w;           // the callee's copy
+    return p.x + p.y;
+}
+
+__global__ void degree(const Node* nodes, const int* edges, int* out, int n) {
+    int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n) return;
+    Node node = nodes[v];
+    int sum = 0;
+    for (int e = node.starting; e < node.starting + node.no_of_edges; e++) sum += edges[e];
+    out[v] = sum * 100 + (&nodes[v])->no_of_edges;
+}
+
+__global__ void cells(struct cell_str* cells, float* out, int* size, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    __shared__ Particle tile[64];
+    if (i < n) {
+        tile[threadIdx.x] = cells[i].p;
+        tile[threadIdx.x].hits += 1;
+    }
+    __syncthreads();
+    if (i < n) {
+        Cell* c = cells + i;
+        c->p.hits = tile[threadIdx.x].hits + c->ids[i % 4];
+        c->ids[3] = sizeof(Cell);
+        out[i] = energy(tile[threadIdx.x], c->weight);
+        Particle q = tile[threadIdx.x];
+        size[i] = (int)q.x + sizeof(Particle) * 100;
+    }
+}
+
+host {
+    Node nodes[] = {0, 2,  2, 1,  3, 0,  3, 3};
+    int edges[6] = {5, 7, 11, 13, 17, 19};
+    int deg[4];
+    degree<<<1, 32>>>(nodes, edges, deg, 4);
+    Cell grid[2] = {1.5, 2.0, 3, 0.5, 10, 20, 30, 40,   -1.0, 4.0, 7, 2.0, 1, 2, 3, 4};
+    float e[2];
+    int size[2];
+    cells<<<1, 64>>>(grid, e, size, 2);
+}
+"#;
+    let run = Run::new(src);
+    // v0: edges 0..2 = 5 + 7; v1: edge 2 = 11; v2: none; v3: edges 3..6 = 13 + 17 + 19.
+    assert_eq!(run.ints("deg"), [1202, 1101, 0, 4903]);
+    // hits: 3 + 1 + ids[0] = 14 and 7 + 1 + ids[1] = 10; ids[3] = sizeof(Cell) = 8 words.
+    let grid = run.words("grid");
+    let f = |w: u32| f32::from_bits(w);
+    assert_eq!((f(grid[0]), f(grid[1]), grid[2], f(grid[3])), (1.5, 2.0, 14, 0.5));
+    assert_eq!(&grid[4..8], [10, 20, 30, 32]);
+    assert_eq!((f(grid[8]), f(grid[9]), grid[10], f(grid[11])), (-1.0, 4.0, 10, 2.0));
+    assert_eq!(&grid[12..16], [1, 2, 3, 32]);
+    // energy: 1.5 * 0.5 + 2.0 and -1.0 * 2.0 + 4.0; the shared copy keeps its own x.
+    assert_eq!(run.floats("e"), [2.75, 2.0]);
+    assert_eq!(run.ints("size"), [1 + 1200, -1 + 1200]);
+}
+
+#[test]
+fn struct_mistakes_are_named() {
+    let base = "struct P { float x; int n; };\n";
+    let case = |body: &str| {
+        errors(&format!("{base}{body}\nhost {{ P ps[4]; float f[4]; int i[4]; k<<<1, 4>>>(ps); }}"))
+            .into_iter()
+            .next()
+            .unwrap()
+    };
+    let e = case("__global__ void k(P* ps) { ps[0].nx = 1; }");
+    assert_eq!((e.0, e.1, e.2.as_str()), (2, 34, "struct `P` has no member `nx`"));
+    let e = case("__global__ void k(P* ps) { ps.x = 1; }");
+    assert_eq!(e.2, "a `P*` has no member `x`; use `->` through a pointer");
+    let e = case("__global__ void k(P* ps) { float y = ps[0] + 1.0f; }");
+    assert_eq!(e.2, "operator `+` cannot be applied to a `struct` and a `float`");
+    let e = case("__global__ void k(P p) { }");
+    assert_eq!(e.2, "a kernel cannot take a struct by value here");
+    let e = case("__global__ void k(P* ps) { P q = ps[0]; int n = q; }");
+    assert_eq!(e.2, "a `P` is not a value: use one of its members");
+    let e = errors(&format!("{base}__global__ void k(P* ps) {{ }}\nhost {{ float f[4]; k<<<1, 4>>>(f); }}"));
+    assert_eq!(e[0].2, "argument 1 of `k` is a `P*`, but buffer `f` holds `float` elements");
+    let e = errors(&format!("{base}struct Q {{ int a[2]; }};\n__global__ void k(Q* qs) {{ Q q = qs[0]; }}\nhost {{ Q qs[1]; k<<<1, 1>>>(qs); }}"));
+    assert_eq!(
+        e[0].2,
+        "struct `Q` has an array member (`Q.a`): it can be used in memory, but not copied into a variable"
+    );
+}

@@ -26,6 +26,8 @@ pub(crate) enum BaseType {
     Graph,
     /// Host only: a stream.
     Stream,
+    /// A `struct` of the file, by its index in [`Unit::structs`].
+    Struct(u16),
 }
 
 /// A written type: `const float* __restrict__`, `unsigned int`, …
@@ -232,9 +234,39 @@ pub(crate) struct HostBlock {
     pub span: Span,
 }
 
+/// A member of a `struct`, laid out at `offset` bytes from the start.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Field {
+    pub name: String,
+    pub span: Span,
+    pub ty: TypeExpr,
+    /// Array dimensions (`int nei[26];`), empty for a single value.
+    pub dims: Vec<u32>,
+    pub offset: u32,
+}
+
+/// `struct Name { … };` (or `typedef struct { … } Name;`): plain data, every scalar and
+/// pointer 4 bytes, members one after another (4-byte alignment leaves no padding).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct StructDef {
+    pub name: String,
+    pub span: Span,
+    pub fields: Vec<Field>,
+    /// Bytes, a multiple of 4.
+    pub size: u32,
+}
+
+impl StructDef {
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
 /// A whole source file.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Unit {
+    /// The file's structs, in definition order (a struct may use those before it).
+    pub structs: Vec<StructDef>,
     pub functions: Vec<Function>,
     pub host: Option<HostBlock>,
     /// The end of the file.

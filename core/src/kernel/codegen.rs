@@ -55,6 +55,14 @@ pub(crate) fn signatures(unit: &Unit, diags: &mut Diags) -> Vec<FnSig> {
             diags.error(f.name_span, format!("`{}` is already defined at line {}", f.name, prev.name_span.line));
         }
         let ret = match Ty::from_type_expr(&f.ret) {
+            Some(Ty::Struct(_)) => {
+                diags.error_help(
+                    f.ret.span,
+                    "returning a struct is not supported",
+                    "return its members one by one, or write them through a pointer",
+                );
+                Ty::Error
+            }
             Some(t) => t,
             None => {
                 diags.error(f.ret.span, "a function returns `void`, `int`, `unsigned`, `float`, `bool` or a pointer");
@@ -66,7 +74,15 @@ pub(crate) fn signatures(unit: &Unit, diags: &mut Diags) -> Vec<FnSig> {
         }
         let mut params = Vec::new();
         for p in &f.params {
-            params.push(param_type(&p.ty, diags));
+            let ty = param_type(&p.ty, diags);
+            if f.global && matches!(ty, Ty::Struct(_)) {
+                diags.error_help(
+                    p.ty.span,
+                    "a kernel cannot take a struct by value here",
+                    "pass a pointer to a buffer of them (`Node* nodes`)",
+                );
+            }
+            params.push(ty);
             if let Some(prev) = f.params.iter().take_while(|q| q.span != p.span).find(|q| q.name == p.name) {
                 let _ = prev;
                 diags.error(p.span, format!("parameter `{}` is declared twice", p.name));
@@ -169,6 +185,8 @@ pub(super) enum Sym {
     Local { regs: Vec<VReg>, elem: Ty, dims: Vec<u32> },
     /// A `__shared__` array at a byte offset in the block's shared memory (no dims: a scalar).
     Shared { offset: u32, elem: Ty, dims: Vec<u32> },
+    /// A struct variable: one register per leaf (`structs::leaves`).
+    Struct { regs: Vec<VReg>, id: u16, is_const: bool },
 }
 
 pub(super) type Label = u32;
@@ -364,7 +382,7 @@ impl<'a, 'd> Gen<'a, 'd> {
         self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|(n, _)| n == name).map(|(_, s)| s)
     }
 
-    fn declare(&mut self, name: &str, span: Span, sym: Sym) {
+    pub(super) fn declare(&mut self, name: &str, span: Span, sym: Sym) {
         let scope = self.scopes.last_mut().expect("a scope is open while generating");
         if scope.iter().any(|(n, _)| n == name) {
             self.diags.error(span, format!("`{name}` is already declared in this block"));
@@ -392,6 +410,12 @@ impl<'a, 'd> Gen<'a, 'd> {
         self.assigned = assigned_names(&f.body);
         self.scopes.push(Vec::new());
         for (p, &ty) in f.params.iter().zip(&sig.params) {
+            if let Ty::Struct(id) = ty {
+                let n = super::structs::leaves(&unit.structs, id).map_or(0, |l| l.len());
+                let regs = (0..n).map(|_| self.var()).collect();
+                self.declare(&p.name, p.span, Sym::Struct { regs, id, is_const: p.ty.is_const });
+                continue;
+            }
             let reg = self.var();
             self.declare(&p.name, p.span, Sym::Var { reg, ty, is_const: p.ty.is_const });
         }
@@ -447,7 +471,17 @@ impl<'a, 'd> Gen<'a, 'd> {
         let saved_loops = core::mem::take(&mut self.loops);
         let saved_assigned = core::mem::replace(&mut self.assigned, assigned_names(&f.body));
         self.scopes.push(Vec::new());
-        for ((p, &ty), v) in f.params.iter().zip(&sig.params).zip(args) {
+        let mut args = args.into_iter();
+        for (p, &ty) in f.params.iter().zip(&sig.params) {
+            if let Ty::Struct(id) = ty {
+                // The caller passed the struct's leaves, already copied into registers.
+                let n = super::structs::leaves(&unit.structs, id).map_or(0, |l| l.len());
+                let regs =
+                    args.by_ref().take(n).filter_map(|v| if let VOp::Reg(r) = v.op { Some(r) } else { None }).collect();
+                self.declare(&p.name, p.span, Sym::Struct { regs, id, is_const: p.ty.is_const });
+                continue;
+            }
+            let Some(v) = args.next() else { break };
             let reg = self.var();
             self.move_into(reg, v.op);
             self.declare(&p.name, p.span, Sym::Var { reg, ty, is_const: p.ty.is_const });
@@ -723,7 +757,17 @@ impl<'a, 'd> Gen<'a, 'd> {
         };
         if d.shared {
             self.shared_declaration(d, ty, stmt_span);
+        } else if let (Ty::Struct(id), true) = (ty, d.dims.is_empty()) {
+            self.struct_variable(d, id);
         } else if !d.dims.is_empty() {
+            if matches!(ty, Ty::Struct(_)) {
+                self.diags.error_help(
+                    d.name_span,
+                    "local arrays of structs are not supported",
+                    "use a `__shared__` array of them, or a buffer",
+                );
+                return;
+            }
             self.local_array(d, ty);
         } else {
             if let Some(Init::Expr(e)) = &d.init {
@@ -750,6 +794,50 @@ impl<'a, 'd> Gen<'a, 'd> {
             }
             self.declare(&d.name, d.name_span, Sym::Var { reg, ty, is_const: d.ty.is_const });
         }
+    }
+
+    /// `Node n;`, `Node n = nodes[i];` or `Node n = {1, 2};`: a register per leaf.
+    fn struct_variable(&mut self, d: &VarDecl, id: u16) {
+        let Ok(all) = self.struct_leaves(id, d.name_span) else { return };
+        let regs: Vec<VReg> = all.iter().map(|_| self.var()).collect();
+        match &d.init {
+            Some(Init::Expr(e)) => {
+                let from = self.place(e);
+                match from.ty() {
+                    Ty::Error => {}
+                    t if t == Ty::Struct(id) => {
+                        let to =
+                            super::expr::Place::Regs { regs: regs.clone(), id, name: d.name.clone(), is_const: false };
+                        self.copy_struct(id, &to, &from, e.span);
+                    }
+                    t => {
+                        let (want, found) = (self.a_type(Ty::Struct(id)), self.a_type(t));
+                        self.diags.error(e.span, format!("cannot initialize {want} variable with {found}"));
+                    }
+                }
+            }
+            Some(Init::List(items, _)) => {
+                if items.len() > regs.len() {
+                    self.diags.error(
+                        items[regs.len()].span,
+                        format!("too many initializers for `{}` ({} members)", d.name, regs.len()),
+                    );
+                }
+                for (k, (&reg, &(_, ty))) in regs.iter().zip(&all).enumerate() {
+                    match items.get(k) {
+                        Some(e) => {
+                            let v = self.expr(e);
+                            let v = self.convert_checked(v, ty, super::expr::Ctx::Init, e);
+                            self.move_into(reg, v.op);
+                        }
+                        // As in C, the members after the list are zero.
+                        None => self.emit(VInstr::Mov { dst: reg, src: VOp::Imm(0) }),
+                    }
+                }
+            }
+            None => {}
+        }
+        self.declare_struct(&d.name, d.name_span, id, regs, d.ty.is_const);
     }
 
     fn dims_of(&mut self, d: &VarDecl, list_len: Option<usize>) -> Option<Vec<u32>> {
@@ -790,7 +878,7 @@ impl<'a, 'd> Gen<'a, 'd> {
             return;
         }
         let words = dims.iter().fold(1u64, |n, &d| n.saturating_mul(d as u64));
-        let bytes = words.saturating_mul(4);
+        let bytes = words.saturating_mul(super::structs::size_of(&self.unit.structs, ty) as u64);
         let capacity = self.config.core.shared_memory_per_sm;
         if bytes > capacity as u64 {
             self.diags.error(

@@ -29,6 +29,12 @@ impl Val {
         Val { op: VOp::Imm(0), ty: Ty::Error }
     }
 
+    /// The value of an expression that has none to give but is not an error (a struct
+    /// assignment): used as an operand, its type says what is wrong.
+    pub fn error_free(ty: Ty) -> Val {
+        Val { op: VOp::Imm(0), ty }
+    }
+
     fn imm(bits: u32, ty: Ty) -> Val {
         Val { op: VOp::Imm(bits), ty }
     }
@@ -44,9 +50,10 @@ pub(crate) enum Ctx<'s> {
     Return(&'s str),
 }
 
-/// Something that can be written: a variable, a local-array element or a memory word.
+/// Something that can be written: a variable, a local-array element or a memory word (or a
+/// struct: a struct variable's registers, a struct in memory).
 #[derive(Clone, Debug)]
-enum Place {
+pub(super) enum Place {
     Var {
         reg: VReg,
         ty: Ty,
@@ -59,7 +66,8 @@ enum Place {
         ty: Ty,
         index: Result<usize, VReg>,
     },
-    /// `base + offset` (just `offset` without a base) in `space`.
+    /// `base + offset` (just `offset` without a base) in `space`; of type `Ty::Struct` for a
+    /// whole struct there.
     Mem {
         space: Space,
         base: Option<VReg>,
@@ -67,7 +75,42 @@ enum Place {
         ty: Ty,
         readonly: bool,
     },
+    /// A struct variable: one register per leaf (`structs::leaves`).
+    Regs {
+        regs: Vec<VReg>,
+        id: u16,
+        name: String,
+        is_const: bool,
+    },
+    /// An array member of a struct in memory, to be indexed.
+    MemArray {
+        space: Space,
+        base: Option<VReg>,
+        offset: i32,
+        elem: Ty,
+        dims: Vec<u32>,
+        readonly: bool,
+    },
     Error,
+}
+
+impl Place {
+    pub(super) fn ty(&self) -> Ty {
+        match self {
+            Place::Var { ty, .. } | Place::Local { ty, .. } | Place::Mem { ty, .. } => *ty,
+            Place::Regs { id, .. } => Ty::Struct(*id),
+            Place::MemArray { .. } | Place::Error => Ty::Error,
+        }
+    }
+}
+
+/// Where an array in memory starts, for [`Gen::array_index`].
+#[derive(Clone, Copy)]
+struct ArrayAt {
+    space: Space,
+    base: Option<VReg>,
+    offset: i32,
+    readonly: bool,
 }
 
 const FLOAT_ONE: u32 = 0x3F80_0000;
@@ -78,13 +121,6 @@ fn scalar_of(ty: Ty) -> Option<Scalar> {
         Ty::Uint => Some(Scalar::Uint),
         Ty::Float => Some(Scalar::Float),
         _ => None,
-    }
-}
-
-fn place_ty(p: &Place) -> Ty {
-    match p {
-        Place::Var { ty, .. } | Place::Local { ty, .. } | Place::Mem { ty, .. } => *ty,
-        Place::Error => Ty::Error,
     }
 }
 
@@ -188,7 +224,7 @@ impl Gen<'_, '_> {
             Ok(()) if to.is_ptr() => Val { op: v.op, ty: to },
             Ok(()) => self.convert(v, to),
             Err(why) => {
-                let (from, to_s) = (a(v.ty), a(to));
+                let (from, to_s) = (self.a_type(v.ty), self.a_type(to));
                 let mut message = match ctx {
                     Ctx::Assign => format!("cannot assign {from} to {to_s} variable"),
                     Ctx::Store => format!("cannot store {from} in {to_s} element"),
@@ -212,9 +248,13 @@ impl Gen<'_, '_> {
             Ty::Bool | Ty::Error => v.op,
             Ty::Int | Ty::Uint => self.cmp(CmpOp::Ne, CmpType::Int, v.op, VOp::Imm(0)),
             Ty::Float => self.cmp(CmpOp::Ne, CmpType::Float, v.op, VOp::Imm(0)),
-            Ty::Ptr { .. } => self.cmp(CmpOp::Ne, CmpType::Uint, v.op, VOp::Imm(0)),
+            Ty::Ptr { .. } | Ty::StructPtr { .. } => self.cmp(CmpOp::Ne, CmpType::Uint, v.op, VOp::Imm(0)),
             Ty::Void => {
                 self.diags.error(span, "a `void` value cannot be used as a condition");
+                VOp::Imm(0)
+            }
+            Ty::Struct(_) => {
+                self.struct_place_error(span, v.ty);
                 VOp::Imm(0)
             }
         }
@@ -353,6 +393,10 @@ impl Gen<'_, '_> {
                 self.diags.error(span, format!("`{name}` is an array; use one element, such as `{name}[0]`"));
                 Val::error()
             }
+            Some(Sym::Struct { id, .. }) => {
+                self.struct_place_error(span, Ty::Struct(id));
+                Val::error()
+            }
             None if name == "warpSize" => Val { op: self.special(Special::WarpSize), ty: Ty::Int },
             None if BUILTIN_VECTORS.contains(&name) => {
                 self.diags.error(span, format!("`{name}` has three parts: use `{name}.x`, `{name}.y` or `{name}.z`"));
@@ -391,11 +435,8 @@ impl Gen<'_, '_> {
                 return Val { op: self.special(which), ty: Ty::Uint };
             }
         }
-        let v = self.expr(base);
-        if v.ty != Ty::Error {
-            self.diags.error(mspan, format!("{} has no member `{member}`", a(v.ty)));
-        }
-        Val::error()
+        let p = self.member_place(base, member, mspan);
+        self.load_place(&p)
     }
 
     fn unary(&mut self, op: UnOp, x: &Expr, span: Span) -> Val {
@@ -446,6 +487,10 @@ impl Gen<'_, '_> {
 
     fn address_of(&mut self, x: &Expr, span: Span) -> Val {
         match self.place(x) {
+            Place::Mem { space: Space::Global, base, offset, ty: Ty::Struct(id), readonly } => {
+                let op = self.mem_address(base, offset);
+                Val { op, ty: Ty::StructPtr { id, readonly } }
+            }
             Place::Mem { space: Space::Global, base, offset, ty, readonly } => {
                 let Some(elem) = scalar_of(ty) else { return Val::error() };
                 let op = self.mem_address(base, offset);
@@ -459,8 +504,16 @@ impl Gen<'_, '_> {
                 );
                 Val::error()
             }
-            Place::Var { .. } | Place::Local { .. } => {
+            Place::Var { .. } | Place::Local { .. } | Place::Regs { .. } => {
                 self.diags.error(span, "taking the address of a local variable is not supported");
+                Val::error()
+            }
+            Place::MemArray { .. } => {
+                self.diags.error_help(
+                    span,
+                    "pointers to array members are not supported",
+                    "take the address of an element: `&s.a[0]`",
+                );
                 Val::error()
             }
             Place::Error => Val::error(),
@@ -536,11 +589,32 @@ impl Gen<'_, '_> {
     }
 
     fn pointer_binary(&mut self, op: BinOp, x: Val, y: Val, span: Span, rhs: &Expr) -> Val {
+        let step = |g: &Self, t: Ty| match t {
+            Ty::StructPtr { id, .. } => g.unit.structs[id as usize].size,
+            _ => 4,
+        };
+        let pointee = if x.ty.is_ptr() { step(self, x.ty) } else { step(self, y.ty) };
         let scaled = |g: &mut Self, v: Val| {
             let v = g.convert(v, v.ty.promote());
-            g.alu(AluOp::Shl, v.op, VOp::Imm(2))
+            g.alu(AluOp::Mul, v.op, VOp::Imm(pointee))
         };
         match (op, x.ty, y.ty) {
+            (BinOp::Sub, Ty::StructPtr { id: a, .. }, Ty::StructPtr { id: b, .. }) if a == b => {
+                let bytes = self.alu(AluOp::Sub, x.op, y.op);
+                Val { op: self.alu(AluOp::DivS, bytes, VOp::Imm(pointee)), ty: Ty::Int }
+            }
+            (BinOp::Add, Ty::StructPtr { .. }, t) if t.is_integer() => {
+                let s = scaled(self, y);
+                Val { op: self.alu(AluOp::Add, x.op, s), ty: x.ty }
+            }
+            (BinOp::Add, t, Ty::StructPtr { .. }) if t.is_integer() => {
+                let s = scaled(self, x);
+                Val { op: self.alu(AluOp::Add, y.op, s), ty: y.ty }
+            }
+            (BinOp::Sub, Ty::StructPtr { .. }, t) if t.is_integer() => {
+                let s = scaled(self, y);
+                Val { op: self.alu(AluOp::Sub, x.op, s), ty: x.ty }
+            }
             (BinOp::Add, Ty::Ptr { .. }, t) if t.is_integer() => {
                 let s = scaled(self, y);
                 Val { op: self.alu(AluOp::Add, x.op, s), ty: x.ty }
@@ -560,8 +634,9 @@ impl Gen<'_, '_> {
             (c, tx, ty) if c.is_comparison() && (tx.is_ptr() || ty.is_ptr()) => {
                 let comparable = match (tx, ty) {
                     (Ty::Ptr { elem: e1, .. }, Ty::Ptr { elem: e2, .. }) => e1 == e2,
-                    (Ty::Ptr { .. }, t) => t.is_integer() && matches!(const_value(rhs), Some((0, _))),
-                    (t, Ty::Ptr { .. }) => t.is_integer() && x.op == VOp::Imm(0),
+                    (Ty::StructPtr { id: a, .. }, Ty::StructPtr { id: b, .. }) => a == b,
+                    (p, t) if p.is_ptr() && !t.is_ptr() => t.is_integer() && matches!(const_value(rhs), Some((0, _))),
+                    (t, p) if p.is_ptr() && !t.is_ptr() => t.is_integer() && x.op == VOp::Imm(0),
                     _ => false,
                 };
                 if !comparable {
@@ -753,7 +828,7 @@ impl Gen<'_, '_> {
 
     // ---- places -------------------------------------------------------------------------
 
-    fn place(&mut self, e: &Expr) -> Place {
+    pub(super) fn place(&mut self, e: &Expr) -> Place {
         match &e.kind {
             ExprKind::Name(n) => match self.lookup(n).cloned() {
                 Some(Sym::Var { reg, ty, is_const }) => Place::Var { reg, ty, name: n.clone(), is_const },
@@ -765,6 +840,7 @@ impl Gen<'_, '_> {
                 Some(Sym::Shared { offset, elem, dims }) if dims.is_empty() => {
                     Place::Mem { space: Space::Shared, base: None, offset: offset as i32, ty: elem, readonly: false }
                 }
+                Some(Sym::Struct { regs, id, is_const }) => Place::Regs { regs, id, name: n.clone(), is_const },
                 None if BUILTIN_VECTORS.contains(&n.as_str()) || n == "warpSize" => {
                     self.diags.error(e.span, format!("`{n}` cannot be assigned"));
                     Place::Error
@@ -785,6 +861,13 @@ impl Gen<'_, '_> {
                         };
                         Place::Mem { space: Space::Global, base, offset, ty: Ty::from_scalar(elem), readonly }
                     }
+                    Ty::StructPtr { id, readonly } => {
+                        let (base, offset) = match v.op {
+                            VOp::Imm(c) => (None, c as i32),
+                            VOp::Reg(r) => (Some(r), 0),
+                        };
+                        Place::Mem { space: Space::Global, base, offset, ty: Ty::Struct(id), readonly }
+                    }
                     Ty::Error => Place::Error,
                     t => {
                         self.diags.error(e.span, format!("cannot dereference {}", a(t)));
@@ -792,15 +875,14 @@ impl Gen<'_, '_> {
                     }
                 }
             }
-            ExprKind::Member(b, m, _) => {
+            ExprKind::Member(b, m, mspan) => {
                 if let ExprKind::Name(n) = &b.kind {
                     if BUILTIN_VECTORS.contains(&n.as_str()) && self.lookup(n).is_none() {
                         self.diags.error(e.span, format!("`{n}.{m}` cannot be assigned"));
                         return Place::Error;
                     }
                 }
-                self.expr(e);
-                Place::Error
+                self.member_place(b, m, *mspan)
             }
             _ => {
                 let v = self.expr(e);
@@ -835,7 +917,23 @@ impl Gen<'_, '_> {
                     return self.local_index(n, regs, elem, &dims, &indices, e.span)
                 }
                 Some(Sym::Shared { offset, elem, dims }) if !dims.is_empty() => {
-                    return self.shared_index(n, offset, elem, &dims, &indices, e.span)
+                    let at = ArrayAt { space: Space::Shared, base: None, offset: offset as i32, readonly: false };
+                    return self.array_index(n, at, elem, &dims, &indices, e.span);
+                }
+                _ => {}
+            }
+        }
+        if let ExprKind::Member(b, m, mspan) = &base.kind {
+            match self.member_place(b, m, *mspan) {
+                Place::MemArray { space, base, offset, elem, dims, readonly } => {
+                    let at = ArrayAt { space, base, offset, readonly };
+                    return self.array_index(m, at, elem, &dims, &indices, e.span);
+                }
+                Place::Error => {
+                    for i in &indices {
+                        self.expr(i);
+                    }
+                    return Place::Error;
                 }
                 _ => {}
             }
@@ -844,6 +942,24 @@ impl Gen<'_, '_> {
         let p = self.expr(b);
         let (elem, readonly) = match p.ty {
             Ty::Ptr { elem, readonly } => (elem, readonly),
+            Ty::StructPtr { id, readonly } => {
+                let size = self.unit.structs[id as usize].size;
+                let (dynamic, k) = self.split_offset(i);
+                let base_op = match dynamic {
+                    Some(d) => {
+                        let v = self.index_value(d);
+                        let scaled = self.alu(AluOp::Mul, v, VOp::Imm(size));
+                        self.alu(AluOp::Add, p.op, scaled)
+                    }
+                    None => p.op,
+                };
+                let offset = k.wrapping_mul(size as i32);
+                let (base, offset) = match base_op {
+                    VOp::Imm(c) => (None, (c as i32).wrapping_add(offset)),
+                    VOp::Reg(r) => (Some(r), offset),
+                };
+                return Place::Mem { space: Space::Global, base, offset, ty: Ty::Struct(id), readonly };
+            }
             Ty::Error => {
                 self.expr(i);
                 return Place::Error;
@@ -950,18 +1066,13 @@ impl Gen<'_, '_> {
         u16::try_from(at).unwrap_or(u16::MAX)
     }
 
-    fn shared_index(
-        &mut self,
-        name: &str,
-        offset: u32,
-        elem: Ty,
-        dims: &[u32],
-        indices: &[&Expr],
-        span: Span,
-    ) -> Place {
-        if !self.check_rank(name, dims, indices.len(), span, true) {
+    /// An element of an array in memory: a `__shared__` array, or an array member of a
+    /// struct (in either memory), its elements `elem` (a struct's are its size apart).
+    fn array_index(&mut self, name: &str, at: ArrayAt, elem: Ty, dims: &[u32], indices: &[&Expr], span: Span) -> Place {
+        if !self.check_rank(name, dims, indices.len(), span, at.space == Space::Shared) {
             return Place::Error;
         }
+        let size = super::structs::size_of(&self.unit.structs, elem);
         let mut const_elems: i64 = 0;
         let mut dynamic: Option<VOp> = None;
         for (j, idx) in indices.iter().enumerate() {
@@ -974,23 +1085,30 @@ impl Gen<'_, '_> {
             const_elems += k as i64 * stride as i64;
             if let Some(d) = d {
                 let v = self.index_value(d);
-                let bytes = self.alu(AluOp::Mul, v, VOp::Imm(stride.wrapping_mul(4)));
+                let bytes = self.alu(AluOp::Mul, v, VOp::Imm(stride.wrapping_mul(size)));
                 dynamic = Some(match dynamic {
                     None => bytes,
                     Some(sum) => self.alu(AluOp::Add, sum, bytes),
                 });
             }
         }
-        let mut offset = (offset as i64 + 4 * const_elems) as i32;
-        let base = match dynamic {
-            None => None,
-            Some(VOp::Imm(c)) => {
+        let mut offset = (at.offset as i64 + size as i64 * const_elems) as i32;
+        let base = match (dynamic, at.base) {
+            (None, base) => base,
+            (Some(VOp::Imm(c)), base) => {
                 offset = offset.wrapping_add(c as i32);
-                None
+                base
             }
-            Some(VOp::Reg(r)) => Some(r),
+            (Some(d), None) => Some(self.in_reg(d)),
+            (Some(d), Some(b)) => Some(self.in_reg_add(b, d)),
         };
-        Place::Mem { space: Space::Shared, base, offset, ty: elem, readonly: false }
+        Place::Mem { space: at.space, base, offset, ty: elem, readonly: at.readonly }
+    }
+
+    /// `b + d` in a register.
+    fn in_reg_add(&mut self, b: VReg, d: VOp) -> VReg {
+        let sum = self.alu(AluOp::Add, VOp::Reg(b), d);
+        self.in_reg(sum)
     }
 
     fn writable(&mut self, p: &Place, span: Span) -> bool {
@@ -999,8 +1117,17 @@ impl Gen<'_, '_> {
                 self.diags.error(span, format!("cannot assign to `{name}`: it is declared `const`"));
                 false
             }
+            Place::Regs { name, is_const: true, .. } => {
+                self.diags.error(span, format!("cannot assign to `{name}`: it is declared `const`"));
+                false
+            }
             Place::Mem { readonly: true, ty, .. } => {
+                let ty = self.type_name(*ty);
                 self.diags.error(span, format!("cannot write through a pointer to `const {ty}`"));
+                false
+            }
+            Place::MemArray { .. } => {
+                self.diags.error(span, "an array cannot be assigned; assign its elements");
                 false
             }
             Place::Error => false,
@@ -1008,7 +1135,7 @@ impl Gen<'_, '_> {
         }
     }
 
-    fn load_place(&mut self, p: &Place) -> Val {
+    pub(super) fn load_place(&mut self, p: &Place) -> Val {
         match p {
             Place::Var { reg, ty, .. } => Val { op: VOp::Reg(*reg), ty: *ty },
             Place::Local { regs, ty, index: Ok(i) } => Val { op: VOp::Reg(regs[*i]), ty: *ty },
@@ -1024,13 +1151,18 @@ impl Gen<'_, '_> {
                 }
                 Val { op: acc, ty: *ty }
             }
+            Place::Mem { ty: Ty::Struct(_), .. } | Place::Regs { .. } => {
+                // Struct values are copied where a struct is expected (`copy_struct`); as an
+                // operand, its type makes the operator or conversion say what is wrong.
+                Val { op: VOp::Imm(0), ty: p.ty() }
+            }
             Place::Mem { space, base, offset, ty, .. } => {
                 let (addr, offset) = self.address_reg(*base, *offset);
                 let dst = self.temp();
                 self.emit(VInstr::Load { space: *space, dst, addr, offset });
                 Val { op: VOp::Reg(dst), ty: *ty }
             }
-            Place::Error => Val::error(),
+            Place::MemArray { .. } | Place::Error => Val::error(),
         }
     }
 
@@ -1042,7 +1174,7 @@ impl Gen<'_, '_> {
         }
     }
 
-    fn store_place(&mut self, p: &Place, v: Val) {
+    pub(super) fn store_place(&mut self, p: &Place, v: Val) {
         match p {
             Place::Var { reg, .. } => self.move_into(*reg, v.op),
             Place::Local { regs, index: Ok(i), .. } => self.move_into(regs[*i], v.op),
@@ -1053,11 +1185,12 @@ impl Gen<'_, '_> {
                     self.emit(VInstr::Select { dst: r, cond, a: v.op, b: VOp::Reg(r) });
                 }
             }
+            Place::Mem { ty: Ty::Struct(_), .. } => {}
             Place::Mem { space, base, offset, .. } => {
                 let (addr, offset) = self.address_reg(*base, *offset);
                 self.emit(VInstr::Store { space: *space, addr, offset, src: v.op });
             }
-            Place::Error => {}
+            Place::Regs { .. } | Place::MemArray { .. } | Place::Error => {}
         }
     }
 
@@ -1067,7 +1200,25 @@ impl Gen<'_, '_> {
             self.expr(r);
             return Val::error();
         }
-        let ty = place_ty(&p);
+        let ty = p.ty();
+        if let Ty::Struct(id) = ty {
+            if let Some(bop) = op {
+                self.diags
+                    .error(span, format!("operator `{}=` cannot be applied to {}", bop.symbol(), self.a_type(ty)));
+                self.expr(r);
+                return Val::error();
+            }
+            let from = self.place(r);
+            match from.ty() {
+                Ty::Error => {}
+                t if t == ty => self.copy_struct(id, &p, &from, span),
+                t => {
+                    let (to_s, from_s) = (self.a_type(ty), self.a_type(t));
+                    self.diags.error(r.span, format!("cannot assign {from_s} to {to_s}"));
+                }
+            }
+            return Val::error_free(ty);
+        }
         let ctx = if matches!(p, Place::Mem { .. }) { Ctx::Store } else { Ctx::Assign };
         let v = match op {
             None => {
@@ -1099,7 +1250,7 @@ impl Gen<'_, '_> {
         if !self.writable(&p, target.span) {
             return Val::error();
         }
-        let ty = place_ty(&p);
+        let ty = p.ty();
         if !(ty.is_arith() || ty.is_ptr()) || ty == Ty::Bool {
             let symbol = if increment { "++" } else { "--" };
             self.diags.error(target.span, format!("`{symbol}` needs a number or a pointer, found {}", a(ty)));
@@ -1149,9 +1300,18 @@ impl Gen<'_, '_> {
                 return Val::error();
             }
             let mut vals = Vec::with_capacity(args.len());
+            let mut ok = true;
             for (k, (e, &t)) in args.iter().zip(&params).enumerate() {
+                if let Ty::Struct(id) = t {
+                    // A struct argument is its leaves, one value each, in order.
+                    ok &= self.struct_argument(id, e, &mut vals);
+                    continue;
+                }
                 let v = self.expr(e);
                 vals.push(self.convert_checked(v, t, Ctx::Arg { func: name, index: k }, e));
+            }
+            if !ok {
+                return Val::error();
             }
             return self.inline_call(fi, vals, span);
         }
@@ -1351,7 +1511,7 @@ impl Gen<'_, '_> {
                     let addr = self.mem_address(base, offset);
                     Some((space, self.in_reg(addr), ty))
                 }
-                Place::Var { .. } | Place::Local { .. } => {
+                Place::Var { .. } | Place::Local { .. } | Place::Regs { .. } | Place::MemArray { .. } => {
                     self.diags.error(
                         e.span,
                         format!("`{name}` needs an address in global or shared memory, such as `&a[i]`"),

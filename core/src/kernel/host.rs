@@ -69,6 +69,9 @@ pub(crate) struct HostOutput {
 }
 
 struct Host<'a, 'd> {
+    structs: &'a [StructDef],
+    /// The buffers that hold structs: (buffer, struct).
+    buffer_structs: Vec<(u32, u16)>,
     sigs: &'a [FnSig],
     kernels: &'a [Option<Kernel>],
     config: &'a GpuConfig,
@@ -86,12 +89,15 @@ struct Host<'a, 'd> {
 /// their launches are still checked against the signatures).
 pub(crate) fn run(
     host: &HostBlock,
+    structs: &[StructDef],
     sigs: &[FnSig],
     kernels: &[Option<Kernel>],
     config: &GpuConfig,
     diags: &mut Diags,
 ) -> HostOutput {
     let mut h = Host {
+        structs,
+        buffer_structs: Vec::new(),
         sigs,
         kernels,
         config,
@@ -306,6 +312,15 @@ impl Host<'_, '_> {
             }
             BaseType::Void => self.diags.error(d.ty.span, format!("variable `{}` cannot be `void`", d.name)),
             BaseType::Scalar(s) if !d.dims.is_empty() => self.buffer(d, s),
+            BaseType::Struct(id) if !d.dims.is_empty() => self.struct_buffer(d, id),
+            BaseType::Struct(id) => self.diags.error_help(
+                d.name_span,
+                format!("a `{}` in the host block is a buffer of them", self.structs[id as usize].name),
+                format!(
+                    "declare `{} {}[N];` and pass it to a kernel as a pointer",
+                    self.structs[id as usize].name, d.name
+                ),
+            ),
             BaseType::Scalar(s) => {
                 let ty = Ty::from_scalar(s);
                 let v = match &d.init {
@@ -361,37 +376,7 @@ impl Host<'_, '_> {
             Some(Init::List(items, _)) => Some(items),
             _ => None,
         };
-        let mut words: u64 = 1;
-        for (k, dim) in d.dims.iter().enumerate() {
-            let n = match dim {
-                Some(e) => match self.eval(e) {
-                    Some(HVal::Num(v, t)) if t.is_integer() && t != Ty::Bool => {
-                        if (t == Ty::Int && (v as i32) < 1) || v == 0 {
-                            self.diags.error(
-                                e.span,
-                                format!("the size of `{}` must be at least 1, got {}", d.name, v as i32),
-                            );
-                            return;
-                        }
-                        v as u64
-                    }
-                    Some(other) => {
-                        self.diags.error(
-                            e.span,
-                            format!("the size of `{}` must be an integer, found {}", d.name, describe(&other)),
-                        );
-                        return;
-                    }
-                    None => return,
-                },
-                None if k == 0 && list.is_some() => list.map_or(1, |l| l.len().max(1) as u64),
-                None => {
-                    self.diags.error(d.name_span, format!("the size of `{}` must be given", d.name));
-                    return;
-                }
-            };
-            words = words.saturating_mul(n);
-        }
+        let Some(words) = self.buffer_length(d, list.map(|l| l.len())) else { return };
         if words * 4 > MAX_GLOBAL_BYTES / 2 {
             self.diags.error(
                 d.name_span,
@@ -417,6 +402,95 @@ impl Host<'_, '_> {
         if let Some(idx) = self.add_buffer(d.name_span, spec) {
             self.declare(&d.name, d.name_span, HVal::Buffer(idx), false);
         }
+    }
+
+    /// `Node nodes[N];` (zeros) or `Node nodes[2] = {1, 2.5, 3, 4.5};`: a buffer of structs.
+    /// A list gives the members of each struct in turn (array members element by element),
+    /// each converted to its member's type. Its words are `int`s to the page.
+    fn struct_buffer(&mut self, d: &VarDecl, id: u16) {
+        let types = super::structs::word_types(self.structs, id);
+        let per = types.len() as u64;
+        let list = match &d.init {
+            Some(Init::List(items, _)) => Some(items),
+            _ => None,
+        };
+        let list_structs = list.map(|l| l.len().div_ceil(per as usize));
+        let Some(count) = self.buffer_length(d, list_structs) else { return };
+        let words = count.saturating_mul(per);
+        if words * 4 > MAX_GLOBAL_BYTES / 2 {
+            self.diags.error(
+                d.name_span,
+                format!("buffer `{}` of {count} structs is larger than the 512 MiB of buffers allowed", d.name),
+            );
+            return;
+        }
+        let init = match &d.init {
+            None => BufferInit::Zeros,
+            Some(Init::List(items, span)) => {
+                if items.len() as u64 > words {
+                    self.diags.error(
+                        *span,
+                        format!("{} values for `{}`, which has {count} structs of {per} values", items.len(), d.name),
+                    );
+                    return;
+                }
+                let values: Option<Vec<u32>> =
+                    items.iter().enumerate().map(|(k, e)| self.number(e, types[k % types.len()], "a member")).collect();
+                let Some(values) = values else { return };
+                BufferInit::Words(values)
+            }
+            Some(Init::Expr(e)) => {
+                self.diags.error_help(
+                    e.span,
+                    format!("buffer `{}` holds structs: it starts as zeros or as a list", d.name),
+                    "list the members of each struct in turn, or fill it in a kernel",
+                );
+                return;
+            }
+        };
+        let spec = BufferSpec { name: d.name.clone(), words: words as u32, init, elem: ElemType::Int };
+        if let Some(idx) = self.add_buffer(d.name_span, spec) {
+            self.buffer_structs.push((idx, id));
+            self.declare(&d.name, d.name_span, HVal::Buffer(idx), false);
+        }
+    }
+
+    /// The element count of buffer `d` from its dimensions (the first may be left to the
+    /// initializer list, of `listed` elements); `None` once said why not.
+    fn buffer_length(&mut self, d: &VarDecl, listed: Option<usize>) -> Option<u64> {
+        let list = listed;
+        let mut words: u64 = 1;
+        for (k, dim) in d.dims.iter().enumerate() {
+            let n = match dim {
+                Some(e) => match self.eval(e) {
+                    Some(HVal::Num(v, t)) if t.is_integer() && t != Ty::Bool => {
+                        if (t == Ty::Int && (v as i32) < 1) || v == 0 {
+                            self.diags.error(
+                                e.span,
+                                format!("the size of `{}` must be at least 1, got {}", d.name, v as i32),
+                            );
+                            return None;
+                        }
+                        v as u64
+                    }
+                    Some(other) => {
+                        self.diags.error(
+                            e.span,
+                            format!("the size of `{}` must be an integer, found {}", d.name, describe(&other)),
+                        );
+                        return None;
+                    }
+                    None => return None,
+                },
+                None if k == 0 && list.is_some() => list.map_or(1, |l| l.max(1) as u64),
+                None => {
+                    self.diags.error(d.name_span, format!("the size of `{}` must be given", d.name));
+                    return None;
+                }
+            };
+            words = words.saturating_mul(n);
+        }
+        Some(words)
     }
 
     /// `iota()`, `fill(v)` or `random(lo, hi, seed)` for a buffer of `words` elements.
@@ -1044,6 +1118,11 @@ impl Host<'_, '_> {
         true
     }
 
+    /// The struct buffer `b` holds, if it holds structs.
+    fn struct_of(&self, b: u32) -> Option<u16> {
+        self.buffer_structs.iter().find(|&&(k, _)| k == b).map(|&(_, id)| id)
+    }
+
     fn launch_args(&mut self, l: &Launch, ki: usize, span: Span) -> Option<Vec<Arg>> {
         let sig = &self.sigs[ki];
         let (name, params) = (sig.name.clone(), sig.params.clone());
@@ -1060,12 +1139,34 @@ impl Host<'_, '_> {
             };
             let arg = match (p, v) {
                 (Ty::Error, _) => Some(Arg::Value(0)),
+                (Ty::StructPtr { id, .. }, HVal::Buffer(b)) => {
+                    if self.struct_of(b) == Some(id) {
+                        Some(Arg::Buffer(b))
+                    } else {
+                        let buffer = self.buffers[b as usize].name.clone();
+                        let want = &self.structs[id as usize].name;
+                        let held = match self.struct_of(b) {
+                            Some(other) => format!("`{}` structs", self.structs[other as usize].name),
+                            None => format!("`{}` elements", elem_name(self.buffers[b as usize].elem)),
+                        };
+                        self.diags.error(
+                            e.span,
+                            format!(
+                                "argument {} of `{name}` is a `{want}*`, but buffer `{buffer}` holds {held}",
+                                k + 1
+                            ),
+                        );
+                        None
+                    }
+                }
                 (Ty::Ptr { elem, .. }, HVal::Buffer(b)) => {
                     let held = self.buffers[b as usize].elem;
-                    let fits = matches!(
-                        (elem, held),
-                        (Scalar::Int | Scalar::Uint, ElemType::Int | ElemType::Uint) | (Scalar::Float, ElemType::Float)
-                    );
+                    let fits = self.struct_of(b).is_none()
+                        && matches!(
+                            (elem, held),
+                            (Scalar::Int | Scalar::Uint, ElemType::Int | ElemType::Uint)
+                                | (Scalar::Float, ElemType::Float)
+                        );
                     if fits {
                         Some(Arg::Buffer(b))
                     } else {
@@ -1082,7 +1183,7 @@ impl Host<'_, '_> {
                         None
                     }
                 }
-                (Ty::Ptr { .. }, HVal::Num(0, t)) if t.is_integer() => Some(Arg::Value(0)),
+                (Ty::Ptr { .. } | Ty::StructPtr { .. }, HVal::Num(0, t)) if t.is_integer() => Some(Arg::Value(0)),
                 (p, HVal::Num(v, t)) if p.is_arith() && t.is_arith() && t != Ty::Void => {
                     Some(Arg::Value(convert_const(v, t, p)))
                 }

@@ -73,6 +73,8 @@ struct Parser<'a> {
     /// Nesting went too deep: everything after is skipped.
     fatal: bool,
     in_host: bool,
+    /// The structs defined so far (a type name is known from its definition on).
+    structs: Vec<StructDef>,
 }
 
 /// Parses a preprocessed token stream (ending in `Eof`).
@@ -80,7 +82,7 @@ pub(crate) fn parse(toks: &[Token], diags: &mut Diags) -> Unit {
     if toks.is_empty() {
         return Unit::default();
     }
-    let mut p = Parser { toks, pos: 0, diags, depth: 0, fatal: false, in_host: false };
+    let mut p = Parser { toks, pos: 0, diags, depth: 0, fatal: false, in_host: false, structs: Vec::new() };
     p.unit()
 }
 
@@ -286,6 +288,21 @@ impl<'a> Parser<'a> {
                     unit.host = Some(HostBlock { body, span });
                 }
             } else if self.eat(";") {
+            } else if self.at_word("struct") && matches!(self.peek_at(1).tok, Tok::Ident(_)) && {
+                let after = self.peek_at(2);
+                after.is_punct("{") || after.is_punct(";")
+            } {
+                let start = self.pos;
+                if self.struct_definition().is_err() {
+                    // Skip the whole definition, braces and all, so its members do not
+                    // read as stray top-level text.
+                    self.pos = start;
+                    while !self.at_eof() && !self.at("{") && !self.at(";") {
+                        self.bump();
+                    }
+                    self.recover_statement();
+                    self.eat(";");
+                }
             } else if self.function(&mut unit).is_err() {
                 self.recover_top();
             }
@@ -294,7 +311,85 @@ impl<'a> Parser<'a> {
             }
         }
         unit.end = self.peek().span;
+        unit.structs = core::mem::take(&mut self.structs);
         unit
+    }
+
+    /// The struct named `name`, if one is defined.
+    fn struct_id(&self, name: &str) -> Option<u16> {
+        self.structs.iter().position(|s| s.name == name).map(|i| i as u16)
+    }
+
+    /// `struct Name { members };` (or a declaration `struct Name;`, which adds nothing).
+    fn struct_definition(&mut self) -> PResult<()> {
+        self.bump();
+        let (name, span) = self.ident("a struct name")?;
+        if self.eat(";") {
+            return Ok(());
+        }
+        if let Some(prev) = self.struct_id(&name) {
+            let line = self.structs[prev as usize].span.line;
+            return Err(self.error(span, format!("struct `{name}` is already defined at line {line}")));
+        }
+        self.expect("{", "to start the members of the struct")?;
+        let mut fields: Vec<Field> = Vec::new();
+        let mut size = 0u32;
+        while !self.at("}") && !self.at_eof() {
+            if !self.starts_type() {
+                let t = self.peek();
+                return Err(self.error(t.span, format!("expected a member of struct `{name}`, found {}", t.describe())));
+            }
+            let base = self.base_type()?;
+            loop {
+                let mut ty = base;
+                self.pointer_suffix(&mut ty)?;
+                let (fname, fspan) = self.ident("a member name")?;
+                if fields.iter().any(|f| f.name == fname) {
+                    return Err(self.error(fspan, format!("struct `{name}` has two members named `{fname}`")));
+                }
+                let mut dims = Vec::new();
+                while self.eat("[") {
+                    let e = self.assign()?;
+                    match super::expr::const_value(&e) {
+                        Some((n, t)) if t.is_integer() && n > 0 && (n as i32) > 0 => dims.push(n),
+                        _ => {
+                            return Err(self.error(e.span, "an array member's size must be a positive constant"));
+                        }
+                    }
+                    self.expect("]", "to close the array size")?;
+                }
+                let elem = match (ty.base, ty.pointer) {
+                    (_, true) | (BaseType::Scalar(_), false) => 4,
+                    (BaseType::Struct(id), false) => self.structs[id as usize].size,
+                    _ => {
+                        return Err(self.error(ty.span, "a struct member is a number, a `bool`, a pointer or a struct"))
+                    }
+                };
+                let count = dims.iter().try_fold(1u32, |n, &d| n.checked_mul(d));
+                let bytes = count
+                    .and_then(|n| n.checked_mul(elem))
+                    .filter(|b| size.checked_add(*b).is_some_and(|t| t <= 1 << 24));
+                let Some(bytes) = bytes else {
+                    return Err(self.error(fspan, format!("struct `{name}` is too large (more than 16 MiB)")));
+                };
+                fields.push(Field { name: fname, span: fspan, ty, dims, offset: size });
+                size += bytes;
+                if !self.eat(",") {
+                    break;
+                }
+            }
+            self.expect_semicolon("after the struct member")?;
+        }
+        self.expect("}", "to close the struct")?;
+        self.expect_semicolon("after the struct's `}`")?;
+        if fields.is_empty() {
+            return Err(self.error(span, format!("struct `{name}` has no members")));
+        }
+        if self.structs.len() >= u16::MAX as usize {
+            return Err(self.error(span, "too many structs"));
+        }
+        self.structs.push(StructDef { name, span, fields, size });
+        Ok(())
     }
 
     fn function(&mut self, unit: &mut Unit) -> PResult<()> {
@@ -319,7 +414,7 @@ impl<'a> Parser<'a> {
                 Tok::Ident(w)
                     if matches!(
                         w.as_str(),
-                        "struct" | "class" | "typedef" | "template" | "union" | "enum" | "namespace" | "using"
+                        "class" | "typedef" | "template" | "union" | "enum" | "namespace" | "using"
                     ) =>
                 {
                     return Err(self.error(t.span, format!("`{w}` is not supported")))
@@ -414,6 +509,8 @@ impl<'a> Parser<'a> {
         match &t.tok {
             Tok::Ident(w) => {
                 TYPE_WORDS.contains(&w.as_str())
+                    || (w == "struct" && matches!(self.peek_at(1).tok, Tok::Ident(_)))
+                    || (self.struct_id(w).is_some() && !self.peek_at(1).is_punct("("))
                     || (self.in_host && matches!(w.as_str(), "graph" | "stream" | "dim3"))
                     || (!self.in_host && w == "dim3" && matches!(self.peek_at(1).tok, Tok::Ident(_)))
             }
@@ -476,6 +573,20 @@ impl<'a> Parser<'a> {
                 "int32_t" => {
                     self.error_help(t.span, "`int32_t` is not supported", "use `int`");
                     base = Some(BaseType::Scalar(Scalar::Int));
+                }
+                "struct" if base.is_none() && unsigned.is_none() => {
+                    self.bump();
+                    let (name, span) = self.ident("a struct name after `struct`")?;
+                    match self.struct_id(&name) {
+                        Some(id) => base = Some(BaseType::Struct(id)),
+                        None => {
+                            return Err(self.error(span, format!("struct `{name}` is not defined (before this line)")))
+                        }
+                    }
+                    continue;
+                }
+                name if base.is_none() && unsigned.is_none() && self.struct_id(name).is_some() => {
+                    base = self.struct_id(name).map(BaseType::Struct);
                 }
                 _ => break,
             }
@@ -935,7 +1046,11 @@ impl<'a> Parser<'a> {
             if matches!(ty.base, BaseType::Void) && !ty.pointer {
                 return Err(self.error(ty.span, "`sizeof(void)` has no size"));
             }
-            return self.mk(ExprKind::Int { value: 4, unsigned: true }, t.span.to(close));
+            let size = match ty.base {
+                BaseType::Struct(id) if !ty.pointer => self.structs[id as usize].size,
+                _ => 4,
+            };
+            return self.mk(ExprKind::Int { value: size, unsigned: true }, t.span.to(close));
         }
         if t.is_punct("(") && self.is_cast() {
             self.bump();
@@ -951,7 +1066,7 @@ impl<'a> Parser<'a> {
 
     fn is_cast(&self) -> bool {
         match &self.peek_at(1).tok {
-            Tok::Ident(w) => TYPE_WORDS.contains(&w.as_str()),
+            Tok::Ident(w) => TYPE_WORDS.contains(&w.as_str()) || w == "struct" || self.struct_id(w).is_some(),
             _ => false,
         }
     }
@@ -983,7 +1098,14 @@ impl<'a> Parser<'a> {
                     let span = e.span.to(mspan);
                     e = self.mk(ExprKind::Member(Box::new(e), member, mspan), span)?;
                 }
-                Tok::Punct("->") => return Err(self.error(t.span, "`->` is not supported (there are no structs)")),
+                Tok::Punct("->") => {
+                    // `p->m` is `(*p).m`.
+                    self.bump();
+                    let (member, mspan) = self.ident("a member name after `->`")?;
+                    let span = e.span.to(mspan);
+                    let deref = self.mk(ExprKind::Unary(UnOp::Deref, Box::new(e)), span)?;
+                    e = self.mk(ExprKind::Member(Box::new(deref), member, mspan), span)?;
+                }
                 Tok::Punct("++") | Tok::Punct("--") => {
                     self.bump();
                     let span = e.span.to(t.span);
@@ -1114,7 +1236,10 @@ mod tests {
         );
         assert_errors("__global__ void k() { int n = sizeof(void); }", &[(1, 38, "`sizeof(void)` has no size")]);
         assert_errors("__global__ void k() { else x = 1; }", &[(1, 23, "`else` without a matching `if`")]);
-        assert_errors("__global__ void k() { a->b = 1; }", &[(1, 24, "`->` is not supported (there are no structs)")]);
+        assert_errors("struct S { int a; int a; };", &[(1, 23, "struct `S` has two members named `a`")]);
+        assert_errors("struct S { int a[0]; };", &[(1, 18, "an array member's size must be a positive constant")]);
+        assert_errors("struct S { };", &[(1, 8, "struct `S` has no members")]);
+        assert_errors("__global__ void k(struct T* t) { }", &[(1, 26, "struct `T` is not defined (before this line)")]);
         assert_errors("int g;\n", &[(1, 5, "variables outside functions are not supported")]);
         assert_errors(
             "void f() {}\n",
@@ -1124,7 +1249,7 @@ mod tests {
             "__host__ void f() {}",
             &[(1, 1, "`__host__` functions are not supported, unless also `__device__`")],
         );
-        assert_errors("struct S { int a; };", &[(1, 1, "`struct` is not supported")]);
+        assert_errors("union U { int a; };", &[(1, 1, "`union` is not supported")]);
         assert_errors("__global__ void k() { int x = 1 }", &[(1, 33, "expected `;` after the declaration, found `}`")]);
         assert_errors(
             "__global__ void k() { k<<<1, 2>>>; }",

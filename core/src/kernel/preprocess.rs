@@ -296,6 +296,12 @@ fn typedefs(tokens: Vec<Token>, diags: &mut Diags) -> Vec<Token> {
     let mut i = 0;
     while i < tokens.len() {
         let t = &tokens[i];
+        if t.is_ident("typedef") && tokens.get(i + 1).is_some_and(|n| n.is_ident("struct")) {
+            if let Some(next) = typedef_struct(&tokens, i, &mut names, &mut out) {
+                i = next;
+                continue;
+            }
+        }
         if t.is_ident("typedef") {
             let end =
                 tokens[i..].iter().position(|t| t.is_punct(";") || t.tok == Tok::Eof).map_or(tokens.len(), |k| i + k);
@@ -336,6 +342,64 @@ fn typedefs(tokens: Vec<Token>, diags: &mut Diags) -> Vec<Token> {
         i += 1;
     }
     out
+}
+
+/// `typedef struct [Tag] { members } Name;` at `tokens[at]`: written out as `struct Name {
+/// members };` onto `out`, `Tag` becoming another name for `Name`. Returns where the
+/// statement ends, or `None` if it is not of that form (then the plain `typedef` rule runs:
+/// `typedef struct Tag Name;` names a struct defined elsewhere).
+fn typedef_struct(
+    tokens: &[Token],
+    at: usize,
+    names: &mut BTreeMap<String, Vec<Tok>>,
+    out: &mut Vec<Token>,
+) -> Option<usize> {
+    let mut open = at + 2;
+    let tag = match tokens.get(open).map(|t| &t.tok) {
+        Some(Tok::Ident(tag)) => {
+            open += 1;
+            Some(tag.clone())
+        }
+        _ => None,
+    };
+    if !tokens.get(open)?.is_punct("{") {
+        return None;
+    }
+    let mut depth = 0u32;
+    let mut close = open;
+    for (k, t) in tokens.iter().enumerate().skip(open) {
+        if t.is_punct("{") {
+            depth += 1;
+        } else if t.is_punct("}") {
+            depth -= 1;
+            if depth == 0 {
+                close = k;
+                break;
+            }
+        }
+    }
+    let (Some(Token { tok: Tok::Ident(name), .. }), Some(semi)) = (tokens.get(close + 1), tokens.get(close + 2)) else {
+        return None;
+    };
+    if close == open || !semi.is_punct(";") {
+        return None;
+    }
+    out.push(Token { tok: Tok::Ident("struct".into()), ..tokens[at].clone() });
+    out.push(tokens[close + 1].clone());
+    // Members may use earlier typedefs.
+    for t in &tokens[open..=close] {
+        match &t.tok {
+            Tok::Ident(n) if names.contains_key(n) => {
+                out.extend(names[n].iter().map(|tok| Token { tok: tok.clone(), ..t.clone() }));
+            }
+            _ => out.push(t.clone()),
+        }
+    }
+    out.push(semi.clone());
+    if let Some(tag) = tag.filter(|tag| tag != name) {
+        names.insert(tag, alloc::vec![Tok::Ident(name.clone())]);
+    }
+    Some(close + 3)
 }
 
 /// Headers a CUDA file includes for what the language has built in: `#include` of one of

@@ -22,6 +22,14 @@ pub(crate) enum Ty {
         elem: Scalar,
         readonly: bool,
     },
+    /// A struct of the file (by its index in the unit's structs). Only places (variables,
+    /// memory) have this type: a struct is copied member by member.
+    Struct(u16),
+    /// A byte address of a struct in global memory.
+    StructPtr {
+        id: u16,
+        readonly: bool,
+    },
     /// The result of an expression that had an error (already reported): accepted anywhere,
     /// so one mistake gives one message.
     Error,
@@ -38,6 +46,9 @@ impl fmt::Display for Ty {
             Ty::Ptr { elem, readonly } => {
                 write!(f, "{}{}*", if *readonly { "const " } else { "" }, Ty::from_scalar(*elem))
             }
+            // Messages that can name the struct do so through `Gen::type_name`.
+            Ty::Struct(_) => f.write_str("struct"),
+            Ty::StructPtr { readonly, .. } => write!(f, "{}struct*", if *readonly { "const " } else { "" }),
             Ty::Error => f.write_str("<error>"),
         }
     }
@@ -65,6 +76,8 @@ impl Ty {
         let scalar = match t.base {
             BaseType::Void if !t.pointer => return Some(Ty::Void),
             BaseType::Scalar(s) => s,
+            BaseType::Struct(id) if t.pointer => return Some(Ty::StructPtr { id, readonly: t.pointee_const }),
+            BaseType::Struct(id) => return Some(Ty::Struct(id)),
             _ => return None,
         };
         Some(if t.pointer { Ty::Ptr { elem: scalar, readonly: t.pointee_const } } else { Ty::from_scalar(scalar) })
@@ -79,7 +92,7 @@ impl Ty {
     }
 
     pub fn is_ptr(self) -> bool {
-        matches!(self, Ty::Ptr { .. })
+        matches!(self, Ty::Ptr { .. } | Ty::StructPtr { .. })
     }
 
     /// Integer promotion: `bool` computes as `int`.
@@ -288,8 +301,18 @@ pub(crate) fn assignable(from: Ty, to: Ty, is_zero_const: bool) -> Result<(), As
                 Ok(())
             }
         }
-        (f, Ty::Ptr { .. }) if f.is_integer() && is_zero_const => Ok(()),
-        (Ty::Ptr { .. }, Ty::Bool) => Ok(()),
+        (Ty::StructPtr { id: a, readonly: ra }, Ty::StructPtr { id: b, readonly: rb }) => {
+            if a != b {
+                Err(AssignError::Mismatch)
+            } else if ra && !rb {
+                Err(AssignError::DropsConst)
+            } else {
+                Ok(())
+            }
+        }
+        (Ty::Struct(a), Ty::Struct(b)) if a == b => Ok(()),
+        (f, Ty::Ptr { .. } | Ty::StructPtr { .. }) if f.is_integer() && is_zero_const => Ok(()),
+        (Ty::Ptr { .. } | Ty::StructPtr { .. }, Ty::Bool) => Ok(()),
         _ => Err(AssignError::Mismatch),
     }
 }

@@ -1,0 +1,210 @@
+//! Structs in kernels: members of structs in memory (`nodes[i].starting`, `p->x`, a
+//! `__shared__` array of structs) are loads and stores at the member's offset; a struct
+//! variable is one register per scalar member ("leaf"), so copying one (`Node n =
+//! nodes[i];`, `a = b;`, passing it to a device function) moves each leaf. Part of
+//! [`super::codegen::Gen`].
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::ast::{Expr, StructDef};
+use super::codegen::{Gen, Sym};
+use super::diag::{suggest, Span};
+use super::expr::{Place, Val};
+use super::types::Ty;
+use super::vcode::{VOp, VReg};
+
+/// The bytes a value of type `ty` takes in memory.
+pub(super) fn size_of(structs: &[StructDef], ty: Ty) -> u32 {
+    match ty {
+        Ty::Struct(id) => structs[id as usize].size,
+        _ => 4,
+    }
+}
+
+/// The type of a member (an array member: of its elements).
+pub(super) fn member_ty(f: &super::ast::Field) -> Ty {
+    Ty::from_type_expr(&f.ty).unwrap_or(Ty::Error)
+}
+
+/// The scalar leaves of struct `id` in layout order: (byte offset, type). `Err` names the
+/// first array member, which a register copy cannot hold.
+pub(super) fn leaves(structs: &[StructDef], id: u16) -> Result<Vec<(u32, Ty)>, String> {
+    let mut out = Vec::new();
+    collect_leaves(structs, id, 0, &mut out)?;
+    Ok(out)
+}
+
+fn collect_leaves(structs: &[StructDef], id: u16, base: u32, out: &mut Vec<(u32, Ty)>) -> Result<(), String> {
+    let s = &structs[id as usize];
+    for f in &s.fields {
+        if !f.dims.is_empty() {
+            return Err(format!("`{}.{}`", s.name, f.name));
+        }
+        match member_ty(f) {
+            Ty::Struct(inner) => collect_leaves(structs, inner, base + f.offset, out)?,
+            t => out.push((base + f.offset, t)),
+        }
+    }
+    Ok(())
+}
+
+/// The type of every 4-byte word of struct `id` (array members element by element), for
+/// a host buffer's initializer list.
+pub(crate) fn word_types(structs: &[StructDef], id: u16) -> Vec<Ty> {
+    let mut out = Vec::new();
+    for f in &structs[id as usize].fields {
+        let count: u32 = f.dims.iter().product();
+        for _ in 0..count {
+            match member_ty(f) {
+                Ty::Struct(inner) => out.extend(word_types(structs, inner)),
+                t => out.push(t),
+            }
+        }
+    }
+    out
+}
+
+impl Gen<'_, '_> {
+    /// How messages name a type: a struct by its name.
+    pub(super) fn type_name(&self, ty: Ty) -> String {
+        match ty {
+            Ty::Struct(id) => self.unit.structs[id as usize].name.clone(),
+            Ty::StructPtr { id, readonly } => {
+                format!("{}{}*", if readonly { "const " } else { "" }, self.unit.structs[id as usize].name)
+            }
+            t => format!("{t}"),
+        }
+    }
+
+    /// "a `Node`", "an `int`": the article and the type, a struct by its name.
+    pub(super) fn a_type(&self, ty: Ty) -> String {
+        let text = self.type_name(ty);
+        let vowel = matches!(
+            text.as_bytes().first(),
+            Some(b'a' | b'e' | b'i' | b'o' | b'u' | b'A' | b'E' | b'I' | b'O' | b'U')
+        );
+        format!("{} `{text}`", if vowel { "an" } else { "a" })
+    }
+
+    /// `base.member`: a place inside the struct `base` is.
+    pub(super) fn member_place(&mut self, base: &Expr, member: &str, mspan: Span) -> Place {
+        let unit = self.unit;
+        let bp = self.place(base);
+        let id = match &bp {
+            Place::Mem { ty: Ty::Struct(id), .. } => *id,
+            Place::Regs { id, .. } => *id,
+            Place::Error => return Place::Error,
+            other => {
+                let ty = other.ty();
+                let hint = if matches!(ty, Ty::StructPtr { .. }) { "; use `->` through a pointer" } else { "" };
+                self.diags.error(mspan, format!("{} has no member `{member}`{hint}", self.a_type(ty)));
+                return Place::Error;
+            }
+        };
+        let def = &unit.structs[id as usize];
+        let Some(f) = def.field(member) else {
+            let message = format!("struct `{}` has no member `{member}`", def.name);
+            match suggest(member, def.fields.iter().map(|f| f.name.as_str())) {
+                Some(s) => self.diags.error_help(mspan, message, format!("did you mean `{s}`?")),
+                None => self.diags.error(mspan, message),
+            }
+            return Place::Error;
+        };
+        let fty = member_ty(f);
+        match bp {
+            Place::Mem { space, base, offset, readonly, .. } => {
+                let offset = offset.wrapping_add(f.offset as i32);
+                if f.dims.is_empty() {
+                    Place::Mem { space, base, offset, ty: fty, readonly }
+                } else {
+                    Place::MemArray { space, base, offset, elem: fty, dims: f.dims.clone(), readonly }
+                }
+            }
+            Place::Regs { regs, name, is_const, .. } => {
+                // Local struct variables have no array members (refused at the declaration).
+                let Ok(all) = leaves(&unit.structs, id) else { return Place::Error };
+                let first = all.iter().position(|&(o, _)| o >= f.offset).unwrap_or(0);
+                let name = format!("{name}.{member}");
+                match fty {
+                    Ty::Struct(inner) => {
+                        let n = leaves(&unit.structs, inner).map_or(0, |l| l.len());
+                        Place::Regs { regs: regs[first..first + n].to_vec(), id: inner, name, is_const }
+                    }
+                    _ => Place::Var { reg: regs[first], ty: fty, name, is_const },
+                }
+            }
+            _ => Place::Error,
+        }
+    }
+
+    /// Copies the struct at place `from` into place `to` (both of struct `id`), leaf by leaf.
+    pub(super) fn copy_struct(&mut self, id: u16, to: &Place, from: &Place, span: Span) {
+        let Ok(all) = self.struct_leaves(id, span) else { return };
+        for (k, &(offset, ty)) in all.iter().enumerate() {
+            let v = self.load_place(&leaf_place(from, k, offset, ty));
+            self.store_place(&leaf_place(to, k, offset, ty), v);
+        }
+    }
+
+    /// The leaves of struct `id`, or an error at `span` if it has an array member.
+    pub(super) fn struct_leaves(&mut self, id: u16, span: Span) -> Result<Vec<(u32, Ty)>, ()> {
+        leaves(&self.unit.structs, id).map_err(|member| {
+            self.diags.error(
+                span,
+                format!(
+                    "struct `{}` has an array member ({member}): it can be used in memory, but not copied \
+                     into a variable",
+                    self.unit.structs[id as usize].name
+                ),
+            );
+        })
+    }
+
+    /// The leaves of the struct `e` denotes, as values, for passing it to a device function.
+    pub(super) fn struct_argument(&mut self, id: u16, e: &Expr, out: &mut Vec<Val>) -> bool {
+        let p = self.place(e);
+        if p.ty() == Ty::Error {
+            return false;
+        }
+        if p.ty() != Ty::Struct(id) {
+            let (want, found) = (self.a_type(Ty::Struct(id)), self.a_type(p.ty()));
+            self.diags.error(e.span, format!("expected {want}, found {found}"));
+            return false;
+        }
+        let Ok(all) = self.struct_leaves(id, e.span) else { return false };
+        for (k, &(offset, ty)) in all.iter().enumerate() {
+            let v = self.load_place(&leaf_place(&p, k, offset, ty));
+            // A copy: the callee may assign its parameter.
+            let reg = self.var();
+            self.move_into(reg, v.op);
+            out.push(Val { op: VOp::Reg(reg), ty });
+        }
+        true
+    }
+
+    /// Declares a struct variable `name` of struct `id` whose leaves are `regs`.
+    pub(super) fn declare_struct(&mut self, name: &str, span: Span, id: u16, regs: Vec<VReg>, is_const: bool) {
+        self.declare(name, span, Sym::Struct { regs, id, is_const });
+    }
+
+    /// A struct where a number is wanted: an error at `span`.
+    pub(super) fn struct_place_error(&mut self, span: Span, ty: Ty) {
+        let name = self.type_name(ty);
+        self.diags.error(span, format!("a `{name}` is not a value: use one of its members"));
+    }
+}
+
+/// Leaf `k` (at byte `offset`, of type `ty`) of the struct at `p`.
+fn leaf_place(p: &Place, k: usize, offset: u32, ty: Ty) -> Place {
+    match p {
+        Place::Regs { regs, name, is_const, .. } => {
+            Place::Var { reg: regs[k], ty, name: name.clone(), is_const: *is_const }
+        }
+        Place::Mem { space, base, offset: at, readonly, .. } => {
+            Place::Mem { space: *space, base: *base, offset: at.wrapping_add(offset as i32), ty, readonly: *readonly }
+        }
+        _ => Place::Error,
+    }
+}
