@@ -757,8 +757,29 @@ fn the_documented_error_messages() {
     let d = try_compile(src).unwrap_err();
     assert_eq!(d[1].to_string(), "error at 4:14: undefined name `threadIdy`; did you mean `threadIdx`?");
 
+    // A missing `;` is said at the end of the line that lacks it.
     let src = "__global__ void k(int* y) {\n    int i = 0;\n    y[i] = 1\n}\nhost {}";
-    assert_eq!(errors(src), [(4, 1, "expected `;` after the expression, found `}`".to_string())]);
+    assert_eq!(errors(src), [(3, 13, "expected `;` after the expression, at the end of the line".to_string())]);
+    // A missing `}` is said once, at the `{` left open by the braces' matching, with the one
+    // the indentation points at.
+    let src = "__global__ void k(float* a, int n) {\n    if (n > 0) {\n        a[0] = 1.0f;\n\n}\nhost { float a[4]; k<<<1, 1>>>(a, 4); }";
+    let d = try_compile(src).unwrap_err();
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(
+        d[0].to_string(),
+        "error at 1:36: this `{` has no matching `}`: `host` at line 6 starts a new item first; judging by the \
+         indentation, the `{` left open is the one at line 2"
+    );
+    let src = "__global__ void k(float* a) {\n    for (;;) {\n        a[0] = 1.0f;\n}\n";
+    let d = try_compile(src).unwrap_err();
+    assert_eq!((d.len(), d[0].span.line, d[0].span.column), (1, 1, 29), "{d:?}");
+    assert_eq!(d[0].help.as_deref(), Some("judging by the indentation, the `{` left open is the one at line 2"));
+    // An oversized `__shared__` array is one error, not one more at each use.
+    let src = "__global__ void k(float* a) {\n    __shared__ float t[100000];\n    t[threadIdx.x] = a[0];\n    a[0] = t[1];\n}\nhost { float a[4]; k<<<1, 1>>>(a); }";
+    assert_eq!(
+        errors(src),
+        [(2, 5, "__shared__ array `t` needs 400000 bytes; an SM of this machine has 49152".to_string())]
+    );
 }
 
 // ---- robustness ----------------------------------------------------------------------

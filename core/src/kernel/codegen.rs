@@ -885,6 +885,8 @@ impl<'a, 'd> Gen<'a, 'd> {
                 span,
                 format!("__shared__ array `{}` needs {bytes} bytes; an SM of this machine has {capacity}", d.name),
             );
+            // Declared all the same, so that its uses are checked rather than undefined.
+            self.declare(&d.name, d.name_span, Sym::Shared { offset: 0, elem: ty, dims });
             return;
         }
         let key = d.name_span.offset;

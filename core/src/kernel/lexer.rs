@@ -41,6 +41,15 @@ impl Token {
         matches!(self.tok, Tok::Punct(q) if q == p)
     }
 
+    /// The token's column if it is the first on its line, else `u32::MAX`.
+    pub fn line_start_column(&self) -> u32 {
+        if self.line_start {
+            self.span.column
+        } else {
+            u32::MAX
+        }
+    }
+
     pub fn is_ident(&self, name: &str) -> bool {
         matches!(&self.tok, Tok::Ident(n) if n == name)
     }

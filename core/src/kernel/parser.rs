@@ -75,6 +75,10 @@ struct Parser<'a> {
     in_host: bool,
     /// The structs defined so far (a type name is known from its definition on).
     structs: Vec<StructDef>,
+    /// An unclosed `{` was reported for the current item (the enclosing ones stay quiet).
+    unclosed_reported: bool,
+    /// The first block of the current item closed by a `}` indented less than its `{` line.
+    misindented: Option<Span>,
 }
 
 /// Parses a preprocessed token stream (ending in `Eof`).
@@ -82,7 +86,17 @@ pub(crate) fn parse(toks: &[Token], diags: &mut Diags) -> Unit {
     if toks.is_empty() {
         return Unit::default();
     }
-    let mut p = Parser { toks, pos: 0, diags, depth: 0, fatal: false, in_host: false, structs: Vec::new() };
+    let mut p = Parser {
+        toks,
+        pos: 0,
+        diags,
+        depth: 0,
+        fatal: false,
+        in_host: false,
+        structs: Vec::new(),
+        unclosed_reported: false,
+        misindented: None,
+    };
     p.unit()
 }
 
@@ -172,6 +186,11 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         let found = self.peek();
+        if found.span.line > self.prev_span().line {
+            // The statement ended with its line: say so there, not at the next line's start.
+            self.error(self.prev_span().after(), format!("expected `;` {context}, at the end of the line"));
+            return Ok(());
+        }
         let message = format!("expected `;` {context}, found {}", found.describe());
         let r = self.error(found.span, message);
         if found.span.line > self.prev_span().line || found.is_punct("}") {
@@ -277,6 +296,8 @@ impl<'a> Parser<'a> {
         let mut unit = Unit::default();
         while !self.at_eof() {
             let before = self.pos;
+            self.unclosed_reported = false;
+            self.misindented = None;
             if self.at_word("host") && self.peek_at(1).is_punct("{") {
                 let span = self.bump().span;
                 self.in_host = true;
@@ -636,22 +657,65 @@ impl<'a> Parser<'a> {
     /// `{ statements }`, the opening brace being next. Always returns (errors recovered).
     fn block_body(&mut self) -> Vec<Stmt> {
         let mut body = Vec::new();
+        let open = self.peek().span;
+        let open_indent = self.indent_of(self.pos);
         if self.expect("{", "to start a block").is_err() {
             return body;
         }
-        while !self.at("}") && !self.at_eof() {
+        while !self.at("}") && !self.at_eof() && !self.at_top_level_item() {
             let before = self.pos;
             body.push(self.statement());
             if self.pos == before {
                 self.bump();
             }
         }
-        if self.at_eof() && !self.fatal {
+        if !self.at("}") && !self.fatal && !self.unclosed_reported {
+            // Said once, at the innermost `{`: the blocks around it end here too.
+            self.unclosed_reported = true;
             let t = self.peek();
-            self.error(t.span, "expected `}` to close the block, found the end of the file");
+            let next = if t.tok == Tok::Eof {
+                "the file ends first".to_string()
+            } else {
+                format!("{} at line {} starts a new item first", t.describe(), t.span.line)
+            };
+            let message = format!("this `{{` has no matching `}}`: {next}");
+            match self.misindented.take() {
+                Some(inner) => self.error_help(
+                    open,
+                    message,
+                    format!("judging by the indentation, the `{{` left open is the one at line {}", inner.line),
+                ),
+                None => self.error(open, message),
+            };
+        }
+        let close = self.peek();
+        if close.is_punct("}") && self.misindented.is_none() && close.line_start_column() < open_indent {
+            // Closed by a `}` indented like an outer block's: likely that block's `}`.
+            self.misindented = Some(open);
         }
         self.eat("}");
         body
+    }
+
+    /// The column of the first token on the line of token `at`.
+    fn indent_of(&self, at: usize) -> u32 {
+        let line = self.toks.get(at).map_or(0, |t| t.span.line);
+        let mut k = at.min(self.toks.len() - 1);
+        while k > 0 && self.toks[k - 1].span.line == line {
+            k -= 1;
+        }
+        self.toks[k].span.column
+    }
+
+    /// Whether the next token starts a top-level item, which no block can hold, at the start
+    /// of its line: a function or the host block (a block that reaches one lacks its `}`).
+    fn at_top_level_item(&self) -> bool {
+        if !self.peek().line_start {
+            return false;
+        }
+        self.at_word("__global__")
+            || (self.at_word("__device__") && !self.in_host)
+            || (self.at_word("host") && self.peek_at(1).is_punct("{") && !self.in_host)
     }
 
     fn statement(&mut self) -> Stmt {
@@ -1218,7 +1282,7 @@ mod tests {
     fn syntax_errors_have_positions() {
         assert_errors(
             "__global__ void k(int* y) {\n    int i = 0;\n    y[i] = 1\n}\nhost {}",
-            &[(4, 1, "expected `;` after the expression, found `}`")],
+            &[(3, 13, "expected `;` after the expression, at the end of the line")],
         );
         assert_errors(
             "__global__ void k() {\n    int x = (1 + 2;\n}",
@@ -1257,7 +1321,7 @@ mod tests {
         );
         assert_errors(
             "__global__ void k() {\n  int x = 1;",
-            &[(2, 13, "expected `}` to close the block, found the end of the file")],
+            &[(1, 21, "this `{` has no matching `}`: the file ends first")],
         );
         assert_errors(
             "__global__ void k() { dim3 d; }",
