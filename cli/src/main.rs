@@ -6,6 +6,7 @@
 
 mod bench;
 mod docs;
+mod dump;
 mod instructions;
 mod reproduce;
 mod reproduction_md;

@@ -50,6 +50,15 @@ pub struct RunArgs {
     /// Print the whole report as JSON.
     #[arg(long)]
     pub(crate) json: bool,
+    /// After the run (finished or not), write a buffer's contents: to standard output, one
+    /// element per line; to PATH as text, or as raw little-endian words if PATH ends in
+    /// `.bin` (repeatable).
+    #[arg(long = "dump", value_name = "BUFFER[=PATH]")]
+    pub(crate) dump: Vec<String>,
+    /// Add each buffer's FNV-1a 64 checksum (of its words' little-endian bytes) to the
+    /// summary, or as `buffers` to the JSON report.
+    #[arg(long)]
+    pub(crate) checksums: bool,
 }
 
 /// Prints a diagnostic the way compilers do: position, message, the line, a caret.
@@ -159,6 +168,14 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Ok(prepared) => prepared,
         Err(code) => return code,
     };
+    let dumps = match crate::dump::parse(&args.dump, &workload.buffers, args.json) {
+        Ok(dumps) => dumps,
+        Err(e) => {
+            eprintln!("warpscope: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let buffers = workload.buffers.clone();
     let policies = Policies { tb: args.tb.clone(), warp: args.warp.clone() };
     let options = RunOptions { max_cycles: args.max_cycles, ..RunOptions::default() };
     let mut sim = match Simulation::new(config, workload, &policies, options) {
@@ -172,10 +189,35 @@ pub fn run(args: &RunArgs) -> ExitCode {
     let outcome = sim.run();
     let seconds = started.elapsed().as_secs_f64();
     let report = sim.report();
+    let checksums: Vec<(String, usize, u64)> = match args.checksums {
+        true => buffers
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.name.clone(), sim.buffer(i).len(), crate::dump::checksum(sim.buffer(i))))
+            .collect(),
+        false => Vec::new(),
+    };
     if args.json {
-        println!("{}", serde_json::to_string(&report).expect("reports serialise"));
+        // The report's own bytes, with the checksums added as its last field.
+        let mut json = serde_json::to_string(&report).expect("reports serialise");
+        if args.checksums && json.ends_with('}') {
+            let list: Vec<serde_json::Value> = checksums
+                .iter()
+                .map(|(name, words, sum)| serde_json::json!({"name": name, "words": words, "fnv1a64": format!("{sum:016x}")}))
+                .collect();
+            json.pop();
+            json.push_str(&format!(",\"buffers\":{}}}", serde_json::Value::Array(list)));
+        }
+        println!("{json}");
     } else {
         print_summary(&report, seconds);
+        for (name, words, sum) in &checksums {
+            println!("buffer {name:<20} {words:>10} words   FNV-1a 64 {sum:016x}");
+        }
+    }
+    if let Err(e) = crate::dump::write(&dumps, &buffers, |i| sim.buffer(i)) {
+        eprintln!("warpscope: {e}");
+        return ExitCode::from(2);
     }
     if outcome == StepOutcome::Finished {
         ExitCode::SUCCESS

@@ -50,6 +50,8 @@ pub fn run(args: &SharingArgs) -> ExitCode {
         warp: "gto".into(),
         max_cycles: 0,
         json: false,
+        dump: Vec::new(),
+        checksums: false,
     };
     let prepared = match prepare(&as_run) {
         Ok(prepared) => prepared,

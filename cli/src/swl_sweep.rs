@@ -86,6 +86,8 @@ pub fn run(args: &SwlSweepArgs) -> ExitCode {
         warp: "gto".into(),
         max_cycles: RunOptions::default().max_cycles,
         json: false,
+        dump: Vec::new(),
+        checksums: false,
     };
     let Prepared { config, workload } = match prepare(&run_args) {
         Ok(prepared) => prepared,

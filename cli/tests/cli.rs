@@ -162,3 +162,66 @@ fn bench_refuses_a_workload_it_does_not_have() {
     assert!(stderr.contains("no benchmark workload named zzz") && stderr.contains("streaming"), "{stderr}");
     assert!(out.stdout.is_empty(), "no empty table");
 }
+
+#[test]
+fn dump_writes_a_buffer_and_checksums_go_into_the_report() {
+    let dir = std::env::temp_dir().join(format!("warpscope-dump-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("scale.cu");
+    // y[i] = 1.5 * i - 2 for 8 elements; n[i] = 3 - i.
+    std::fs::write(
+        &file,
+        "__global__ void k(float* y, int* n) { int i = threadIdx.x; y[i] = 1.5f * i - 2.0f; n[i] = 3 - i; }\n\
+         host { float y[8]; int n[8]; k<<<1, 8>>>(y, n); }\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let expected_y: Vec<f32> = (0..8).map(|i| 1.5 * i as f32 - 2.0).collect();
+    let expected_n: Vec<i32> = (0..8).map(|i| 3 - i).collect();
+
+    // To standard output: one element per line, by its type.
+    let out = warpscope(&["run", file, "--dump", "n"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<i32> = text.lines().rev().take(8).map(|l| l.parse().unwrap()).collect::<Vec<_>>();
+    assert_eq!(lines.into_iter().rev().collect::<Vec<_>>(), expected_n);
+
+    // To files: text, and raw little-endian words for `.bin`.
+    let (txt, bin) = (dir.join("y.txt"), dir.join("y.bin"));
+    let out = warpscope(&[
+        "run",
+        file,
+        "--json",
+        "--checksums",
+        "--dump",
+        &format!("y={}", txt.display()),
+        "--dump",
+        &format!("y={}", bin.display()),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let floats: Vec<f32> = std::fs::read_to_string(&txt).unwrap().lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(floats, expected_y);
+    let raw = std::fs::read(&bin).unwrap();
+    let words: Vec<f32> = raw.chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(words, expected_y);
+    // The checksum is FNV-1a 64 of those bytes, computed here.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in &raw {
+        hash ^= *b as u64;
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let y = report["buffers"].as_array().unwrap().iter().find(|b| b["name"] == "y").unwrap();
+    assert_eq!(y["words"], 8);
+    assert_eq!(y["fnv1a64"], format!("{hash:016x}"));
+
+    // A buffer that does not exist is named with those that do.
+    let out = warpscope(&["run", file, "--dump", "z"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--dump z: there is no buffer `z`; the buffers are y, n"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -16,8 +16,8 @@ use crate::config::{Coherence, GpuConfig, ReadOnlyData, Replacement, TbDispatchR
 use crate::error::ConfigError;
 use crate::events::{SmEvent, Stamped};
 use crate::exec::memory::{GlobalMemory, Region};
-use crate::exec::{Fault, FaultKind, LaunchProblem, MAX_DEVICE_GRIDS};
-use crate::isa::Dim3;
+use crate::exec::{Fault, FaultKind, FaultThread, LaunchProblem, MAX_DEVICE_GRIDS};
+use crate::isa::{Dim3, SourcePos, Space};
 use crate::launch::{DeviceLaunch, HostQueue, LaunchPaths, NewRun, Occupancy, Origin, Ready, Run, Undispatched};
 use crate::mem::denovo::{Home, HomeAction};
 use crate::mem::dram::Dram;
@@ -105,6 +105,16 @@ pub enum StepOutcome {
         /// (``local array `x` ``); `None` otherwise.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         array: Option<String>,
+        /// The faulting thread, where the warp is known.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        thread: Option<FaultThread>,
+        /// Where the faulting instruction is in the kernel's source, if its debug info says.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        source: Option<SourcePos>,
+        /// For an access outside every buffer, where it is from the nearest one
+        /// ("16 bytes past the end of `a` (1024 bytes)").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        near: Option<String>,
     },
     /// Nothing can ever happen again, yet launches remain.
     Deadlock {
@@ -121,8 +131,21 @@ impl core::fmt::Display for StepOutcome {
             StepOutcome::CycleLimit { cycles } => {
                 write!(f, "stopped at the cycle limit ({cycles} cycles) before the workload finished")
             }
-            StepOutcome::Fault { kernel, sm, fault, array } => {
-                write!(f, "kernel {kernel} faulted on SM {sm}: {}", fault.describe(array.as_deref()))
+            StepOutcome::Fault { kernel, sm, fault, array, thread, source, near } => {
+                write!(f, "kernel {kernel} faulted on SM {sm}")?;
+                if let Some(at) = source {
+                    write!(f, " at line {}, column {}", at.line, at.column)?;
+                }
+                write!(f, ": {}", fault.describe(array.as_deref()))?;
+                if let Some(near) = near {
+                    write!(f, "; {near}")?;
+                }
+                if let Some(t) = thread {
+                    let [x, y, z] = t.thread;
+                    let [bx, by, bz] = t.block;
+                    write!(f, "; thread ({x}, {y}, {z}) of block ({bx}, {by}, {bz})")?;
+                }
+                Ok(())
             }
             StepOutcome::Deadlock { what } => write!(f, "{what}"),
         }
@@ -749,7 +772,20 @@ impl Simulation {
                 let kind = FaultKind::BadLaunch { kernel: launch.code, problem };
                 let fault = Fault { pc: launch.pc, lane: launch.lane, kind };
                 let kernel = self.kernels[launch.parent as usize].name.clone();
-                outcome = Some(StepOutcome::Fault { kernel, sm: launch.sm, fault, array: None });
+                let source = self
+                    .workload
+                    .kernels
+                    .get(self.runs[launch.parent as usize].code as usize)
+                    .and_then(|k| k.source_of(fault.pc));
+                outcome = Some(StepOutcome::Fault {
+                    kernel,
+                    sm: launch.sm,
+                    fault,
+                    array: None,
+                    thread: None,
+                    source,
+                    near: None,
+                });
                 continue;
             }
             let parent = &mut self.runs[launch.parent as usize];
@@ -935,6 +971,28 @@ impl Simulation {
         }
     }
 
+    /// Where global byte `address` is from the nearest buffer, for a fault message.
+    fn nearest_buffer(&self, address: u32) -> Option<String> {
+        let (k, region) = self.regions.iter().enumerate().min_by_key(|(_, r)| {
+            let end = r.base as u64 + r.bytes as u64;
+            if (address as u64) < r.base as u64 {
+                r.base as u64 - address as u64
+            } else {
+                (address as u64).saturating_sub(end)
+            }
+        })?;
+        let name = &self.workload.buffers.get(k)?.name;
+        let (base, bytes) = (region.base as u64, region.bytes as u64);
+        let address = address as u64;
+        Some(if address < base {
+            format!("{} bytes before the start of buffer `{name}`", base - address)
+        } else if address >= base + bytes {
+            format!("{} bytes past the end of buffer `{name}` ({bytes} bytes)", address - (base + bytes))
+        } else {
+            format!("byte {} of buffer `{name}` ({bytes} bytes)", address - base)
+        })
+    }
+
     fn sm_cycles(&mut self, now: u64) -> Option<StepOutcome> {
         // Counted for the whole cycle, then added to the series once.
         let mut cycle = CycleTally::default();
@@ -948,7 +1006,7 @@ impl Simulation {
             while awake != 0 {
                 let i = first + awake.trailing_zeros() as usize;
                 awake &= awake - 1;
-                if let Err(crate::sm::SmFault { kernel, fault }) = self.sm_cycle(i, now, &mut cycle) {
+                if let Err(crate::sm::SmFault { kernel, fault, thread }) = self.sm_cycle(i, now, &mut cycle) {
                     // The run ends inside this cycle: SMs before this one took part in it,
                     // dormant or not, so their stall counts include it.
                     let Simulation { sms, series, kernels, .. } = self;
@@ -957,16 +1015,20 @@ impl Simulation {
                     }
                     cycle.add_to(self.now_window.window(series, now));
                     let name = self.kernels.get(kernel as usize).map_or_else(String::new, |k| k.name.clone());
+                    let code =
+                        self.runs.get(kernel as usize).and_then(|run| self.workload.kernels.get(run.code as usize));
                     let array = match fault.kind {
-                        FaultKind::LocalIndex { array, .. } => self
-                            .runs
-                            .get(kernel as usize)
-                            .and_then(|run| self.workload.kernels.get(run.code as usize))
-                            .and_then(|k| k.local_array(array))
-                            .map(String::from),
+                        FaultKind::LocalIndex { array, .. } => {
+                            code.and_then(|k| k.local_array(array)).map(String::from)
+                        }
                         _ => None,
                     };
-                    return Some(StepOutcome::Fault { kernel: name, sm: i as u32, fault, array });
+                    let source = code.and_then(|k| k.source_of(fault.pc));
+                    let near = match fault.kind {
+                        FaultKind::Memory { space: Space::Global, address, .. } => self.nearest_buffer(address),
+                        _ => None,
+                    };
+                    return Some(StepOutcome::Fault { kernel: name, sm: i as u32, fault, array, thread, source, near });
                 }
             }
         }

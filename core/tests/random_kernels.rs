@@ -123,6 +123,7 @@ fn random_kernel(rng: &mut SplitMix64) -> Kernel {
         shared_bytes: 256,
         params: 2,
         local_arrays: Vec::new(),
+        source: Vec::new(),
     }
 }
 

@@ -1,8 +1,11 @@
 //! Device memory as the kernels see it: buffers in one 32-bit byte address space.
 //!
 //! Buffers are placed at 256-byte-aligned addresses with an unmapped guard gap after each, and
-//! nothing is mapped below the first buffer, so a null pointer or an off-by-a-few index faults
-//! with the address rather than silently reading a neighbour.
+//! nothing is mapped below the first buffer, so a null pointer or a stray index faults with the
+//! address rather than silently reading a neighbour. A buffer's allocation is rounded up to
+//! those 256 bytes, the granularity `cudaMalloc` guarantees: an access just past the end but
+//! within it reads or writes that padding (zeros to start with), as a GPU does without a
+//! fault, and ported kernels that read one element past their arrays run as they do there.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -33,8 +36,10 @@ pub struct Region {
 }
 
 impl Region {
+    /// Whether byte `addr` is in the buffer's allocation (its bytes rounded up to
+    /// [`BUFFER_ALIGN`]).
     fn contains(&self, addr: u32) -> bool {
-        addr >= self.base && addr - self.base < self.bytes
+        addr >= self.base && addr - self.base < self.bytes.next_multiple_of(BUFFER_ALIGN)
     }
 }
 
@@ -271,12 +276,14 @@ mod tests {
         assert_eq!(b.base % BUFFER_ALIGN, 0);
         assert!(b.base >= a.base + a.bytes + BUFFER_ALIGN);
         assert_eq!(m.read(0), Err(AccessError::Unmapped), "null is never mapped");
-        assert_eq!(m.read(a.base + 12), Err(AccessError::Unmapped), "one past the end");
+        assert_eq!(m.read(a.base + 12), Ok(0), "one past the end: the allocation's padding");
+        assert_eq!(m.read(a.base + 252), Ok(0), "the last word of the allocation unit");
+        assert_eq!(m.read(a.base + 256), Err(AccessError::Unmapped), "past the allocation unit");
         assert_eq!(m.read(a.base + 2), Err(AccessError::Misaligned));
         m.write(a.base + 8, 7).unwrap();
         assert_eq!(m.words(a), [0, 0, 7]);
         assert_eq!(m.read(b.base), Ok(0));
-        assert_eq!(m.read(b.base + 4), Err(AccessError::Unmapped));
+        assert_eq!(m.read(b.base + 256), Err(AccessError::Unmapped));
     }
 
     #[test]
@@ -289,7 +296,7 @@ mod tests {
             *addr = if lane % 2 == 0 { a.base } else { b.base } + (lane as u32 % 16) * 4;
         }
         assert_eq!(m.check_lanes(&addresses, u32::MAX, None), Ok(()));
-        addresses[9] = a.base + 64;
+        addresses[9] = a.base + 256;
         addresses[12] = a.base + 2;
         assert_eq!(m.check_lanes(&addresses, u32::MAX, None), Err((9, AccessError::Unmapped)));
         assert_eq!(m.check_lanes(&addresses, !(1 << 9), None), Err((12, AccessError::Misaligned)));
@@ -301,11 +308,12 @@ mod tests {
     #[test]
     fn a_block_of_consecutive_words_is_checked_by_its_ends() {
         let mut m = GlobalMemory::default();
-        let a = m.alloc(32 * 4).unwrap();
+        let a = m.alloc(64 * 4).unwrap();
         let block = |first: u32| core::array::from_fn::<u32, 32, _>(|l| first + 4 * l as u32);
-        assert_eq!(m.check_lanes(&block(a.base), u32::MAX, Some(a.base)), Ok(()));
-        // One word further: the last lane falls past the buffer's end.
-        let shifted = a.base + 4;
+        let second_half = a.base + 128;
+        assert_eq!(m.check_lanes(&block(second_half), u32::MAX, Some(second_half)), Ok(()));
+        // One word further: the last lane falls past the buffer's end (and allocation unit).
+        let shifted = second_half + 4;
         assert_eq!(m.check_lanes(&block(shifted), u32::MAX, Some(shifted)), Err((31, AccessError::Unmapped)));
     }
 

@@ -36,7 +36,21 @@ pub struct WarpPlace {
     pub warp_size: u32,
 }
 
+/// Which thread faulted: its block's index in the grid and its index in the block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FaultThread {
+    /// `blockIdx`.
+    pub block: [u32; 3],
+    /// `threadIdx`.
+    pub thread: [u32; 3],
+}
+
 impl WarpPlace {
+    /// The thread in lane `lane` of this warp.
+    pub fn thread_of(&self, lane: u32) -> FaultThread {
+        FaultThread { block: self.block_idx, thread: self.block.unflatten(self.first_thread + lane) }
+    }
+
     /// Lanes of this warp that hold a thread (the last warp of a block may be partial).
     pub fn live_mask(&self) -> u32 {
         let threads = self.block.count() as u32 - self.first_thread;

@@ -378,7 +378,8 @@ mod tests {
 
     #[test]
     fn an_out_of_bounds_store_faults_with_its_address_and_lane() {
-        // out[t] = t for 40 threads, into a buffer of 32 words: lane 0 of warp 1 faults.
+        // out[t] = t for 80 threads, into a buffer of 32 words: warp 1 writes the padding of its
+        // 256-byte allocation, and lane 0 of warp 2 faults just past it.
         let mut b = KernelBuilder::new("overflow", 1);
         let out = b.param(0);
         let (t, a) = (b.reg(), b.reg());
@@ -387,18 +388,18 @@ mod tests {
         let kernel = b.build();
         let mut mem = GlobalMemory::default();
         let r = mem.alloc(32 * 4).unwrap();
-        let err = run(launch(&kernel, 1, 40, &[r.base]), &mut mem, 1 << 20).unwrap_err();
+        let err = run(launch(&kernel, 1, 80, &[r.base]), &mut mem, 1 << 20).unwrap_err();
         assert_eq!(
             err,
             RunError::Fault {
                 block: 0,
-                warp: 1,
+                warp: 2,
                 fault: Fault {
                     pc: 3,
                     lane: 0,
                     kind: FaultKind::Memory {
                         space: Space::Global,
-                        address: r.base + 128,
+                        address: r.base + 256,
                         error: AccessError::Unmapped
                     }
                 }

@@ -163,6 +163,7 @@ impl KernelBuilder {
             shared_bytes: self.shared_bytes,
             params: self.params,
             local_arrays: Vec::new(),
+            source: Vec::new(),
         }
     }
 }

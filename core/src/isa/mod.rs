@@ -533,9 +533,27 @@ pub struct Kernel {
     /// hand-built kernel): faults then say "a local array".
     #[serde(default)]
     pub local_arrays: Vec<String>,
+    /// Debug info: where in the source each instruction that may fault comes from (by
+    /// instruction index; line 0 where it is not known). May be empty (a hand-built kernel).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub source: Vec<SourcePos>,
+}
+
+/// A line and column of a kernel's source (from 1; line 0: unknown).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourcePos {
+    /// Line, from 1.
+    pub line: u32,
+    /// Column in characters, from 1.
+    pub column: u32,
 }
 
 impl Kernel {
+    /// Where instruction `pc` comes from in the source, if the debug info says.
+    pub fn source_of(&self, pc: u32) -> Option<SourcePos> {
+        self.source.get(pc as usize).copied().filter(|p| p.line > 0)
+    }
+
     /// What [`Instr::Bound`]'s `array` refers to, if the kernel's debug info says.
     pub fn local_array(&self, array: u16) -> Option<&str> {
         self.local_arrays.get(array as usize).map(String::as_str)

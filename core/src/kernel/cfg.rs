@@ -218,7 +218,8 @@ pub(crate) fn set_reconvergence(code: &mut [VInstr]) {
 
 /// Removes instructions that do nothing once registers are assigned: `mov r, r` and jumps
 /// to the next instruction.
-pub(crate) fn remove_nops(code: &mut Vec<Instr>) {
+/// Returns which instructions were kept (by their index before).
+pub(crate) fn remove_nops(code: &mut Vec<Instr>) -> Vec<bool> {
     let mut keep: Vec<bool> = code
         .iter()
         .enumerate()
@@ -232,6 +233,7 @@ pub(crate) fn remove_nops(code: &mut Vec<Instr>) {
         Instr::Branch { target, reconverge, .. } => Some((target, reconverge)),
         _ => None,
     });
+    keep
 }
 
 #[cfg(test)]

@@ -16,9 +16,9 @@ use super::diag::{Diags, Span};
 use super::opt;
 use super::regalloc;
 use super::types::{a, Ty};
-use super::vcode::{VInstr, VOp, VReg};
+use super::vcode::{Site, VInstr, VOp, VReg, NO_SITE};
 use crate::config::GpuConfig;
-use crate::isa::Kernel;
+use crate::isa::{Kernel, SourcePos};
 
 /// Most elements of a local array (they live in registers).
 pub(crate) const MAX_LOCAL_ARRAY: u32 = 32;
@@ -118,6 +118,11 @@ fn param_type(t: &TypeExpr, diags: &mut Diags) -> Ty {
     }
 }
 
+/// The site of each instruction of `code`.
+fn sites_of(code: &[VInstr]) -> Vec<Site> {
+    code.iter().map(VInstr::site).collect()
+}
+
 /// Compiles every kernel (in definition order) and checks every device function. A kernel
 /// with errors is `None`; the errors are in `diags`.
 pub(crate) fn compile_kernels(
@@ -215,6 +220,10 @@ pub(super) struct Gen<'a, 'd> {
     pub is_temp: Vec<bool>,
     pub writes: Vec<u32>,
     pub scopes: Vec<Vec<(String, Sym)>>,
+    /// The source of the memory access being generated, for [`Gen::site`].
+    pub access_at: Span,
+    /// Source spans of the instructions that may fault, by their [`Site`] (debug info).
+    pub sites: Vec<Span>,
     /// `break` and `continue` targets of the enclosing loops.
     pub loops: Vec<(Label, Label)>,
     pub frames: Vec<Frame>,
@@ -272,6 +281,8 @@ impl<'a, 'd> Gen<'a, 'd> {
             is_temp: Vec::new(),
             writes: Vec::new(),
             scopes: Vec::new(),
+            access_at: Span::default(),
+            sites: Vec::new(),
             loops: Vec::new(),
             frames: Vec::new(),
             shared: Vec::new(),
@@ -295,6 +306,15 @@ impl<'a, 'd> Gen<'a, 'd> {
     }
 
     /// A fresh expression temporary.
+    /// A site for an instruction generated from `span` (see [`VInstr::site`]).
+    pub fn site(&mut self, span: Span) -> Site {
+        if self.sites.len() >= NO_SITE as usize {
+            return NO_SITE;
+        }
+        self.sites.push(span);
+        (self.sites.len() - 1) as Site
+    }
+
     pub fn temp(&mut self) -> VReg {
         self.new_reg(true)
     }
@@ -520,17 +540,31 @@ impl<'a, 'd> Gen<'a, 'd> {
             let mut fast_vregs = vregs;
             opt::optimize(&mut fast, &mut fast_vregs, params);
             cfg::set_reconvergence(&mut fast);
-            allocated = regalloc::allocate(&fast, fast_vregs, params).ok();
+            allocated = regalloc::allocate(&fast, fast_vregs, params).ok().map(|done| (done, sites_of(&fast)));
         }
         cfg::set_reconvergence(&mut code);
         let allocated = match allocated {
             Some(done) => Ok(done),
-            None => regalloc::allocate(&code, vregs, params),
+            None => regalloc::allocate(&code, vregs, params).map(|done| (done, sites_of(&code))),
         };
         match allocated {
-            Ok((mut machine, regs)) => {
-                cfg::remove_nops(&mut machine);
+            Ok(((mut machine, regs), mut sites)) => {
+                // The allocator keeps one machine instruction per virtual one; the no-ops it
+                // leaves go, and their sites with them.
+                let kept = cfg::remove_nops(&mut machine);
+                let mut k = 0;
+                sites.retain(|_| {
+                    k += 1;
+                    kept[k - 1]
+                });
                 let local_arrays = keep_named_checks(&mut machine, &self.local_arrays);
+                let source = sites
+                    .iter()
+                    .map(|&site| match self.sites.get(site as usize) {
+                        Some(span) => SourcePos { line: span.line, column: span.column },
+                        None => SourcePos::default(),
+                    })
+                    .collect();
                 Some(Kernel {
                     name: f.name.clone(),
                     code: machine,
@@ -538,6 +572,7 @@ impl<'a, 'd> Gen<'a, 'd> {
                     shared_bytes: self.shared_bytes,
                     params,
                     local_arrays,
+                    source,
                 })
             }
             Err(needed) => {

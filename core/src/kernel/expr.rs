@@ -309,6 +309,7 @@ impl Gen<'_, '_> {
             ExprKind::Member(base, member, mspan) => self.member(base, member, *mspan),
             ExprKind::Index(..) | ExprKind::Unary(UnOp::Deref, _) => {
                 let p = self.place(e);
+                self.access_at = e.span;
                 self.load_place(&p)
             }
             ExprKind::Call(name, nspan, args) => self.call(name, *nspan, args, e.span),
@@ -379,6 +380,7 @@ impl Gen<'_, '_> {
             Some(Sym::Shared { offset, elem, dims }) if dims.is_empty() => {
                 let p =
                     Place::Mem { space: Space::Shared, base: None, offset: offset as i32, ty: elem, readonly: false };
+                self.access_at = span;
                 self.load_place(&p)
             }
             Some(Sym::Shared { .. }) => {
@@ -436,6 +438,7 @@ impl Gen<'_, '_> {
             }
         }
         let p = self.member_place(base, member, mspan);
+        self.access_at = base.span.to(mspan);
         self.load_place(&p)
     }
 
@@ -1033,7 +1036,8 @@ impl Gen<'_, '_> {
                 // Known only at run time: checked then (lanes out of range fault).
                 VOp::Reg(_) => {
                     let array = self.local_array_id(name, j, dims.len());
-                    self.emit(VInstr::Bound { index: v, len: dims[j], array });
+                    let site = self.site(idx.span);
+                    self.emit(VInstr::Bound { index: v, len: dims[j], array, site });
                 }
             }
             let term = self.alu(AluOp::Mul, v, VOp::Imm(stride));
@@ -1159,7 +1163,8 @@ impl Gen<'_, '_> {
             Place::Mem { space, base, offset, ty, .. } => {
                 let (addr, offset) = self.address_reg(*base, *offset);
                 let dst = self.temp();
-                self.emit(VInstr::Load { space: *space, dst, addr, offset });
+                let site = self.site(self.access_at);
+                self.emit(VInstr::Load { space: *space, dst, addr, offset, site });
                 Val { op: VOp::Reg(dst), ty: *ty }
             }
             Place::MemArray { .. } | Place::Error => Val::error(),
@@ -1188,7 +1193,8 @@ impl Gen<'_, '_> {
             Place::Mem { ty: Ty::Struct(_), .. } => {}
             Place::Mem { space, base, offset, .. } => {
                 let (addr, offset) = self.address_reg(*base, *offset);
-                self.emit(VInstr::Store { space: *space, addr, offset, src: v.op });
+                let site = self.site(self.access_at);
+                self.emit(VInstr::Store { space: *space, addr, offset, src: v.op, site });
             }
             Place::Regs { .. } | Place::MemArray { .. } | Place::Error => {}
         }
@@ -1226,6 +1232,7 @@ impl Gen<'_, '_> {
                 self.convert_checked(v, ty, ctx, r)
             }
             Some(bop) => {
+                self.access_at = l.span;
                 let current = self.load_place(&p);
                 let v = self.expr(r);
                 let result = self.binary_vals(bop, current, v, span, r);
@@ -1238,6 +1245,7 @@ impl Gen<'_, '_> {
         if v.ty == Ty::Error {
             return v;
         }
+        self.access_at = l.span;
         self.store_place(&p, v);
         match p {
             Place::Var { reg, ty, .. } => Val { op: VOp::Reg(reg), ty },
@@ -1256,6 +1264,7 @@ impl Gen<'_, '_> {
             self.diags.error(target.span, format!("`{symbol}` needs a number or a pointer, found {}", a(ty)));
             return Val::error();
         }
+        self.access_at = target.span;
         let current = self.load_place(&p);
         // The old value must survive the update when it is the result (`x++` in an expression).
         let old = if want_value && !pre && matches!(p, Place::Var { .. } | Place::Local { .. }) {
@@ -1271,6 +1280,7 @@ impl Gen<'_, '_> {
             _ => (AluOp::Add, AluOp::Sub, 1),
         };
         let new = self.alu(if increment { add } else { sub }, current.op, VOp::Imm(step));
+        self.access_at = target.span;
         self.store_place(&p, Val { op: new, ty });
         if !pre {
             return old;
@@ -1590,7 +1600,8 @@ impl Gen<'_, '_> {
             _ => (vals[0].op, VOp::Imm(0)),
         };
         let dst = self.temp();
-        self.emit(VInstr::Atomic { op, space, dst, addr, src, compare });
+        let site = self.site(span);
+        self.emit(VInstr::Atomic { op, space, dst, addr, src, compare, site });
         Val { op: VOp::Reg(dst), ty: elem }
     }
 }

@@ -142,6 +142,7 @@ impl Gen<'_, '_> {
     /// Copies the struct at place `from` into place `to` (both of struct `id`), leaf by leaf.
     pub(super) fn copy_struct(&mut self, id: u16, to: &Place, from: &Place, span: Span) {
         let Ok(all) = self.struct_leaves(id, span) else { return };
+        self.access_at = span;
         for (k, &(offset, ty)) in all.iter().enumerate() {
             let v = self.load_place(&leaf_place(from, k, offset, ty));
             self.store_place(&leaf_place(to, k, offset, ty), v);
@@ -174,6 +175,7 @@ impl Gen<'_, '_> {
             return false;
         }
         let Ok(all) = self.struct_leaves(id, e.span) else { return false };
+        self.access_at = e.span;
         for (k, &(offset, ty)) in all.iter().enumerate() {
             let v = self.load_place(&leaf_place(&p, k, offset, ty));
             // A copy: the callee may assign its parameter.

@@ -14,6 +14,12 @@ pub(crate) enum VOp {
     Imm(u32),
 }
 
+/// Where in the source an instruction that may fault comes from: an index into the code
+/// generator's list of spans, for the kernel's debug info ([`crate::isa::Kernel::source`]).
+pub(crate) type Site = u32;
+/// No source position.
+pub(crate) const NO_SITE: Site = u32::MAX;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum VInstr {
     Mov {
@@ -65,12 +71,14 @@ pub(crate) enum VInstr {
         dst: VReg,
         addr: VReg,
         offset: i32,
+        site: Site,
     },
     Store {
         space: Space,
         addr: VReg,
         offset: i32,
         src: VOp,
+        site: Site,
     },
     Atomic {
         op: AtomicOp,
@@ -79,6 +87,7 @@ pub(crate) enum VInstr {
         addr: VReg,
         src: VOp,
         compare: VOp,
+        site: Site,
     },
     Branch {
         cond: Option<VReg>,
@@ -91,6 +100,7 @@ pub(crate) enum VInstr {
         index: VOp,
         len: u32,
         array: u16,
+        site: Site,
     },
     Barrier,
     Exit,
@@ -105,6 +115,17 @@ pub(crate) enum VInstr {
 }
 
 impl VInstr {
+    /// Where in the source it comes from, if it may fault.
+    pub fn site(&self) -> Site {
+        match *self {
+            VInstr::Load { site, .. }
+            | VInstr::Store { site, .. }
+            | VInstr::Atomic { site, .. }
+            | VInstr::Bound { site, .. } => site,
+            _ => NO_SITE,
+        }
+    }
+
     /// The register written, if any.
     pub fn def(&self) -> Option<VReg> {
         match *self {
@@ -288,15 +309,19 @@ impl VInstr {
             VInstr::Sfu { op: o, dst, a, b } => Instr::Sfu { op: o, dst: reg(dst), a: op(a), b: op(b) },
             VInstr::Cmp { op: o, ty, dst, a, b } => Instr::Cmp { op: o, ty, dst: reg(dst), a: op(a), b: op(b) },
             VInstr::Select { dst, cond, a, b } => Instr::Select { dst: reg(dst), cond: reg(cond), a: op(a), b: op(b) },
-            VInstr::Load { space, dst, addr, offset } => Instr::Load { space, dst: reg(dst), addr: reg(addr), offset },
-            VInstr::Store { space, addr, offset, src } => Instr::Store { space, addr: reg(addr), offset, src: op(src) },
-            VInstr::Atomic { op: o, space, dst, addr, src, compare } => {
+            VInstr::Load { space, dst, addr, offset, .. } => {
+                Instr::Load { space, dst: reg(dst), addr: reg(addr), offset }
+            }
+            VInstr::Store { space, addr, offset, src, .. } => {
+                Instr::Store { space, addr: reg(addr), offset, src: op(src) }
+            }
+            VInstr::Atomic { op: o, space, dst, addr, src, compare, .. } => {
                 Instr::Atomic { op: o, space, dst: reg(dst), addr: reg(addr), src: op(src), compare: op(compare) }
             }
             VInstr::Branch { cond, negate, target, reconverge } => {
                 Instr::Branch { cond: cond.map(&reg), negate, target, reconverge }
             }
-            VInstr::Bound { index, len, array } => Instr::Bound { index: op(index), len, array },
+            VInstr::Bound { index, len, array, .. } => Instr::Bound { index: op(index), len, array },
             VInstr::Barrier => Instr::Barrier,
             VInstr::Exit => Instr::Exit,
             VInstr::Launch { kernel, dims, args, nargs } => {

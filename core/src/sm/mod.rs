@@ -164,6 +164,8 @@ pub struct SmFault {
     pub kernel: u32,
     /// The fault.
     pub fault: Fault,
+    /// The faulting lane's block index and thread index in it.
+    pub thread: Option<crate::exec::FaultThread>,
 }
 
 /// A kernel launch as an SM needs to know it.
@@ -896,8 +898,10 @@ impl Sm {
             let kernel = self.info[w as usize].kernel;
             let lanes = self.warps[w as usize].exec.stack.active_mask().count_ones();
             let at = Picked { slot: w, position: i, pc, next };
-            let requests =
-                self.issue(s, at, now, &kernels[code_index], io).map_err(|fault| SmFault { kernel, fault })?;
+            let requests = self.issue(s, at, now, &kernels[code_index], io).map_err(|fault| {
+                let thread = self.warps[w as usize].place.map(|p| p.thread_of(fault.lane));
+                SmFault { kernel, fault, thread }
+            })?;
             self.warps[w as usize].gated = false;
             if let Some(run) = io.runs.get_mut(kernel as usize) {
                 run.warp_instructions += 1;

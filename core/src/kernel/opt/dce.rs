@@ -58,6 +58,7 @@ mod tests {
     use super::*;
     use crate::isa::{AluOp, Space};
     use crate::kernel::vcode::VOp;
+    use crate::kernel::vcode::NO_SITE;
     use alloc::vec;
 
     #[test]
@@ -66,11 +67,14 @@ mod tests {
         let mut code = vec![
             VInstr::Alu { op: AluOp::Add, dst: 1, a: VOp::Reg(0), b: VOp::Imm(1) },
             VInstr::Alu { op: AluOp::Mul, dst: 2, a: VOp::Reg(1), b: VOp::Imm(3) },
-            VInstr::Load { space: Space::Global, dst: 3, addr: 0, offset: 0 },
+            VInstr::Load { space: Space::Global, dst: 3, addr: 0, offset: 0, site: NO_SITE },
             VInstr::Exit,
         ];
         assert!(remove_dead(&mut code, 4));
-        assert_eq!(code, vec![VInstr::Load { space: Space::Global, dst: 3, addr: 0, offset: 0 }, VInstr::Exit]);
+        assert_eq!(
+            code,
+            vec![VInstr::Load { space: Space::Global, dst: 3, addr: 0, offset: 0, site: NO_SITE }, VInstr::Exit]
+        );
     }
 
     #[test]
@@ -78,7 +82,7 @@ mod tests {
         let mut code = vec![
             VInstr::Mov { dst: 1, src: VOp::Imm(1) },
             VInstr::Mov { dst: 1, src: VOp::Imm(2) },
-            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(1) },
+            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(1), site: NO_SITE },
             VInstr::Exit,
         ];
         assert!(remove_dead(&mut code, 2));
@@ -88,7 +92,7 @@ mod tests {
 
     #[test]
     fn a_bounds_check_stays_though_it_writes_nothing() {
-        let mut code = vec![VInstr::Bound { index: VOp::Reg(0), len: 8, array: 0 }, VInstr::Exit];
+        let mut code = vec![VInstr::Bound { index: VOp::Reg(0), len: 8, array: 0, site: NO_SITE }, VInstr::Exit];
         assert!(!remove_dead(&mut code, 1));
         assert_eq!(code.len(), 2);
     }

@@ -160,13 +160,14 @@ fn may_pass(prev: &VInstr, x: &VInstr, old: &BTreeSet<VReg>) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use crate::kernel::vcode::NO_SITE;
     use alloc::vec;
 
     use super::*;
     use crate::isa::{AluOp, Space};
 
     fn ld(dst: VReg, addr: VReg, offset: i32) -> VInstr {
-        VInstr::Load { space: Space::Global, dst, addr, offset }
+        VInstr::Load { space: Space::Global, dst, addr, offset, site: NO_SITE }
     }
 
     fn fadd(dst: VReg, a: VReg, b: VReg) -> VInstr {
@@ -178,7 +179,7 @@ mod tests {
     }
 
     fn st(addr: VReg, src: VReg) -> VInstr {
-        VInstr::Store { space: Space::Global, addr, offset: 0, src: VOp::Reg(src) }
+        VInstr::Store { space: Space::Global, addr, offset: 0, src: VOp::Reg(src), site: NO_SITE }
     }
 
     /// Registers: 0 the pointer, 1 the sum, 10.. loaded values.
