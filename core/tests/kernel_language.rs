@@ -1339,3 +1339,65 @@ fn struct_mistakes_are_named() {
         "struct `Q` has an array member (`Q.a`): it can be used in memory, but not copied into a variable"
     );
 }
+
+/// Memory at file scope: a `__constant__` table read by every thread (its contents from the
+/// declaration, or filled by the host block before the first launch), a 2-D `__constant__`
+/// array, and a `__device__` counter the kernel adds to. The kernel gets their addresses as
+/// hidden parameters; a device function reads them too.
+#[test]
+fn constant_and_device_variables_at_file_scope() {
+    let src = r#"
+#define K 4
+__constant__ float weights[K] = {0.5, 1.0, 2.0, 4.0};
+__constant__ int table[2][3] = {1, 2, 3, 10, 20, 30};
+__constant__ float scale;
+__device__ unsigned hits;
+
+__device__ float weigh(float x, int k) { return x * weights[k % K] * scale; }
+
+__global__ void apply(const float* in, float* out, int* picked, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    out[i] = weigh(in[i], i);
+    picked[i] = table[i % 2][i % 3];
+    atomicAdd(&hits, 1u);
+}
+
+host {
+    scale = fill(3.0);
+    float in[64] = iota();
+    float out[64];
+    int picked[64];
+    apply<<<2, 32>>>(in, out, picked, 64);
+}
+"#;
+    let run = Run::new(src);
+    let weights = [0.5f32, 1.0, 2.0, 4.0];
+    let table = [[1, 2, 3], [10, 20, 30]];
+    for (i, (&o, &p)) in run.floats("out").iter().zip(&run.ints("picked")).enumerate() {
+        assert_eq!(o, i as f32 * weights[i % 4] * 3.0, "out[{i}]");
+        assert_eq!(p, table[i % 2][i % 3], "picked[{i}]");
+    }
+    assert_eq!(run.words("hits"), [64]);
+    // The kernel takes its four parameters and the addresses of the four variables.
+    assert_eq!(run.program.workload.kernels[0].params, 8);
+
+    let bad = [
+        (
+            "__constant__ float c[2];\n__global__ void k(float* o) { c[0] = 1.0f; o[0] = c[1]; }\nhost { float o[1]; k<<<1, 1>>>(o); }",
+            "cannot write through a pointer to `const float`",
+        ),
+        (
+            "__constant__ float c[2];\n__global__ void k(float* o) { o[0] = c[1]; }\nhost { float o[1]; k<<<1, 1>>>(o); c = fill(2.0); k<<<1, 1>>>(o); }",
+            "`c` can only be filled before the first launch",
+        ),
+        (
+            "__constant__ float* p;\n__global__ void k(float* o) { o[0] = p[0]; }\nhost { float o[1]; k<<<1, 1>>>(o); }",
+            "a variable at file scope holds numbers or structs, not pointers",
+        ),
+    ];
+    for (src, message) in bad {
+        let found = errors(src);
+        assert!(found.iter().any(|e| e.2 == message), "{src}: {found:?}");
+    }
+}

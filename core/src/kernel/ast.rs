@@ -262,9 +262,78 @@ impl StructDef {
     }
 }
 
+/// A variable at file scope, in global memory: `__constant__ float c[16] = {…};` (read-only
+/// in kernels) or `__device__ int count;`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct GlobalVar {
+    pub constant: bool,
+    pub decl: VarDecl,
+}
+
+/// Calls `f` on every expression of `body`, outer ones before those inside them.
+pub(crate) fn for_each_expr(body: &[Stmt], f: &mut dyn FnMut(&Expr)) {
+    fn expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+        f(e);
+        match &e.kind {
+            ExprKind::Int { .. } | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+            ExprKind::Member(x, _, _) | ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => expr(x, f),
+            ExprKind::IncDec { target, .. } => expr(target, f),
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Comma(a, b) => {
+                expr(a, f);
+                expr(b, f);
+            }
+            ExprKind::Cond(a, b, c) => {
+                expr(a, f);
+                expr(b, f);
+                expr(c, f);
+            }
+            ExprKind::Call(_, _, args) => args.iter().for_each(|a| expr(a, f)),
+        }
+    }
+    fn stmt(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
+        match &s.kind {
+            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => expr(e, f),
+            StmtKind::Decl(ds) => {
+                for d in ds {
+                    d.dims.iter().flatten().for_each(|e| expr(e, f));
+                    match &d.init {
+                        Some(Init::Expr(e)) => expr(e, f),
+                        Some(Init::List(items, _)) => items.iter().for_each(|e| expr(e, f)),
+                        None => {}
+                    }
+                }
+            }
+            StmtKind::If(c, t, e) => {
+                expr(c, f);
+                stmt(t, f);
+                if let Some(e) = e {
+                    stmt(e, f);
+                }
+            }
+            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+                expr(c, f);
+                stmt(b, f);
+            }
+            StmtKind::For { init, cond, step, body } => {
+                if let Some(i) = init {
+                    stmt(i, f);
+                }
+                cond.iter().chain(step).for_each(|e| expr(e, f));
+                stmt(body, f);
+            }
+            StmtKind::Block(b) => b.iter().for_each(|s| stmt(s, f)),
+            StmtKind::Launch(l) => l.config.iter().chain(&l.args).for_each(|e| expr(e, f)),
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) | StmtKind::Empty => {}
+        }
+    }
+    body.iter().for_each(|s| stmt(s, f));
+}
+
 /// A whole source file.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Unit {
+    /// Variables at file scope, in definition order.
+    pub globals: Vec<GlobalVar>,
     /// The file's structs, in definition order (a struct may use those before it).
     pub structs: Vec<StructDef>,
     pub functions: Vec<Function>,

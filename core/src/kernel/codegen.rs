@@ -44,6 +44,9 @@ pub(crate) struct FnSig {
     pub params: Vec<Ty>,
     /// Position among the kernels (what launches refer to), for `__global__` functions.
     pub kernel_index: Option<u32>,
+    /// For a kernel, the file-scope variables it uses ([`globals_used`]): their addresses
+    /// are hidden parameters after `params`, which the host passes.
+    pub globals: Vec<usize>,
 }
 
 /// Checks the functions' headers and returns their signatures, in definition order.
@@ -92,7 +95,8 @@ pub(crate) fn signatures(unit: &Unit, diags: &mut Diags) -> Vec<FnSig> {
             kernels += 1;
             kernels - 1
         });
-        sigs.push(FnSig { name: f.name.clone(), global: f.global, ret, params, kernel_index });
+        let globals = if f.global { globals_used(unit, i) } else { Vec::new() };
+        sigs.push(FnSig { name: f.name.clone(), global: f.global, ret, params, kernel_index, globals });
     }
     sigs
 }
@@ -192,6 +196,8 @@ pub(super) enum Sym {
     Shared { offset: u32, elem: Ty, dims: Vec<u32> },
     /// A struct variable: one register per leaf (`structs::leaves`).
     Struct { regs: Vec<VReg>, id: u16, is_const: bool },
+    /// A variable at file scope (`__constant__`, `__device__`): its address is in `reg`.
+    Global { reg: VReg, elem: Ty, dims: Vec<u32>, readonly: bool },
 }
 
 pub(super) type Label = u32;
@@ -220,6 +226,8 @@ pub(super) struct Gen<'a, 'd> {
     pub is_temp: Vec<bool>,
     pub writes: Vec<u32>,
     pub scopes: Vec<Vec<(String, Sym)>>,
+    /// The file-scope variables this kernel uses (every one, checking a device function).
+    pub globals: Vec<(String, Sym)>,
     /// The source of the memory access being generated, for [`Gen::site`].
     pub access_at: Span,
     /// Source spans of the instructions that may fault, by their [`Site`] (debug info).
@@ -281,6 +289,7 @@ impl<'a, 'd> Gen<'a, 'd> {
             is_temp: Vec::new(),
             writes: Vec::new(),
             scopes: Vec::new(),
+            globals: Vec::new(),
             access_at: Span::default(),
             sites: Vec::new(),
             loops: Vec::new(),
@@ -399,7 +408,13 @@ impl<'a, 'd> Gen<'a, 'd> {
     // ---- names --------------------------------------------------------------------------
 
     pub fn lookup(&self, name: &str) -> Option<&Sym> {
-        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|(n, _)| n == name).map(|(_, s)| s)
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.iter().rev())
+            .chain(self.globals.iter())
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s)
     }
 
     pub(super) fn declare(&mut self, name: &str, span: Span, sym: Sym) {
@@ -438,6 +453,15 @@ impl<'a, 'd> Gen<'a, 'd> {
             }
             let reg = self.var();
             self.declare(&p.name, p.span, Sym::Var { reg, ty, is_const: p.ty.is_const });
+        }
+        // The hidden parameters: the addresses of the file-scope variables the kernel uses
+        // (checking a device function on its own, every one, in registers of no consequence).
+        let globals: Vec<usize> = if kernel { sig.globals.clone() } else { (0..unit.globals.len()).collect() };
+        for g in globals {
+            let reg = self.var();
+            if let Some(sym) = self.global_sym(g, reg) {
+                self.globals.push((unit.globals[g].decl.name.clone(), sym));
+            }
         }
         let ret_label = self.new_label();
         let ret_reg = (!kernel && sig.ret != Ty::Void).then(|| self.var());
@@ -525,7 +549,7 @@ impl<'a, 'd> Gen<'a, 'd> {
     /// reconvergence points, registers.
     fn finish(mut self, optimize: bool) -> Option<Kernel> {
         let f = &self.unit.functions[self.root];
-        let params = f.params.len() as u32;
+        let params = (f.params.len() + self.sigs[self.root].globals.len()) as u32;
         let labels = core::mem::take(&mut self.labels);
         let mut code = core::mem::take(&mut self.code);
         cfg::resolve_labels(&mut code, &labels);
@@ -831,6 +855,26 @@ impl<'a, 'd> Gen<'a, 'd> {
         }
     }
 
+    /// File-scope variable `g`, its address in `reg`; `None` (said) if its type or size is
+    /// wrong.
+    fn global_sym(&mut self, g: usize, reg: VReg) -> Option<Sym> {
+        let var = &self.unit.globals[g];
+        let d = &var.decl;
+        let elem = match Ty::from_type_expr(&d.ty) {
+            Some(Ty::Void | Ty::Ptr { .. } | Ty::StructPtr { .. }) | None => {
+                self.diags.error(d.ty.span, "a variable at file scope holds numbers or structs, not pointers");
+                return None;
+            }
+            Some(t) => t,
+        };
+        let list = match &d.init {
+            Some(Init::List(items, _)) => Some(items.len()),
+            _ => None,
+        };
+        let dims = self.dims_of(d, list)?;
+        Some(Sym::Global { reg, elem, dims, readonly: var.constant })
+    }
+
     /// `Node n;`, `Node n = nodes[i];` or `Node n = {1, 2};`: a register per leaf.
     fn struct_variable(&mut self, d: &VarDecl, id: u16) {
         let Ok(all) = self.struct_leaves(id, d.name_span) else { return };
@@ -1026,6 +1070,15 @@ impl<'a, 'd> Gen<'a, 'd> {
         let kernel_name = sig.name.clone();
         let param_tys = sig.params.clone();
         let kernel_index = sig.kernel_index.unwrap_or(0);
+        if let Some(&g) = sig.globals.first() {
+            let name = &self.unit.globals[g].decl.name;
+            self.diags.error_help(
+                l.kernel_span,
+                format!("kernel `{kernel_name}` uses `{name}` at file scope, so it cannot be launched from the device"),
+                "launch it from the host block, or pass the memory as a parameter",
+            );
+            return;
+        }
         if l.args.len() != param_tys.len() {
             self.diags.error(
                 span,
@@ -1111,78 +1164,48 @@ impl<'a, 'd> Gen<'a, 'd> {
 /// Every name written by an assignment, `++`/`--` or `&` in `body` (by name, whatever it
 /// refers to: over-approximating only costs a register).
 fn assigned_names(body: &[Stmt]) -> Vec<String> {
-    fn expr(e: &Expr, out: &mut Vec<String>) {
-        let target = |t: &Expr, out: &mut Vec<String>| {
-            if let ExprKind::Name(n) = &t.kind {
-                out.push(n.clone());
-            }
-        };
-        match &e.kind {
-            ExprKind::Assign(_, t, v) => {
-                target(t, out);
-                expr(t, out);
-                expr(v, out);
-            }
-            ExprKind::IncDec { target: t, .. } | ExprKind::Unary(UnOp::AddrOf, t) => {
-                target(t, out);
-                expr(t, out);
-            }
-            ExprKind::Int { .. } | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
-            ExprKind::Member(x, _, _) | ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => expr(x, out),
-            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) => {
-                expr(a, out);
-                expr(b, out);
-            }
-            ExprKind::Cond(a, b, c) => {
-                expr(a, out);
-                expr(b, out);
-                expr(c, out);
-            }
-            ExprKind::Call(_, _, args) => args.iter().for_each(|a| expr(a, out)),
-        }
-    }
-    fn stmt(s: &Stmt, out: &mut Vec<String>) {
-        match &s.kind {
-            StmtKind::Expr(e) => expr(e, out),
-            StmtKind::Decl(ds) => {
-                for d in ds {
-                    d.dims.iter().flatten().for_each(|e| expr(e, out));
-                    match &d.init {
-                        Some(Init::Expr(e)) => expr(e, out),
-                        Some(Init::List(items, _)) => items.iter().for_each(|e| expr(e, out)),
-                        None => {}
-                    }
-                }
-            }
-            StmtKind::If(c, t, e) => {
-                expr(c, out);
-                stmt(t, out);
-                if let Some(e) = e {
-                    stmt(e, out);
-                }
-            }
-            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
-                expr(c, out);
-                stmt(b, out);
-            }
-            StmtKind::For { init, cond, step, body } => {
-                if let Some(i) = init {
-                    stmt(i, out);
-                }
-                cond.iter().chain(step).for_each(|e| expr(e, out));
-                stmt(body, out);
-            }
-            StmtKind::Return(Some(e)) => expr(e, out),
-            StmtKind::Block(b) => b.iter().for_each(|s| stmt(s, out)),
-            StmtKind::Launch(l) => l.config.iter().chain(&l.args).for_each(|e| expr(e, out)),
-            StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) | StmtKind::Empty => {}
-        }
-    }
     let mut out = Vec::new();
-    body.iter().for_each(|s| stmt(s, &mut out));
+    for_each_expr(body, &mut |e| {
+        let target = match &e.kind {
+            ExprKind::Assign(_, t, _) => t,
+            ExprKind::IncDec { target, .. } | ExprKind::Unary(UnOp::AddrOf, target) => target,
+            _ => return,
+        };
+        if let ExprKind::Name(n) = &target.kind {
+            out.push(n.clone());
+        }
+    });
     out.sort();
     out.dedup();
     out
+}
+
+/// The file-scope variables (indices into `unit.globals`) that kernel `fi` uses, itself or
+/// through the device functions it calls, in definition order: a kernel gets their
+/// addresses as hidden parameters after its own.
+pub(crate) fn globals_used(unit: &Unit, fi: usize) -> Vec<usize> {
+    let mut used = alloc::vec![false; unit.globals.len()];
+    let mut seen = alloc::vec![false; unit.functions.len()];
+    let mut todo = alloc::vec![fi];
+    while let Some(f) = todo.pop() {
+        if core::mem::replace(&mut seen[f], true) {
+            continue;
+        }
+        for_each_expr(&unit.functions[f].body, &mut |e| match &e.kind {
+            ExprKind::Name(n) => {
+                if let Some(g) = unit.globals.iter().position(|g| g.decl.name == *n) {
+                    used[g] = true;
+                }
+            }
+            ExprKind::Call(name, _, _) => {
+                if let Some(callee) = unit.functions.iter().position(|g| !g.global && g.name == *name) {
+                    todo.push(callee);
+                }
+            }
+            _ => {}
+        });
+    }
+    used.iter().enumerate().filter(|(_, u)| **u).map(|(g, _)| g).collect()
 }
 
 /// Whether every path through `body` ends in `return` (for the missing-return warning).

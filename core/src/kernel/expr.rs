@@ -399,6 +399,26 @@ impl Gen<'_, '_> {
                 self.struct_place_error(span, Ty::Struct(id));
                 Val::error()
             }
+            Some(Sym::Global { reg, elem, dims, readonly }) => match (dims.len(), elem) {
+                (0, _) => {
+                    let p = Place::Mem { space: Space::Global, base: Some(reg), offset: 0, ty: elem, readonly };
+                    self.access_at = span;
+                    self.load_place(&p)
+                }
+                // An array is the address of its first element.
+                (1, Ty::Struct(id)) => Val { op: VOp::Reg(reg), ty: Ty::StructPtr { id, readonly } },
+                (1, t) => match scalar_of(t) {
+                    Some(elem) => Val { op: VOp::Reg(reg), ty: Ty::Ptr { elem, readonly } },
+                    None => {
+                        self.diags.error(span, format!("`{name}` is an array of `bool`; use one element"));
+                        Val::error()
+                    }
+                },
+                _ => {
+                    self.diags.error(span, format!("`{name}` has {} dimensions; index every one", dims.len()));
+                    Val::error()
+                }
+            },
             None if name == "warpSize" => Val { op: self.special(Special::WarpSize), ty: Ty::Int },
             None if BUILTIN_VECTORS.contains(&name) => {
                 self.diags.error(span, format!("`{name}` has three parts: use `{name}.x`, `{name}.y` or `{name}.z`"));
@@ -844,6 +864,9 @@ impl Gen<'_, '_> {
                     Place::Mem { space: Space::Shared, base: None, offset: offset as i32, ty: elem, readonly: false }
                 }
                 Some(Sym::Struct { regs, id, is_const }) => Place::Regs { regs, id, name: n.clone(), is_const },
+                Some(Sym::Global { reg, elem, dims, readonly }) if dims.is_empty() => {
+                    Place::Mem { space: Space::Global, base: Some(reg), offset: 0, ty: elem, readonly }
+                }
                 None if BUILTIN_VECTORS.contains(&n.as_str()) || n == "warpSize" => {
                     self.diags.error(e.span, format!("`{n}` cannot be assigned"));
                     Place::Error
@@ -921,6 +944,10 @@ impl Gen<'_, '_> {
                 }
                 Some(Sym::Shared { offset, elem, dims }) if !dims.is_empty() => {
                     let at = ArrayAt { space: Space::Shared, base: None, offset: offset as i32, readonly: false };
+                    return self.array_index(n, at, elem, &dims, &indices, e.span);
+                }
+                Some(Sym::Global { reg, elem, dims, readonly }) if !dims.is_empty() => {
+                    let at = ArrayAt { space: Space::Global, base: Some(reg), offset: 0, readonly };
                     return self.array_index(n, at, elem, &dims, &indices, e.span);
                 }
                 _ => {}

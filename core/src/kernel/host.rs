@@ -72,6 +72,8 @@ struct Host<'a, 'd> {
     structs: &'a [StructDef],
     /// The buffers that hold structs: (buffer, struct).
     buffer_structs: Vec<(u32, u16)>,
+    /// The buffer of each file-scope variable (`None` where its declaration failed).
+    global_buffers: Vec<Option<u32>>,
     sigs: &'a [FnSig],
     kernels: &'a [Option<Kernel>],
     config: &'a GpuConfig,
@@ -89,6 +91,7 @@ struct Host<'a, 'd> {
 /// their launches are still checked against the signatures).
 pub(crate) fn run(
     host: &HostBlock,
+    globals: &[GlobalVar],
     structs: &[StructDef],
     sigs: &[FnSig],
     kernels: &[Option<Kernel>],
@@ -98,6 +101,7 @@ pub(crate) fn run(
     let mut h = Host {
         structs,
         buffer_structs: Vec::new(),
+        global_buffers: Vec::new(),
         sigs,
         kernels,
         config,
@@ -110,6 +114,20 @@ pub(crate) fn run(
         steps: 0,
         loops: 0,
     };
+    // File-scope variables are buffers like those of the host block, declared before it (so
+    // the host block may name them too): a scalar is a buffer of one element.
+    for g in globals {
+        let mut decl = g.decl.clone();
+        if decl.dims.is_empty() {
+            decl.dims.push(Some(Expr::new(ExprKind::Int { value: 1, unsigned: false }, decl.name_span)));
+        }
+        h.declaration(&decl, true);
+        let buffer = match h.lookup(&decl.name).map(|s| &s.val) {
+            Some(HVal::Buffer(b)) => Some(*b),
+            _ => None,
+        };
+        h.global_buffers.push(buffer);
+    }
     for s in &host.body {
         if matches!(h.exec(s, true), Flow::Stop) {
             break;
@@ -493,6 +511,34 @@ impl Host<'_, '_> {
         Some(words)
     }
 
+    /// `buffer = fill(v);` (or `iota()`, `random(lo, hi, seed)`): new starting contents for a
+    /// buffer, as `cudaMemcpyToSymbol` or `cudaMemcpy` before the first launch would give it.
+    /// Between launches there is no copy from the host to model, so it is refused there.
+    fn refill(&mut self, b: u32, name: &str, r: &Expr) -> Option<HVal> {
+        if !self.launches.is_empty() {
+            self.diags.error_help(
+                r.span,
+                format!("`{name}` can only be filled before the first launch"),
+                "the simulated run copies nothing from the host between launches; fill it in a kernel",
+            );
+            return None;
+        }
+        if self.struct_of(b).is_some() {
+            self.diags.error(r.span, format!("buffer `{name}` holds structs: it starts as zeros or as a list"));
+            return None;
+        }
+        let spec = &self.buffers[b as usize];
+        let (elem, words) = (spec.elem, spec.words as u64);
+        let ty = match elem {
+            ElemType::Int => Ty::Int,
+            ElemType::Uint => Ty::Uint,
+            ElemType::Float => Ty::Float,
+        };
+        let init = self.initializer(r, ty, words, name)?;
+        self.buffers[b as usize].init = init;
+        Some(HVal::Buffer(b))
+    }
+
     /// `iota()`, `fill(v)` or `random(lo, hi, seed)` for a buffer of `words` elements.
     fn initializer(&mut self, e: &Expr, ty: Ty, words: u64, name: &str) -> Option<BufferInit> {
         let ExprKind::Call(f, fspan, args) = &e.kind else {
@@ -838,6 +884,9 @@ impl Host<'_, '_> {
             return None;
         };
         let (current, is_const) = (sym.val, sym.is_const);
+        if let (HVal::Buffer(b), None, ExprKind::Call(..)) = (current, op, &r.kind) {
+            return self.refill(b, name, r);
+        }
         let HVal::Num(cv, ct) = current else {
             let help = if matches!(current, HVal::Buffer(_)) {
                 "exchange buffers with `swap(a, b)`"
@@ -1198,6 +1247,13 @@ impl Host<'_, '_> {
             };
             match arg {
                 Some(arg) => out.push(arg),
+                None => ok = false,
+            }
+        }
+        // The addresses of the file-scope variables the kernel uses, after its own arguments.
+        for &g in &self.sigs[ki].globals {
+            match self.global_buffers.get(g).copied().flatten() {
+                Some(b) => out.push(Arg::Buffer(b)),
                 None => ok = false,
             }
         }

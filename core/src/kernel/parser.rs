@@ -416,6 +416,7 @@ impl<'a> Parser<'a> {
     fn function(&mut self, unit: &mut Unit) -> PResult<()> {
         let start = self.peek().span;
         let (mut global, mut device) = (false, false);
+        let mut constant = None;
         // `__host__ __device__` compiles for both sides: here, the device's is the one used.
         let mut host = None;
         loop {
@@ -425,13 +426,7 @@ impl<'a> Parser<'a> {
                 Tok::Ident(w) if w == "__device__" => device = true,
                 Tok::Ident(w) if matches!(w.as_str(), "__forceinline__" | "__noinline__" | "inline" | "static") => {}
                 Tok::Ident(w) if w == "__host__" => host = Some(t.span),
-                Tok::Ident(w) if w == "__constant__" => {
-                    return Err(self.error_help(
-                        t.span,
-                        "`__constant__` memory is not supported",
-                        "pass a buffer to the kernel",
-                    ))
-                }
+                Tok::Ident(w) if w == "__constant__" => constant = Some(t.span),
                 Tok::Ident(w)
                     if matches!(
                         w.as_str(),
@@ -464,9 +459,23 @@ impl<'a> Parser<'a> {
                 ),
             ));
         }
+        let after_qualifiers = self.pos;
         let mut ret = self.base_type()?;
         self.pointer_suffix(&mut ret)?;
         let (name, name_span) = self.ident("a function name")?;
+        if !self.at("(") && (constant.is_some() || (device && !global)) {
+            // `__constant__ float c[16] = {…};`, `__device__ int count;`: memory at file scope.
+            self.pos = after_qualifiers;
+            let Stmt { kind: StmtKind::Decl(decls), .. } = self.declaration()? else { return Ok(()) };
+            self.expect_semicolon("after the declaration")?;
+            for decl in decls {
+                unit.globals.push(GlobalVar { constant: constant.is_some(), decl });
+            }
+            return Ok(());
+        }
+        if let Some(span) = constant {
+            return Err(self.error(span, "a function cannot be `__constant__`; only variables are"));
+        }
         if !self.at("(") {
             return Err(self.error_help(
                 name_span,
