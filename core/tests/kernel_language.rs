@@ -1401,3 +1401,42 @@ host {
         assert!(found.iter().any(|e| e.2 == message), "{src}: {found:?}");
     }
 }
+
+/// CUDA features the language does not have yet are named, not met with "undefined".
+#[test]
+fn unsupported_cuda_features_are_named() {
+    let kernel =
+        |body: &str| format!("__global__ void k(float* a) {{ {body} }}\nhost {{ float a[32]; k<<<1, 32>>>(a); }}");
+    let cases = [
+        (
+            kernel("a[0] = tex1Dfetch(t, 0);"),
+            "`tex1Dfetch`: texture reads are not supported; read the buffer with an index (or `__ldg`)",
+        ),
+        (
+            kernel("float v = __shfl_down_sync(0xffffffff, a[0], 1);"),
+            "`__shfl_down_sync`: warp shuffles are not supported yet; exchange values through `__shared__` memory",
+        ),
+        (
+            kernel("unsigned b = __ballot_sync(0xffffffff, a[0] > 0);"),
+            "`__ballot_sync`: warp vote functions are not supported yet",
+        ),
+        (
+            "texture<float, 1> t;\n__global__ void k(float* a) { }\nhost { float a[1]; k<<<1, 1>>>(a); }".to_string(),
+            "`texture` references are not supported",
+        ),
+        (
+            "namespace cg = cooperative_groups;\n__global__ void k(float* a) { }\nhost { float a[1]; k<<<1, 1>>>(a); }"
+                .to_string(),
+            "cooperative groups are not supported yet",
+        ),
+    ];
+    for (src, message) in cases {
+        let found = errors(&src);
+        assert_eq!(found[0].2, message, "{src}");
+    }
+    // `using namespace std;` changes nothing: a note.
+    let program = compiled(
+        "using namespace std;\n__global__ void k(float* a) { a[0] = 1.0f; }\nhost { float a[1]; k<<<1, 1>>>(a); }",
+    );
+    assert_eq!(program.warnings[0].message, "`using namespace std;` is ignored");
+}

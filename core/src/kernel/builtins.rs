@@ -78,6 +78,45 @@ pub const LOADS: &[&str] = &["__ldg"];
 /// Functions of the `host { }` block only (buffer and graph initialisers, `swap`).
 pub const HOST_ONLY: &[&str] = &["iota", "fill", "random", "powerlaw", "uniform", "mesh", "banded", "citation", "swap"];
 
+/// CUDA functions the language does not have yet, with what to say when a kernel calls one:
+/// a feature named, rather than "undefined function".
+pub const NOT_SUPPORTED: &[(&str, &str)] = &[
+    ("tex1Dfetch", "texture reads are not supported; read the buffer with an index (or `__ldg`)"),
+    ("tex1D", "texture reads are not supported; read the buffer with an index"),
+    ("tex2D", "texture reads are not supported; read the buffer with an index"),
+    ("tex3D", "texture reads are not supported; read the buffer with an index"),
+    ("surf2Dread", "surface memory is not supported"),
+    ("surf2Dwrite", "surface memory is not supported"),
+    ("__shfl_sync", "warp shuffles are not supported yet; exchange values through `__shared__` memory"),
+    ("__shfl_up_sync", "warp shuffles are not supported yet; exchange values through `__shared__` memory"),
+    ("__shfl_down_sync", "warp shuffles are not supported yet; exchange values through `__shared__` memory"),
+    ("__shfl_xor_sync", "warp shuffles are not supported yet; exchange values through `__shared__` memory"),
+    ("__shfl", "warp shuffles are not supported yet; exchange values through `__shared__` memory"),
+    ("__shfl_down", "warp shuffles are not supported yet; exchange values through `__shared__` memory"),
+    ("__ballot_sync", "warp vote functions are not supported yet"),
+    ("__any_sync", "warp vote functions are not supported yet"),
+    ("__all_sync", "warp vote functions are not supported yet"),
+    ("__activemask", "warp vote functions are not supported yet"),
+    ("__syncwarp", "`__syncwarp` is not supported yet"),
+    ("__threadfence", "memory fences are not supported yet"),
+    ("__threadfence_block", "memory fences are not supported yet"),
+    ("atomicInc", "`atomicInc` is not supported yet; `atomicAdd` with a compare can stand in"),
+    ("atomicDec", "`atomicDec` is not supported yet; `atomicSub` with a compare can stand in"),
+    ("malloc", "memory allocation in kernels is not supported; allocate a buffer in the host block"),
+    ("free", "memory allocation in kernels is not supported; allocate a buffer in the host block"),
+    ("this_thread_block", "cooperative groups are not supported yet; use `__syncthreads()` and `threadIdx`"),
+    ("tiled_partition", "cooperative groups are not supported yet"),
+    ("load_matrix_sync", "warp-level matrix functions (`wmma`) are not supported"),
+    ("mma_sync", "warp-level matrix functions (`wmma`) are not supported"),
+    ("store_matrix_sync", "warp-level matrix functions (`wmma`) are not supported"),
+    ("fill_fragment", "warp-level matrix functions (`wmma`) are not supported"),
+];
+
+/// What to say of a call of `name` if it is a CUDA function the language does not have.
+pub fn not_supported(name: &str) -> Option<&'static str> {
+    NOT_SUPPORTED.iter().find(|(n, _)| *n == name).map(|(_, why)| *why)
+}
+
 /// Whether `name` is any built-in.
 pub fn is_builtin(name: &str) -> bool {
     name == BARRIER || [VECTORS, SCALARS, ATOMICS, MATH, LOADS, HOST_ONLY].iter().any(|list| list.contains(&name))

@@ -1385,6 +1385,10 @@ impl Gen<'_, '_> {
             self.diags.error(nspan, format!("`{name}` is only available in the host block"));
             return Val::error();
         }
+        if let Some(why) = super::builtins::not_supported(name) {
+            self.diags.error(nspan, format!("`{name}`: {why}"));
+            return Val::error();
+        }
         self.undefined("function", name, nspan, true);
         for e in args {
             self.expr(e);

@@ -415,6 +415,21 @@ impl<'a> Parser<'a> {
 
     fn function(&mut self, unit: &mut Unit) -> PResult<()> {
         let start = self.peek().span;
+        if self.at_word("using") && self.peek_at(1).is_ident("namespace") {
+            // `using namespace std;`: names are not qualified here, so it changes nothing.
+            let at = self.bump().span;
+            self.bump();
+            let (name, span) = self.ident("a namespace name")?;
+            self.expect_semicolon("after `using namespace …`")?;
+            if name == "cooperative_groups" {
+                return Err(self.error(at.to(span), "cooperative groups are not supported yet"));
+            }
+            self.diags.warning(at.to(span), format!("`using namespace {name};` is ignored"));
+            return Ok(());
+        }
+        if self.at_word("namespace") && self.peek_at(3).is_ident("cooperative_groups") {
+            return Err(self.error(self.peek().span, "cooperative groups are not supported yet"));
+        }
         let (mut global, mut device) = (false, false);
         let mut constant = None;
         // `__host__ __device__` compiles for both sides: here, the device's is the one used.
@@ -435,6 +450,13 @@ impl<'a> Parser<'a> {
                 {
                     return Err(self.error(t.span, format!("`{w}` is not supported")))
                 }
+                Tok::Ident(w) if matches!(w.as_str(), "texture" | "surface") => {
+                    return Err(self.error_help(
+                        t.span,
+                        format!("`{w}` references are not supported"),
+                        "pass the data to the kernel as a buffer",
+                    ))
+                }
                 _ => break,
             }
             self.bump();
@@ -442,6 +464,7 @@ impl<'a> Parser<'a> {
         if global && device {
             return Err(self.error(start, "a function is either `__global__` (a kernel) or `__device__`, not both"));
         }
+
         if let (Some(span), false) = (host, device) {
             return Err(self.error_help(
                 span,
