@@ -1,7 +1,9 @@
 //! `warpscope run`: compile a kernel file (or a library workload) and simulate it.
 //! `warpscope workloads`: list the library.
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use warpscope_core::config::{presets, GpuConfig};
@@ -186,7 +188,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
         }
     };
     let started = Instant::now();
-    let outcome = sim.run();
+    let (outcome, interrupted) = drive(&mut sim);
     let seconds = started.elapsed().as_secs_f64();
     let report = sim.report();
     let checksums: Vec<(String, usize, u64)> = match args.checksums {
@@ -219,11 +221,66 @@ pub fn run(args: &RunArgs) -> ExitCode {
         eprintln!("warpscope: {e}");
         return ExitCode::from(2);
     }
+    let still_running = || {
+        for kernel in sim.still_running() {
+            eprintln!("warpscope: still running: {kernel}");
+        }
+    };
+    if interrupted {
+        eprintln!("warpscope: stopped by Ctrl-C at cycle {}: the report covers the run so far", sim.cycle());
+        still_running();
+        return ExitCode::from(130);
+    }
     if outcome == StepOutcome::Finished {
         ExitCode::SUCCESS
     } else {
         eprintln!("warpscope: {outcome}");
+        if matches!(outcome, StepOutcome::CycleLimit { .. } | StepOutcome::Deadlock { .. }) {
+            still_running();
+        }
         ExitCode::from(1)
+    }
+}
+
+/// Cycles simulated between looks at Ctrl-C and the clock: small enough to answer within a
+/// fraction of a second, large enough to cost nothing.
+const STEP_CYCLES: u64 = 100_000;
+
+/// Runs `sim` to its end, showing progress on a terminal (cycles, launches finished, rate)
+/// and stopping at Ctrl-C; returns the outcome and whether Ctrl-C stopped it. Stepping in
+/// slices changes no result: the engine lands where it would have been anyway.
+fn drive(sim: &mut Simulation) -> (StepOutcome, bool) {
+    static STOP: AtomicBool = AtomicBool::new(false);
+    // A second handler cannot be set (a test harness may run twice): then Ctrl-C just ends
+    // the process, as it always did.
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
+    let show = std::io::stderr().is_terminal();
+    let started = Instant::now();
+    let mut shown = Instant::now();
+    let mut shown_cycle = 0;
+    loop {
+        let outcome = sim.step(STEP_CYCLES);
+        let stop = STOP.load(Ordering::Relaxed);
+        if show && (outcome != StepOutcome::BudgetSpent || stop) && started.elapsed().as_secs_f64() > 0.5 {
+            eprint!("\r\x1b[2K");
+        } else if show && shown.elapsed().as_secs_f64() >= 0.5 {
+            let (done, launches) = sim.launches_done();
+            let rate = (sim.cycle() - shown_cycle) as f64 / shown.elapsed().as_secs_f64();
+            eprint!(
+                "\r\x1b[2K  cycle {}  ·  {done} of {launches} launches done  ·  {:.0} %  ·  {:.2} M cycles/s  (Ctrl-C stops with the report so far)",
+                sim.cycle(),
+                100.0 * sim.progress(),
+                rate / 1e6
+            );
+            shown = Instant::now();
+            shown_cycle = sim.cycle();
+        }
+        if outcome != StepOutcome::BudgetSpent {
+            return (outcome, false);
+        }
+        if stop {
+            return (outcome, true);
+        }
     }
 }
 

@@ -225,3 +225,23 @@ fn dump_writes_a_buffer_and_checksums_go_into_the_report() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_run_stopped_at_the_cycle_limit_names_what_is_still_running_and_where() {
+    let dir = std::env::temp_dir().join(format!("warpscope-spin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("spin.cu");
+    // Every warp spins on a flag nobody sets: the loop's load is on line 4.
+    std::fs::write(
+        &file,
+        "__global__ void spin(int* flag, int* out) {\n    int i = threadIdx.x;\n    int n = 0;\n    while (flag[0] == 0) {\n        n++;\n    }\n    out[i] = n;\n}\nhost { int flag[1]; int out[64]; spin<<<2, 64>>>(flag, out); }\n",
+    )
+    .unwrap();
+    let out = warpscope(&["run", file.to_str().unwrap(), "--max-cycles", "20000"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("stopped at the cycle limit (20000 cycles) before the workload finished"), "{stderr}");
+    // 2 blocks of 2 warps each, all resident on the GTX 480's SMs, all in the loop.
+    assert!(stderr.contains("still running: spin (0 of 2 blocks done; 4 warps near line 4)"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -448,6 +448,55 @@ impl Simulation {
         done / launches
     }
 
+    /// For a run stopped before its end, what is still running: each unfinished kernel with
+    /// its finished blocks and the source lines its live warps are at (the line of the
+    /// nearest instruction at or before each warp's next one that the debug info places),
+    /// most warps first. Empty when every kernel finished.
+    pub fn still_running(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (k, (run, report)) in self.runs.iter().zip(&self.kernels).enumerate() {
+            if run.finished_blocks >= run.blocks {
+                continue;
+            }
+            let code = self.workload.kernels.get(run.code as usize);
+            let mut lines: Vec<(u32, usize)> = Vec::new();
+            for sm in &self.sms {
+                for (warp_run, _, pc) in sm.live_warp_pcs() {
+                    if warp_run as usize != k {
+                        continue;
+                    }
+                    let line = code.and_then(|c| (0..=pc).rev().find_map(|p| c.source_of(p))).map_or(0, |at| at.line);
+                    match lines.iter_mut().find(|(l, _)| *l == line) {
+                        Some((_, n)) => *n += 1,
+                        None => lines.push((line, 1)),
+                    }
+                }
+            }
+            lines.sort_by_key(|&(line, n)| (core::cmp::Reverse(n), line));
+            let at: Vec<String> = lines
+                .iter()
+                .take(4)
+                .map(|&(line, n)| {
+                    let warps = if n == 1 { String::from("1 warp") } else { format!("{n} warps") };
+                    if line == 0 {
+                        format!("{warps} at an unknown line")
+                    } else {
+                        format!("{warps} near line {line}")
+                    }
+                })
+                .collect();
+            let warps = if at.is_empty() { String::from("no warp resident") } else { at.join(", ") };
+            out.push(format!("{} ({} of {} blocks done; {warps})", report.name, run.finished_blocks, run.blocks));
+        }
+        out
+    }
+
+    /// Host launches complete so far, and all of them.
+    pub fn launches_done(&self) -> (usize, usize) {
+        let done = self.host_runs.iter().flatten().filter(|&&run| self.runs[run as usize].complete()).count();
+        (done, self.workload.launches.len())
+    }
+
     /// The L1 of SM `sm` as owner ids (the warp slot that filled each line), set-major:
     /// entry `set * ways + way`, `None` where the way holds no data. For the cache heat map.
     pub fn l1_owners(&self, sm: usize) -> Vec<Option<u32>> {

@@ -33,6 +33,16 @@ impl Sm {
         self.report.warp_instructions
     }
 
+    /// Each live warp's kernel run, the code it runs (an index into the workload's kernels)
+    /// and its next instruction.
+    pub fn live_warp_pcs(&self) -> impl Iterator<Item = (u32, u32, u32)> + '_ {
+        self.warps
+            .iter()
+            .zip(&self.info)
+            .filter(|(_, info)| info.live)
+            .filter_map(|(warp, info)| Some((info.kernel, warp.code_index, warp.exec.stack.pc()?)))
+    }
+
     /// Every warp slot at the start of cycle `now` (everything before `now` simulated), in
     /// slot order. `kernels` are the workload's kernels.
     pub fn warp_views<'a>(&'a self, now: u64, kernels: &'a [Kernel]) -> impl Iterator<Item = WarpView> + 'a {
