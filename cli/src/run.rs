@@ -213,6 +213,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
         println!("{json}");
     } else {
         print_summary(&report, seconds);
+        for warning in &report.warnings {
+            eprintln!("warning: {warning}");
+        }
         for (name, words, sum) in &checksums {
             println!("buffer {name:<20} {words:>10} words   FNV-1a 64 {sum:016x}");
         }

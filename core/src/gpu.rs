@@ -1413,6 +1413,7 @@ impl Simulation {
         let parts = crate::stats::parts::part_reports(&self.workload.parts, &kernels);
         let memory_blocking = self.memory_blocking(&kernels);
         let energy_model = EnergyModel::for_config(&self.config);
+        let warnings = self.warnings(&sms);
         let mut report = Report {
             gpu: self.config.name.clone(),
             cycles,
@@ -1423,6 +1424,7 @@ impl Simulation {
             parts,
             run_parts: self.run_parts.clone(),
             memory_blocking,
+            warnings,
             sms,
             blocks: self.blocks.records().to_vec(),
             block_record_stride: self.blocks.stride(),
@@ -1445,6 +1447,38 @@ impl Simulation {
         };
         report.energy = energy_model.of_report(&report);
         report
+    }
+
+    /// What looks wrong in how the kernels ran, for a person: each barrier that only part
+    /// of a block reached (the first per kernel, with its source line).
+    fn warnings(&self, sms: &[crate::stats::SmReport]) -> Vec<String> {
+        let mut seen: Vec<u32> = Vec::new();
+        let mut out = Vec::new();
+        for p in sms.iter().filter_map(|s| s.partial_barrier) {
+            let Some(run) = self.runs.get(p.kernel as usize) else { continue };
+            let code = self.workload.kernels.get(run.code as usize);
+            if seen.contains(&run.code) {
+                continue;
+            }
+            seen.push(run.code);
+            let name = code.map_or("?", |k| k.name.as_str());
+            let at = match code.and_then(|k| k.source_of(p.pc)) {
+                Some(at) => format!(" at line {}, column {}", at.line, at.column),
+                None => String::new(),
+            };
+            let how = if p.diverged {
+                "a warp reached it with some of its threads on another path"
+            } else {
+                "a warp of the block exited without reaching it"
+            };
+            out.push(format!(
+                "kernel {name}: the __syncthreads(){at} was reached by only part of block {}: {how}. CUDA requires \
+                 every thread of a block to reach each barrier; the engine lets exited warps count as arrived and a \
+                 divergent warp arrive with the threads it has, as GPUs since Volta do",
+                p.block
+            ));
+        }
+        out
     }
 
     /// Who held up whose memory instructions among the co-running kernels, all SMs together;

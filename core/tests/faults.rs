@@ -60,3 +60,34 @@ fn a_local_array_fault_names_its_line_and_thread() {
     assert_eq!(thread, Some(FaultThread { block: [0, 0, 0], thread: [4, 0, 0] }), "{message}");
     assert_eq!(near, None);
 }
+
+/// A `__syncthreads()` that only part of a block reaches is undefined in CUDA; the run goes on
+/// (as on Volta and later GPUs) and the report says where it happened.
+#[test]
+fn a_barrier_only_part_of_a_block_reaches_is_reported_with_its_line() {
+    // Warp 1 skips the `if` and exits; warp 0 reaches the barrier of line 5 alone.
+    let exited = "__global__ void k(float* a) {\n    __shared__ float t[64];\n    if (threadIdx.x < 32) {\n        t[threadIdx.x] = a[threadIdx.x];\n        __syncthreads();\n    }\n    a[threadIdx.x] = t[0];\n}\nhost { float a[64]; k<<<1, 64>>>(a); }";
+    let (outcome, sim) = run(exited);
+    assert_eq!(outcome, StepOutcome::Finished);
+    assert_eq!(
+        sim.report().warnings,
+        ["kernel k: the __syncthreads() at line 5, column 9 was reached by only part of block 0: a warp of the block \
+          exited without reaching it. CUDA requires every thread of a block to reach each barrier; the engine \
+          lets exited warps count as arrived and a divergent warp arrive with the threads it has, as GPUs since \
+          Volta do"]
+    );
+    // Half of one warp's lanes reach it: the warp arrives diverged.
+    let diverged = "__global__ void k(float* a) {\n    if (threadIdx.x < 16)\n        __syncthreads();\n    a[threadIdx.x] = 1.0f;\n}\nhost { float a[32]; k<<<2, 32>>>(a); }";
+    let (_, sim) = run(diverged);
+    let warnings = sim.report().warnings;
+    assert_eq!(warnings.len(), 1, "one warning per kernel: {warnings:?}");
+    assert!(
+        warnings[0].starts_with("kernel k: the __syncthreads() at line 3, column 9 was reached by only part of block "),
+        "{warnings:?}"
+    );
+    assert!(warnings[0].contains("a warp reached it with some of its threads on another path"), "{warnings:?}");
+    // Every thread reaches it: nothing to say.
+    let whole = "__global__ void k(float* a) {\n    __shared__ float t[64];\n    t[threadIdx.x] = a[threadIdx.x];\n    __syncthreads();\n    a[threadIdx.x] = t[63 - threadIdx.x];\n}\nhost { float a[64]; k<<<4, 64>>>(a); }";
+    let (_, sim) = run(whole);
+    assert!(sim.report().warnings.is_empty());
+}

@@ -1357,7 +1357,8 @@ impl Gen<'_, '_> {
         }
         if name == "__syncthreads" {
             if self.arity(name, args, 0, span) {
-                self.code.push(VInstr::Barrier);
+                let site = self.site(span);
+                self.code.push(VInstr::Barrier { site });
             }
             return Val::imm(0, Ty::Void);
         }

@@ -102,7 +102,9 @@ pub(crate) enum VInstr {
         array: u16,
         site: Site,
     },
-    Barrier,
+    Barrier {
+        site: Site,
+    },
     Exit,
     /// `dims..dims+6` and `args..args+nargs` are groups of consecutive virtual registers that
     /// the allocator keeps consecutive.
@@ -121,7 +123,8 @@ impl VInstr {
             VInstr::Load { site, .. }
             | VInstr::Store { site, .. }
             | VInstr::Atomic { site, .. }
-            | VInstr::Bound { site, .. } => site,
+            | VInstr::Bound { site, .. }
+            | VInstr::Barrier { site } => site,
             _ => NO_SITE,
         }
     }
@@ -142,7 +145,7 @@ impl VInstr {
             VInstr::Store { .. }
             | VInstr::Bound { .. }
             | VInstr::Branch { .. }
-            | VInstr::Barrier
+            | VInstr::Barrier { .. }
             | VInstr::Exit
             | VInstr::Launch { .. } => None,
         }
@@ -174,7 +177,7 @@ impl VInstr {
         };
         match *self {
             VInstr::Mov { src, .. } => op(src),
-            VInstr::Special { .. } | VInstr::Barrier | VInstr::Exit => {}
+            VInstr::Special { .. } | VInstr::Barrier { .. } | VInstr::Exit => {}
             VInstr::Alu { a, b, .. } | VInstr::Sfu { a, b, .. } | VInstr::Cmp { a, b, .. } => {
                 op(a);
                 op(b)
@@ -243,7 +246,7 @@ impl VInstr {
             VInstr::Special { .. }
             | VInstr::Load { .. }
             | VInstr::Branch { .. }
-            | VInstr::Barrier
+            | VInstr::Barrier { .. }
             | VInstr::Exit
             | VInstr::Launch { .. } => {}
         }
@@ -322,7 +325,7 @@ impl VInstr {
                 Instr::Branch { cond: cond.map(&reg), negate, target, reconverge }
             }
             VInstr::Bound { index, len, array, .. } => Instr::Bound { index: op(index), len, array },
-            VInstr::Barrier => Instr::Barrier,
+            VInstr::Barrier { .. } => Instr::Barrier,
             VInstr::Exit => Instr::Exit,
             VInstr::Launch { kernel, dims, args, nargs } => {
                 Instr::Launch { kernel, dims: reg(dims), args: if nargs == 0 { Reg(0) } else { reg(args) } }

@@ -33,7 +33,7 @@ use crate::sched::tb::{occupancy, BlockNeeds, SmFree};
 use crate::sched::warp::{
     Issued, MemoryContender, ReadyWarps, SmShape, WarpCx, WarpInfo, WarpPolicy, WarpScheduler, WarpSet, WarpSlot, Words,
 };
-use crate::stats::{BlockLog, BlockRecord, KernelReport, SmReport, StallCounts, StallReason};
+use crate::stats::{BlockLog, BlockRecord, KernelReport, PartialBarrier, SmReport, StallCounts, StallReason};
 use active_warps::ActiveWarps;
 use blocked_by::BlockedBy;
 pub use lsu::StallSpan;
@@ -74,6 +74,8 @@ struct Block {
     code_index: u32,
     warps_live: u32,
     warps_at_barrier: u32,
+    /// The barrier the block's waiting warps are at.
+    barrier_pc: u32,
     shared: SharedMemory,
     needs: BlockNeeds,
     start: u64,
@@ -350,6 +352,7 @@ impl Sm {
                     code_index: 0,
                     warps_live: 0,
                     warps_at_barrier: 0,
+                    barrier_pc: 0,
                     shared: SharedMemory::new(0),
                     needs: BlockNeeds::default(),
                     start: 0,
@@ -944,6 +947,8 @@ impl Sm {
         let warp = &mut warps[wi];
         let Some(place) = &warp.place else { return Ok(0) };
         let mut env = ExecEnv { global: io.global, shared: &mut blocks[block_slot].shared, addresses };
+        // Some lanes elsewhere (another path, or waiting to reconverge) when it issues.
+        let diverged = warp.exec.stack.depth() > 1;
         let executed = exec::step(&kernel.code, &mut warp.exec, &mut warp.regs, place, &mut env)?;
         self.warps[wi].last_issue = now;
         self.report.warp_instructions += 1;
@@ -1031,6 +1036,16 @@ impl Sm {
             Executed::Barrier => {
                 self.schedulers[s].ready.set_barrier(w, true);
                 self.info[wi].at_barrier = true;
+                if self.blocks[block_slot].warps_at_barrier == 0 {
+                    self.blocks[block_slot].barrier_pc = pc;
+                }
+                let b = &self.blocks[block_slot];
+                if diverged {
+                    self.note_partial_barrier(block_slot, pc, true);
+                } else if b.warps_live < b.needs.warps {
+                    // Warps of the block exited without reaching it.
+                    self.note_partial_barrier(block_slot, pc, false);
+                }
                 self.blocks[block_slot].warps_at_barrier += 1;
                 self.release_barrier_if_complete(block_slot);
             }
@@ -1056,7 +1071,10 @@ impl Sm {
                     });
                     self.resize_smc_after_exit(now, kernel);
                 } else {
-                    // Finished warps count as arrived at a barrier.
+                    // Finished warps count as arrived at a barrier, as on Volta and later.
+                    if let Some(pc) = (b.warps_at_barrier > 0).then_some(b.barrier_pc) {
+                        self.note_partial_barrier(block_slot, pc, false);
+                    }
                     self.release_barrier_if_complete(block_slot);
                 }
             }
@@ -1069,6 +1087,14 @@ impl Sm {
             self.schedulers[s].ready.looked_at(position, now, next);
         }
         Ok(requests)
+    }
+
+    /// Keeps the first barrier on this SM that only part of a block reached.
+    fn note_partial_barrier(&mut self, block_slot: usize, pc: u32, diverged: bool) {
+        if self.report.partial_barrier.is_none() {
+            let b = &self.blocks[block_slot];
+            self.report.partial_barrier = Some(PartialBarrier { kernel: b.kernel, pc, block: b.block, diverged });
+        }
     }
 
     fn release_barrier_if_complete(&mut self, block_slot: usize) {

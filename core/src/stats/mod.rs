@@ -421,6 +421,25 @@ pub struct SmReport {
     /// the cycles, the SM's average active warps.
     #[serde(default)]
     pub active_warp_cycles: u64,
+    /// The first `__syncthreads()` on this SM that only part of a block reached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial_barrier: Option<PartialBarrier>,
+}
+
+/// A barrier that only part of a block reached: undefined behaviour in CUDA (a block's every
+/// thread must reach each `__syncthreads()`), which the engine runs as Volta and later do,
+/// exited warps counting as arrived and a divergent warp arriving with the lanes it has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartialBarrier {
+    /// Kernel run.
+    pub kernel: u32,
+    /// The barrier instruction.
+    pub pc: u32,
+    /// Linear block index in its grid.
+    pub block: u32,
+    /// A warp reached it with some of its lanes elsewhere (rather than a warp of the block
+    /// exiting while others waited there).
+    pub diverged: bool,
 }
 
 /// One thread block's life.
@@ -675,6 +694,10 @@ pub struct Report {
     /// instructions at the LSU.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_blocking: Option<blocking::MemoryBlocking>,
+    /// What looks wrong in how the kernels ran (a barrier only part of a block reached),
+    /// for a person; empty when nothing does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     /// Per SM.
     pub sms: Vec<SmReport>,
     /// Thread blocks in the order they finished: every one, or for a grid of more than

@@ -132,6 +132,15 @@ fn finished(props: &FinishedProps) -> Html {
             } }
         </p>
     };
+    // What looks wrong in how the kernels ran (a barrier only part of a block reached).
+    let warnings = (!report.warnings.is_empty()).then(|| {
+        html! {
+            <ul class="run-warnings" aria-label="Warnings about the run">
+                { for report.warnings.iter().map(|w| html! { <li class="warning">{ w.clone() }</li> }) }
+            </ul>
+        }
+    });
+    let status = html! { <>{ status }{ warnings.unwrap_or_default() }</> };
     let timeline = html! {
         <section class="panel" aria-label="Thread blocks over time">
             <Timeline report={report.clone()} sm_count={props.sm_count} cursor={*cursor} on_seek={Some(on_seek.clone())} />

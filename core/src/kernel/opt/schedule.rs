@@ -223,9 +223,13 @@ mod tests {
 
     #[test]
     fn loads_stop_at_barriers_atomics_and_block_starts() {
-        let mut code = vec![fadd(3, 3, 3), VInstr::Barrier, fadd(4, 4, 4), ld(10, 0, 0), VInstr::Exit];
+        let mut code =
+            vec![fadd(3, 3, 3), VInstr::Barrier { site: NO_SITE }, fadd(4, 4, 4), ld(10, 0, 0), VInstr::Exit];
         schedule_loads(&mut code, &mut 100);
-        assert_eq!(code, vec![fadd(3, 3, 3), VInstr::Barrier, ld(10, 0, 0), fadd(4, 4, 4), VInstr::Exit]);
+        assert_eq!(
+            code,
+            vec![fadd(3, 3, 3), VInstr::Barrier { site: NO_SITE }, ld(10, 0, 0), fadd(4, 4, 4), VInstr::Exit]
+        );
         // Block 1 (instructions 2..) starts at the branch target: the load stays in it.
         let br = VInstr::Branch { cond: Some(5), negate: false, target: 2, reconverge: 5 };
         let mut code = vec![fadd(3, 3, 3), fadd(4, 4, 4), fadd(6, 6, 6), ld(10, 0, 0), br, VInstr::Exit];

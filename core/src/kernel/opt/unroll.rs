@@ -288,7 +288,7 @@ fn runtime_plan(code: &[VInstr], flow: &Flow, l: &super::flow::Loop) -> Option<R
     // an `if` in different copies run both, and the library's graph kernels (a few turns per
     // vertex, differing between lanes) then run more instructions than without unrolling.
     if (first..last)
-        .any(|i| matches!(code[i as usize], VInstr::Branch { .. } | VInstr::Barrier | VInstr::Launch { .. }))
+        .any(|i| matches!(code[i as usize], VInstr::Branch { .. } | VInstr::Barrier { .. } | VInstr::Launch { .. }))
     {
         return None;
     }
