@@ -1440,3 +1440,60 @@ fn unsupported_cuda_features_are_named() {
     );
     assert_eq!(program.warnings[0].message, "`using namespace std;` is ignored");
 }
+
+/// `switch` as C runs it: the matching `case` (or `default`, wherever it stands), falling into
+/// the next arm unless it breaks; `continue` inside belongs to the enclosing loop. Each thread's
+/// result is computed here by the same rules, written out as Rust.
+#[test]
+fn switch_falls_through_breaks_and_continues_as_c_does() {
+    let src = r#"
+__global__ void k(int* out) {
+    int i = threadIdx.x;
+    int r = 0;
+    switch (i % 6) {
+        case 0: r += 1;
+        case 1: r += 10; break;
+        default: r += 100;
+        case 3:
+        case 4: r += 1000; break;
+        case -1: r = -5;
+    }
+    int loops = 0;
+    for (int j = 0; j < 4; j++) {
+        switch (j) {
+            case 1: continue;
+            case 2: loops += 20; break;
+            default: loops += 1;
+        }
+        loops += 100;
+    }
+    out[i] = r + loops * 100000;
+}
+host { int out[64]; k<<<1, 64>>>(out); }
+"#;
+    let run = Run::new(src);
+    // The loop: j = 0 → 1 + 100; j = 1 → continue; j = 2 → 20 + 100; j = 3 → 1 + 100.
+    let loops = 322;
+    for (i, &v) in run.ints("out").iter().enumerate() {
+        let r = match i % 6 {
+            0 => 11,
+            1 => 10,
+            3 | 4 => 1000,
+            _ => 1100,
+        };
+        assert_eq!(v, r + loops * 100000, "thread {i}");
+    }
+    let bad = |body: &str| {
+        errors(&format!("__global__ void k(int* o, float f) {{ {body} }}\nhost {{ int o[1]; k<<<1, 1>>>(o, 1.0); }}"))
+    };
+    assert_eq!(bad("switch (o[0]) { case 1: case 1: break; }")[0].2, "this `case` value appears twice in the `switch`");
+    assert_eq!(bad("switch (f) { case 1: break; }")[0].2, "a `switch` needs an integer, found a `float`");
+    assert_eq!(bad("switch (o[0]) { case o[0]: break; }")[0].2, "a `case` value must be an integer constant");
+    assert_eq!(bad("switch (o[0]) { default: break; default: break; }")[0].2, "a second `default` in one `switch`");
+    assert_eq!(bad("switch (o[0]) { case 1: continue; }")[0].2, "`continue` outside a loop");
+    assert_eq!(bad("case 1: o[0] = 1;")[0].2, "`case` outside a `switch`");
+    assert_eq!(
+        bad("switch (o[0]) { o[0] = 2; case 1: break; }")[0].2,
+        "a statement in a `switch` before its first `case` never runs"
+    );
+}

@@ -198,13 +198,29 @@ pub(crate) enum StmtKind {
     If(Expr, Box<Stmt>, Option<Box<Stmt>>),
     While(Expr, Box<Stmt>),
     DoWhile(Box<Stmt>, Expr),
-    For { init: Option<Box<Stmt>>, cond: Option<Expr>, step: Option<Expr>, body: Box<Stmt> },
+    For {
+        init: Option<Box<Stmt>>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Box<Stmt>,
+    },
     Break,
     Continue,
     Return(Option<Expr>),
     Block(Vec<Stmt>),
     Launch(Launch),
+    /// `switch (value) { case 1: … default: … }`: the arms in order (control falls from one
+    /// into the next unless it breaks).
+    Switch(Expr, Vec<SwitchArm>),
     Empty,
+}
+
+/// One run of statements of a `switch`, after its labels.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct SwitchArm {
+    /// `case K:` (the constant) or `default:` (`None`), each with its span.
+    pub labels: Vec<(Option<Expr>, Span)>,
+    pub body: Vec<Stmt>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -322,6 +338,13 @@ pub(crate) fn for_each_expr(body: &[Stmt], f: &mut dyn FnMut(&Expr)) {
                 stmt(body, f);
             }
             StmtKind::Block(b) => b.iter().for_each(|s| stmt(s, f)),
+            StmtKind::Switch(value, arms) => {
+                expr(value, f);
+                for arm in arms {
+                    arm.labels.iter().filter_map(|(k, _)| k.as_ref()).for_each(|k| expr(k, f));
+                    arm.body.iter().for_each(|s| stmt(s, f));
+                }
+            }
             StmtKind::Launch(l) => l.config.iter().chain(&l.args).for_each(|e| expr(e, f)),
             StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) | StmtKind::Empty => {}
         }

@@ -202,6 +202,9 @@ pub(super) enum Sym {
 
 pub(super) type Label = u32;
 
+/// The `continue` target inside a `switch` that is in no loop: there is none.
+const NO_LOOP: Label = u32::MAX;
+
 /// The function being generated, or one being inlined into it.
 pub(super) struct Frame {
     pub func: usize,
@@ -658,7 +661,11 @@ impl<'a, 'd> Gen<'a, 'd> {
                 self.scopes.pop();
             }
             StmtKind::If(cond, then, None)
-                if matches!(then.kind, StmtKind::Break | StmtKind::Continue) && !self.loops.is_empty() =>
+                if matches!(then.kind, StmtKind::Break | StmtKind::Continue)
+                    && self
+                        .loops
+                        .last()
+                        .is_some_and(|&(_, next)| matches!(then.kind, StmtKind::Break) || next != NO_LOOP) =>
             {
                 // `if (c) break;` is one branch straight to the loop's exit (or next turn).
                 let Some(&(exit, next)) = self.loops.last() else { return };
@@ -721,8 +728,8 @@ impl<'a, 'd> Gen<'a, 'd> {
             StmtKind::Break | StmtKind::Continue => {
                 let is_break = matches!(s.kind, StmtKind::Break);
                 match self.loops.last() {
-                    Some(&(exit, next)) => self.jump(if is_break { exit } else { next }),
-                    None => {
+                    Some(&(exit, next)) if is_break || next != NO_LOOP => self.jump(if is_break { exit } else { next }),
+                    _ => {
                         let what = if is_break { "break" } else { "continue" };
                         self.diags.error(s.span, format!("`{what}` outside a loop"));
                     }
@@ -730,7 +737,61 @@ impl<'a, 'd> Gen<'a, 'd> {
             }
             StmtKind::Return(value) => self.return_stmt(value.as_ref(), s.span),
             StmtKind::Launch(l) => self.device_launch(l, s.span),
+            StmtKind::Switch(value, arms) => self.switch(value, arms),
         }
+    }
+
+    /// `switch`: the value compared with each `case` in turn (a branch to its arm when
+    /// equal), then a jump to `default` or past the end; the arms follow in order, so control
+    /// falls from one into the next, and `break` leaves (`continue` is the enclosing loop's).
+    fn switch(&mut self, value: &Expr, arms: &[SwitchArm]) {
+        let v = self.expr(value);
+        if !v.ty.is_integer() {
+            self.diags.error(value.span, format!("a `switch` needs an integer, found {}", self.a_type(v.ty)));
+            return;
+        }
+        let ty = v.ty.promote();
+        let v = self.convert(v, ty);
+        let reg = self.in_reg(v.op);
+        let exit = self.new_label();
+        let starts: Vec<Label> = arms.iter().map(|_| self.new_label()).collect();
+        let mut seen: Vec<u32> = Vec::new();
+        let mut default = None;
+        for (arm, &start) in arms.iter().zip(&starts) {
+            for (label, span) in &arm.labels {
+                let Some(k) = label else {
+                    if default.is_some() {
+                        self.diags.error(*span, "a second `default` in one `switch`");
+                    }
+                    default = Some(start);
+                    continue;
+                };
+                let Some((bits, kt)) = self.const_value(k).filter(|(_, t)| t.is_integer()) else {
+                    self.diags.error(k.span, "a `case` value must be an integer constant");
+                    continue;
+                };
+                let bits = super::types::convert_const(bits, kt, ty);
+                if seen.contains(&bits) {
+                    self.diags.error(k.span, "this `case` value appears twice in the `switch`");
+                    continue;
+                }
+                seen.push(bits);
+                let hit = self.cmp_eq(reg, bits);
+                self.branch(hit, false, start, exit);
+            }
+        }
+        self.jump(default.unwrap_or(exit));
+        // `continue` goes to the enclosing loop's next turn (none outside a loop).
+        let next = self.loops.last().map_or(NO_LOOP, |&(_, next)| next);
+        self.loops.push((exit, next));
+        self.scopes.push(Vec::new());
+        for (arm, &start) in arms.iter().zip(&starts) {
+            self.place_label(start);
+            self.stmts(&arm.body);
+        }
+        self.scopes.pop();
+        self.loops.pop();
+        self.place_label(exit);
     }
 
     /// A statement in its own scope (the body of an `if`, say).

@@ -160,6 +160,12 @@ impl Gen<'_, '_> {
         self.pure_op(Pure::Unary(op, a), |dst| VInstr::Unary { op, dst, a })
     }
 
+    /// `reg == k` in a register (for `switch`).
+    pub(super) fn cmp_eq(&mut self, reg: VReg, k: u32) -> VReg {
+        let hit = self.cmp(CmpOp::Eq, CmpType::Int, VOp::Reg(reg), VOp::Imm(k));
+        self.in_reg(hit)
+    }
+
     fn cmp(&mut self, op: CmpOp, ty: CmpType, a: VOp, b: VOp) -> VOp {
         if let (VOp::Imm(x), VOp::Imm(y)) = (a, b) {
             return VOp::Imm(alu::compare(op, ty, x, y));
@@ -178,7 +184,7 @@ impl Gen<'_, '_> {
         self.pure_op(Pure::Special(which), |dst| VInstr::Special { dst, which })
     }
 
-    fn in_reg(&mut self, v: VOp) -> VReg {
+    pub(super) fn in_reg(&mut self, v: VOp) -> VReg {
         match v {
             VOp::Reg(r) => r,
             VOp::Imm(_) => {

@@ -245,6 +245,10 @@ impl Host<'_, '_> {
                 Flow::Normal
             }
             StmtKind::Launch(l) => self.launch(l, s.span),
+            StmtKind::Switch(..) => {
+                self.diags.error_help(s.span, "`switch` is not supported in the host block", "use `if` / `else if`");
+                Flow::Normal
+            }
         }
     }
 

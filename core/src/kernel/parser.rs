@@ -841,8 +841,15 @@ impl<'a> Parser<'a> {
                     StmtKind::Return(value)
                 }
                 "else" => return Err(self.error(start, "`else` without a matching `if`")),
-                "switch" | "case" | "default" => {
-                    return Err(self.error_help(start, format!("`{w}` is not supported"), "use `if` / `else if`"))
+                "switch" => {
+                    self.bump();
+                    self.expect("(", "after `switch`")?;
+                    let value = self.expr()?;
+                    self.expect(")", "to close the `switch` value")?;
+                    StmtKind::Switch(value, self.switch_body()?)
+                }
+                "case" | "default" => {
+                    return Err(self.error(start, format!("`{w}` outside a `switch`")));
                 }
                 "goto" => return Err(self.error(start, "`goto` is not supported")),
                 "printf" if self.peek_at(1).is_punct("(") && !self.in_host => {
@@ -894,6 +901,42 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// `{ case 1: … default: … }` after `switch (…)`: statements gathered into arms at
+    /// their labels.
+    fn switch_body(&mut self) -> PResult<Vec<SwitchArm>> {
+        self.expect("{", "to start the body of the `switch`")?;
+        let mut arms: Vec<SwitchArm> = Vec::new();
+        while !self.at("}") && !self.at_eof() {
+            let t = self.peek();
+            if t.is_ident("case") || t.is_ident("default") {
+                self.bump();
+                let value = if t.is_ident("case") { Some(self.assign()?) } else { None };
+                // A missing `:` is said; the label still counts, so the arms parse on.
+                let _ = self.expect(":", if value.is_some() { "after the `case` value" } else { "after `default`" });
+                let label = (value, t.span);
+                // Labels with no statement between them share an arm.
+                match arms.last_mut() {
+                    Some(arm) if arm.body.is_empty() => arm.labels.push(label),
+                    _ => arms.push(SwitchArm { labels: alloc::vec![label], body: Vec::new() }),
+                }
+                continue;
+            }
+            let before = self.pos;
+            let s = self.statement();
+            match arms.last_mut() {
+                Some(arm) => arm.body.push(s),
+                None => {
+                    self.error(s.span, "a statement in a `switch` before its first `case` never runs");
+                }
+            }
+            if self.pos == before {
+                self.bump();
+            }
+        }
+        self.expect("}", "to close the `switch`")?;
+        Ok(arms)
     }
 
     fn expression_statement(&mut self) -> PResult<StmtKind> {
@@ -1323,7 +1366,10 @@ mod tests {
         assert_errors("__global__ void k() { x = ; }", &[(1, 27, "expected an expression, found `;`")]);
         assert_errors("__global__ void k() { double d = 1.0; }", &[(1, 23, "`double` is not supported")]);
         assert_errors("__global__ void k() { long d = 1; }", &[(1, 23, "`long` is not supported")]);
-        assert_errors("__global__ void k() { switch (x) {} }", &[(1, 23, "`switch` is not supported")]);
+        assert_errors(
+            "__global__ void k() { switch (x) { case 1 break; } }",
+            &[(1, 43, "expected `:` after the `case` value, found `break`")],
+        );
         assert_errors("__global__ void k() { goto end; }", &[(1, 23, "`goto` is not supported")]);
         assert_errors("__global__ void k() { int** p; }", &[(1, 27, "pointers to pointers are not supported")]);
         assert_errors(
