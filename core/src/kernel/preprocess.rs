@@ -464,6 +464,9 @@ fn include(src: &str, hash: &Token, word: &Token, diags: &mut Diags) {
     }
 }
 
+/// The name a variadic macro's body gives the arguments after its named ones.
+const VA_ARGS: &str = "__VA_ARGS__";
+
 /// A function-like macro's parameter list, `(a, b)` at the start of `rest`, and the body after
 /// it; `None` (said in `diags`) if the list is malformed.
 fn parameters(name: &str, rest: &[Token], diags: &mut Diags) -> Option<(Vec<String>, Vec<Token>)> {
@@ -484,8 +487,15 @@ fn parameters(name: &str, rest: &[Token], diags: &mut Diags) -> Option<(Vec<Stri
             }
             Tok::Ident(p) => params.push(p.clone()),
             Tok::Punct("...") => {
-                diags.error(t.span, format!("variadic macros (`{name}(...)`) are not supported"));
-                return None;
+                // The rest of the arguments, commas and all, as `__VA_ARGS__`.
+                params.push(VA_ARGS.to_string());
+                return match rest.get(i + 1) {
+                    Some(t) if t.is_punct(")") => Some((params, rest[i + 2..].to_vec())),
+                    _ => {
+                        diags.error(t.span, format!("`...` must be the last parameter of macro `{name}`"));
+                        None
+                    }
+                };
             }
             _ => {
                 diags.error(t.span, format!("expected a parameter name of macro `{name}`, found {}", t.describe()));
@@ -692,7 +702,8 @@ impl Expander<'_> {
                 continue;
             }
             let name = name.clone();
-            let Some(args) = self.arguments(&name, &p.token, params.len(), &mut input) else { continue };
+            let variadic = params.last().is_some_and(|p| p == VA_ARGS);
+            let Some(args) = self.arguments(&name, &p.token, params.len(), variadic, &mut input) else { continue };
             let result = self.substitute(&m.body, params, &args, &at_use);
             for mut r in result.into_iter().rev() {
                 r.hidden = union(&r.hidden, &hidden);
@@ -709,11 +720,13 @@ impl Expander<'_> {
         name: &str,
         call: &Token,
         params: usize,
+        variadic: bool,
         input: &mut VecDeque<Pending>,
     ) -> Option<Vec<Vec<Pending>>> {
         input.pop_front();
         let mut args: Vec<Vec<Pending>> = alloc::vec![Vec::new()];
         let mut depth = 0u32;
+        let variadic = variadic && params > 0;
         let mut closed = false;
         while let Some(a) = input.pop_front() {
             if a.token.tok == Tok::Eof {
@@ -728,7 +741,7 @@ impl Expander<'_> {
                     break;
                 }
                 depth -= 1;
-            } else if a.token.is_punct(",") && depth == 0 {
+            } else if a.token.is_punct(",") && depth == 0 && !(variadic && args.len() == params) {
                 args.push(Vec::new());
                 continue;
             }
@@ -742,6 +755,10 @@ impl Expander<'_> {
         }
         if params == 0 && args.len() == 1 && args[0].is_empty() {
             args.clear();
+        }
+        if variadic && args.len() + 1 == params {
+            // No arguments for `...`: `__VA_ARGS__` is empty.
+            args.push(Vec::new());
         }
         if args.len() != params {
             let takes = if params == 1 { "1 argument".to_string() } else { format!("{params} arguments") };
@@ -799,13 +816,20 @@ impl Expander<'_> {
                 i = j;
                 continue;
             }
-            if b.is_punct("#") {
-                let what = if paste_at(i) {
-                    "`##` has nothing to paste on its left"
-                } else {
-                    "the `#` operator (making a string) is not supported"
+            if b.is_punct("#") && !paste_at(i) {
+                // `#x`: the argument as written, made a string (only `printf` takes one).
+                let Some(k) = body.get(i + 1).and_then(param) else {
+                    self.diags.error(b.span, "`#` must be followed by a parameter of the macro (to make it a string)");
+                    return Vec::new();
                 };
-                self.diags.error(b.span, what);
+                let text: Vec<String> = args[k].iter().map(|a| spelling(&a.token.tok)).collect();
+                let token = Token { tok: Tok::Str(text.join(" ")), ..at_use(b) };
+                result.push(Pending { token, hidden: none.clone() });
+                i += 2;
+                continue;
+            }
+            if b.is_punct("#") {
+                self.diags.error(b.span, "`##` has nothing to paste on its left");
                 return Vec::new();
             }
             match param(b) {
@@ -997,9 +1021,9 @@ mod tests {
             ("#define F(x) x\nF(1, 2)", (2, 1), "macro `F` takes 1 argument, given 2"),
             ("#define F(x, y) x\nF(1)", (2, 1), "macro `F` takes 2 arguments, given 1"),
             ("#define F(x) x\nint a = F(1;", (2, 9), "the call of macro `F` has no closing `)`"),
-            ("#define F(x) #x\nF(1)", (1, 14), "the `#` operator (making a string) is not supported"),
+            ("#define F(x) #y\nF(1)", (1, 14), "`#` must be followed by a parameter of the macro (to make it a string)"),
             ("#define F(x, x) x\n", (1, 14), "macro `F` names its parameter `x` twice"),
-            ("#define F(...) 1\n", (1, 11), "variadic macros (`F(...)`) are not supported"),
+            ("#define F(..., x) 1\n", (1, 11), "`...` must be the last parameter of macro `F`"),
             ("#define F(x 1\n", (1, 13), "expected `,` or `)` in the parameters of macro `F`, found `1`"),
             ("#define F(x) x ## ## y\nF(1)", (1, 16), "pasting `1` and `#` with `##` does not make one token"),
             ("#define F(x) ## x\nF(1)", (1, 14), "`##` has nothing to paste on its left"),
@@ -1158,5 +1182,15 @@ mod tests {
         assert_eq!(diags.len(), 1, "only compiled directives warn: {diags:?}");
         let (_, _, diags) = run("#if 1\n#endif B\n", &[]);
         assert_eq!(diags[0].message, "text after `#endif` is ignored; make it a comment (`// …`)");
+    }
+
+    #[test]
+    fn stringizing_and_variadic_macros() {
+        let (toks, _, d) = run("#define S(x) #x\nS(a + 1)", &[]);
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(toks[0], Tok::Str("a + 1".into()));
+        let (toks, _, d) = run("#define P(f, ...) g(f, __VA_ARGS__)\nP(1, (2, 3), 4)\nP(5)", &[]);
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(ints(&toks), "g ( 1 , ( 2 , 3 ) , 4 ) g ( 5 , )");
     }
 }
