@@ -963,21 +963,27 @@ impl<'a, 'd> Gen<'a, 'd> {
                         format!("too many initializers for `{}` ({} members)", d.name, regs.len()),
                     );
                 }
-                for (k, (&reg, &(_, ty))) in regs.iter().zip(&all).enumerate() {
-                    match items.get(k) {
-                        Some(e) => {
-                            let v = self.expr(e);
-                            let v = self.convert_checked(v, ty, super::expr::Ctx::Init, e);
-                            self.move_into(reg, v.op);
-                        }
-                        // As in C, the members after the list are zero.
-                        None => self.emit(VInstr::Mov { dst: reg, src: VOp::Imm(0) }),
-                    }
-                }
+                let types: Vec<Ty> = all.iter().map(|&(_, ty)| ty).collect();
+                self.initialize(&regs, &types, items);
             }
             None => {}
         }
         self.declare_struct(&d.name, d.name_span, id, regs, d.ty.is_const);
+    }
+
+    /// Registers `regs` (of types `types`) from an initializer list, and, as in C, those
+    /// after the list from zero.
+    fn initialize(&mut self, regs: &[VReg], types: &[Ty], items: &[Expr]) {
+        for (k, (&reg, &ty)) in regs.iter().zip(types).enumerate() {
+            match items.get(k) {
+                Some(e) => {
+                    let v = self.expr(e);
+                    let v = self.convert_checked(v, ty, super::expr::Ctx::Init, e);
+                    self.move_into(reg, v.op);
+                }
+                None => self.emit(VInstr::Mov { dst: reg, src: VOp::Imm(0) }),
+            }
+        }
     }
 
     fn dims_of(&mut self, d: &VarDecl, list_len: Option<usize>) -> Option<Vec<u32>> {
@@ -1080,17 +1086,7 @@ impl<'a, 'd> Gen<'a, 'd> {
                     format!("too many initializers for `{}` ({total} elements)", d.name),
                 );
             }
-            for (k, &reg) in regs.iter().enumerate() {
-                match items.get(k) {
-                    Some(e) => {
-                        let v = self.expr(e);
-                        let v = self.convert_checked(v, ty, super::expr::Ctx::Init, e);
-                        self.move_into(reg, v.op);
-                    }
-                    // As in C, the elements after the list are zero.
-                    None => self.emit(VInstr::Mov { dst: reg, src: VOp::Imm(0) }),
-                }
-            }
+            self.initialize(&regs, &alloc::vec![ty; regs.len()], items);
         }
         self.declare(&d.name, d.name_span, Sym::Local { regs, elem: ty, dims });
     }

@@ -292,28 +292,25 @@ pub(crate) fn assignable(from: Ty, to: Ty, is_zero_const: bool) -> Result<(), As
     match (from, to) {
         (Ty::Error, _) | (_, Ty::Error) => Ok(()),
         (f, t) if f.is_arith() && t.is_arith() => Ok(()),
-        (Ty::Ptr { elem: a, readonly: ra }, Ty::Ptr { elem: b, readonly: rb }) => {
-            if a != b {
-                Err(AssignError::Mismatch)
-            } else if ra && !rb {
-                Err(AssignError::DropsConst)
-            } else {
-                Ok(())
-            }
-        }
+        (Ty::Ptr { elem: a, readonly: ra }, Ty::Ptr { elem: b, readonly: rb }) => pointer_to_pointer(a == b, ra, rb),
         (Ty::StructPtr { id: a, readonly: ra }, Ty::StructPtr { id: b, readonly: rb }) => {
-            if a != b {
-                Err(AssignError::Mismatch)
-            } else if ra && !rb {
-                Err(AssignError::DropsConst)
-            } else {
-                Ok(())
-            }
+            pointer_to_pointer(a == b, ra, rb)
         }
         (Ty::Struct(a), Ty::Struct(b)) if a == b => Ok(()),
         (f, Ty::Ptr { .. } | Ty::StructPtr { .. }) if f.is_integer() && is_zero_const => Ok(()),
         (Ty::Ptr { .. } | Ty::StructPtr { .. }, Ty::Bool) => Ok(()),
         _ => Err(AssignError::Mismatch),
+    }
+}
+
+/// A pointer to a pointer: the same pointee, and no `const` lost.
+fn pointer_to_pointer(same_pointee: bool, from_readonly: bool, to_readonly: bool) -> Result<(), AssignError> {
+    if !same_pointee {
+        Err(AssignError::Mismatch)
+    } else if from_readonly && !to_readonly {
+        Err(AssignError::DropsConst)
+    } else {
+        Ok(())
     }
 }
 
