@@ -1497,3 +1497,26 @@ host { int out[64]; k<<<1, 64>>>(out); }
         "a statement in a `switch` before its first `case` never runs"
     );
 }
+
+/// `float(x)` is C++'s cast, as `(float)x`; `volatile __shared__` declares shared memory
+/// (the `volatile` is ignored with a note: every access goes to memory here anyway).
+#[test]
+fn functional_casts_and_volatile_shared_arrays() {
+    let src = r#"
+__global__ void k(float* out, int* bits) {
+    volatile __shared__ int s[32];
+    int i = threadIdx.x;
+    s[i] = i * 3;
+    __syncthreads();
+    out[i] = float(s[31 - i]) / 2.0f + sqrt(float(i));
+    bits[i] = int(out[i] * 10.0f) + unsigned(i);
+}
+host { float out[32]; int bits[32]; k<<<1, 32>>>(out, bits); }
+"#;
+    let run = Run::new(src);
+    for (i, (&out, &bits)) in run.floats("out").iter().zip(&run.ints("bits")).enumerate() {
+        let want = (3 * (31 - i)) as f32 / 2.0 + (i as f32).sqrt();
+        assert_eq!(out, want, "out[{i}]");
+        assert_eq!(bits, (want * 10.0) as i32 + i as i32, "bits[{i}]");
+    }
+}

@@ -859,7 +859,7 @@ impl<'a> Parser<'a> {
                         .warning(start.to(self.prev_span()), "`printf` is ignored: the simulated GPU has no console");
                     StmtKind::Empty
                 }
-                "__shared__" | "static" => {
+                "__shared__" | "static" | "volatile" if !self.peek_at(1).is_punct("(") => {
                     let d = self.declaration()?;
                     self.expect_semicolon("after the declaration")?;
                     return Ok(d);
@@ -947,8 +947,19 @@ impl<'a> Parser<'a> {
 
     fn declaration(&mut self) -> PResult<Stmt> {
         let start = self.peek().span;
-        self.eat_word("static");
-        let shared = self.eat_word("__shared__");
+        // `static`, `volatile` and `__shared__` in any order (`volatile __shared__ int s[8];`).
+        let mut shared = false;
+        loop {
+            if self.eat_word("static") {
+            } else if self.at_word("volatile") && self.peek_at(1).is_ident("__shared__") {
+                self.diags.warning(self.peek().span, "`volatile` is ignored");
+                self.bump();
+            } else if self.eat_word("__shared__") {
+                shared = true;
+            } else {
+                break;
+            }
+        }
         if shared && self.in_host {
             return Err(self.error(start, "`__shared__` variables belong in kernels, not in the host block"));
         }
@@ -1266,6 +1277,16 @@ impl<'a> Parser<'a> {
                     t.span,
                     "string literals are not supported here (only `printf`, which is ignored, takes one)",
                 ))
+            }
+            Tok::Ident(w)
+                if matches!(w.as_str(), "int" | "float" | "unsigned" | "bool") && self.peek_at(1).is_punct("(") =>
+            {
+                // `float(x)`: C++'s functional cast, the same as `(float)x`.
+                let ty = self.base_type()?;
+                self.expect("(", "after the type of the cast")?;
+                let inner = self.nested(|p| p.expr())?;
+                let close = self.expect(")", "to close the cast")?;
+                return self.mk(ExprKind::Cast(ty, Box::new(inner)), t.span.to(close));
             }
             Tok::Ident(w) => match w.as_str() {
                 "true" => ExprKind::Bool(true),
