@@ -1520,3 +1520,30 @@ host { float out[32]; int bits[32]; k<<<1, 32>>>(out, bits); }
         assert_eq!(bits, (want * 10.0) as i32 + i as i32, "bits[{i}]");
     }
 }
+
+/// `__mul24` and `__umul24` multiply the low 24 bits of their operands (sign-extended for the
+/// signed one), keeping the low 32 bits of the product, as CUDA defines them.
+#[test]
+fn twenty_four_bit_multiplies() {
+    let src = r#"
+__global__ void k(const int* a, const int* b, int* s, unsigned* u) {
+    int i = threadIdx.x;
+    s[i] = __mul24(a[i], b[i]);
+    u[i] = __umul24((unsigned)a[i], (unsigned)b[i]);
+}
+host {
+    int a[4] = {3, -5, 16777215, 33554435};
+    int b[4] = {7, 9, 2, -3};
+    int s[4]; unsigned u[4];
+    k<<<1, 4>>>(a, b, s, u);
+}
+"#;
+    let run = Run::new(src);
+    let (a, b) = ([3i32, -5, 16777215, 33554435], [7i32, 9, 2, -3]);
+    let sext = |x: i32| (x << 8) >> 8;
+    for i in 0..4 {
+        assert_eq!(run.ints("s")[i], sext(a[i]).wrapping_mul(sext(b[i])), "__mul24 {i}");
+        let (x, y) = (a[i] as u32 & 0xFF_FFFF, b[i] as u32 & 0xFF_FFFF);
+        assert_eq!(run.words("u")[i], x.wrapping_mul(y), "__umul24 {i}");
+    }
+}

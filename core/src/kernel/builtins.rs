@@ -72,6 +72,8 @@ pub const MATH: &[&str] = &[
     "__fdividef",
     "__popc",
     "__clz",
+    "__mul24",
+    "__umul24",
 ];
 /// Loads through the read-only data cache (`__ldg(&a[i])`): here a plain load.
 pub const LOADS: &[&str] = &["__ldg"];

@@ -1434,7 +1434,7 @@ impl Gen<'_, '_> {
             "fmax" => "fmaxf",
             "fma" => "fmaf",
             "rsqrt" => "rsqrtf",
-            "__popc" | "__clz" | "__fdividef" => name,
+            "__popc" | "__clz" | "__fdividef" | "__mul24" | "__umul24" => name,
             other => {
                 let plain = other.trim_start_matches("__");
                 match plain {
@@ -1459,7 +1459,7 @@ impl Gen<'_, '_> {
             }
         };
         let n = match name {
-            "min" | "max" | "fminf" | "fmaxf" | "__fdividef" | "powf" => 2,
+            "min" | "max" | "fminf" | "fmaxf" | "__fdividef" | "powf" | "__mul24" | "__umul24" => 2,
             "fmaf" => 3,
             _ => 1,
         };
@@ -1506,6 +1506,23 @@ impl Gen<'_, '_> {
                 let x = self.convert(vals[0], Ty::Uint);
                 let op = if name == "__popc" { UnaryOp::Popc } else { UnaryOp::Clz };
                 Val { op: self.unary_op(op, x.op), ty: Ty::Int }
+            }
+            "__mul24" | "__umul24" => {
+                // The low 24 bits of each operand (sign-extended for `__mul24`), multiplied;
+                // the low 32 bits of the product.
+                let unsigned = name == "__umul24";
+                let ty = if unsigned { Ty::Uint } else { Ty::Int };
+                let low24 = |g: &mut Self, v: Val| {
+                    let v = g.convert(v, ty).op;
+                    if unsigned {
+                        g.alu(AluOp::And, v, VOp::Imm(0x00FF_FFFF))
+                    } else {
+                        let up = g.alu(AluOp::Shl, v, VOp::Imm(8));
+                        g.alu(AluOp::ShrS, up, VOp::Imm(8))
+                    }
+                };
+                let (x, y) = (low24(self, vals[0]), low24(self, vals[1]));
+                Val { op: self.alu(AluOp::Mul, x, y), ty }
             }
             "powf" => {
                 let (x, y) = (float(self, vals[0]), float(self, vals[1]));
