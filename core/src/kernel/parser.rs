@@ -311,7 +311,7 @@ impl<'a> Parser<'a> {
             } else if self.eat(";") {
             } else if self.at_word("struct") && matches!(self.peek_at(1).tok, Tok::Ident(_)) && {
                 let after = self.peek_at(2);
-                after.is_punct("{") || after.is_punct(";")
+                after.is_punct("{") || after.is_punct(";") || self.peek_at(1).is_ident("__align__")
             } {
                 let start = self.pos;
                 if self.struct_definition().is_err() {
@@ -344,6 +344,12 @@ impl<'a> Parser<'a> {
     /// `struct Name { members };` (or a declaration `struct Name;`, which adds nothing).
     fn struct_definition(&mut self) -> PResult<()> {
         self.bump();
+        if self.at_word("__align__") && self.peek_at(1).is_punct("(") {
+            // Every member is 4-byte aligned here; a larger alignment changes no layout.
+            let at = self.bump().span;
+            self.skip_parenthesised();
+            self.diags.warning(at.to(self.prev_span()), "`__align__` is ignored: members are 4 bytes apart here");
+        }
         let (name, span) = self.ident("a struct name")?;
         if self.eat(";") {
             return Ok(());
@@ -441,6 +447,14 @@ impl<'a> Parser<'a> {
                 Tok::Ident(w) if w == "__device__" => device = true,
                 Tok::Ident(w) if matches!(w.as_str(), "__forceinline__" | "__noinline__" | "inline" | "static") => {}
                 Tok::Ident(w) if w == "__host__" => host = Some(t.span),
+                Tok::Ident(w) if w == "__launch_bounds__" && self.peek_at(1).is_punct("(") => {
+                    // A hint to nvcc's register allocator; this one allocates as it does anyway.
+                    self.bump();
+                    self.skip_parenthesised();
+                    let span = t.span.to(self.prev_span());
+                    self.diags.warning(span, "`__launch_bounds__` is ignored");
+                    continue;
+                }
                 Tok::Ident(w) if w == "__constant__" => constant = Some(t.span),
                 Tok::Ident(w)
                     if matches!(
@@ -485,6 +499,12 @@ impl<'a> Parser<'a> {
         let after_qualifiers = self.pos;
         let mut ret = self.base_type()?;
         self.pointer_suffix(&mut ret)?;
+        if self.at_word("__launch_bounds__") && self.peek_at(1).is_punct("(") {
+            // `void __launch_bounds__(256) k(…)`: where nvcc's samples put it.
+            let at = self.bump().span;
+            self.skip_parenthesised();
+            self.diags.warning(at.to(self.prev_span()), "`__launch_bounds__` is ignored");
+        }
         let (name, name_span) = self.ident("a function name")?;
         if !self.at("(") && (constant.is_some() || (device && !global)) {
             // `__constant__ float c[16] = {…};`, `__device__ int count;`: memory at file scope.
@@ -881,17 +901,11 @@ impl<'a> Parser<'a> {
         Ok(Stmt { kind, span: start.to(self.prev_span()) })
     }
 
-    /// Skips a name and its parenthesised arguments, balancing brackets, up to the closing
-    /// `)` or the end of the file.
-    fn skip_call(&mut self) {
-        self.bump();
+    /// Skips `( … )`, the `(` being next, balancing brackets.
+    fn skip_parenthesised(&mut self) {
         let mut depth = 0u32;
-        loop {
-            let t = self.peek();
-            if t.tok == Tok::Eof {
-                return;
-            }
-            self.bump();
+        while !self.at_eof() {
+            let t = self.bump();
             if t.is_punct("(") {
                 depth += 1;
             } else if t.is_punct(")") {
@@ -901,6 +915,13 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// Skips a name and its parenthesised arguments, balancing brackets, up to the closing
+    /// `)` or the end of the file.
+    fn skip_call(&mut self) {
+        self.bump();
+        self.skip_parenthesised();
     }
 
     /// `{ case 1: … default: … }` after `switch (…)`: statements gathered into arms at
