@@ -1558,3 +1558,34 @@ fn launch_bounds_and_align_are_ignored_with_a_note() {
     assert_eq!(notes, ["`__align__` is ignored: members are 4 bytes apart here", "`__launch_bounds__` is ignored"]);
     assert_eq!(Run::new(src).ints("p"), [1, 2, 5, 6]);
 }
+
+/// `atomicInc` and `atomicDec` as CUDA defines them: counters that wrap at the given bound.
+/// 64 threads step each counter once; the final values follow from the rules applied 64
+/// times in Rust, and the old values returned are each step's.
+#[test]
+fn atomic_inc_and_dec_wrap_at_their_bound() {
+    let src = r#"
+__global__ void k(unsigned* c, unsigned* olds) {
+    unsigned i = threadIdx.x;
+    olds[i] = atomicInc(&c[0], 9u);
+    olds[64 + i] = atomicDec(&c[1], 9u);
+}
+host { unsigned c[2]; unsigned olds[128]; k<<<1, 64>>>(c, olds); }
+"#;
+    let run = Run::new(src);
+    let (mut inc, mut dec) = (0u32, 0u32);
+    let (mut inc_olds, mut dec_olds) = (Vec::new(), Vec::new());
+    for _ in 0..64 {
+        inc_olds.push(inc);
+        inc = if inc >= 9 { 0 } else { inc + 1 };
+        dec_olds.push(dec);
+        dec = if dec == 0 || dec > 9 { 9 } else { dec - 1 };
+    }
+    assert_eq!(run.words("c"), [inc, dec]);
+    // Lanes are serialised in lane order, so thread i sees step i's old value.
+    let olds = run.words("olds");
+    assert_eq!(olds[..64], inc_olds[..]);
+    assert_eq!(olds[64..], dec_olds[..]);
+    let found = errors("__global__ void k(int* c) { atomicInc(&c[0], 3); }\nhost { int c[1]; k<<<1, 1>>>(c); }");
+    assert_eq!(found[0].2, "`atomicInc` works on `unsigned` values");
+}

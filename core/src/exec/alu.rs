@@ -215,6 +215,20 @@ pub fn atomic(op: AtomicOp, old: u32, src: u32, compare: u32) -> u32 {
         AtomicOp::Or => old | src,
         AtomicOp::Xor => old ^ src,
         AtomicOp::Exch => src,
+        AtomicOp::Inc => {
+            if old >= src {
+                0
+            } else {
+                old + 1
+            }
+        }
+        AtomicOp::Dec => {
+            if old == 0 || old > src {
+                src
+            } else {
+                old - 1
+            }
+        }
         AtomicOp::Cas => {
             if old == compare {
                 src
@@ -336,5 +350,12 @@ mod tests {
         assert_eq!(atomic(AtomicOp::Cas, 5, 9, 4), 5);
         assert_eq!(atomic(AtomicOp::MinS, 3, -2i32 as u32, 0), -2i32 as u32);
         assert_eq!(atomic(AtomicOp::FAdd, fb(1.5), fb(2.0), 0), fb(3.5));
+        // CUDA's definitions: a counter that wraps to 0 past `src`, and down to `src` past 0.
+        assert_eq!(atomic(AtomicOp::Inc, 3, 5, 0), 4);
+        assert_eq!(atomic(AtomicOp::Inc, 5, 5, 0), 0);
+        assert_eq!(atomic(AtomicOp::Inc, 9, 5, 0), 0);
+        assert_eq!(atomic(AtomicOp::Dec, 3, 5, 0), 2);
+        assert_eq!(atomic(AtomicOp::Dec, 0, 5, 0), 5);
+        assert_eq!(atomic(AtomicOp::Dec, 9, 5, 0), 5);
     }
 }

@@ -234,6 +234,10 @@ pub enum AtomicOp {
     Exch,
     /// Compare and swap: store `src` if the old value equals `compare`.
     Cas,
+    /// CUDA's `atomicInc`: 0 if the old value is at least `src`, else the old value + 1.
+    Inc,
+    /// CUDA's `atomicDec`: `src` if the old value is 0 or above `src`, else the old value - 1.
+    Dec,
 }
 
 /// One instruction. Targets of branches are instruction indices within the kernel.

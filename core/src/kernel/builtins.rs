@@ -19,6 +19,8 @@ pub const ATOMICS: &[&str] = &[
     "atomicAnd",
     "atomicOr",
     "atomicXor",
+    "atomicInc",
+    "atomicDec",
 ];
 /// Math functions: CUDA's single-precision ones, their C++ overloads on `float` (`exp`,
 /// `sqrt`, `pow`, …, as CUDA's math headers declare them), the fast intrinsics (computed
@@ -102,8 +104,6 @@ pub const NOT_SUPPORTED: &[(&str, &str)] = &[
     ("__syncwarp", "`__syncwarp` is not supported yet"),
     ("__threadfence", "memory fences are not supported yet"),
     ("__threadfence_block", "memory fences are not supported yet"),
-    ("atomicInc", "`atomicInc` is not supported yet; `atomicAdd` with a compare can stand in"),
-    ("atomicDec", "`atomicDec` is not supported yet; `atomicSub` with a compare can stand in"),
     ("malloc", "memory allocation in kernels is not supported; allocate a buffer in the host block"),
     ("free", "memory allocation in kernels is not supported; allocate a buffer in the host block"),
     ("this_thread_block", "cooperative groups are not supported yet; use `__syncthreads()` and `threadIdx`"),

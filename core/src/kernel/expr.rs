@@ -1643,6 +1643,12 @@ impl Gen<'_, '_> {
             "atomicMax" => AtomicOp::MaxS,
             "atomicAnd" => AtomicOp::And,
             "atomicOr" => AtomicOp::Or,
+            "atomicInc" | "atomicDec" if !unsigned => {
+                self.diags.error(span, format!("`{name}` works on `unsigned` values"));
+                return Val::error();
+            }
+            "atomicInc" => AtomicOp::Inc,
+            "atomicDec" => AtomicOp::Dec,
             _ => AtomicOp::Xor,
         };
         if name == "atomicSub" && float {
