@@ -6,9 +6,12 @@ use std::io::Write;
 
 use warpscope_core::workload::{BufferSpec, ElemType};
 
-/// One `--dump`: the buffer's index and where its contents go (`None`: standard output).
+/// One `--dump`: the buffer (its index, name and element type) and where its contents go
+/// (`None`: standard output).
 pub struct Dump {
     buffer: usize,
+    name: String,
+    elem: ElemType,
     path: Option<std::path::PathBuf>,
 }
 
@@ -27,7 +30,7 @@ pub fn parse(args: &[String], buffers: &[BufferSpec], json: bool) -> Result<Vec<
         if path.is_none() && json {
             return Err(format!("--dump {arg}: with --json, write the dump to a file (--dump {name}=PATH)"));
         }
-        dumps.push(Dump { buffer, path });
+        dumps.push(Dump { buffer, name: name.to_string(), elem: buffers[buffer].elem, path });
     }
     Ok(dumps)
 }
@@ -63,24 +66,23 @@ fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
 }
 
 /// Writes every dump; `buffer(i)` gives buffer `i`'s words.
-pub fn write<'a>(dumps: &[Dump], buffers: &[BufferSpec], buffer: impl Fn(usize) -> &'a [u32]) -> Result<(), String> {
+pub fn write<'a>(dumps: &[Dump], buffer: impl Fn(usize) -> &'a [u32]) -> Result<(), String> {
     let to_stdout = dumps.iter().filter(|d| d.path.is_none()).count();
     let mut stdout = std::io::stdout().lock();
     for d in dumps {
-        let spec = &buffers[d.buffer];
         let words = buffer(d.buffer);
         match &d.path {
             Some(path) if path.extension().is_some_and(|e| e == "bin") => {
                 let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
                 std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             }
-            Some(path) => std::fs::write(path, text(words, spec.elem))
+            Some(path) => std::fs::write(path, text(words, d.elem))
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
             None => {
                 if to_stdout > 1 {
-                    let _ = writeln!(stdout, "# {}", spec.name);
+                    let _ = writeln!(stdout, "# {}", d.name);
                 }
-                let _ = stdout.write_all(text(words, spec.elem).as_bytes());
+                let _ = stdout.write_all(text(words, d.elem).as_bytes());
             }
         }
     }

@@ -177,7 +177,8 @@ pub fn run(args: &RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let buffers = workload.buffers.clone();
+    // Only the names are kept: the run holds the buffers themselves.
+    let names: Vec<String> = workload.buffers.iter().map(|b| b.name.clone()).collect();
     let policies = Policies { tb: args.tb.clone(), warp: args.warp.clone() };
     let options = RunOptions { max_cycles: args.max_cycles, ..RunOptions::default() };
     let mut sim = match Simulation::new(config, workload, &policies, options) {
@@ -192,10 +193,10 @@ pub fn run(args: &RunArgs) -> ExitCode {
     let seconds = started.elapsed().as_secs_f64();
     let report = sim.report();
     let checksums: Vec<(String, usize, u64)> = match args.checksums {
-        true => buffers
+        true => names
             .iter()
             .enumerate()
-            .map(|(i, b)| (b.name.clone(), sim.buffer(i).len(), crate::dump::checksum(sim.buffer(i))))
+            .map(|(i, name)| (name.clone(), sim.buffer(i).len(), crate::dump::checksum(sim.buffer(i))))
             .collect(),
         false => Vec::new(),
     };
@@ -220,7 +221,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
             println!("buffer {name:<20} {words:>10} words   FNV-1a 64 {sum:016x}");
         }
     }
-    if let Err(e) = crate::dump::write(&dumps, &buffers, |i| sim.buffer(i)) {
+    if let Err(e) = crate::dump::write(&dumps, |i| sim.buffer(i)) {
         eprintln!("warpscope: {e}");
         return ExitCode::from(2);
     }

@@ -461,7 +461,7 @@ impl Simulation {
             let code = self.workload.kernels.get(run.code as usize);
             let mut lines: Vec<(u32, usize)> = Vec::new();
             for sm in &self.sms {
-                for (warp_run, _, pc) in sm.live_warp_pcs() {
+                for (warp_run, pc) in sm.live_warp_pcs() {
                     if warp_run as usize != k {
                         continue;
                     }

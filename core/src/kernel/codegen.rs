@@ -317,7 +317,6 @@ impl<'a, 'd> Gen<'a, 'd> {
         (self.is_temp.len() - 1) as VReg
     }
 
-    /// A fresh expression temporary.
     /// A site for an instruction generated from `span` (see [`VInstr::site`]).
     pub fn site(&mut self, span: Span) -> Site {
         if self.sites.len() >= NO_SITE as usize {
@@ -327,6 +326,7 @@ impl<'a, 'd> Gen<'a, 'd> {
         (self.sites.len() - 1) as Site
     }
 
+    /// A fresh expression temporary.
     pub fn temp(&mut self) -> VReg {
         self.new_reg(true)
     }
@@ -449,8 +449,7 @@ impl<'a, 'd> Gen<'a, 'd> {
         self.scopes.push(Vec::new());
         for (p, &ty) in f.params.iter().zip(&sig.params) {
             if let Ty::Struct(id) = ty {
-                let n = super::structs::leaves(&unit.structs, id).map_or(0, |l| l.len());
-                let regs = (0..n).map(|_| self.var()).collect();
+                let regs = (0..super::structs::leaf_count(&unit.structs, id)).map(|_| self.var()).collect();
                 self.declare(&p.name, p.span, Sym::Struct { regs, id, is_const: p.ty.is_const });
                 continue;
             }
@@ -522,7 +521,7 @@ impl<'a, 'd> Gen<'a, 'd> {
         for (p, &ty) in f.params.iter().zip(&sig.params) {
             if let Ty::Struct(id) = ty {
                 // The caller passed the struct's leaves, already copied into registers.
-                let n = super::structs::leaves(&unit.structs, id).map_or(0, |l| l.len());
+                let n = super::structs::leaf_count(&unit.structs, id);
                 let regs =
                     args.by_ref().take(n).filter_map(|v| if let VOp::Reg(r) = v.op { Some(r) } else { None }).collect();
                 self.declare(&p.name, p.span, Sym::Struct { regs, id, is_const: p.ty.is_const });
@@ -575,19 +574,16 @@ impl<'a, 'd> Gen<'a, 'd> {
             None => regalloc::allocate(&code, vregs, params).map(|done| (done, sites_of(&code))),
         };
         match allocated {
-            Ok(((mut machine, regs), mut sites)) => {
+            Ok(((mut machine, regs), sites)) => {
                 // The allocator keeps one machine instruction per virtual one; the no-ops it
                 // leaves go, and their sites with them.
                 let kept = cfg::remove_nops(&mut machine);
-                let mut k = 0;
-                sites.retain(|_| {
-                    k += 1;
-                    kept[k - 1]
-                });
                 let local_arrays = keep_named_checks(&mut machine, &self.local_arrays);
                 let source = sites
                     .iter()
-                    .map(|&site| match self.sites.get(site as usize) {
+                    .zip(&kept)
+                    .filter(|(_, &kept)| kept)
+                    .map(|(&site, _)| match self.sites.get(site as usize) {
                         Some(span) => SourcePos { line: span.line, column: span.column },
                         None => SourcePos::default(),
                     })
@@ -968,7 +964,7 @@ impl<'a, 'd> Gen<'a, 'd> {
             }
             None => {}
         }
-        self.declare_struct(&d.name, d.name_span, id, regs, d.ty.is_const);
+        self.declare(&d.name, d.name_span, Sym::Struct { regs, id, is_const: d.ty.is_const });
     }
 
     /// Registers `regs` (of types `types`) from an initializer list, and, as in C, those

@@ -625,34 +625,22 @@ impl Gen<'_, '_> {
         let pointee = if x.ty.is_ptr() { step(self, x.ty) } else { step(self, y.ty) };
         let scaled = |g: &mut Self, v: Val| {
             let v = g.convert(v, v.ty.promote());
-            g.alu(AluOp::Mul, v.op, VOp::Imm(pointee))
+            g.scale(v.op, pointee)
         };
         match (op, x.ty, y.ty) {
             (BinOp::Sub, Ty::StructPtr { id: a, .. }, Ty::StructPtr { id: b, .. }) if a == b => {
                 let bytes = self.alu(AluOp::Sub, x.op, y.op);
                 Val { op: self.alu(AluOp::DivS, bytes, VOp::Imm(pointee)), ty: Ty::Int }
             }
-            (BinOp::Add, Ty::StructPtr { .. }, t) if t.is_integer() => {
+            (BinOp::Add, p, t) if p.is_ptr() && t.is_integer() => {
                 let s = scaled(self, y);
                 Val { op: self.alu(AluOp::Add, x.op, s), ty: x.ty }
             }
-            (BinOp::Add, t, Ty::StructPtr { .. }) if t.is_integer() => {
+            (BinOp::Add, t, p) if p.is_ptr() && t.is_integer() => {
                 let s = scaled(self, x);
                 Val { op: self.alu(AluOp::Add, y.op, s), ty: y.ty }
             }
-            (BinOp::Sub, Ty::StructPtr { .. }, t) if t.is_integer() => {
-                let s = scaled(self, y);
-                Val { op: self.alu(AluOp::Sub, x.op, s), ty: x.ty }
-            }
-            (BinOp::Add, Ty::Ptr { .. }, t) if t.is_integer() => {
-                let s = scaled(self, y);
-                Val { op: self.alu(AluOp::Add, x.op, s), ty: x.ty }
-            }
-            (BinOp::Add, t, Ty::Ptr { .. }) if t.is_integer() => {
-                let s = scaled(self, x);
-                Val { op: self.alu(AluOp::Add, y.op, s), ty: y.ty }
-            }
-            (BinOp::Sub, Ty::Ptr { .. }, t) if t.is_integer() => {
+            (BinOp::Sub, p, t) if p.is_ptr() && t.is_integer() => {
                 let s = scaled(self, y);
                 Val { op: self.alu(AluOp::Sub, x.op, s), ty: x.ty }
             }
@@ -976,26 +964,10 @@ impl Gen<'_, '_> {
         }
         let ExprKind::Index(b, i) = &e.kind else { return Place::Error };
         let p = self.expr(b);
-        let (elem, readonly) = match p.ty {
-            Ty::Ptr { elem, readonly } => (elem, readonly),
-            Ty::StructPtr { id, readonly } => {
-                let size = self.unit.structs[id as usize].size;
-                let (dynamic, k) = self.split_offset(i);
-                let base_op = match dynamic {
-                    Some(d) => {
-                        let v = self.index_value(d);
-                        let scaled = self.alu(AluOp::Mul, v, VOp::Imm(size));
-                        self.alu(AluOp::Add, p.op, scaled)
-                    }
-                    None => p.op,
-                };
-                let offset = k.wrapping_mul(size as i32);
-                let (base, offset) = match base_op {
-                    VOp::Imm(c) => (None, (c as i32).wrapping_add(offset)),
-                    VOp::Reg(r) => (Some(r), offset),
-                };
-                return Place::Mem { space: Space::Global, base, offset, ty: Ty::Struct(id), readonly };
-            }
+        // The element's type and size: a number's 4 bytes, a struct's own.
+        let (elem, size, readonly) = match p.ty {
+            Ty::Ptr { elem, readonly } => (Ty::from_scalar(elem), 4, readonly),
+            Ty::StructPtr { id, readonly } => (Ty::Struct(id), self.unit.structs[id as usize].size, readonly),
             Ty::Error => {
                 self.expr(i);
                 return Place::Error;
@@ -1010,17 +982,17 @@ impl Gen<'_, '_> {
         let base_op = match dynamic {
             Some(d) => {
                 let v = self.index_value(d);
-                let scaled = self.alu(AluOp::Shl, v, VOp::Imm(2));
+                let scaled = self.scale(v, size);
                 self.alu(AluOp::Add, p.op, scaled)
             }
             None => p.op,
         };
-        let offset = k.wrapping_mul(4);
+        let offset = k.wrapping_mul(size as i32);
         let (base, offset) = match base_op {
             VOp::Imm(c) => (None, (c as i32).wrapping_add(offset)),
             VOp::Reg(r) => (Some(r), offset),
         };
-        Place::Mem { space: Space::Global, base, offset, ty: Ty::from_scalar(elem), readonly }
+        Place::Mem { space: Space::Global, base, offset, ty: elem, readonly }
     }
 
     fn check_rank(&mut self, name: &str, dims: &[u32], given: usize, span: Span, shared: bool) -> bool {
@@ -1140,6 +1112,16 @@ impl Gen<'_, '_> {
             (Some(d), Some(b)) => Some(self.in_reg_add(b, d)),
         };
         Place::Mem { space: at.space, base, offset, ty: elem, readonly: at.readonly }
+    }
+
+    /// `v` times `bytes`, a shift where `bytes` is a power of two (a pointer's 4-byte step is
+    /// `<< 2`, as it always was).
+    fn scale(&mut self, v: VOp, bytes: u32) -> VOp {
+        if bytes.is_power_of_two() {
+            self.alu(AluOp::Shl, v, VOp::Imm(bytes.trailing_zeros()))
+        } else {
+            self.alu(AluOp::Mul, v, VOp::Imm(bytes))
+        }
     }
 
     /// `b + d` in a register.

@@ -478,9 +478,8 @@ impl Host<'_, '_> {
     }
 
     /// The element count of buffer `d` from its dimensions (the first may be left to the
-    /// initializer list, of `listed` elements); `None` once said why not.
-    fn buffer_length(&mut self, d: &VarDecl, listed: Option<usize>) -> Option<u64> {
-        let list = listed;
+    /// initializer list, of `list` elements); `None` once said why not.
+    fn buffer_length(&mut self, d: &VarDecl, list: Option<usize>) -> Option<u64> {
         let mut words: u64 = 1;
         for (k, dim) in d.dims.iter().enumerate() {
             let n = match dim {

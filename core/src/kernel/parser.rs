@@ -448,11 +448,7 @@ impl<'a> Parser<'a> {
                 Tok::Ident(w) if matches!(w.as_str(), "__forceinline__" | "__noinline__" | "inline" | "static") => {}
                 Tok::Ident(w) if w == "__host__" => host = Some(t.span),
                 Tok::Ident(w) if w == "__launch_bounds__" && self.peek_at(1).is_punct("(") => {
-                    // A hint to nvcc's register allocator; this one allocates as it does anyway.
-                    self.bump();
-                    self.skip_parenthesised();
-                    let span = t.span.to(self.prev_span());
-                    self.diags.warning(span, "`__launch_bounds__` is ignored");
+                    self.skip_launch_bounds();
                     continue;
                 }
                 Tok::Ident(w) if w == "__constant__" => constant = Some(t.span),
@@ -499,12 +495,8 @@ impl<'a> Parser<'a> {
         let after_qualifiers = self.pos;
         let mut ret = self.base_type()?;
         self.pointer_suffix(&mut ret)?;
-        if self.at_word("__launch_bounds__") && self.peek_at(1).is_punct("(") {
-            // `void __launch_bounds__(256) k(…)`: where nvcc's samples put it.
-            let at = self.bump().span;
-            self.skip_parenthesised();
-            self.diags.warning(at.to(self.prev_span()), "`__launch_bounds__` is ignored");
-        }
+        // `void __launch_bounds__(256) k(…)`: where nvcc's samples put it.
+        self.skip_launch_bounds();
         let (name, name_span) = self.ident("a function name")?;
         if !self.at("(") && (constant.is_some() || (device && !global)) {
             // `__constant__ float c[16] = {…};`, `__device__ int count;`: memory at file scope.
@@ -899,6 +891,17 @@ impl<'a> Parser<'a> {
             _ => self.expression_statement()?,
         };
         Ok(Stmt { kind, span: start.to(self.prev_span()) })
+    }
+
+    /// Skips `__launch_bounds__(…)` if it is next, with a note: a hint to nvcc's register
+    /// allocator, which this compiler's allocation does not need.
+    fn skip_launch_bounds(&mut self) {
+        if !(self.at_word("__launch_bounds__") && self.peek_at(1).is_punct("(")) {
+            return;
+        }
+        let at = self.bump().span;
+        self.skip_parenthesised();
+        self.diags.warning(at.to(self.prev_span()), "`__launch_bounds__` is ignored");
     }
 
     /// Skips `( … )`, the `(` being next, balancing brackets.

@@ -9,11 +9,11 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::ast::{Expr, StructDef};
-use super::codegen::{Gen, Sym};
+use super::codegen::Gen;
 use super::diag::{suggest, Span};
 use super::expr::{Place, Val};
 use super::types::Ty;
-use super::vcode::{VOp, VReg};
+use super::vcode::VOp;
 
 /// The bytes a value of type `ty` takes in memory.
 pub(super) fn size_of(structs: &[StructDef], ty: Ty) -> u32 {
@@ -48,6 +48,12 @@ fn collect_leaves(structs: &[StructDef], id: u16, base: u32, out: &mut Vec<(u32,
         }
     }
     Ok(())
+}
+
+/// How many registers a variable of struct `id` takes (0 if it has an array member, which
+/// the declaration refuses).
+pub(super) fn leaf_count(structs: &[StructDef], id: u16) -> usize {
+    leaves(structs, id).map_or(0, |l| l.len())
 }
 
 /// The type of every 4-byte word of struct `id` (array members element by element), for
@@ -129,7 +135,7 @@ impl Gen<'_, '_> {
                 let name = format!("{name}.{member}");
                 match fty {
                     Ty::Struct(inner) => {
-                        let n = leaves(&unit.structs, inner).map_or(0, |l| l.len());
+                        let n = leaf_count(&unit.structs, inner);
                         Place::Regs { regs: regs[first..first + n].to_vec(), id: inner, name, is_const }
                     }
                     _ => Place::Var { reg: regs[first], ty: fty, name, is_const },
@@ -184,11 +190,6 @@ impl Gen<'_, '_> {
             out.push(Val { op: VOp::Reg(reg), ty });
         }
         true
-    }
-
-    /// Declares a struct variable `name` of struct `id` whose leaves are `regs`.
-    pub(super) fn declare_struct(&mut self, name: &str, span: Span, id: u16, regs: Vec<VReg>, is_const: bool) {
-        self.declare(name, span, Sym::Struct { regs, id, is_const });
     }
 
     /// A struct where a number is wanted: an error at `span`.

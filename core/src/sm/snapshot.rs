@@ -33,14 +33,13 @@ impl Sm {
         self.report.warp_instructions
     }
 
-    /// Each live warp's kernel run, the code it runs (an index into the workload's kernels)
-    /// and its next instruction.
-    pub fn live_warp_pcs(&self) -> impl Iterator<Item = (u32, u32, u32)> + '_ {
+    /// Each live warp's kernel run and its next instruction.
+    pub fn live_warp_pcs(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
         self.warps
             .iter()
             .zip(&self.info)
             .filter(|(_, info)| info.live)
-            .filter_map(|(warp, info)| Some((info.kernel, warp.code_index, warp.exec.stack.pc()?)))
+            .filter_map(|(warp, info)| Some((info.kernel, warp.exec.stack.pc()?)))
     }
 
     /// Every warp slot at the start of cycle `now` (everything before `now` simulated), in
