@@ -2,77 +2,13 @@
 //! program computes in plain Rust when run by the functional reference runner. Also the host
 //! block's launch sequences, and a bounded fuzz test that no input makes `compile` panic.
 
-use warpscope_core::config::{presets, GpuConfig};
-use warpscope_core::exec::memory::{GlobalMemory, Region};
-use warpscope_core::exec::reference::{self, Launch};
+mod language_common;
+
+use language_common::{compiled, config, errors, try_compile, Run};
 use warpscope_core::isa::{Dim3, Instr};
-use warpscope_core::kernel::{compile, CompileOptions, Diagnostic, Program, Severity};
+use warpscope_core::kernel::{compile, CompileOptions};
 use warpscope_core::rng::SplitMix64;
-use warpscope_core::workload::{Arg, BufferInit, ElemType, Workload};
-
-fn config() -> GpuConfig {
-    presets::fermi_gtx480()
-}
-
-fn try_compile(src: &str) -> Result<Program, Vec<Diagnostic>> {
-    let config = config();
-    compile(src, &CompileOptions { config: &config, defines: &[], optimize: true })
-}
-
-fn compiled(src: &str) -> Program {
-    match try_compile(src) {
-        Ok(p) => p,
-        Err(d) => panic!("compile failed:\n{}", d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n")),
-    }
-}
-
-fn errors(src: &str) -> Vec<(u32, u32, String)> {
-    match try_compile(src) {
-        Ok(_) => panic!("expected errors:\n{src}"),
-        Err(d) => d
-            .into_iter()
-            .filter(|d| d.severity == Severity::Error)
-            .map(|d| (d.span.line, d.span.column, d.message))
-            .collect(),
-    }
-}
-
-/// Runs every host launch in order with the reference runner.
-struct Run {
-    program: Program,
-    memory: GlobalMemory,
-    regions: Vec<Region>,
-    executed: u64,
-}
-
-impl Run {
-    fn new(src: &str) -> Run {
-        let program = compiled(src);
-        let (mut memory, regions) = program.workload.materialize();
-        let mut executed = 0;
-        let warp_size = config().core.warp_size;
-        for launch in &program.workload.launches {
-            let kernel = &program.workload.kernels[launch.kernel as usize];
-            let args = Workload::arg_words(launch, &regions);
-            let l = Launch { kernel, grid: launch.grid, block: launch.block, args: &args, warp_size };
-            executed += reference::run(l, &mut memory, 50_000_000).unwrap_or_else(|e| panic!("{e:?}"));
-        }
-        Run { program, memory, regions, executed }
-    }
-
-    fn words(&self, name: &str) -> Vec<u32> {
-        let b = self.program.workload.buffers.iter().position(|b| b.name == name).expect("buffer");
-        self.memory.words(self.regions[b]).to_vec()
-    }
-
-    fn ints(&self, name: &str) -> Vec<i32> {
-        self.words(name).into_iter().map(|w| w as i32).collect()
-    }
-
-    fn floats(&self, name: &str) -> Vec<f32> {
-        self.words(name).into_iter().map(f32::from_bits).collect()
-    }
-}
+use warpscope_core::workload::{Arg, BufferInit, ElemType};
 
 #[test]
 fn the_documented_saxpy_example_runs() {
@@ -1413,12 +1349,8 @@ fn unsupported_cuda_features_are_named() {
             "`tex1Dfetch`: texture reads are not supported; read the buffer with an index (or `__ldg`)",
         ),
         (
-            kernel("float v = __shfl_down_sync(0xffffffff, a[0], 1);"),
-            "`__shfl_down_sync`: warp shuffles are not supported yet; exchange values through `__shared__` memory",
-        ),
-        (
-            kernel("unsigned b = __ballot_sync(0xffffffff, a[0] > 0);"),
-            "`__ballot_sync`: warp vote functions are not supported yet",
+            kernel("float* p = malloc(16);"),
+            "`malloc`: memory allocation in kernels is not supported; allocate a buffer in the host block",
         ),
         (
             "texture<float, 1> t;\n__global__ void k(float* a) { }\nhost { float a[1]; k<<<1, 1>>>(a); }".to_string(),

@@ -5,6 +5,7 @@
 //! stored register-major (`regs[r * 32 + lane]`), so one operand of all lanes is contiguous.
 
 pub mod alu;
+pub mod cross_lane;
 pub mod footprint_sharing;
 pub mod memory;
 pub mod reference;
@@ -415,6 +416,16 @@ pub fn step(
             let (c, x, y) = (operand_row(regs, Operand::Reg(cond)), operand_row(regs, a), operand_row(regs, b));
             let out: [u32; LANES] = core::array::from_fn(|l| if c[l] != 0 { x[l] } else { y[l] });
             write_row(regs, dst, active, &out);
+        }
+        Instr::Shuffle { mode, dst, value, b, width } => {
+            let mut out = operand_row(regs, Operand::Reg(dst));
+            let (values, b, width) = (operand_row(regs, value), operand_row(regs, b), operand_row(regs, width));
+            cross_lane::shuffle(mode, &values, &b, &width, active, &mut out);
+            write_row(regs, dst, active, &out);
+        }
+        Instr::Vote { mode, dst, mask, pred } => {
+            let result = cross_lane::vote(mode, &operand_row(regs, pred), &operand_row(regs, mask), active);
+            write_row(regs, dst, active, &[result; LANES]);
         }
         Instr::Load { space, dst, addr, offset } => {
             let block = gather_addresses(regs, addr, offset, active, env.addresses).filter(|_| space == Space::Global);

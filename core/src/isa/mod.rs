@@ -240,6 +240,30 @@ pub enum AtomicOp {
     Dec,
 }
 
+/// Which lane a [`Instr::Shuffle`] reads, as PTX's `shfl.sync` modes define it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ShuffleMode {
+    /// From lane `b` of the lane's segment (`__shfl_sync`).
+    Idx,
+    /// From `b` lanes below, or the lane's own value at the segment's start (`__shfl_up_sync`).
+    Up,
+    /// From `b` lanes above, or its own value past the segment's end (`__shfl_down_sync`).
+    Down,
+    /// From the lane whose number differs in the bits of `b` (`__shfl_xor_sync`).
+    Xor,
+}
+
+/// What a [`Instr::Vote`] computes over the lanes that take part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VoteMode {
+    /// 1 if the predicate holds in every lane (`__all_sync`), else 0.
+    All,
+    /// 1 if it holds in any lane (`__any_sync`), else 0.
+    Any,
+    /// The mask of the lanes where it holds (`__ballot_sync`).
+    Ballot,
+}
+
 /// One instruction. Targets of branches are instruction indices within the kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Instr {
@@ -360,6 +384,34 @@ pub enum Instr {
         /// Expected value for [`AtomicOp::Cas`]; ignored otherwise.
         compare: Operand,
     },
+    /// `dst = value` of another lane of the warp, chosen by `mode`, `b` and the segment
+    /// width `width` (`__shfl_*_sync`). Each active lane reads the source lane's register as
+    /// it is, whether that lane is active or not (CUDA leaves that case undefined); a source
+    /// outside the lane's segment gives the lane its own value.
+    Shuffle {
+        /// How the source lane is found.
+        mode: ShuffleMode,
+        /// Destination.
+        dst: Reg,
+        /// The value exchanged.
+        value: Operand,
+        /// Source lane, distance or xor mask.
+        b: Operand,
+        /// Segment width in lanes (a power of two up to 32).
+        width: Operand,
+    },
+    /// `dst = ` a vote of `pred` over the active lanes that are also in `mask`
+    /// (`__all_sync`, `__any_sync`, `__ballot_sync`; `__activemask()` is a ballot of 1).
+    Vote {
+        /// What is computed.
+        mode: VoteMode,
+        /// Destination, the same in every active lane.
+        dst: Reg,
+        /// The lanes that take part (with the active ones).
+        mask: Operand,
+        /// The predicate (non-zero: true).
+        pred: Operand,
+    },
     /// Jump to `target` for lanes whose `cond` (if any) is non-zero, or zero when `negate`;
     /// diverged lanes meet again at `reconverge`.
     Branch {
@@ -464,6 +516,8 @@ impl Instr {
             | Instr::Fma { .. }
             | Instr::Cmp { .. }
             | Instr::Select { .. }
+            | Instr::Shuffle { .. }
+            | Instr::Vote { .. }
             | Instr::Bound { .. } => Unit::Alu,
             Instr::Sfu { .. } => Unit::Sfu,
             Instr::Load { .. } | Instr::Store { .. } | Instr::Atomic { .. } => Unit::Memory,
@@ -483,6 +537,8 @@ impl Instr {
             | Instr::Sfu { dst, .. }
             | Instr::Cmp { dst, .. }
             | Instr::Select { dst, .. }
+            | Instr::Shuffle { dst, .. }
+            | Instr::Vote { dst, .. }
             | Instr::Load { dst, .. }
             | Instr::Atomic { dst, .. } => Some(dst),
             Instr::Store { .. }
@@ -511,6 +567,8 @@ impl Instr {
             Instr::Unary { a, .. } | Instr::Bound { index: a, .. } => [r(a), None, None],
             Instr::Fma { a, b, c, .. } => [r(a), r(b), r(c)],
             Instr::Select { cond, a, b, .. } => [Some(cond), r(a), r(b)],
+            Instr::Shuffle { value, b, width, .. } => [r(value), r(b), r(width)],
+            Instr::Vote { mask, pred, .. } => [r(mask), r(pred), None],
             Instr::Load { addr, .. } => [Some(addr), None, None],
             Instr::Store { addr, src, .. } => [Some(addr), r(src), None],
             Instr::Atomic { addr, src, compare, .. } => [Some(addr), r(src), r(compare)],

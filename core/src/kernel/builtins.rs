@@ -77,6 +77,29 @@ pub const MATH: &[&str] = &[
     "__mul24",
     "__umul24",
 ];
+/// Warp shuffles and votes, and the calls that only order memory or lanes (compiled in
+/// `warp_intrinsics`).
+pub const WARP: &[&str] = &[
+    "__shfl_sync",
+    "__shfl_up_sync",
+    "__shfl_down_sync",
+    "__shfl_xor_sync",
+    "__shfl",
+    "__shfl_up",
+    "__shfl_down",
+    "__shfl_xor",
+    "__all_sync",
+    "__any_sync",
+    "__ballot_sync",
+    "__all",
+    "__any",
+    "__ballot",
+    "__activemask",
+    "__syncwarp",
+    "__threadfence",
+    "__threadfence_block",
+    "__threadfence_system",
+];
 /// Loads through the read-only data cache (`__ldg(&a[i])`): here a plain load.
 pub const LOADS: &[&str] = &["__ldg"];
 /// Functions of the `host { }` block only (buffer and graph initialisers, `swap`).
@@ -91,19 +114,6 @@ pub const NOT_SUPPORTED: &[(&str, &str)] = &[
     ("tex3D", "texture reads are not supported; read the buffer with an index"),
     ("surf2Dread", "surface memory is not supported"),
     ("surf2Dwrite", "surface memory is not supported"),
-    ("__shfl_sync", "warp shuffles are not supported yet; exchange values through `__shared__` memory"),
-    ("__shfl_up_sync", "warp shuffles are not supported yet; exchange values through `__shared__` memory"),
-    ("__shfl_down_sync", "warp shuffles are not supported yet; exchange values through `__shared__` memory"),
-    ("__shfl_xor_sync", "warp shuffles are not supported yet; exchange values through `__shared__` memory"),
-    ("__shfl", "warp shuffles are not supported yet; exchange values through `__shared__` memory"),
-    ("__shfl_down", "warp shuffles are not supported yet; exchange values through `__shared__` memory"),
-    ("__ballot_sync", "warp vote functions are not supported yet"),
-    ("__any_sync", "warp vote functions are not supported yet"),
-    ("__all_sync", "warp vote functions are not supported yet"),
-    ("__activemask", "warp vote functions are not supported yet"),
-    ("__syncwarp", "`__syncwarp` is not supported yet"),
-    ("__threadfence", "memory fences are not supported yet"),
-    ("__threadfence_block", "memory fences are not supported yet"),
     ("malloc", "memory allocation in kernels is not supported; allocate a buffer in the host block"),
     ("free", "memory allocation in kernels is not supported; allocate a buffer in the host block"),
     ("this_thread_block", "cooperative groups are not supported yet; use `__syncthreads()` and `threadIdx`"),
@@ -121,5 +131,5 @@ pub fn not_supported(name: &str) -> Option<&'static str> {
 
 /// Whether `name` is any built-in.
 pub fn is_builtin(name: &str) -> bool {
-    name == BARRIER || [VECTORS, SCALARS, ATOMICS, MATH, LOADS, HOST_ONLY].iter().any(|list| list.contains(&name))
+    name == BARRIER || [VECTORS, SCALARS, ATOMICS, MATH, WARP, LOADS, HOST_ONLY].iter().any(|list| list.contains(&name))
 }

@@ -35,7 +35,7 @@ impl Val {
         Val { op: VOp::Imm(0), ty }
     }
 
-    fn imm(bits: u32, ty: Ty) -> Val {
+    pub(super) fn imm(bits: u32, ty: Ty) -> Val {
         Val { op: VOp::Imm(bits), ty }
     }
 }
@@ -180,7 +180,7 @@ impl Gen<'_, '_> {
         self.pure_op(Pure::Sfu(op, a, b), |dst| VInstr::Sfu { op, dst, a, b })
     }
 
-    fn special(&mut self, which: Special) -> VOp {
+    pub(super) fn special(&mut self, which: Special) -> VOp {
         self.pure_op(Pure::Special(which), |dst| VInstr::Special { dst, which })
     }
 
@@ -249,7 +249,7 @@ impl Gen<'_, '_> {
         }
     }
 
-    fn truth(&mut self, v: Val, span: Span) -> VOp {
+    pub(super) fn truth(&mut self, v: Val, span: Span) -> VOp {
         match v.ty {
             Ty::Bool | Ty::Error => v.op,
             Ty::Int | Ty::Uint => self.cmp(CmpOp::Ne, CmpType::Int, v.op, VOp::Imm(0)),
@@ -1350,6 +1350,9 @@ impl Gen<'_, '_> {
             }
             return Val::imm(0, Ty::Void);
         }
+        if super::builtins::WARP.contains(&name) {
+            return self.warp_intrinsic(name, args, span);
+        }
         if MATH.contains(&name) {
             return self.math(name, args, span);
         }
@@ -1386,7 +1389,7 @@ impl Gen<'_, '_> {
     }
 
     /// Checks the argument count of a built-in (evaluating the arguments if it is wrong).
-    fn arity(&mut self, name: &str, args: &[Expr], n: usize, span: Span) -> bool {
+    pub(super) fn arity(&mut self, name: &str, args: &[Expr], n: usize, span: Span) -> bool {
         if args.len() == n {
             return true;
         }

@@ -40,6 +40,7 @@ mod regalloc;
 mod structs;
 mod types;
 mod vcode;
+mod warp_intrinsics;
 
 use alloc::format;
 use alloc::string::String;

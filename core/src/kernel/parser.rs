@@ -445,7 +445,11 @@ impl<'a> Parser<'a> {
             match &t.tok {
                 Tok::Ident(w) if w == "__global__" => global = true,
                 Tok::Ident(w) if w == "__device__" => device = true,
-                Tok::Ident(w) if matches!(w.as_str(), "__forceinline__" | "__noinline__" | "inline" | "static") => {}
+                Tok::Ident(w)
+                    if matches!(
+                        w.as_str(),
+                        "__forceinline__" | "__noinline__" | "__inline__" | "inline" | "static"
+                    ) => {}
                 Tok::Ident(w) if w == "__host__" => host = Some(t.span),
                 Tok::Ident(w) if w == "__launch_bounds__" && self.peek_at(1).is_punct("(") => {
                     self.skip_launch_bounds();

@@ -2,7 +2,9 @@
 //! [`crate::isa`] over unlimited virtual registers. Branch targets are label numbers while
 //! code is generated and instruction indices afterwards.
 
-use crate::isa::{AluOp, AtomicOp, CmpOp, CmpType, Instr, Operand, Reg, SfuOp, Space, Special, UnaryOp};
+use crate::isa::{
+    AluOp, AtomicOp, CmpOp, CmpType, Instr, Operand, Reg, SfuOp, ShuffleMode, Space, Special, UnaryOp, VoteMode,
+};
 
 /// A virtual register.
 pub(crate) type VReg = u32;
@@ -65,6 +67,22 @@ pub(crate) enum VInstr {
         cond: VReg,
         a: VOp,
         b: VOp,
+    },
+    /// A warp shuffle ([`Instr::Shuffle`]): not pure, its result depends on which lanes run
+    /// it together, so it is never moved across a branch.
+    Shuffle {
+        mode: ShuffleMode,
+        dst: VReg,
+        value: VOp,
+        b: VOp,
+        width: VOp,
+    },
+    /// A warp vote ([`Instr::Vote`]): not pure, for the same reason.
+    Vote {
+        mode: VoteMode,
+        dst: VReg,
+        mask: VOp,
+        pred: VOp,
     },
     Load {
         space: Space,
@@ -140,6 +158,8 @@ impl VInstr {
             | VInstr::Sfu { dst, .. }
             | VInstr::Cmp { dst, .. }
             | VInstr::Select { dst, .. }
+            | VInstr::Shuffle { dst, .. }
+            | VInstr::Vote { dst, .. }
             | VInstr::Load { dst, .. }
             | VInstr::Atomic { dst, .. } => Some(dst),
             VInstr::Store { .. }
@@ -162,6 +182,8 @@ impl VInstr {
             | VInstr::Sfu { dst, .. }
             | VInstr::Cmp { dst, .. }
             | VInstr::Select { dst, .. }
+            | VInstr::Shuffle { dst, .. }
+            | VInstr::Vote { dst, .. }
             | VInstr::Load { dst, .. }
             | VInstr::Atomic { dst, .. } => *dst = to,
             _ => {}
@@ -183,10 +205,14 @@ impl VInstr {
                 op(b)
             }
             VInstr::Unary { a, .. } | VInstr::Bound { index: a, .. } => op(a),
-            VInstr::Fma { a, b, c, .. } => {
+            VInstr::Fma { a, b, c, .. } | VInstr::Shuffle { value: a, b, width: c, .. } => {
                 op(a);
                 op(b);
                 op(c)
+            }
+            VInstr::Vote { mask: a, pred: b, .. } => {
+                op(a);
+                op(b)
             }
             VInstr::Select { cond, a, b, .. } => {
                 op(VOp::Reg(cond));
@@ -229,12 +255,12 @@ impl VInstr {
                 f(b)
             }
             VInstr::Unary { a, .. } | VInstr::Bound { index: a, .. } => f(a),
-            VInstr::Fma { a, b, c, .. } => {
+            VInstr::Fma { a, b, c, .. } | VInstr::Shuffle { value: a, b, width: c, .. } => {
                 f(a);
                 f(b);
                 f(c)
             }
-            VInstr::Select { a, b, .. } => {
+            VInstr::Select { a, b, .. } | VInstr::Vote { mask: a, pred: b, .. } => {
                 f(a);
                 f(b)
             }
@@ -312,6 +338,12 @@ impl VInstr {
             VInstr::Sfu { op: o, dst, a, b } => Instr::Sfu { op: o, dst: reg(dst), a: op(a), b: op(b) },
             VInstr::Cmp { op: o, ty, dst, a, b } => Instr::Cmp { op: o, ty, dst: reg(dst), a: op(a), b: op(b) },
             VInstr::Select { dst, cond, a, b } => Instr::Select { dst: reg(dst), cond: reg(cond), a: op(a), b: op(b) },
+            VInstr::Shuffle { mode, dst, value, b, width } => {
+                Instr::Shuffle { mode, dst: reg(dst), value: op(value), b: op(b), width: op(width) }
+            }
+            VInstr::Vote { mode, dst, mask, pred } => {
+                Instr::Vote { mode, dst: reg(dst), mask: op(mask), pred: op(pred) }
+            }
             VInstr::Load { space, dst, addr, offset, .. } => {
                 Instr::Load { space, dst: reg(dst), addr: reg(addr), offset }
             }
