@@ -530,6 +530,8 @@ impl<'a, 'd> Gen<'a, 'd> {
             let Some(v) = args.next() else { break };
             let reg = self.var();
             self.move_into(reg, v.op);
+            // A pointer parameter points into the memory its argument does.
+            let ty = if let Ty::Ptr { .. } = v.ty { v.ty } else { ty };
             self.declare(&p.name, p.span, Sym::Var { reg, ty, is_const: p.ty.is_const });
         }
         let ret_label = self.new_label();
@@ -897,10 +899,15 @@ impl<'a, 'd> Gen<'a, 'd> {
                 }
             }
             let reg = self.var();
+            let mut ty = ty;
             match &d.init {
                 Some(Init::Expr(e)) => {
                     let v = self.expr(e);
                     let v = self.convert_checked(v, ty, super::expr::Ctx::Init, e);
+                    if let Ty::Ptr { .. } = v.ty {
+                        // It keeps the memory space of its first address.
+                        ty = v.ty;
+                    }
                     self.move_into(reg, v.op);
                 }
                 Some(Init::List(_, span)) => {
@@ -1142,7 +1149,7 @@ impl<'a, 'd> Gen<'a, 'd> {
         for (k, e) in l.args.iter().enumerate() {
             let v = self.expr(e);
             let v = match param_tys.get(k) {
-                Some(&t) => self.convert_checked(v, t, super::expr::Ctx::Arg { func: &kernel_name, index: k }, e),
+                Some(&t) => self.convert_checked(v, t, super::expr::Ctx::Launch { kernel: &kernel_name, index: k }, e),
                 None => v,
             };
             args.push(v.op);
@@ -1529,16 +1536,17 @@ mod tests {
     #[test]
     fn arrays_and_shared_memory_errors() {
         check(
-            "__global__ void k(int* o, float* f) { __shared__ float t[16]; float* p = t; }",
+            "__global__ void k(int* o, float* f) { __shared__ float t[16]; f = t; }",
             1,
-            74,
-            "pointers to __shared__ arrays are not supported",
+            67,
+            "cannot assign a `__shared__ float*` to a `float*` variable: a pointer variable keeps the memory \
+             space of the address it was initialised with",
         );
         check(
             "__global__ void k(int* o, float* f) { __shared__ float t[4][4]; f[0] = t[1]; }",
             1,
             72,
-            "pointers to __shared__ arrays are not supported",
+            "a pointer to a row of `t` is not supported",
         );
         check(
             "__global__ void k(int* o, float* f) { __shared__ int t[16]; o[0] = t[16]; }",

@@ -46,7 +46,16 @@ pub(crate) enum Ctx<'s> {
     Assign,
     Store,
     Init,
-    Arg { func: &'s str, index: usize },
+    /// An argument of a device function or a built-in.
+    Arg {
+        func: &'s str,
+        index: usize,
+    },
+    /// An argument of a device-side launch.
+    Launch {
+        kernel: &'s str,
+        index: usize,
+    },
     Return(&'s str),
 }
 
@@ -114,6 +123,15 @@ struct ArrayAt {
 }
 
 const FLOAT_ONE: u32 = 0x3F80_0000;
+
+/// The memory a pointer's address is in.
+fn space_of(shared: bool) -> Space {
+    if shared {
+        Space::Shared
+    } else {
+        Space::Global
+    }
+}
 
 fn scalar_of(ty: Ty) -> Option<Scalar> {
     match ty {
@@ -225,10 +243,23 @@ impl Gen<'_, '_> {
             return Val::error();
         }
         let zero = matches!(self.const_value(e), Some((0, t)) if t.is_integer());
-        match assignable(v.ty, to, zero) {
+        // A declared pointer takes the space of the address it is first given.
+        let space_kept = match (v.ty, to) {
+            (Ty::Ptr { shared: from, .. }, Ty::Ptr { shared: into, .. }) if from != into => {
+                from && matches!(ctx, Ctx::Init | Ctx::Arg { .. })
+            }
+            _ => true,
+        };
+        let result = assignable(v.ty, to, zero).and(if space_kept { Ok(()) } else { Err(AssignError::Space) });
+        match result {
             Ok(()) if to.is_ptr() && !v.ty.is_ptr() => Val::imm(0, to),
-            Ok(()) if to.is_ptr() => Val { op: v.op, ty: to },
-            Ok(()) => self.convert(v, to),
+            Ok(()) => match (v.ty, to) {
+                (Ty::Ptr { shared, .. }, Ty::Ptr { elem, readonly, .. }) => {
+                    Val { op: v.op, ty: Ty::Ptr { elem, readonly, shared } }
+                }
+                (_, to) if to.is_ptr() => Val { op: v.op, ty: to },
+                _ => self.convert(v, to),
+            },
             Err(why) => {
                 let (from, to_s) = (self.a_type(v.ty), self.a_type(to));
                 let mut message = match ctx {
@@ -238,10 +269,24 @@ impl Gen<'_, '_> {
                     Ctx::Arg { func, index } => {
                         format!("argument {} of `{func}` must be {to_s}, found {from}", index + 1)
                     }
+                    Ctx::Launch { kernel, index } => {
+                        format!("argument {} of `{kernel}` must be {to_s}, found {from}", index + 1)
+                    }
                     Ctx::Return(f) => format!("`{f}` returns {to_s}, not {from}"),
                 };
-                if why == AssignError::DropsConst {
-                    message.push_str(" (it would allow writing through a `const` pointer)");
+                match (why, ctx) {
+                    (AssignError::DropsConst, _) => {
+                        message.push_str(" (it would allow writing through a `const` pointer)")
+                    }
+                    (AssignError::Space, Ctx::Assign) => message
+                        .push_str(": a pointer variable keeps the memory space of the address it was initialised with"),
+                    (AssignError::Space, Ctx::Launch { .. }) => {
+                        message.push_str(": a kernel's pointers are addresses in global memory")
+                    }
+                    (AssignError::Space, _) => {
+                        message.push_str(": only addresses in global memory can be stored or returned")
+                    }
+                    (AssignError::Mismatch, _) => {}
                 }
                 self.diags.error(e.span, message);
                 Val::error()
@@ -389,11 +434,23 @@ impl Gen<'_, '_> {
                 self.access_at = span;
                 self.load_place(&p)
             }
+            // A one-dimensional array is the address of its first element.
+            Some(Sym::Shared { offset, elem, dims }) if dims.len() == 1 => match scalar_of(elem) {
+                Some(elem) => Val::imm(offset, Ty::Ptr { elem, readonly: false, shared: true }),
+                None => {
+                    self.diags.error_help(
+                        span,
+                        "pointers to `__shared__` arrays of structs are not supported",
+                        format!("index `{name}` directly"),
+                    );
+                    Val::error()
+                }
+            },
             Some(Sym::Shared { .. }) => {
                 self.diags.error_help(
                     span,
-                    "pointers to __shared__ arrays are not supported",
-                    format!("index `{name}` directly"),
+                    format!("a pointer to a row of `{name}` is not supported"),
+                    format!("take the address of an element, `&{name}[i][0]`"),
                 );
                 Val::error()
             }
@@ -414,7 +471,7 @@ impl Gen<'_, '_> {
                 // An array is the address of its first element.
                 (1, Ty::Struct(id)) => Val { op: VOp::Reg(reg), ty: Ty::StructPtr { id, readonly } },
                 (1, t) => match scalar_of(t) {
-                    Some(elem) => Val { op: VOp::Reg(reg), ty: Ty::Ptr { elem, readonly } },
+                    Some(elem) => Val { op: VOp::Reg(reg), ty: Ty::Ptr { elem, readonly, shared: false } },
                     None => {
                         self.diags.error(span, format!("`{name}` is an array of `bool`; use one element"));
                         Val::error()
@@ -520,18 +577,15 @@ impl Gen<'_, '_> {
                 let op = self.mem_address(base, offset);
                 Val { op, ty: Ty::StructPtr { id, readonly } }
             }
-            Place::Mem { space: Space::Global, base, offset, ty, readonly } => {
-                let Some(elem) = scalar_of(ty) else { return Val::error() };
+            Place::Mem { space, base, offset, ty, readonly } => {
+                let Some(elem) = scalar_of(ty) else {
+                    if ty != Ty::Error {
+                        self.diags.error(span, "pointers to `__shared__` structs are not supported");
+                    }
+                    return Val::error();
+                };
                 let op = self.mem_address(base, offset);
-                Val { op, ty: Ty::Ptr { elem, readonly } }
-            }
-            Place::Mem { space: Space::Shared, .. } => {
-                self.diags.error_help(
-                    span,
-                    "pointers to __shared__ arrays are not supported",
-                    "`&` on shared memory is only allowed as the first argument of an atomic",
-                );
-                Val::error()
+                Val { op, ty: Ty::Ptr { elem, readonly, shared: space == Space::Shared } }
             }
             Place::Var { .. } | Place::Local { .. } | Place::Regs { .. } => {
                 self.diags.error(span, "taking the address of a local variable is not supported");
@@ -831,8 +885,10 @@ impl Gen<'_, '_> {
             (Ty::Error, _) | (_, Ty::Error) => Ty::Error,
             (a, b) if a == b => a,
             (a, b) if a.is_arith() && b.is_arith() => common(a, b),
-            (Ty::Ptr { elem: e1, readonly: r1 }, Ty::Ptr { elem: e2, readonly: r2 }) if e1 == e2 => {
-                Ty::Ptr { elem: e1, readonly: r1 || r2 }
+            (Ty::Ptr { elem: e1, readonly: r1, shared: s1 }, Ty::Ptr { elem: e2, readonly: r2, shared: s2 })
+                if e1 == e2 && s1 == s2 =>
+            {
+                Ty::Ptr { elem: e1, readonly: r1 || r2, shared: s1 }
             }
             (p @ Ty::Ptr { .. }, _) if zero(y) => p,
             (_, p @ Ty::Ptr { .. }) if zero(x) => p,
@@ -874,12 +930,13 @@ impl Gen<'_, '_> {
             ExprKind::Unary(UnOp::Deref, p) => {
                 let v = self.expr(p);
                 match v.ty {
-                    Ty::Ptr { elem, readonly } => {
+                    Ty::Ptr { elem, readonly, shared } => {
                         let (base, offset) = match v.op {
                             VOp::Imm(c) => (None, c as i32),
                             VOp::Reg(r) => (Some(r), 0),
                         };
-                        Place::Mem { space: Space::Global, base, offset, ty: Ty::from_scalar(elem), readonly }
+                        let space = space_of(shared);
+                        Place::Mem { space, base, offset, ty: Ty::from_scalar(elem), readonly }
                     }
                     Ty::StructPtr { id, readonly } => {
                         let (base, offset) = match v.op {
@@ -965,9 +1022,11 @@ impl Gen<'_, '_> {
         let ExprKind::Index(b, i) = &e.kind else { return Place::Error };
         let p = self.expr(b);
         // The element's type and size: a number's 4 bytes, a struct's own.
-        let (elem, size, readonly) = match p.ty {
-            Ty::Ptr { elem, readonly } => (Ty::from_scalar(elem), 4, readonly),
-            Ty::StructPtr { id, readonly } => (Ty::Struct(id), self.unit.structs[id as usize].size, readonly),
+        let (elem, size, readonly, space) = match p.ty {
+            Ty::Ptr { elem, readonly, shared } => (Ty::from_scalar(elem), 4, readonly, space_of(shared)),
+            Ty::StructPtr { id, readonly } => {
+                (Ty::Struct(id), self.unit.structs[id as usize].size, readonly, Space::Global)
+            }
             Ty::Error => {
                 self.expr(i);
                 return Place::Error;
@@ -992,7 +1051,7 @@ impl Gen<'_, '_> {
             VOp::Imm(c) => (None, (c as i32).wrapping_add(offset)),
             VOp::Reg(r) => (Some(r), offset),
         };
-        Place::Mem { space: Space::Global, base, offset, ty: elem, readonly }
+        Place::Mem { space, base, offset, ty: elem, readonly }
     }
 
     fn check_rank(&mut self, name: &str, dims: &[u32], given: usize, span: Span, shared: bool) -> bool {
@@ -1002,8 +1061,8 @@ impl Gen<'_, '_> {
         if given < dims.len() && shared {
             self.diags.error_help(
                 span,
-                "pointers to __shared__ arrays are not supported",
-                format!("index every dimension of `{name}` ({} of them)", dims.len()),
+                format!("a pointer to a row of `{name}` is not supported"),
+                format!("index every dimension of `{name}` ({} of them), or take `&{name}[i][0]`", dims.len()),
             );
         } else {
             self.diags.error(span, format!("`{name}` has {} dimension(s) but {given} indices are given", dims.len()));
@@ -1573,14 +1632,14 @@ impl Gen<'_, '_> {
         }
         let v = self.expr(e);
         match v.ty {
-            Ty::Ptr { readonly: true, elem } => {
+            Ty::Ptr { readonly: true, elem, .. } => {
                 self.diags.error(
                     e.span,
                     format!("`{name}` cannot write through a pointer to `const {}`", Ty::from_scalar(elem)),
                 );
                 None
             }
-            Ty::Ptr { elem, .. } => Some((Space::Global, self.in_reg(v.op), Ty::from_scalar(elem))),
+            Ty::Ptr { elem, shared, .. } => Some((space_of(shared), self.in_reg(v.op), Ty::from_scalar(elem))),
             Ty::Error => None,
             t => {
                 self.diags.error(

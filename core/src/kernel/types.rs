@@ -17,10 +17,13 @@ pub(crate) enum Ty {
     Float,
     Bool,
     Void,
-    /// A byte address in global memory.
+    /// A byte address in global memory, or in the block's shared memory where `shared`.
+    /// A pointer declaration names no space: a variable or parameter takes the space of the
+    /// address it is given first (as nvcc infers it), and keeps it.
     Ptr {
         elem: Scalar,
         readonly: bool,
+        shared: bool,
     },
     /// A struct of the file (by its index in the unit's structs). Only places (variables,
     /// memory) have this type: a struct is copied member by member.
@@ -43,8 +46,9 @@ impl fmt::Display for Ty {
             Ty::Float => f.write_str("float"),
             Ty::Bool => f.write_str("bool"),
             Ty::Void => f.write_str("void"),
-            Ty::Ptr { elem, readonly } => {
-                write!(f, "{}{}*", if *readonly { "const " } else { "" }, Ty::from_scalar(*elem))
+            Ty::Ptr { elem, readonly, shared } => {
+                let space = if *shared { "__shared__ " } else { "" };
+                write!(f, "{space}{}{}*", if *readonly { "const " } else { "" }, Ty::from_scalar(*elem))
             }
             // Messages that can name the struct do so through `Gen::type_name`.
             Ty::Struct(_) => f.write_str("struct"),
@@ -80,7 +84,11 @@ impl Ty {
             BaseType::Struct(id) => return Some(Ty::Struct(id)),
             _ => return None,
         };
-        Some(if t.pointer { Ty::Ptr { elem: scalar, readonly: t.pointee_const } } else { Ty::from_scalar(scalar) })
+        Some(if t.pointer {
+            Ty::Ptr { elem: scalar, readonly: t.pointee_const, shared: false }
+        } else {
+            Ty::from_scalar(scalar)
+        })
     }
 
     pub fn is_arith(self) -> bool {
@@ -292,7 +300,9 @@ pub(crate) fn assignable(from: Ty, to: Ty, is_zero_const: bool) -> Result<(), As
     match (from, to) {
         (Ty::Error, _) | (_, Ty::Error) => Ok(()),
         (f, t) if f.is_arith() && t.is_arith() => Ok(()),
-        (Ty::Ptr { elem: a, readonly: ra }, Ty::Ptr { elem: b, readonly: rb }) => pointer_to_pointer(a == b, ra, rb),
+        (Ty::Ptr { elem: a, readonly: ra, .. }, Ty::Ptr { elem: b, readonly: rb, .. }) => {
+            pointer_to_pointer(a == b, ra, rb)
+        }
         (Ty::StructPtr { id: a, readonly: ra }, Ty::StructPtr { id: b, readonly: rb }) => {
             pointer_to_pointer(a == b, ra, rb)
         }
@@ -318,6 +328,8 @@ fn pointer_to_pointer(same_pointee: bool, from_readonly: bool, to_readonly: bool
 pub(crate) enum AssignError {
     Mismatch,
     DropsConst,
+    /// A pointer into shared memory where one into global memory must be, or the reverse.
+    Space,
 }
 
 #[cfg(test)]
@@ -353,7 +365,7 @@ mod tests {
     #[test]
     fn messages_use_the_right_article() {
         assert_eq!(a(Ty::Int), "an `int`");
-        assert_eq!(a(Ty::Ptr { elem: Scalar::Float, readonly: false }), "a `float*`");
+        assert_eq!(a(Ty::Ptr { elem: Scalar::Float, readonly: false, shared: false }), "a `float*`");
         assert_eq!(a(Ty::Uint), "an `unsigned`");
     }
 }
