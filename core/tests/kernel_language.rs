@@ -1357,9 +1357,9 @@ fn unsupported_cuda_features_are_named() {
             "`texture` references are not supported",
         ),
         (
-            "namespace cg = cooperative_groups;\n__global__ void k(float* a) { }\nhost { float a[1]; k<<<1, 1>>>(a); }"
-                .to_string(),
-            "cooperative groups are not supported yet",
+            kernel("a[0] = this_thread_block().size();"),
+            "`this_thread_block`: a cooperative-groups function: write `cooperative_groups::this_thread_block`, \
+             or add `using namespace cooperative_groups;`",
         ),
     ];
     for (src, message) in cases {

@@ -48,24 +48,24 @@ pub fn shuffle(
     }
 }
 
-/// A vote's result, the same for every active lane: over the lanes of `active` that are in
-/// their own `mask` (a lane outside its mask takes no part but still receives the result).
-pub fn vote(mode: VoteMode, pred: &[u32; LANES], mask: &[u32; LANES], active: u32) -> u32 {
-    let mut taking_part = 0u32;
+/// A vote's result in every lane of `active` (others are left as they are in `out`): each
+/// lane's over the active lanes of its own `mask`, so that tiles of a warp, each passing its
+/// own lanes, vote apart.
+pub fn vote(mode: VoteMode, pred: &[u32; LANES], mask: &[u32; LANES], active: u32, out: &mut [u32; LANES]) {
     let mut holds = 0u32;
-    for lane in 0..LANES {
-        let bit = 1u32 << lane;
-        if active & bit != 0 && mask[lane] & bit != 0 {
-            taking_part |= bit;
-            if pred[lane] != 0 {
-                holds |= bit;
-            }
-        }
+    for (lane, &p) in pred.iter().enumerate() {
+        holds |= ((p != 0) as u32) << lane;
     }
-    match mode {
-        VoteMode::All => (holds == taking_part) as u32,
-        VoteMode::Any => (holds != 0) as u32,
-        VoteMode::Ballot => holds,
+    holds &= active;
+    for lane in 0..LANES {
+        if active >> lane & 1 == 1 {
+            let (taking_part, yes) = (active & mask[lane], holds & mask[lane]);
+            out[lane] = match mode {
+                VoteMode::All => (yes == taking_part) as u32,
+                VoteMode::Any => (yes != 0) as u32,
+                VoteMode::Ballot => yes,
+            };
+        }
     }
 }
 
@@ -102,14 +102,25 @@ mod tests {
 
     #[test]
     fn votes_count_only_active_lanes_in_the_mask() {
+        let lane0 = |mode, pred: &[u32; LANES], mask: &[u32; LANES], active| {
+            let mut out = [0; LANES];
+            vote(mode, pred, mask, active, &mut out);
+            out[active.trailing_zeros() as usize]
+        };
         let pred: [u32; LANES] = core::array::from_fn(|l| (l % 2 == 0) as u32);
         let all = [u32::MAX; LANES];
-        assert_eq!(vote(VoteMode::Ballot, &pred, &all, u32::MAX), 0x5555_5555);
-        assert_eq!(vote(VoteMode::Ballot, &pred, &all, 0xF0), 0x50);
-        assert_eq!(vote(VoteMode::All, &pred, &all, 0x55), 1, "the even lanes all hold");
-        assert_eq!(vote(VoteMode::All, &pred, &all, 0x3), 0);
-        assert_eq!(vote(VoteMode::Any, &pred, &all, 0xAAAA_AAAA), 0, "no odd lane holds");
-        assert_eq!(vote(VoteMode::Any, &pred, &[0x2; LANES], u32::MAX), 0, "only lane 1 takes part");
-        assert_eq!(vote(VoteMode::All, &pred, &[0; LANES], u32::MAX), 1, "no lane: all holds vacuously");
+        assert_eq!(lane0(VoteMode::Ballot, &pred, &all, u32::MAX), 0x5555_5555);
+        assert_eq!(lane0(VoteMode::Ballot, &pred, &all, 0xF0), 0x50);
+        assert_eq!(lane0(VoteMode::All, &pred, &all, 0x55), 1, "the even lanes all hold");
+        assert_eq!(lane0(VoteMode::All, &pred, &all, 0x3), 0);
+        assert_eq!(lane0(VoteMode::Any, &pred, &all, 0xAAAA_AAAA), 0, "no odd lane holds");
+        assert_eq!(lane0(VoteMode::Any, &pred, &[0x2; LANES], u32::MAX), 0, "only lane 1 takes part");
+        assert_eq!(lane0(VoteMode::All, &pred, &[0; LANES], u32::MAX), 1, "no lane: all holds vacuously");
+        // Two halves, each voting over its own lanes.
+        let halves: [u32; LANES] = core::array::from_fn(|l| if l < 16 { 0xFFFF } else { 0xFFFF_0000 });
+        let low_only: [u32; LANES] = core::array::from_fn(|l| (l < 16) as u32);
+        let mut out = [0; LANES];
+        vote(VoteMode::All, &low_only, &halves, u32::MAX, &mut out);
+        assert_eq!((out[0], out[31]), (1, 0));
     }
 }

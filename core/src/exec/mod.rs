@@ -424,8 +424,9 @@ pub fn step(
             write_row(regs, dst, active, &out);
         }
         Instr::Vote { mode, dst, mask, pred } => {
-            let result = cross_lane::vote(mode, &operand_row(regs, pred), &operand_row(regs, mask), active);
-            write_row(regs, dst, active, &[result; LANES]);
+            let mut out = operand_row(regs, Operand::Reg(dst));
+            cross_lane::vote(mode, &operand_row(regs, pred), &operand_row(regs, mask), active, &mut out);
+            write_row(regs, dst, active, &out);
         }
         Instr::Load { space, dst, addr, offset } => {
             let block = gather_addresses(regs, addr, offset, active, env.addresses).filter(|_| space == Space::Global);

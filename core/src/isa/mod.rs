@@ -400,14 +400,14 @@ pub enum Instr {
         /// Segment width in lanes (a power of two up to 32).
         width: Operand,
     },
-    /// `dst = ` a vote of `pred` over the active lanes that are also in `mask`
+    /// `dst = ` a vote of `pred` over the active lanes that are also in the lane's `mask`
     /// (`__all_sync`, `__any_sync`, `__ballot_sync`; `__activemask()` is a ballot of 1).
     Vote {
         /// What is computed.
         mode: VoteMode,
-        /// Destination, the same in every active lane.
+        /// Destination.
         dst: Reg,
-        /// The lanes that take part (with the active ones).
+        /// The lanes whose predicates count (those that are active).
         mask: Operand,
         /// The predicate (non-zero: true).
         pred: Operand,

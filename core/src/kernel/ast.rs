@@ -28,6 +28,11 @@ pub(crate) enum BaseType {
     Stream,
     /// A `struct` of the file, by its index in [`Unit::structs`].
     Struct(u16),
+    /// A cooperative group (`thread_block`, `thread_group`, `thread_block_tile<N>`, …): a
+    /// variable of one takes the kind of its initializer.
+    Group,
+    /// `auto`: a variable takes the type of its initializer.
+    Auto,
 }
 
 /// A written type: `const float* __restrict__`, `unsigned int`, …
@@ -123,6 +128,7 @@ impl Expr {
                 h(a).max(h(b))
             }
             ExprKind::Call(_, _, args) => args.iter().map(h).max().unwrap_or(0),
+            ExprKind::Method(r, _, _, args) => args.iter().map(h).max().unwrap_or(0).max(h(r)),
             ExprKind::Cond(a, b, c) => h(a).max(h(b)).max(h(c)),
         };
         Expr { kind, span, height: below + 1 }
@@ -143,6 +149,8 @@ pub(crate) enum ExprKind {
     Index(Box<Expr>, Box<Expr>),
     /// `name(args)`, with the name's span.
     Call(String, Span, Vec<Expr>),
+    /// `receiver.name(args)`, with the name's span: a cooperative group's functions.
+    Method(Box<Expr>, String, Span, Vec<Expr>),
     Unary(UnOp, Box<Expr>),
     IncDec {
         pre: bool,
@@ -304,6 +312,10 @@ pub(crate) fn for_each_expr(body: &[Stmt], f: &mut dyn FnMut(&Expr)) {
                 expr(c, f);
             }
             ExprKind::Call(_, _, args) => args.iter().for_each(|a| expr(a, f)),
+            ExprKind::Method(r, _, _, args) => {
+                expr(r, f);
+                args.iter().for_each(|a| expr(a, f))
+            }
         }
     }
     fn stmt(s: &Stmt, f: &mut dyn FnMut(&Expr)) {

@@ -116,8 +116,21 @@ pub const NOT_SUPPORTED: &[(&str, &str)] = &[
     ("surf2Dwrite", "surface memory is not supported"),
     ("malloc", "memory allocation in kernels is not supported; allocate a buffer in the host block"),
     ("free", "memory allocation in kernels is not supported; allocate a buffer in the host block"),
-    ("this_thread_block", "cooperative groups are not supported yet; use `__syncthreads()` and `threadIdx`"),
-    ("tiled_partition", "cooperative groups are not supported yet"),
+    (
+        "this_thread_block",
+        "a cooperative-groups function: write `cooperative_groups::this_thread_block`, or add `using namespace \
+         cooperative_groups;`",
+    ),
+    (
+        "tiled_partition",
+        "a cooperative-groups function: write `cooperative_groups::tiled_partition`, or add `using namespace \
+         cooperative_groups;`",
+    ),
+    (
+        "coalesced_threads",
+        "a cooperative-groups function: write `cooperative_groups::coalesced_threads`, or add `using namespace \
+         cooperative_groups;`",
+    ),
     ("load_matrix_sync", "warp-level matrix functions (`wmma`) are not supported"),
     ("mma_sync", "warp-level matrix functions (`wmma`) are not supported"),
     ("store_matrix_sync", "warp-level matrix functions (`wmma`) are not supported"),

@@ -58,6 +58,10 @@ pub(crate) fn signatures(unit: &Unit, diags: &mut Diags) -> Vec<FnSig> {
             diags.error(f.name_span, format!("`{}` is already defined at line {}", f.name, prev.name_span.line));
         }
         let ret = match Ty::from_type_expr(&f.ret) {
+            Some(Ty::Group(_)) => {
+                diags.error(f.ret.span, "returning a cooperative group is not supported; pass it as a parameter");
+                Ty::Error
+            }
             Some(Ty::Struct(_)) => {
                 diags.error_help(
                     f.ret.span,
@@ -78,6 +82,9 @@ pub(crate) fn signatures(unit: &Unit, diags: &mut Diags) -> Vec<FnSig> {
         let mut params = Vec::new();
         for p in &f.params {
             let ty = param_type(&p.ty, diags);
+            if f.global && matches!(ty, Ty::Group(_)) {
+                diags.error(p.ty.span, "a kernel cannot take a cooperative group; make it with `this_thread_block()`");
+            }
             if f.global && matches!(ty, Ty::Struct(_)) {
                 diags.error_help(
                     p.ty.span,
@@ -530,8 +537,9 @@ impl<'a, 'd> Gen<'a, 'd> {
             let Some(v) = args.next() else { break };
             let reg = self.var();
             self.move_into(reg, v.op);
-            // A pointer parameter points into the memory its argument does.
-            let ty = if let Ty::Ptr { .. } = v.ty { v.ty } else { ty };
+            // A pointer parameter points into the memory its argument does; a group
+            // parameter is the group passed.
+            let ty = if let Ty::Ptr { .. } | Ty::Group(_) = v.ty { v.ty } else { ty };
             self.declare(&p.name, p.span, Sym::Var { reg, ty, is_const: p.ty.is_const });
         }
         let ret_label = self.new_label();
@@ -861,6 +869,10 @@ impl<'a, 'd> Gen<'a, 'd> {
     }
 
     fn declaration(&mut self, d: &VarDecl, stmt_span: Span) {
+        if d.ty.base == BaseType::Auto {
+            self.auto_declaration(d);
+            return;
+        }
         let ty = match Ty::from_type_expr(&d.ty) {
             Some(Ty::Void) => {
                 self.diags.error(d.name_span, format!("variable `{}` cannot be `void`", d.name));
@@ -904,8 +916,9 @@ impl<'a, 'd> Gen<'a, 'd> {
                 Some(Init::Expr(e)) => {
                     let v = self.expr(e);
                     let v = self.convert_checked(v, ty, super::expr::Ctx::Init, e);
-                    if let Ty::Ptr { .. } = v.ty {
-                        // It keeps the memory space of its first address.
+                    if let Ty::Ptr { .. } | Ty::Group(_) = v.ty {
+                        // A pointer keeps the memory space of its first address; a group
+                        // variable is the kind of group it is given.
                         ty = v.ty;
                     }
                     self.move_into(reg, v.op);
@@ -917,6 +930,39 @@ impl<'a, 'd> Gen<'a, 'd> {
             }
             self.declare(&d.name, d.name_span, Sym::Var { reg, ty, is_const: d.ty.is_const });
         }
+    }
+
+    /// `auto x = value;`: `x` takes the value's type.
+    fn auto_declaration(&mut self, d: &VarDecl) {
+        let reg = self.var();
+        let init = match &d.init {
+            Some(Init::Expr(e)) if d.dims.is_empty() && !d.shared => e,
+            _ => {
+                let span = d.ty.span.to(d.name_span);
+                self.diags.error(span, "`auto` declares one variable from its initializer: `auto x = value;`");
+                self.declare(&d.name, d.name_span, Sym::Var { reg, ty: Ty::Error, is_const: d.ty.is_const });
+                return;
+            }
+        };
+        let v = self.expr(init);
+        let ty = match v.ty {
+            Ty::Void => {
+                self.diags.error(init.span, "this expression has no value (it is `void`)");
+                Ty::Error
+            }
+            Ty::Struct(id) => {
+                let name = &self.unit.structs[id as usize].name;
+                self.diags.error(d.ty.span, format!("write `{name} {} = …;`: `auto` does not copy structs", d.name));
+                Ty::Error
+            }
+            t if d.ty.pointer && !t.is_ptr() && t != Ty::Error => {
+                self.diags.error(init.span, format!("`auto*` needs a pointer, found {}", super::types::a(t)));
+                Ty::Error
+            }
+            t => t,
+        };
+        self.move_into(reg, v.op);
+        self.declare(&d.name, d.name_span, Sym::Var { reg, ty, is_const: d.ty.is_const });
     }
 
     /// File-scope variable `g`, its address in `reg`; `None` (said) if its type or size is

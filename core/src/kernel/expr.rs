@@ -171,7 +171,7 @@ impl Gen<'_, '_> {
         self.pure_op(Pure::Alu(op, a, b), |dst| VInstr::Alu { op, dst, a, b })
     }
 
-    fn unary_op(&mut self, op: UnaryOp, a: VOp) -> VOp {
+    pub(super) fn unary_op(&mut self, op: UnaryOp, a: VOp) -> VOp {
         if let VOp::Imm(x) = a {
             return VOp::Imm(alu::unary(op, x));
         }
@@ -257,6 +257,7 @@ impl Gen<'_, '_> {
                 (Ty::Ptr { shared, .. }, Ty::Ptr { elem, readonly, .. }) => {
                     Val { op: v.op, ty: Ty::Ptr { elem, readonly, shared } }
                 }
+                (Ty::Group(_), Ty::Group(_)) => v,
                 (_, to) if to.is_ptr() => Val { op: v.op, ty: to },
                 _ => self.convert(v, to),
             },
@@ -306,6 +307,10 @@ impl Gen<'_, '_> {
             }
             Ty::Struct(_) => {
                 self.struct_place_error(span, v.ty);
+                VOp::Imm(0)
+            }
+            Ty::Group(g) => {
+                self.diags.error(span, format!("a `{g}` cannot be used as a condition"));
                 VOp::Imm(0)
             }
         }
@@ -364,6 +369,7 @@ impl Gen<'_, '_> {
                 self.load_place(&p)
             }
             ExprKind::Call(name, nspan, args) => self.call(name, *nspan, args, e.span),
+            ExprKind::Method(receiver, name, nspan, args) => self.group_method(receiver, name, *nspan, args, e.span),
             ExprKind::Unary(op, x) => self.unary(*op, x, e.span),
             ExprKind::IncDec { pre, increment, target } => self.incdec(*pre, *increment, target, true),
             ExprKind::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), l, r) => self.logical(*op == BinOp::LogAnd, l, r),
@@ -391,7 +397,7 @@ impl Gen<'_, '_> {
                 self.effect(x);
                 self.effect(y);
             }
-            ExprKind::Assign(..) | ExprKind::Call(..) | ExprKind::Cond(..) => {
+            ExprKind::Assign(..) | ExprKind::Call(..) | ExprKind::Method(..) | ExprKind::Cond(..) => {
                 self.expr(e);
             }
             _ => {
@@ -499,6 +505,9 @@ impl Gen<'_, '_> {
     }
 
     fn member(&mut self, base: &Expr, member: &str, mspan: Span) -> Val {
+        if let Some(v) = self.group_vector(base, member, mspan) {
+            return v;
+        }
         if let ExprKind::Name(n) = &base.kind {
             if self.lookup(n).is_none() && BUILTIN_VECTORS.contains(&n.as_str()) {
                 let axis = match member {
@@ -1408,6 +1417,9 @@ impl Gen<'_, '_> {
                 self.code.push(VInstr::Barrier { site });
             }
             return Val::imm(0, Ty::Void);
+        }
+        if let Some(group_function) = name.strip_prefix(super::qualified::CG) {
+            return self.group_call(group_function, args, span);
         }
         if super::builtins::WARP.contains(&name) {
             return self.warp_intrinsic(name, args, span);

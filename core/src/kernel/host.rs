@@ -333,6 +333,8 @@ impl Host<'_, '_> {
                 }
             }
             BaseType::Void => self.diags.error(d.ty.span, format!("variable `{}` cannot be `void`", d.name)),
+            BaseType::Group => self.diags.error(d.ty.span, "cooperative groups exist only in kernels"),
+            BaseType::Auto => self.diags.error(d.ty.span, "`auto` is not supported in the host block; name the type"),
             BaseType::Scalar(s) if !d.dims.is_empty() => self.buffer(d, s),
             BaseType::Struct(id) if !d.dims.is_empty() => self.struct_buffer(d, id),
             BaseType::Struct(id) => self.diags.error_help(
@@ -862,6 +864,10 @@ impl Host<'_, '_> {
                 Some(if *pre { new } else { old })
             }
             ExprKind::Call(name, nspan, args) => self.call(name, *nspan, args, e.span),
+            ExprKind::Method(_, name, nspan, _) => {
+                self.diags.error(*nspan, format!("`.{name}(…)` is a function of a cooperative group, in kernels only"));
+                None
+            }
         }
     }
 

@@ -21,6 +21,13 @@ struct Reported;
 type PResult<T> = Result<T, Reported>;
 
 /// Words that can start a declaration (some only to explain that they are not supported).
+/// Whether `word` names a cooperative group's type (as the qualified-names pass writes it).
+fn is_group_type(word: &str) -> bool {
+    word.strip_prefix(super::qualified::CG).is_some_and(|name| {
+        matches!(name, "thread_block" | "thread_group" | "thread_block_tile" | "coalesced_group" | "grid_group")
+    })
+}
+
 const TYPE_WORDS: &[&str] = &[
     "const",
     "unsigned",
@@ -427,14 +434,8 @@ impl<'a> Parser<'a> {
             self.bump();
             let (name, span) = self.ident("a namespace name")?;
             self.expect_semicolon("after `using namespace …`")?;
-            if name == "cooperative_groups" {
-                return Err(self.error(at.to(span), "cooperative groups are not supported yet"));
-            }
             self.diags.warning(at.to(span), format!("`using namespace {name};` is ignored"));
             return Ok(());
-        }
-        if self.at_word("namespace") && self.peek_at(3).is_ident("cooperative_groups") {
-            return Err(self.error(self.peek().span, "cooperative groups are not supported yet"));
         }
         let (mut global, mut device) = (false, false);
         let mut constant = None;
@@ -580,6 +581,8 @@ impl<'a> Parser<'a> {
                 TYPE_WORDS.contains(&w.as_str())
                     || (w == "struct" && matches!(self.peek_at(1).tok, Tok::Ident(_)))
                     || (self.struct_id(w).is_some() && !self.peek_at(1).is_punct("("))
+                    || w == "auto"
+                    || is_group_type(w)
                     || (self.in_host && matches!(w.as_str(), "graph" | "stream" | "dim3"))
                     || (!self.in_host && w == "dim3" && matches!(self.peek_at(1).tok, Tok::Ident(_)))
             }
@@ -627,7 +630,9 @@ impl<'a> Parser<'a> {
                     self.error_help(t.span, "`double` is not supported", "use `float`");
                     base = Some(BaseType::Scalar(Scalar::Float));
                 }
-                "char" | "short" | "long" | "half" | "auto" => {
+                "auto" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Auto),
+                w if base.is_none() && unsigned.is_none() && is_group_type(w) => base = Some(BaseType::Group),
+                "char" | "short" | "long" | "half" => {
                     self.error_help(
                         t.span,
                         format!("`{w}` is not supported"),
@@ -1262,13 +1267,21 @@ impl<'a> Parser<'a> {
                     e = self.mk(ExprKind::Index(Box::new(e), Box::new(index)), span)?;
                 }
                 Tok::Punct("(") => {
-                    let ExprKind::Name(name) = &e.kind else {
-                        return Err(self.error(t.span, "only functions can be called, by name"));
+                    let start = e.span;
+                    e = match e.kind {
+                        ExprKind::Name(name) => {
+                            let args = self.nested(|p| p.call_args())?;
+                            let span = start.to(self.prev_span());
+                            self.mk(ExprKind::Call(name, start, args), span)?
+                        }
+                        // `g.sync()`: a function of a cooperative group.
+                        ExprKind::Member(receiver, name, nspan) => {
+                            let args = self.nested(|p| p.call_args())?;
+                            let span = start.to(self.prev_span());
+                            self.mk(ExprKind::Method(receiver, name, nspan, args), span)?
+                        }
+                        _ => return Err(self.error(t.span, "only functions can be called, by name")),
                     };
-                    let name = name.clone();
-                    let args = self.nested(|p| p.call_args())?;
-                    let span = e.span.to(self.prev_span());
-                    e = self.mk(ExprKind::Call(name, e.span, args), span)?;
                 }
                 Tok::Punct(".") => {
                     self.bump();

@@ -148,7 +148,8 @@ pub(crate) fn preprocess(
             ),
         );
     }
-    let mut out = typedefs(ex.out, ex.diags);
+    let resolved = super::qualified::resolve(ex.out, ex.diags);
+    let mut out = typedefs(resolved, ex.diags);
     if out.last().is_none_or(|t| t.tok != Tok::Eof) {
         let eof = tokens.last().cloned().unwrap_or(Token {
             tok: Tok::Eof,

@@ -33,6 +33,8 @@ pub(crate) enum Ty {
         id: u16,
         readonly: bool,
     },
+    /// A cooperative group.
+    Group(Group),
     /// The result of an expression that had an error (already reported): accepted anywhere,
     /// so one mistake gives one message.
     Error,
@@ -53,7 +55,34 @@ impl fmt::Display for Ty {
             // Messages that can name the struct do so through `Gen::type_name`.
             Ty::Struct(_) => f.write_str("struct"),
             Ty::StructPtr { readonly, .. } => write!(f, "{}struct*", if *readonly { "const " } else { "" }),
+            Ty::Group(g) => g.fmt(f),
             Ty::Error => f.write_str("<error>"),
+        }
+    }
+}
+
+/// What a cooperative group is, which sets what its functions compute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Group {
+    /// Where a group is declared (`thread_group g`): any kind, taken from the initializer.
+    Any,
+    /// The thread block (`this_thread_block()`).
+    Block,
+    /// Consecutive threads of a warp, as many as given, a power of two up to 32
+    /// (`tiled_partition<N>(…)`).
+    Tile(u8),
+    /// The lanes of a warp active where it was made (`coalesced_threads()`), whose mask its
+    /// value holds.
+    Coalesced,
+}
+
+impl fmt::Display for Group {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Group::Any => f.write_str("thread_group"),
+            Group::Block => f.write_str("thread_block"),
+            Group::Tile(n) => write!(f, "thread_block_tile<{n}>"),
+            Group::Coalesced => f.write_str("coalesced_group"),
         }
     }
 }
@@ -82,6 +111,7 @@ impl Ty {
             BaseType::Scalar(s) => s,
             BaseType::Struct(id) if t.pointer => return Some(Ty::StructPtr { id, readonly: t.pointee_const }),
             BaseType::Struct(id) => return Some(Ty::Struct(id)),
+            BaseType::Group if !t.pointer => return Some(Ty::Group(Group::Any)),
             _ => return None,
         };
         Some(if t.pointer {
@@ -307,6 +337,7 @@ pub(crate) fn assignable(from: Ty, to: Ty, is_zero_const: bool) -> Result<(), As
             pointer_to_pointer(a == b, ra, rb)
         }
         (Ty::Struct(a), Ty::Struct(b)) if a == b => Ok(()),
+        (Ty::Group(a), Ty::Group(b)) if a == b || b == Group::Any => Ok(()),
         (f, Ty::Ptr { .. } | Ty::StructPtr { .. }) if f.is_integer() && is_zero_const => Ok(()),
         (Ty::Ptr { .. } | Ty::StructPtr { .. }, Ty::Bool) => Ok(()),
         _ => Err(AssignError::Mismatch),

@@ -81,18 +81,7 @@ impl Gen<'_, '_> {
         if with_mask {
             self.int_argument(name, &args[0]);
         }
-        let value = self.expr(&args[first]);
-        let ty = match value.ty {
-            Ty::Int | Ty::Uint | Ty::Float | Ty::Bool => value.ty.promote(),
-            Ty::Error => return Val::error(),
-            other => {
-                let what = a(other);
-                self.diags
-                    .error(args[first].span, format!("`{name}` exchanges an `int`, `unsigned` or `float`, not {what}"));
-                return Val::error();
-            }
-        };
-        let value = self.convert(value, ty).op;
+        let Some(value) = self.shuffle_value(name, &args[first]) else { return Val::error() };
         let b = self.int_argument(name, &args[first + 1]);
         let width = match args.get(first + 2) {
             Some(e) => self.int_argument(name, e),
@@ -107,19 +96,38 @@ impl Gen<'_, '_> {
                 return Val::error();
             }
         }
-        let dst = self.temp();
-        self.emit(VInstr::Shuffle { mode, dst, value, b, width });
-        Val { op: VOp::Reg(dst), ty }
+        Val { op: self.emit_shuffle(mode, value.op, b, width), ty: value.ty }
     }
 
-    fn vote(&mut self, mode: VoteMode, mask: VOp, pred: VOp) -> VOp {
+    /// The value a shuffle (or a reduction) exchanges: an `int`, `unsigned` or `float`.
+    pub(super) fn shuffle_value(&mut self, name: &str, e: &Expr) -> Option<Val> {
+        let value = self.expr(e);
+        let ty = match value.ty {
+            Ty::Int | Ty::Uint | Ty::Float | Ty::Bool => value.ty.promote(),
+            Ty::Error => return None,
+            other => {
+                let what = a(other);
+                self.diags.error(e.span, format!("`{name}` exchanges an `int`, `unsigned` or `float`, not {what}"));
+                return None;
+            }
+        };
+        Some(self.convert(value, ty))
+    }
+
+    pub(super) fn emit_shuffle(&mut self, mode: ShuffleMode, value: VOp, b: VOp, width: VOp) -> VOp {
+        let dst = self.temp();
+        self.emit(VInstr::Shuffle { mode, dst, value, b, width });
+        VOp::Reg(dst)
+    }
+
+    pub(super) fn vote(&mut self, mode: VoteMode, mask: VOp, pred: VOp) -> VOp {
         let dst = self.temp();
         self.emit(VInstr::Vote { mode, dst, mask, pred });
         VOp::Reg(dst)
     }
 
     /// An integer argument, converted to `unsigned` (an error if it is not an integer).
-    fn int_argument(&mut self, name: &str, e: &Expr) -> VOp {
+    pub(super) fn int_argument(&mut self, name: &str, e: &Expr) -> VOp {
         let v = self.expr(e);
         match v.ty {
             Ty::Int | Ty::Uint | Ty::Bool => self.convert(v, Ty::Uint).op,
