@@ -33,7 +33,14 @@ fn one_launch(kernel: Kernel, buffers: Vec<BufferSpec>, blocks: u32, args: Vec<A
     Workload {
         kernels: vec![kernel],
         buffers,
-        launches: vec![LaunchSpec { kernel: 0, grid: Dim3::linear(blocks), block: Dim3::linear(256), args, stream: 0 }],
+        launches: vec![LaunchSpec {
+            kernel: 0,
+            grid: Dim3::linear(blocks),
+            block: Dim3::linear(256),
+            args,
+            stream: 0,
+            dynamic_shared: 0,
+        }],
         parts: Vec::new(),
     }
 }

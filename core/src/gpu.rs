@@ -737,7 +737,11 @@ impl Simulation {
             Origin::Host { .. } => (0, id),
             Origin::Device { run, .. } => (self.runs[run as usize].depth + 1, self.runs[run as usize].root),
         };
-        let needs = self.block_needs(code, block);
+        let dynamic_shared = match origin {
+            Origin::Host { launch, .. } => self.workload.launches[launch as usize].dynamic_shared,
+            Origin::Device { .. } => 0,
+        };
+        let needs = self.block_needs(code, block, dynamic_shared);
         let blocks = grid.count() as u32;
         let kernel = &self.workload.kernels[code as usize];
         self.runs.push(Run {
@@ -802,9 +806,11 @@ impl Simulation {
         id
     }
 
-    fn block_needs(&self, code: u32, block: Dim3) -> BlockNeeds {
+    /// What one block of kernel `code` takes, with `dynamic_shared` bytes of the launch's own.
+    fn block_needs(&self, code: u32, block: Dim3, dynamic_shared: u32) -> BlockNeeds {
         let kernel = &self.workload.kernels[code as usize];
-        BlockNeeds::of(&self.config.core, block, kernel.regs_per_thread, kernel.shared_bytes)
+        let shared = kernel.shared_bytes.saturating_add(dynamic_shared);
+        BlockNeeds::of(&self.config.core, block, kernel.regs_per_thread, shared)
     }
 
     /// Checks the grids device threads launched this cycle and queues them; the parent's run
@@ -855,7 +861,7 @@ impl Simulation {
             return Some(problem);
         }
         let core = &self.config.core;
-        let needs = self.block_needs(launch.code, block);
+        let needs = self.block_needs(launch.code, block, 0);
         if block.count() > core.max_threads_per_sm as u64 || !SmFree::whole_sm(core).fits(&needs) {
             return Some(LaunchProblem::BlockTooLarge);
         }

@@ -142,7 +142,7 @@ fn curve(
         .iter()
         .map(|l| {
             let kernel = &alone.kernels[l.kernel as usize];
-            let needs = BlockNeeds::of(&config.core, l.block, kernel.regs_per_thread, kernel.shared_bytes);
+            let needs = BlockNeeds::of(&config.core, l.block, kernel.regs_per_thread, l.shared_bytes(kernel));
             occupancy(&config.core, &needs).blocks_per_sm
         })
         .max()

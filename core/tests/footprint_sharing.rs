@@ -66,8 +66,14 @@ fn parent_and_children() -> Vec<Kernel> {
 }
 
 fn workload(host_launches: usize) -> Workload {
-    let parent =
-        LaunchSpec { kernel: 0, grid: Dim3::linear(2), block: Dim3::linear(32), args: vec![Arg::Buffer(0)], stream: 0 };
+    let parent = LaunchSpec {
+        kernel: 0,
+        grid: Dim3::linear(2),
+        block: Dim3::linear(32),
+        args: vec![Arg::Buffer(0)],
+        stream: 0,
+        dynamic_shared: 0,
+    };
     Workload {
         kernels: parent_and_children(),
         buffers: vec![BufferSpec { name: "buf".into(), words: 16 * 32, init: BufferInit::Zeros, elem: ElemType::Int }],

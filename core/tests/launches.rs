@@ -37,7 +37,7 @@ fn chain(name: &str) -> Kernel {
 }
 
 fn launch(kernel: u32, grid: u32, args: Vec<Arg>, stream: u32) -> LaunchSpec {
-    LaunchSpec { kernel, grid: Dim3::linear(grid), block: Dim3::linear(32), args, stream }
+    LaunchSpec { kernel, grid: Dim3::linear(grid), block: Dim3::linear(32), args, stream, dynamic_shared: 0 }
 }
 
 fn run(config: GpuConfig, w: Workload) -> Report {

@@ -157,6 +157,7 @@ fn random_kernels_end_cleanly_and_identically_with_or_without_shortcuts() {
                 block: Dim3::linear(96),
                 args: vec![Arg::Buffer(0), Arg::Value(1024)],
                 stream: 0,
+                dynamic_shared: 0,
             }],
             parts: Vec::new(),
         };

@@ -37,6 +37,7 @@ fn one_launch(kernel: Kernel, grid: u32, block: u32, init: BufferInit) -> Worklo
             block: Dim3::linear(block),
             args: vec![Arg::Buffer(0)],
             stream: 0,
+            dynamic_shared: 0,
         }],
         parts: Vec::new(),
     }

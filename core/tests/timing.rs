@@ -48,6 +48,7 @@ fn workload(kernel: Kernel, grid: u32, block: u32, buffer_words: u32, launches: 
                 block: Dim3::linear(block),
                 args: (0..params).map(|_| Arg::Buffer(0)).collect(),
                 stream: 0,
+                dynamic_shared: 0,
             })
             .collect(),
         parts: Vec::new(),
@@ -361,6 +362,7 @@ fn vector_add(n: u32) -> Workload {
             block: Dim3::linear(128),
             args: vec![Arg::Buffer(0), Arg::Buffer(1), Arg::Buffer(2), Arg::Value(n)],
             stream: 0,
+            dynamic_shared: 0,
         }],
         parts: Vec::new(),
     }
@@ -373,7 +375,14 @@ fn the_timing_engine_computes_what_the_reference_computes() {
     let (mut memory, regions) = w.materialize();
     let l = &w.launches[0];
     let args = Workload::arg_words(l, &regions);
-    let launch = reference::Launch { kernel: &w.kernels[0], grid: l.grid, block: l.block, args: &args, warp_size: 32 };
+    let launch = reference::Launch {
+        kernel: &w.kernels[0],
+        grid: l.grid,
+        block: l.block,
+        args: &args,
+        warp_size: 32,
+        dynamic_shared: 0,
+    };
     reference::run(launch, &mut memory, u64::MAX).unwrap();
     assert_eq!(sim.buffer(2), memory.words(regions[2]));
     let a = sim.buffer(0);

@@ -28,6 +28,8 @@ pub struct Launch<'a> {
     pub args: &'a [u32],
     /// Lanes per warp.
     pub warp_size: u32,
+    /// Bytes of dynamic shared memory per block, after the kernel's own.
+    pub dynamic_shared: u32,
 }
 
 /// Why a reference run stopped early.
@@ -137,6 +139,8 @@ pub fn run_workload_observed<O: RunObserver + ?Sized>(
         let args = Workload::arg_words(spec, &regions);
         queue.push_back((ChildLaunch { code: spec.kernel, grid: spec.grid, block: spec.block, args }, None));
         while let Some((next, launched_by)) = queue.pop_front() {
+            // Grids launched from the device take no dynamic shared memory.
+            let dynamic_shared = if launched_by.is_none() { spec.dynamic_shared } else { 0 };
             if launched_by.is_some() {
                 device_launches += 1;
                 let problem = LaunchProblem::of_dimensions(next.grid, next.block)
@@ -151,7 +155,8 @@ pub fn run_workload_observed<O: RunObserver + ?Sized>(
             let run = runs;
             runs += 1;
             observer.grid_started(run, launched_by, next.grid.count() as u32);
-            let launch = Launch { kernel, grid: next.grid, block: next.block, args: &next.args, warp_size };
+            let launch =
+                Launch { kernel, grid: next.grid, block: next.block, args: &next.args, warp_size, dynamic_shared };
             children.clear();
             let mut record = |block, child| children.push((block, child));
             let ran = run_blocks(launch, &mut memory, limit.saturating_sub(executed), &params, &mut record, observer)
@@ -198,13 +203,14 @@ fn run_blocks<O: RunObserver + ?Sized>(
     let regs_per_warp = launch.kernel.regs_per_thread as usize * LANES;
     let mut regs = vec![0u32; regs_per_warp * warps as usize];
     let mut execs: Vec<WarpExec> = (0..warps).map(|_| WarpExec::default()).collect();
-    let mut shared = SharedMemory::new(launch.kernel.shared_bytes);
+    let shared_bytes = launch.kernel.shared_bytes.saturating_add(launch.dynamic_shared);
+    let mut shared = SharedMemory::new(shared_bytes);
     let mut addresses = [0u32; LANES];
     let mut executed = 0u64;
 
     for block_index in 0..launch.grid.count() as u32 {
         let block_idx = launch.grid.unflatten(block_index);
-        shared.reset(launch.kernel.shared_bytes);
+        shared.reset(shared_bytes);
         let places: Vec<WarpPlace> = (0..warps)
             .map(|w| WarpPlace {
                 grid: launch.grid,
@@ -267,7 +273,7 @@ mod tests {
     use crate::isa::{AluOp, AtomicOp, Axis, CmpOp, CmpType, Instr, Operand, Space, Special};
 
     fn launch<'a>(kernel: &'a Kernel, grid: u32, block: u32, args: &'a [u32]) -> Launch<'a> {
-        Launch { kernel, grid: Dim3::linear(grid), block: Dim3::linear(block), args, warp_size: 32 }
+        Launch { kernel, grid: Dim3::linear(grid), block: Dim3::linear(block), args, warp_size: 32, dynamic_shared: 0 }
     }
 
     /// `i = blockIdx.x * blockDim.x + threadIdx.x` into a fresh register.

@@ -175,6 +175,8 @@ pub(crate) enum Init {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct VarDecl {
     pub shared: bool,
+    /// `extern __shared__ T name[];`: an array in the launch's dynamic shared memory.
+    pub dynamic: bool,
     pub ty: TypeExpr,
     pub name: String,
     pub name_span: Span,

@@ -162,6 +162,16 @@ pub(crate) fn compile_kernels(
         let mut g = Gen::new(unit, sigs, config, diags, i);
         g.function_body(i, true);
         let failed = g.diags.error_count() > before;
+        if !failed && g.uses_dynamic_shared {
+            // Again, with the dynamic arrays placed after the kernel's own (16-byte aligned,
+            // as CUDA aligns them). Its diagnostics repeat the first pass's and are dropped.
+            let at = g.shared_bytes.next_multiple_of(16);
+            g = Gen::new(unit, sigs, config, diags, i);
+            g.dynamic_shared_at = Some(at);
+            g.function_body(i, true);
+            // The kernel's own part of a block's shared memory ends where the dynamic one starts.
+            g.shared_bytes = g.shared_bytes.max(at);
+        }
         kernels.push(if failed { None } else { g.finish(optimize) });
     }
     kernels
@@ -249,6 +259,11 @@ pub(super) struct Gen<'a, 'd> {
     pub shared: Vec<(u32, u32)>,
     pub shared_bytes: u32,
     pub shared_reported: bool,
+    /// Where `extern __shared__` arrays start: after the kernel's own arrays, once a first
+    /// pass has counted them (`None` in that pass).
+    pub dynamic_shared_at: Option<u32>,
+    /// Whether the kernel declared an `extern __shared__` array.
+    pub uses_dynamic_shared: bool,
     /// Whether the kernel was reported as growing past [`MAX_KERNEL_INSTRUCTIONS`].
     pub too_long_reported: bool,
     /// Statements being generated inside one another, across inlined calls.
@@ -307,6 +322,8 @@ impl<'a, 'd> Gen<'a, 'd> {
             shared: Vec::new(),
             shared_bytes: 0,
             shared_reported: false,
+            dynamic_shared_at: None,
+            uses_dynamic_shared: false,
             too_long_reported: false,
             depth: 0,
             too_deep_reported: false,
@@ -1066,6 +1083,15 @@ impl<'a, 'd> Gen<'a, 'd> {
         }
         if ty.is_ptr() {
             self.diags.error(d.ty.span, "pointers in `__shared__` memory are not supported");
+            return;
+        }
+        if d.dynamic {
+            // An array as long as the largest dynamic memory an SM could give a block.
+            self.uses_dynamic_shared = true;
+            let size = super::structs::size_of(&self.unit.structs, ty).max(1);
+            let dims = alloc::vec![self.config.core.shared_memory_per_sm / size];
+            let offset = self.dynamic_shared_at.unwrap_or(0);
+            self.declare(&d.name, d.name_span, Sym::Shared { offset, elem: ty, dims });
             return;
         }
         let Some(dims) = self.dims_of(d, None) else { return };

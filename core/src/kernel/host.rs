@@ -1086,20 +1086,26 @@ impl Host<'_, '_> {
         let sig = &self.sigs[ki];
         let kernel_index = sig.kernel_index.unwrap_or(0);
         if !(2..=4).contains(&l.config.len()) {
-            self.diags.error(span, "a launch takes `<<<grid, block>>>` or `<<<grid, block, 0, stream>>>`");
+            self.diags.error(span, "a launch takes `<<<grid, block>>>` or `<<<grid, block, shared_bytes, stream>>>`");
             return Flow::Normal;
         }
         let grid = self.dims(&l.config[0]);
         let block = self.dims(&l.config[1]);
-        if let Some(e) = l.config.get(2) {
-            match self.eval(e) {
-                Some(HVal::Num(0, t)) if t.is_integer() => {}
-                Some(_) => {
-                    self.diags.error(e.span, "dynamic shared memory is not supported: the third launch value must be 0")
+        let dynamic_shared = match l.config.get(2) {
+            None => Some(0),
+            Some(e) => match self.eval(e) {
+                Some(HVal::Num(n, t)) if t.is_integer() && (t == Ty::Uint || n as i32 >= 0) => Some(n),
+                Some(other) => {
+                    let found = describe(&other);
+                    self.diags.error(
+                        e.span,
+                        format!("the third launch value is the dynamic shared memory in bytes, found {found}"),
+                    );
+                    None
                 }
-                None => {}
-            }
-        }
+                None => None,
+            },
+        };
         let stream = match l.config.get(3) {
             None => Some(0),
             Some(e) => match self.eval(e) {
@@ -1114,19 +1120,42 @@ impl Host<'_, '_> {
             },
         };
         let args = self.launch_args(l, ki, span);
-        let (Some(grid), Some(block), Some(stream), Some(args)) = (grid, block, stream, args) else {
+        let (Some(grid), Some(block), Some(stream), Some(args), Some(dynamic_shared)) =
+            (grid, block, stream, args, dynamic_shared)
+        else {
             return Flow::Normal;
         };
-        if !self.check_shape(ki, grid, block, &l.config) {
+        if !self.check_shape(ki, grid, block, &l.config) || !self.check_shared(ki, dynamic_shared, &l.config) {
             return Flow::Normal;
         }
         if self.launches.len() >= MAX_LAUNCHES {
             self.diags.error(span, format!("the host program launches more than {MAX_LAUNCHES} kernels"));
             return Flow::Stop;
         }
-        self.launches.push(LaunchSpec { kernel: kernel_index, grid, block, args, stream });
+        self.launches.push(LaunchSpec { kernel: kernel_index, grid, block, args, stream, dynamic_shared });
         self.sites.push(LaunchSite { at: span, grid: l.config[0].span, block: l.config[1].span });
         Flow::Normal
+    }
+
+    /// Whether a block's shared memory, the kernel's and `dynamic` bytes, fits an SM.
+    fn check_shared(&mut self, ki: usize, dynamic: u32, config: &[Expr]) -> bool {
+        let kernel_index = self.sigs[ki].kernel_index.unwrap_or(0) as usize;
+        let Some(Some(k)) = self.kernels.get(kernel_index) else { return true };
+        let capacity = self.config.core.shared_memory_per_sm;
+        let total = k.shared_bytes as u64 + dynamic as u64;
+        if total <= capacity as u64 {
+            return true;
+        }
+        let at = config.get(2).map_or(config[1].span, |e| e.span);
+        self.diags.error(
+            at,
+            format!(
+                "a block needs {total} bytes of shared memory ({} of the kernel's arrays, {dynamic} dynamic); an SM of \
+                 this machine has {capacity}",
+                k.shared_bytes
+            ),
+        );
+        false
     }
 
     fn check_shape(&mut self, ki: usize, grid: Dim3, block: Dim3, config: &[Expr]) -> bool {

@@ -880,7 +880,7 @@ impl<'a> Parser<'a> {
                         .warning(start.to(self.prev_span()), "`printf` is ignored: the simulated GPU has no console");
                     StmtKind::Empty
                 }
-                "__shared__" | "static" | "volatile" if !self.peek_at(1).is_punct("(") => {
+                "__shared__" | "static" | "volatile" | "extern" if !self.peek_at(1).is_punct("(") => {
                     let d = self.declaration()?;
                     self.expect_semicolon("after the declaration")?;
                     return Ok(d);
@@ -982,8 +982,11 @@ impl<'a> Parser<'a> {
         let start = self.peek().span;
         // `static`, `volatile` and `__shared__` in any order (`volatile __shared__ int s[8];`).
         let mut shared = false;
+        let mut external = None;
         loop {
-            if self.eat_word("static") {
+            if self.at_word("extern") {
+                external = Some(self.bump().span);
+            } else if self.eat_word("static") {
             } else if self.at_word("volatile") && self.peek_at(1).is_ident("__shared__") {
                 self.diags.warning(self.peek().span, "`volatile` is ignored");
                 self.bump();
@@ -995,6 +998,11 @@ impl<'a> Parser<'a> {
         }
         if shared && self.in_host {
             return Err(self.error(start, "`__shared__` variables belong in kernels, not in the host block"));
+        }
+        if let (Some(at), false) = (external, shared) {
+            return Err(
+                self.error(at, "`extern` declares only dynamic shared memory here: `extern __shared__ T name[];`")
+            );
         }
         let base = self.base_type()?;
         let mut decls = Vec::new();
@@ -1056,7 +1064,14 @@ impl<'a> Parser<'a> {
             } else {
                 None
             };
-            decls.push(VarDecl { shared, ty, name, name_span, dims, init });
+            let dynamic = external.is_some();
+            if dynamic && (dims.len() != 1 || dims[0].is_some() || init.is_some()) {
+                return Err(self.error(
+                    name_span,
+                    format!("`extern __shared__` declares an array without a size, sized by the launch: `{name}[]`"),
+                ));
+            }
+            decls.push(VarDecl { shared, dynamic, ty, name, name_span, dims, init });
             if !self.eat(",") {
                 break;
             }

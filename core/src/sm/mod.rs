@@ -558,7 +558,7 @@ impl Sm {
         b.code_index = launch.code_index;
         b.warps_live = needs.warps;
         b.warps_at_barrier = 0;
-        b.shared.reset(kernel.shared_bytes);
+        b.shared.reset(needs.shared_bytes);
         b.needs = needs;
         b.start = now;
         self.free.take(&needs);

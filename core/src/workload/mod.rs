@@ -102,6 +102,22 @@ pub struct LaunchSpec {
     /// waits for every earlier launch, and every later launch waits for it.
     #[serde(default)]
     pub stream: u32,
+    /// Bytes of dynamic shared memory per block (the launch's third value, which sizes the
+    /// kernel's `extern __shared__` arrays), on top of the kernel's own.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dynamic_shared: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl LaunchSpec {
+    /// The shared memory each of its blocks takes: the kernel's arrays and the launch's
+    /// dynamic bytes.
+    pub fn shared_bytes(&self, kernel: &crate::isa::Kernel) -> u32 {
+        kernel.shared_bytes.saturating_add(self.dynamic_shared)
+    }
 }
 
 /// Kernels, buffers and launches. A launch starts when the launches it depends on (see
@@ -371,6 +387,7 @@ mod tests {
                 block: Dim3::linear(64),
                 args: alloc::vec![Arg::Buffer(0)],
                 stream: 0,
+                dynamic_shared: 0,
             }],
             parts: Vec::new(),
         }

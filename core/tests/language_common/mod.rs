@@ -53,7 +53,8 @@ impl Run {
         for launch in &program.workload.launches {
             let kernel = &program.workload.kernels[launch.kernel as usize];
             let args = Workload::arg_words(launch, &regions);
-            let l = Launch { kernel, grid: launch.grid, block: launch.block, args: &args, warp_size };
+            let (grid, block, dynamic_shared) = (launch.grid, launch.block, launch.dynamic_shared);
+            let l = Launch { kernel, grid, block, args: &args, warp_size, dynamic_shared };
             executed += reference::run(l, &mut memory, 50_000_000).unwrap_or_else(|e| panic!("{e:?}"));
         }
         Run { program, memory, regions, executed }
