@@ -1095,6 +1095,10 @@ impl Host<'_, '_> {
             None => Some(0),
             Some(e) => match self.eval(e) {
                 Some(HVal::Num(n, t)) if t.is_integer() && (t == Ty::Uint || n as i32 >= 0) => Some(n),
+                Some(HVal::Num(n, t)) if t.is_integer() => {
+                    self.diags.error(e.span, format!("the dynamic shared memory cannot be negative ({})", n as i32));
+                    None
+                }
                 Some(other) => {
                     let found = describe(&other);
                     self.diags.error(
@@ -1405,9 +1409,9 @@ mod tests {
         );
         check("host { int a[4]; k<<<0, 32>>>(a, 1); }", 22, "a launch dimension must be at least 1, got 0");
         check(
-            "host { int a[4]; k<<<1, 32, 64>>>(a, 1); }",
+            "host { int a[4]; k<<<1, 32, 1.5>>>(a, 1); }",
             29,
-            "dynamic shared memory is not supported: the third launch value must be 0",
+            "the third launch value is the dynamic shared memory in bytes, found a `float`",
         );
         check(
             "host { int a[4]; k<<<1, 32, 0, 1>>>(a, 1); }",
@@ -1417,7 +1421,7 @@ mod tests {
         check(
             "host { int a[4]; k<<<1>>>(a, 1); }",
             18,
-            "a launch takes `<<<grid, block>>>` or `<<<grid, block, 0, stream>>>`",
+            "a launch takes `<<<grid, block>>>` or `<<<grid, block, shared_bytes, stream>>>`",
         );
         check(
             "host { int a[4]; d<<<1, 1>>>(); }",
