@@ -40,6 +40,7 @@ mod preprocess;
 mod qualified;
 mod regalloc;
 mod structs;
+mod templates;
 mod types;
 mod vcode;
 mod warp_intrinsics;
