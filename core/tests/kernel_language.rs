@@ -1521,3 +1521,17 @@ host { unsigned c[2]; unsigned olds[128]; k<<<1, 64>>>(c, olds); }
     let found = errors("__global__ void k(int* c) { atomicInc(&c[0], 3); }\nhost { int c[1]; k<<<1, 1>>>(c); }");
     assert_eq!(found[0].2, "`atomicInc` works on `unsigned` values");
 }
+
+/// `uint32_t`, `uint` and `int32_t` are `unsigned` and `int`; `size_t` is 32 bits, as pointers
+/// are here, with a note once: `(size_t)-1` is all ones and `int32_t` keeps its sign.
+#[test]
+fn fixed_width_integer_names_are_the_32_bit_types() {
+    let src = "__global__ void k(unsigned* u, int* s) { size_t n = (size_t)-1; uint32_t a = 7u; uint b = a * 2; \
+               int32_t c = -5; size_t m = 3; u[0] = n; u[1] = b; u[2] = m; s[0] = c / 2; }\n\
+               host { unsigned u[3]; int s[1]; k<<<1, 1>>>(u, s); }";
+    let run = Run::new(src);
+    assert_eq!(run.words("u"), [u32::MAX, 14, 3]);
+    assert_eq!(run.ints("s"), [-2]);
+    let notes: Vec<&str> = run.program.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert_eq!(notes, ["`size_t` is 32 bits here, as pointers are (an `unsigned`)"]);
+}

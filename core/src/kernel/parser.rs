@@ -86,6 +86,8 @@ struct Parser<'a> {
     unclosed_reported: bool,
     /// The first block of the current item closed by a `}` indented less than its `{` line.
     misindented: Option<Span>,
+    /// `size_t`'s width was noted (once per file).
+    size_t_noted: bool,
 }
 
 /// Parses a preprocessed token stream (ending in `Eof`).
@@ -103,6 +105,7 @@ pub(crate) fn parse(toks: &[Token], diags: &mut Diags) -> Unit {
         structs: Vec::new(),
         unclosed_reported: false,
         misindented: None,
+        size_t_noted: false,
     };
     p.unit()
 }
@@ -640,13 +643,16 @@ impl<'a> Parser<'a> {
                     );
                     base = Some(BaseType::Scalar(Scalar::Int));
                 }
-                "size_t" | "uint32_t" | "uint" => {
-                    self.error_help(t.span, format!("`{w}` is not supported"), "use `unsigned`");
+                "uint32_t" | "uint" if base.is_none() && unsigned.is_none() => {
                     base = Some(BaseType::Scalar(Scalar::Uint));
                 }
-                "int32_t" => {
-                    self.error_help(t.span, "`int32_t` is not supported", "use `int`");
-                    base = Some(BaseType::Scalar(Scalar::Int));
+                "int32_t" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Scalar(Scalar::Int)),
+                "size_t" if base.is_none() && unsigned.is_none() => {
+                    if !self.size_t_noted {
+                        self.size_t_noted = true;
+                        self.diags.warning(t.span, "`size_t` is 32 bits here, as pointers are (an `unsigned`)");
+                    }
+                    base = Some(BaseType::Scalar(Scalar::Uint));
                 }
                 "struct" if base.is_none() && unsigned.is_none() => {
                     self.bump();
