@@ -238,6 +238,8 @@ pub(crate) struct Param {
     pub ty: TypeExpr,
     pub name: String,
     pub span: Span,
+    /// `float& x`: the parameter is the caller's variable or element itself.
+    pub reference: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -82,6 +82,9 @@ pub(crate) fn signatures(unit: &Unit, diags: &mut Diags) -> Vec<FnSig> {
         let mut params = Vec::new();
         for p in &f.params {
             let ty = param_type(&p.ty, diags);
+            if f.global && p.reference {
+                diags.error(p.span, "a kernel cannot take a reference; pass a pointer to a buffer");
+            }
             if f.global && matches!(ty, Ty::Group(_)) {
                 diags.error(p.ty.span, "a kernel cannot take a cooperative group; make it with `this_thread_block()`");
             }
@@ -215,6 +218,8 @@ pub(super) enum Sym {
     Struct { regs: Vec<VReg>, id: u16, is_const: bool },
     /// A variable at file scope (`__constant__`, `__device__`): its address is in `reg`.
     Global { reg: VReg, elem: Ty, dims: Vec<u32>, readonly: bool },
+    /// A reference parameter bound to an element or struct in memory.
+    MemRef { space: crate::isa::Space, base: Option<VReg>, offset: i32, ty: Ty, readonly: bool },
 }
 
 pub(super) type Label = u32;
@@ -469,7 +474,7 @@ impl<'a, 'd> Gen<'a, 'd> {
         let unit = self.unit;
         let f = &unit.functions[fi];
         let sig = &self.sigs[fi];
-        self.assigned = assigned_names(&f.body);
+        self.assigned = assigned_names(unit, &f.body);
         self.scopes.push(Vec::new());
         for (p, &ty) in f.params.iter().zip(&sig.params) {
             if let Ty::Struct(id) = ty {
@@ -502,8 +507,15 @@ impl<'a, 'd> Gen<'a, 'd> {
         self.emit(VInstr::Exit);
     }
 
-    /// Inlines device function `fi` with already-evaluated arguments.
-    pub fn inline_call(&mut self, fi: usize, args: Vec<super::expr::Val>, span: Span) -> super::expr::Val {
+    /// Inlines device function `fi` with already-evaluated arguments; a reference parameter's
+    /// is the place it names (`refs`, by parameter).
+    pub fn inline_call(
+        &mut self,
+        fi: usize,
+        args: Vec<super::expr::Val>,
+        refs: Vec<Option<super::expr::Place>>,
+        span: Span,
+    ) -> super::expr::Val {
         use super::expr::Val;
         let unit = self.unit;
         let f = &unit.functions[fi];
@@ -539,10 +551,14 @@ impl<'a, 'd> Gen<'a, 'd> {
         }
         let saved_scopes = core::mem::take(&mut self.scopes);
         let saved_loops = core::mem::take(&mut self.loops);
-        let saved_assigned = core::mem::replace(&mut self.assigned, assigned_names(&f.body));
+        let saved_assigned = core::mem::replace(&mut self.assigned, assigned_names(unit, &f.body));
         self.scopes.push(Vec::new());
         let mut args = args.into_iter();
-        for (p, &ty) in f.params.iter().zip(&sig.params) {
+        for (k, (p, &ty)) in f.params.iter().zip(&sig.params).enumerate() {
+            if let Some(place) = refs.get(k).cloned().flatten() {
+                self.bind_reference(p, ty, place);
+                continue;
+            }
             if let Ty::Struct(id) = ty {
                 // The caller passed the struct's leaves, already copied into registers.
                 let n = super::structs::leaf_count(&unit.structs, id);
@@ -949,6 +965,23 @@ impl<'a, 'd> Gen<'a, 'd> {
         }
     }
 
+    /// Reference parameter `p` names `place`: the caller's variable (its very register), its
+    /// struct's registers, or the element in memory.
+    fn bind_reference(&mut self, p: &Param, ty: Ty, place: super::expr::Place) {
+        use super::expr::Place;
+        let is_const = p.ty.is_const;
+        let sym = match place {
+            Place::Var { reg, is_const: c, .. } => Sym::Var { reg, ty, is_const: is_const || c },
+            Place::Regs { regs, id, is_const: c, .. } => Sym::Struct { regs, id, is_const: is_const || c },
+            Place::Mem { space, base, offset, readonly, .. } => {
+                Sym::MemRef { space, base, offset, ty, readonly: readonly || is_const }
+            }
+            // Reported at the call.
+            _ => Sym::Var { reg: self.var(), ty: Ty::Error, is_const },
+        };
+        self.declare(&p.name, p.span, sym);
+    }
+
     /// `auto x = value;`: `x` takes the value's type.
     fn auto_declaration(&mut self, d: &VarDecl) {
         let reg = self.var();
@@ -1295,12 +1328,23 @@ impl<'a, 'd> Gen<'a, 'd> {
 
 /// Every name written by an assignment, `++`/`--` or `&` in `body` (by name, whatever it
 /// refers to: over-approximating only costs a register).
-fn assigned_names(body: &[Stmt]) -> Vec<String> {
+fn assigned_names(unit: &Unit, body: &[Stmt]) -> Vec<String> {
     let mut out = Vec::new();
     for_each_expr(body, &mut |e| {
         let target = match &e.kind {
             ExprKind::Assign(_, t, _) => t,
             ExprKind::IncDec { target, .. } | ExprKind::Unary(UnOp::AddrOf, target) => target,
+            // A variable passed to a reference parameter may be written by the callee.
+            ExprKind::Call(name, _, args) => {
+                if let Some(f) = unit.functions.iter().find(|f| f.name == *name) {
+                    for (p, a) in f.params.iter().zip(args) {
+                        if let (true, ExprKind::Name(n)) = (p.reference, &a.kind) {
+                            out.push(n.clone());
+                        }
+                    }
+                }
+                return;
+            }
             _ => return,
         };
         if let ExprKind::Name(n) = &target.kind {

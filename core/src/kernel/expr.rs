@@ -434,6 +434,11 @@ impl Gen<'_, '_> {
         match self.lookup(name).cloned() {
             Some(Sym::Var { reg, ty, .. }) => Val { op: VOp::Reg(reg), ty },
             Some(Sym::Const { bits, ty }) => Val::imm(bits, ty),
+            Some(Sym::MemRef { space, base, offset, ty, readonly }) => {
+                let p = Place::Mem { space, base, offset, ty, readonly };
+                self.access_at = span;
+                self.load_place(&p)
+            }
             Some(Sym::Shared { offset, elem, dims }) if dims.is_empty() => {
                 let p =
                     Place::Mem { space: Space::Shared, base: None, offset: offset as i32, ty: elem, readonly: false };
@@ -923,6 +928,9 @@ impl Gen<'_, '_> {
                     Place::Mem { space: Space::Shared, base: None, offset: offset as i32, ty: elem, readonly: false }
                 }
                 Some(Sym::Struct { regs, id, is_const }) => Place::Regs { regs, id, name: n.clone(), is_const },
+                Some(Sym::MemRef { space, base, offset, ty, readonly }) => {
+                    Place::Mem { space, base, offset, ty, readonly }
+                }
                 Some(Sym::Global { reg, elem, dims, readonly }) if dims.is_empty() => {
                     Place::Mem { space: Space::Global, base: Some(reg), offset: 0, ty: elem, readonly }
                 }
@@ -1393,8 +1401,17 @@ impl Gen<'_, '_> {
                 return Val::error();
             }
             let mut vals = Vec::with_capacity(args.len());
+            let mut refs = Vec::with_capacity(args.len());
             let mut ok = true;
             for (k, (e, &t)) in args.iter().zip(&params).enumerate() {
+                let param = &self.unit.functions[fi].params[k];
+                if param.reference {
+                    let place = self.reference_argument(name, k, t, param.ty.is_const, e);
+                    ok &= !matches!(place, Place::Error);
+                    refs.push(Some(place));
+                    continue;
+                }
+                refs.push(None);
                 if let Ty::Struct(id) = t {
                     // A struct argument is its leaves, one value each, in order.
                     ok &= self.struct_argument(id, e, &mut vals);
@@ -1406,7 +1423,7 @@ impl Gen<'_, '_> {
             if !ok {
                 return Val::error();
             }
-            return self.inline_call(fi, vals, span);
+            return self.inline_call(fi, vals, refs, span);
         }
         if ATOMICS.contains(&name) {
             return self.atomic(name, args, span);
@@ -1457,6 +1474,55 @@ impl Gen<'_, '_> {
             self.expr(e);
         }
         Val::error()
+    }
+
+    /// What reference parameter `index` of `func`, of type `ty`, names: the argument's place
+    /// when it is a variable or element of that type; for a `const` reference, a value (a
+    /// copy in a register of its own) also does, as C++ binds a temporary.
+    fn reference_argument(&mut self, func: &str, index: usize, ty: Ty, is_const: bool, e: &Expr) -> Place {
+        let lvalue = matches!(
+            e.kind,
+            ExprKind::Name(_) | ExprKind::Index(..) | ExprKind::Member(..) | ExprKind::Unary(UnOp::Deref, _)
+        );
+        let is_local_value = |p: &Place| matches!(p, Place::Local { .. } | Place::MemArray { .. });
+        if lvalue {
+            let place = self.place(e);
+            let found = place.ty();
+            if found == ty && !is_local_value(&place) {
+                return place;
+            }
+            if found == Ty::Error {
+                return Place::Error;
+            }
+            if !is_const || is_local_value(&place) || matches!(ty, Ty::Struct(_)) {
+                let (want, got) = (self.a_type(ty), self.a_type(found));
+                let what = if is_local_value(&place) { "an element of a local array".into() } else { got };
+                self.diags.error(
+                    e.span,
+                    format!("argument {} of `{func}` is a reference to {want}: pass one, not {what}", index + 1),
+                );
+                return Place::Error;
+            }
+        } else if !is_const {
+            let want = self.a_type(ty);
+            self.diags.error(
+                e.span,
+                format!(
+                    "argument {} of `{func}` is a reference to {want}: pass a variable or an element, not a value",
+                    index + 1
+                ),
+            );
+            return Place::Error;
+        }
+        // A `const` reference to a value: the value, converted, in a register of its own.
+        let v = self.expr(e);
+        let v = self.convert_checked(v, ty, Ctx::Arg { func, index }, e);
+        if v.ty == Ty::Error {
+            return Place::Error;
+        }
+        let reg = self.var();
+        self.move_into(reg, v.op);
+        Place::Var { reg, ty, name: String::new(), is_const: true }
     }
 
     /// Checks the argument count of a built-in (evaluating the arguments if it is wrong).

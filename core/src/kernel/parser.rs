@@ -28,6 +28,23 @@ fn is_group_type(word: &str) -> bool {
     })
 }
 
+/// CUDA's vector types: name, element and members (`x`, `y`, `z`, `w` in order).
+const VECTOR_TYPES: &[(&str, Scalar, u32)] = &[
+    ("float2", Scalar::Float, 2),
+    ("float3", Scalar::Float, 3),
+    ("float4", Scalar::Float, 4),
+    ("int2", Scalar::Int, 2),
+    ("int3", Scalar::Int, 3),
+    ("int4", Scalar::Int, 4),
+    ("uint2", Scalar::Uint, 2),
+    ("uint3", Scalar::Uint, 3),
+    ("uint4", Scalar::Uint, 4),
+];
+
+fn is_vector_type(word: &str) -> bool {
+    VECTOR_TYPES.iter().any(|(n, _, _)| *n == word)
+}
+
 const TYPE_WORDS: &[&str] = &[
     "const",
     "unsigned",
@@ -351,6 +368,24 @@ impl<'a> Parser<'a> {
         self.structs.iter().position(|s| s.name == name).map(|i| i as u16)
     }
 
+    /// The struct `name` names: one of the file's, or one of CUDA's vector types, defined
+    /// here the first time it is used (so a file may still define its own first).
+    fn struct_or_vector(&mut self, name: &str, at: Span) -> Option<u16> {
+        if let Some(id) = self.struct_id(name) {
+            return Some(id);
+        }
+        let &(_, elem, lanes) = VECTOR_TYPES.iter().find(|(n, _, _)| *n == name)?;
+        let scalar =
+            TypeExpr { base: BaseType::Scalar(elem), pointer: false, pointee_const: false, is_const: false, span: at };
+        let fields = ["x", "y", "z", "w"][..lanes as usize]
+            .iter()
+            .enumerate()
+            .map(|(k, m)| Field { name: m.to_string(), span: at, ty: scalar, dims: Vec::new(), offset: 4 * k as u32 })
+            .collect();
+        self.structs.push(StructDef { name: name.to_string(), span: at, fields, size: 4 * lanes });
+        Some(self.structs.len() as u16 - 1)
+    }
+
     /// `struct Name { members };` (or a declaration `struct Name;`, which adds nothing).
     fn struct_definition(&mut self) -> PResult<()> {
         self.bump();
@@ -539,6 +574,7 @@ impl<'a> Parser<'a> {
             while !self.at(")") {
                 let mut ty = self.base_type()?;
                 self.pointer_suffix(&mut ty)?;
+                let reference = self.eat("&");
                 let (pname, pspan) = self.ident("a parameter name")?;
                 if self.eat("[") {
                     // `float x[]` is a pointer parameter, as in C.
@@ -550,7 +586,7 @@ impl<'a> Parser<'a> {
                     ty.pointee_const = ty.is_const;
                     ty.is_const = false;
                 }
-                params.push(Param { ty, name: pname, span: pspan });
+                params.push(Param { ty, name: pname, span: pspan, reference });
                 if !self.eat(",") {
                     break;
                 }
@@ -583,7 +619,7 @@ impl<'a> Parser<'a> {
             Tok::Ident(w) => {
                 TYPE_WORDS.contains(&w.as_str())
                     || (w == "struct" && matches!(self.peek_at(1).tok, Tok::Ident(_)))
-                    || (self.struct_id(w).is_some() && !self.peek_at(1).is_punct("("))
+                    || ((self.struct_id(w).is_some() || is_vector_type(w)) && !self.peek_at(1).is_punct("("))
                     || w == "auto"
                     || is_group_type(w)
                     || (self.in_host && matches!(w.as_str(), "graph" | "stream" | "dim3"))
@@ -665,8 +701,12 @@ impl<'a> Parser<'a> {
                     }
                     continue;
                 }
-                name if base.is_none() && unsigned.is_none() && self.struct_id(name).is_some() => {
-                    base = self.struct_id(name).map(BaseType::Struct);
+                name if base.is_none()
+                    && unsigned.is_none()
+                    && (self.struct_id(name).is_some() || is_vector_type(name)) =>
+                {
+                    let (name, at) = (name.to_string(), t.span);
+                    base = self.struct_or_vector(&name, at).map(BaseType::Struct);
                 }
                 _ => break,
             }
@@ -1270,7 +1310,9 @@ impl<'a> Parser<'a> {
 
     fn is_cast(&self) -> bool {
         match &self.peek_at(1).tok {
-            Tok::Ident(w) => TYPE_WORDS.contains(&w.as_str()) || w == "struct" || self.struct_id(w).is_some(),
+            Tok::Ident(w) => {
+                TYPE_WORDS.contains(&w.as_str()) || w == "struct" || self.struct_id(w).is_some() || is_vector_type(w)
+            }
             _ => false,
         }
     }

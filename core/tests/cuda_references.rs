@@ -1,0 +1,143 @@
+//! Reference parameters of device functions and CUDA's vector types, as Rodinia's CFD solver
+//! writes them (`compute_velocity(float& density, float3& momentum, float3& velocity)`): each
+//! result checked against the same computation written out in Rust.
+
+mod language_common;
+
+use language_common::{errors, Run};
+
+#[test]
+fn references_name_the_callers_variables_elements_and_structs() {
+    let run = Run::new(
+        r#"
+__device__ inline void compute_velocity(float& density, float3& momentum, float3& velocity) {
+    velocity.x = momentum.x / density;
+    velocity.y = momentum.y / density;
+    velocity.z = momentum.z / density;
+}
+__device__ inline float compute_speed_sqd(float3& velocity) {
+    return velocity.x * velocity.x + velocity.y * velocity.y + velocity.z * velocity.z;
+}
+__device__ void swap(int& a, int& b) { int t = a; a = b; b = t; }
+__device__ void bump(int& counter) { counter += 1; }
+__device__ float twice(const float& x) { return 2.0f * x; }
+
+__global__ void k(const float* vars, float* speeds, float3* velocities, int* pairs, int* swapped, int* counts, float* t) {
+    int i = threadIdx.x;
+    float density = vars[4 * i];
+    float3 momentum;
+    momentum.x = vars[4 * i + 1];
+    momentum.y = vars[4 * i + 2];
+    momentum.z = vars[4 * i + 3];
+    float3 velocity;
+    compute_velocity(density, momentum, velocity);
+    speeds[i] = compute_speed_sqd(velocity);
+    velocities[i] = velocity;
+    // Variables: the callee writes the caller's own.
+    int a = pairs[2 * i], b = pairs[2 * i + 1];
+    swap(a, b);
+    swapped[2 * i] = a;
+    swapped[2 * i + 1] = b;
+    // Elements in memory, and a struct member in memory.
+    swap(pairs[2 * i], pairs[2 * i + 1]);
+    int c = 0;
+    bump(c);
+    bump(c);
+    counts[i] = c;
+    bump(counts[i]);
+    t[i] = twice(density + 1.0f);
+    compute_velocity(density, momentum, velocities[i]);
+    velocities[i].x += 100.0f;
+}
+host {
+    float vars[128] = random(1.0, 2.0, 5); int pairs[64] = random(0, 99, 6);
+    float speeds[32]; float3 velocities[32]; int swapped[64]; int counts[32]; float t[32];
+    k<<<1, 32>>>(vars, speeds, velocities, pairs, swapped, counts, t);
+}
+"#,
+    );
+    let vars = run.floats("vars");
+    let (speeds, velocities, t) = (run.floats("speeds"), run.floats("velocities"), run.floats("t"));
+    let original = run_pairs_before();
+    for i in 0..32 {
+        let d = vars[4 * i];
+        let v = [vars[4 * i + 1] / d, vars[4 * i + 2] / d, vars[4 * i + 3] / d];
+        // `a * b + c` contracts to fused multiply-adds, left to right.
+        let speed = v[2].mul_add(v[2], v[1].mul_add(v[1], v[0] * v[0]));
+        assert_eq!(speeds[i], speed, "thread {i}");
+        assert_eq!(&velocities[3 * i..3 * i + 3], &[v[0] + 100.0, v[1], v[2]], "thread {i}");
+        assert_eq!(t[i], 2.0 * (d + 1.0), "thread {i}");
+    }
+    assert_eq!(run.ints("counts"), vec![3; 32]);
+    let (pairs, swapped) = (run.ints("pairs"), run.ints("swapped"));
+    for i in 0..32 {
+        assert_eq!((swapped[2 * i], swapped[2 * i + 1]), (original[2 * i + 1], original[2 * i]));
+        assert_eq!((pairs[2 * i], pairs[2 * i + 1]), (original[2 * i + 1], original[2 * i]));
+    }
+}
+
+/// The `pairs` buffer as the host block fills it (`random(0, 99, 6)`), from a run of a kernel
+/// that leaves it alone.
+fn run_pairs_before() -> Vec<i32> {
+    Run::new("__global__ void k(int* p) { }\nhost { int pairs[64] = random(0, 99, 6); k<<<1, 1>>>(pairs); }")
+        .ints("pairs")
+}
+
+/// `float4`, `int2` and `uint3` are structs of `x`, `y`, `z`, `w` with CUDA's sizes; a file may
+/// define its own `float3` before using it.
+#[test]
+fn vector_types_have_cudas_members_and_sizes() {
+    let run = Run::new(
+        r#"
+__global__ void k(const float4* in, int2* pairs, unsigned* sizes) {
+    int i = threadIdx.x;
+    float4 v = in[i];
+    pairs[i].x = (int)(v.x + v.w);
+    pairs[i].y = (int)(v.y * v.z);
+    sizes[0] = sizeof(float4); sizes[1] = sizeof(int2); sizes[2] = sizeof(uint3); sizes[3] = sizeof(float2);
+}
+host {
+    float4 in[3] = {1.5, 2.0, 3.25, 4.5, -1.0, 0.5, 8.0, 2.75, 9.0, 1.0, 1.0, -3.5};
+    int2 pairs[3]; unsigned sizes[4]; k<<<1, 3>>>(in, pairs, sizes);
+}
+"#,
+    );
+    let input = run.floats("in");
+    let pairs = run.ints("pairs");
+    for i in 0..3 {
+        let v = &input[4 * i..4 * i + 4];
+        assert_eq!(pairs[2 * i], (v[0] + v[3]) as i32);
+        assert_eq!(pairs[2 * i + 1], (v[1] * v[2]) as i32);
+    }
+    assert_eq!(run.words("sizes"), [16, 8, 12, 8]);
+    let own = "struct float3 { float a; };\n__global__ void k(float3* p) { p[0].a = 1.0f; }\n\
+               host { float3 p[1]; k<<<1, 1>>>(p); }";
+    assert_eq!(Run::new(own).floats("p"), [1.0]);
+}
+
+#[test]
+fn reference_mistakes_are_named() {
+    let f = "__device__ void bump(int& c) { c += 1; }\n";
+    let cases = [
+        (
+            format!("{f}__global__ void k(int* a) {{ bump(a[0] + 1); }}\nhost {{ int a[1]; k<<<1, 1>>>(a); }}"),
+            "argument 1 of `bump` is a reference to an `int`: pass a variable or an element, not a value",
+        ),
+        (
+            format!("{f}__global__ void k(float* a) {{ bump(a[0]); }}\nhost {{ float a[1]; k<<<1, 1>>>(a); }}"),
+            "argument 1 of `bump` is a reference to an `int`: pass one, not a `float`",
+        ),
+        (
+            "__global__ void k(int& a) { }\nhost { int a[1]; k<<<1, 1>>>(a); }".to_string(),
+            "a kernel cannot take a reference; pass a pointer to a buffer",
+        ),
+        (
+            format!("{f}__global__ void k(int* a) {{ int l[4]; l[a[0] & 3] = 0; bump(l[1]); a[0] = l[1]; }}\nhost {{ int a[1]; k<<<1, 1>>>(a); }}"),
+            "argument 1 of `bump` is a reference to an `int`: pass one, not an element of a local array",
+        ),
+    ];
+    for (src, message) in cases {
+        let found = errors(&src);
+        assert!(found.iter().any(|e| e.2 == message), "{src}: {found:?}");
+    }
+}
