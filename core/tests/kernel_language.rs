@@ -1430,7 +1430,8 @@ host { int out[64]; k<<<1, 64>>>(out); }
     );
 }
 
-/// `float(x)` is C++'s cast, as `(float)x`; `volatile __shared__` declares shared memory
+/// `float(x)` is C++'s cast, as `(float)x`, also first in parentheses (`(float(a) / 2)` is no
+/// C cast); `volatile __shared__` declares shared memory
 /// (the `volatile` is ignored with a note: every access goes to memory here anyway).
 #[test]
 fn functional_casts_and_volatile_shared_arrays() {
@@ -1440,8 +1441,8 @@ __global__ void k(float* out, int* bits) {
     int i = threadIdx.x;
     s[i] = i * 3;
     __syncthreads();
-    out[i] = float(s[31 - i]) / 2.0f + sqrt(float(i));
-    bits[i] = int(out[i] * 10.0f) + unsigned(i);
+    out[i] = (float(s[31 - i]) / 2.0f) + sqrt(float(i));
+    bits[i] = (int(out[i] * 10.0f) + unsigned(i));
 }
 host { float out[32]; int bits[32]; k<<<1, 32>>>(out, bits); }
 "#;

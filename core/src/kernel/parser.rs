@@ -1309,6 +1309,10 @@ impl<'a> Parser<'a> {
     }
 
     fn is_cast(&self) -> bool {
+        // `(float(x) - 1.0f)`: a functional cast in parentheses, not a C cast.
+        if self.peek_at(2).is_punct("(") {
+            return false;
+        }
         match &self.peek_at(1).tok {
             Tok::Ident(w) => {
                 TYPE_WORDS.contains(&w.as_str()) || w == "struct" || self.struct_id(w).is_some() || is_vector_type(w)
