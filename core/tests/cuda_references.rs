@@ -115,10 +115,60 @@ host {
     assert_eq!(Run::new(own).floats("p"), [1.0]);
 }
 
+/// Device functions return structs, and `make_float4(…)` makes one: a sorting network on a
+/// `float4` (as Rodinia's hybrid sort writes `sortElem`), a `float3` scaled, and a member of a
+/// returned struct read directly.
+#[test]
+fn device_functions_return_structs_and_make_builds_them() {
+    let run = Run::new(
+        r#"
+__device__ float4 order(float4 r) {
+    float4 nr = make_float4(fminf(r.x, r.y), fmaxf(r.x, r.y), fminf(r.z, r.w), fmaxf(r.z, r.w));
+    r.x = fminf(nr.x, nr.z); r.z = fmaxf(nr.x, nr.z);
+    r.y = fminf(nr.y, nr.w); r.w = fmaxf(nr.y, nr.w);
+    float lo = fminf(r.y, r.z), hi = fmaxf(r.y, r.z);
+    return make_float4(r.x, lo, hi, r.w);
+}
+__device__ float3 scale(float3 v, float s) { return make_float3(v.x * s, v.y * s, v.z * s); }
+__global__ void k(const float4* in, float4* out, float3* scaled, float* first) {
+    int i = threadIdx.x;
+    out[i] = order(in[i]);
+    float3 v = make_float3(in[i].x, in[i].y, in[i].z);
+    scaled[i] = scale(v, 2.0f);
+    first[i] = scale(v, 0.5f).x + order(in[i]).w;
+}
+host {
+    float4 in[3] = {3.0, 1.0, 4.0, 1.5, -2.0, 7.0, 0.5, 0.25, 9.0, 8.0, 7.0, 6.0};
+    float4 out[3]; float3 scaled[3]; float first[3];
+    k<<<1, 3>>>(in, out, scaled, first);
+}
+"#,
+    );
+    let input = run.floats("in");
+    for i in 0..3 {
+        let v = &input[4 * i..4 * i + 4];
+        let mut sorted = v.to_vec();
+        sorted.sort_by(f32::total_cmp);
+        assert_eq!(&run.floats("out")[4 * i..4 * i + 4], &sorted[..], "thread {i}");
+        assert_eq!(&run.floats("scaled")[3 * i..3 * i + 3], &[2.0 * v[0], 2.0 * v[1], 2.0 * v[2]]);
+        assert_eq!(run.floats("first")[i], 0.5 * v[0] + sorted[3]);
+    }
+}
+
 #[test]
 fn reference_mistakes_are_named() {
     let f = "__device__ void bump(int& c) { c += 1; }\n";
     let cases = [
+        (
+            "__global__ void k(float3* a) { a[0] = make_float3(1.0f, 2.0f); }\nhost { float3 a[1]; k<<<1, 1>>>(a); }"
+                .to_string(),
+            "`make_float3` takes 3 arguments, got 2",
+        ),
+        (
+            "__device__ float2 f() { return 1.0f; }\n__global__ void k(float2* a) { a[0] = f(); }\nhost { float2 a[1]; k<<<1, 1>>>(a); }"
+                .to_string(),
+            "`f` returns a `float2`, not a `float`",
+        ),
         (
             format!("{f}__global__ void k(int* a) {{ bump(a[0] + 1); }}\nhost {{ int a[1]; k<<<1, 1>>>(a); }}"),
             "argument 1 of `bump` is a reference to an `int`: pass a variable or an element, not a value",

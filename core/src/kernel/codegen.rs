@@ -62,14 +62,6 @@ pub(crate) fn signatures(unit: &Unit, diags: &mut Diags) -> Vec<FnSig> {
                 diags.error(f.ret.span, "returning a cooperative group is not supported; pass it as a parameter");
                 Ty::Error
             }
-            Some(Ty::Struct(_)) => {
-                diags.error_help(
-                    f.ret.span,
-                    "returning a struct is not supported",
-                    "return its members one by one, or write them through a pointer",
-                );
-                Ty::Error
-            }
             Some(t) => t,
             None => {
                 diags.error(f.ret.span, "a function returns `void`, `int`, `unsigned`, `float`, `bool` or a pointer");
@@ -233,6 +225,8 @@ pub(super) struct Frame {
     pub kernel: bool,
     pub ret: Ty,
     pub ret_reg: Option<VReg>,
+    /// A function returning a struct: the registers of its leaves.
+    pub ret_regs: Vec<VReg>,
     pub ret_label: Label,
 }
 
@@ -269,6 +263,8 @@ pub(super) struct Gen<'a, 'd> {
     pub dynamic_shared_at: Option<u32>,
     /// Whether the kernel declared an `extern __shared__` array.
     pub uses_dynamic_shared: bool,
+    /// The leaves of the struct the last inlined call returned.
+    pub returned: Vec<VReg>,
     /// Whether the kernel was reported as growing past [`MAX_KERNEL_INSTRUCTIONS`].
     pub too_long_reported: bool,
     /// Statements being generated inside one another, across inlined calls.
@@ -329,6 +325,7 @@ impl<'a, 'd> Gen<'a, 'd> {
             shared_reported: false,
             dynamic_shared_at: None,
             uses_dynamic_shared: false,
+            returned: Vec::new(),
             too_long_reported: false,
             depth: 0,
             too_deep_reported: false,
@@ -495,8 +492,8 @@ impl<'a, 'd> Gen<'a, 'd> {
             }
         }
         let ret_label = self.new_label();
-        let ret_reg = (!kernel && sig.ret != Ty::Void).then(|| self.var());
-        self.frames.push(Frame { func: fi, kernel, ret: sig.ret, ret_reg, ret_label });
+        let (ret_reg, ret_regs) = if kernel { (None, Vec::new()) } else { self.return_registers(sig.ret) };
+        self.frames.push(Frame { func: fi, kernel, ret: sig.ret, ret_reg, ret_regs, ret_label });
         self.stmts(&f.body);
         self.frames.pop();
         self.place_label(ret_label);
@@ -576,16 +573,20 @@ impl<'a, 'd> Gen<'a, 'd> {
             self.declare(&p.name, p.span, Sym::Var { reg, ty, is_const: p.ty.is_const });
         }
         let ret_label = self.new_label();
-        let ret_reg = (sig.ret != Ty::Void).then(|| self.var());
-        self.frames.push(Frame { func: fi, kernel: false, ret: sig.ret, ret_reg, ret_label });
+        let (ret_reg, ret_regs) = self.return_registers(sig.ret);
+        self.frames.push(Frame { func: fi, kernel: false, ret: sig.ret, ret_reg, ret_regs, ret_label });
         self.stmts(&f.body);
-        self.frames.pop();
+        if let Some(frame) = self.frames.pop() {
+            self.returned = frame.ret_regs;
+        }
         self.place_label(ret_label);
         self.scopes = saved_scopes;
         self.loops = saved_loops;
         self.assigned = saved_assigned;
         match ret_reg {
             Some(r) => Val { op: VOp::Reg(r), ty: sig.ret },
+            // A struct: its leaves are in `returned`.
+            None if matches!(sig.ret, Ty::Struct(_)) => Val::error_free(sig.ret),
             None => Val { op: VOp::Imm(0), ty: Ty::Void },
         }
     }
@@ -858,6 +859,28 @@ impl<'a, 'd> Gen<'a, 'd> {
             self.emit(VInstr::Exit);
             return;
         }
+        if let Ty::Struct(id) = ret {
+            let regs = self.frames.last().map(|f| f.ret_regs.clone()).unwrap_or_default();
+            match value {
+                Some(v) => {
+                    let from = self.struct_source(v);
+                    match from.ty() {
+                        Ty::Error => {}
+                        t if t == ret => {
+                            let to = super::expr::Place::Regs { regs, id, name: String::new(), is_const: false };
+                            self.copy_struct(id, &to, &from, v.span);
+                        }
+                        t => {
+                            let (want, found) = (self.a_type(ret), self.a_type(t));
+                            self.diags.error(v.span, format!("`{name}` returns {want}, not {found}"));
+                        }
+                    }
+                }
+                None => self.diags.error(span, format!("`{name}` must return {}", self.a_type(ret))),
+            }
+            self.jump(ret_label);
+            return;
+        }
         match (value, ret_reg) {
             (Some(v), None) => {
                 self.expr(v);
@@ -965,6 +988,19 @@ impl<'a, 'd> Gen<'a, 'd> {
         }
     }
 
+    /// Where a function returning `ret` leaves its value: one register, or a struct's leaves
+    /// (its value is read from [`Gen::returned`] after the call).
+    fn return_registers(&mut self, ret: Ty) -> (Option<VReg>, Vec<VReg>) {
+        match ret {
+            Ty::Void => (None, Vec::new()),
+            Ty::Struct(id) => {
+                let n = super::structs::leaf_count(&self.unit.structs, id);
+                (None, (0..n).map(|_| self.var()).collect())
+            }
+            _ => (Some(self.var()), Vec::new()),
+        }
+    }
+
     /// Reference parameter `p` names `place`: the caller's variable (its very register), its
     /// struct's registers, or the element in memory.
     fn bind_reference(&mut self, p: &Param, ty: Ty, place: super::expr::Place) {
@@ -1041,7 +1077,7 @@ impl<'a, 'd> Gen<'a, 'd> {
         let regs: Vec<VReg> = all.iter().map(|_| self.var()).collect();
         match &d.init {
             Some(Init::Expr(e)) => {
-                let from = self.place(e);
+                let from = self.struct_source(e);
                 match from.ty() {
                     Ty::Error => {}
                     t if t == Ty::Struct(id) => {

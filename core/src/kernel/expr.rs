@@ -1305,7 +1305,7 @@ impl Gen<'_, '_> {
                 self.expr(r);
                 return Val::error();
             }
-            let from = self.place(r);
+            let from = self.struct_source(r);
             match from.ty() {
                 Ty::Error => {}
                 t if t == ty => self.copy_struct(id, &p, &from, span),

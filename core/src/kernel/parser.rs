@@ -1403,7 +1403,14 @@ impl<'a> Parser<'a> {
                 w if KEYWORDS.contains(&w) || TYPE_WORDS.contains(&w) => {
                     return Err(self.error(t.span, format!("expected an expression, found the keyword `{w}`")))
                 }
-                _ => ExprKind::Name(w.to_string()),
+                w => {
+                    // `make_float3(…)` makes a `float3`: the type exists from here on.
+                    if let Some(vector) = w.strip_prefix("make_").filter(|v| is_vector_type(v)) {
+                        let vector = vector.to_string();
+                        self.struct_or_vector(&vector, t.span);
+                    }
+                    ExprKind::Name(w.to_string())
+                }
             },
             Tok::Punct("(") => {
                 self.bump();

@@ -8,10 +8,10 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::ast::{Expr, StructDef};
+use super::ast::{Expr, ExprKind, StructDef, UnOp};
 use super::codegen::Gen;
 use super::diag::{suggest, Span};
-use super::expr::{Place, Val};
+use super::expr::{Ctx, Place, Val};
 use super::types::Ty;
 use super::vcode::VOp;
 
@@ -97,7 +97,7 @@ impl Gen<'_, '_> {
     /// `base.member`: a place inside the struct `base` is.
     pub(super) fn member_place(&mut self, base: &Expr, member: &str, mspan: Span) -> Place {
         let unit = self.unit;
-        let bp = self.place(base);
+        let bp = self.struct_source(base);
         let id = match &bp {
             Place::Mem { ty: Ty::Struct(id), .. } => *id,
             Place::Regs { id, .. } => *id,
@@ -171,7 +171,7 @@ impl Gen<'_, '_> {
 
     /// The leaves of the struct `e` denotes, as values, for passing it to a device function.
     pub(super) fn struct_argument(&mut self, id: u16, e: &Expr, out: &mut Vec<Val>) -> bool {
-        let p = self.place(e);
+        let p = self.struct_source(e);
         if p.ty() == Ty::Error {
             return false;
         }
@@ -190,6 +190,51 @@ impl Gen<'_, '_> {
             out.push(Val { op: VOp::Reg(reg), ty });
         }
         true
+    }
+
+    /// Where a struct value comes from: a place, or `make_float3(x, y, z)` and the other
+    /// constructors of CUDA's vector types, made in registers of their own.
+    pub(super) fn struct_source(&mut self, e: &Expr) -> Place {
+        let ExprKind::Call(name, _, args) = &e.kind else {
+            if matches!(
+                e.kind,
+                ExprKind::Name(_) | ExprKind::Index(..) | ExprKind::Member(..) | ExprKind::Unary(UnOp::Deref, _)
+            ) {
+                return self.place(e);
+            }
+            // Not a struct: a value, whose type the caller names in its message.
+            let v = self.expr(e);
+            let reg = self.var();
+            self.move_into(reg, v.op);
+            return Place::Var { reg, ty: v.ty, name: String::new(), is_const: true };
+        };
+        // A device function returning a struct: its leaves, once inlined.
+        if let Some(sig) = self.sigs.iter().find(|s| s.name == *name) {
+            let Ty::Struct(id) = sig.ret else { return self.place(e) };
+            let v = self.expr(e);
+            if v.ty == Ty::Error {
+                return Place::Error;
+            }
+            let regs = core::mem::take(&mut self.returned);
+            return Place::Regs { regs, id, name: String::new(), is_const: true };
+        }
+        let Some(vector) = name.strip_prefix("make_") else { return self.place(e) };
+        let unit = self.unit;
+        let Some(id) = unit.structs.iter().position(|s| s.name == vector) else { return self.place(e) };
+        let fields = &unit.structs[id].fields;
+        if args.len() != fields.len() {
+            self.diags.error(e.span, format!("`{name}` takes {} arguments, got {}", fields.len(), args.len()));
+            return Place::Error;
+        }
+        let mut regs = Vec::with_capacity(fields.len());
+        for (k, (f, a)) in fields.iter().zip(args).enumerate() {
+            let v = self.expr(a);
+            let v = self.convert_checked(v, member_ty(f), Ctx::Arg { func: name, index: k }, a);
+            let reg = self.var();
+            self.move_into(reg, v.op);
+            regs.push(reg);
+        }
+        Place::Regs { regs, id: id as u16, name: String::new(), is_const: true }
     }
 
     /// A struct where a number is wanted: an error at `span`.
