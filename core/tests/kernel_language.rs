@@ -1536,3 +1536,22 @@ fn fixed_width_integer_names_are_the_32_bit_types() {
     let notes: Vec<&str> = run.program.warnings.iter().map(|w| w.message.as_str()).collect();
     assert_eq!(notes, ["`size_t` is 32 bits here, as pointers are (an `unsigned`)"]);
 }
+
+/// Enumerations are integer constants, as C numbers them: from 0, one more than the one
+/// before, or the value given (which may use earlier ones); `enum Tag`, `Tag` and a
+/// `typedef enum` name are `int`s.
+#[test]
+fn enumerations_number_their_constants_as_c_does() {
+    let src = r#"
+enum Colour { RED, GREEN, BLUE = 10, VIOLET, MASK = BLUE * 2 + GREEN };
+typedef enum { OFF, ON } Switch;
+__device__ int pick(enum Colour c, Switch s) { return s == ON ? c : -c; }
+__global__ void k(int* out) {
+    Colour c = VIOLET;
+    out[0] = RED; out[1] = GREEN; out[2] = BLUE; out[3] = c; out[4] = MASK;
+    out[5] = pick(BLUE, ON); out[6] = pick(GREEN, OFF);
+}
+host { int out[7]; k<<<1, 1>>>(out); }
+"#;
+    assert_eq!(Run::new(src).ints("out"), [0, 1, 10, 11, 21, 10, -1]);
+}

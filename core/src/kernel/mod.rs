@@ -29,6 +29,7 @@ mod cfg;
 mod codegen;
 mod conditional;
 mod diag;
+mod enums;
 mod expr;
 mod groups;
 mod host;

@@ -150,7 +150,8 @@ pub(crate) fn preprocess(
     }
     let resolved = super::qualified::resolve(ex.out, ex.diags);
     let instantiated = super::templates::instantiate(resolved, ex.diags);
-    let mut out = typedefs(instantiated, ex.diags);
+    let enumerated = super::enums::resolve(instantiated, ex.diags);
+    let mut out = typedefs(enumerated, ex.diags);
     if out.last().is_none_or(|t| t.tok != Tok::Eof) {
         let eof = tokens.last().cloned().unwrap_or(Token {
             tok: Tok::Eof,
