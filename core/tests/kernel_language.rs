@@ -1555,3 +1555,18 @@ host { int out[7]; k<<<1, 1>>>(out); }
 "#;
     assert_eq!(Run::new(src).ints("out"), [0, 1, 10, 11, 21, 10, -1]);
 }
+
+/// `#pragma unroll`, written before many loops, is noted once per file; other pragmas each.
+#[test]
+fn pragma_unroll_is_noted_once() {
+    let src = "__global__ void k(int* a) {\n#pragma unroll\n for (int i = 0; i < 4; i++) a[i] = i;\n\
+               #pragma unroll 2\n for (int i = 0; i < 4; i++) a[i] += i;\n#pragma once\n }\n\
+               host { int a[4]; k<<<1, 1>>>(a); }";
+    let run = Run::new(src);
+    assert_eq!(run.ints("a"), [0, 2, 4, 6]);
+    let notes: Vec<&str> = run.program.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert_eq!(
+        notes,
+        ["`#pragma unroll` is ignored: the optimiser unrolls loops as it decides", "`#pragma` is ignored"]
+    );
+}

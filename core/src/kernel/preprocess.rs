@@ -41,6 +41,8 @@ struct Expander<'a> {
     diags: &'a mut Diags,
     /// Set once the token budget is spent; expansion stops.
     exhausted: bool,
+    /// `#pragma unroll` was noted (once per file: kernels write it before many loops).
+    unroll_noted: bool,
 }
 
 /// Unused overrides named one warning each; more are summed up in one.
@@ -63,7 +65,13 @@ pub(crate) fn preprocess(
 ) -> (Vec<Token>, Vec<Define>) {
     let mut defines = Vec::new();
     let mut used_overrides = alloc::vec![false; overrides.len()];
-    let mut ex = Expander { macros: BTreeMap::new(), out: Vec::with_capacity(tokens.len()), diags, exhausted: false };
+    let mut ex = Expander {
+        macros: BTreeMap::new(),
+        out: Vec::with_capacity(tokens.len()),
+        diags,
+        exhausted: false,
+        unroll_noted: false,
+    };
     for name in PREDEFINED {
         let one = Token {
             tok: Tok::Int { value: 1, unsigned: false },
@@ -192,6 +200,14 @@ fn directive(
                     ex.macros.remove(name);
                 }
                 _ => ex.diags.error(name_tok.span.after(), "expected a macro name after `#undef`"),
+            }
+            return;
+        }
+        "pragma" if line.get(2).is_some_and(|t| t.is_ident("unroll")) => {
+            if !ex.unroll_noted {
+                ex.unroll_noted = true;
+                let message = "`#pragma unroll` is ignored: the optimiser unrolls loops as it decides";
+                ex.diags.warning(hash.span.to(line[2].span), message);
             }
             return;
         }
