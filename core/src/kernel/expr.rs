@@ -509,21 +509,27 @@ impl Gen<'_, '_> {
         }
     }
 
+    /// The axis a built-in vector's member names (`.x`, `.y`, `.z`); an error naming `what`
+    /// for any other.
+    pub(super) fn axis(&mut self, what: &str, member: &str, mspan: Span) -> Option<Axis> {
+        match member {
+            "x" => Some(Axis::X),
+            "y" => Some(Axis::Y),
+            "z" => Some(Axis::Z),
+            _ => {
+                self.diags.error(mspan, format!("{what} has no member `{member}`; use `.x`, `.y` or `.z`"));
+                None
+            }
+        }
+    }
+
     fn member(&mut self, base: &Expr, member: &str, mspan: Span) -> Val {
         if let Some(v) = self.group_vector(base, member, mspan) {
             return v;
         }
         if let ExprKind::Name(n) = &base.kind {
             if self.lookup(n).is_none() && BUILTIN_VECTORS.contains(&n.as_str()) {
-                let axis = match member {
-                    "x" => Axis::X,
-                    "y" => Axis::Y,
-                    "z" => Axis::Z,
-                    _ => {
-                        self.diags.error(mspan, format!("`{n}` has no member `{member}`; use `.x`, `.y` or `.z`"));
-                        return Val::error();
-                    }
-                };
+                let Some(axis) = self.axis(&format!("`{n}`"), member, mspan) else { return Val::error() };
                 let which = match n.as_str() {
                     "threadIdx" => Special::ThreadIdx(axis),
                     "blockIdx" => Special::BlockIdx(axis),

@@ -243,15 +243,7 @@ impl Gen<'_, '_> {
         if !self.arity(name, args, 0, call.span) {
             return Some(Val::error());
         }
-        let axis = match member {
-            "x" => Axis::X,
-            "y" => Axis::Y,
-            "z" => Axis::Z,
-            _ => {
-                self.diags.error(mspan, format!("`{name}()` has no member `{member}`; use `.x`, `.y` or `.z`"));
-                return Some(Val::error());
-            }
-        };
+        let Some(axis) = self.axis(&format!("`{name}()`"), member, mspan) else { return Some(Val::error()) };
         Some(Val { op: self.special(which(axis)), ty: Ty::Uint })
     }
 

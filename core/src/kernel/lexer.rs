@@ -36,6 +36,31 @@ pub(crate) struct Token {
     pub line_start: bool,
 }
 
+/// The index of the bracket that closes the `(`, `[` or `{` at `open` (brackets of its kind
+/// nest), or `None` if the input ends first.
+pub(crate) fn matching_close(tokens: &[Token], open: usize) -> Option<usize> {
+    let (opening, closing) = match tokens.get(open)?.tok {
+        Tok::Punct("(") => ("(", ")"),
+        Tok::Punct("[") => ("[", "]"),
+        Tok::Punct("{") => ("{", "}"),
+        _ => return None,
+    };
+    let mut depth = 0usize;
+    for (k, t) in tokens.iter().enumerate().skip(open) {
+        if t.is_punct(opening) {
+            depth += 1;
+        } else if t.is_punct(closing) {
+            depth -= 1;
+            if depth == 0 {
+                return Some(k);
+            }
+        } else if t.tok == Tok::Eof {
+            return None;
+        }
+    }
+    None
+}
+
 impl Token {
     pub fn is_punct(&self, p: &str) -> bool {
         matches!(self.tok, Tok::Punct(q) if q == p)

@@ -384,19 +384,7 @@ fn typedef_struct(
     if !tokens.get(open)?.is_punct("{") {
         return None;
     }
-    let mut depth = 0u32;
-    let mut close = open;
-    for (k, t) in tokens.iter().enumerate().skip(open) {
-        if t.is_punct("{") {
-            depth += 1;
-        } else if t.is_punct("}") {
-            depth -= 1;
-            if depth == 0 {
-                close = k;
-                break;
-            }
-        }
-    }
+    let close = super::lexer::matching_close(tokens, open)?;
     let (Some(Token { tok: Tok::Ident(name), .. }), Some(semi)) = (tokens.get(close + 1), tokens.get(close + 2)) else {
         return None;
     };

@@ -12,7 +12,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::diag::Diags;
-use super::lexer::{Tok, Token};
+use super::lexer::{matching_close, Tok, Token};
 
 /// The prefix of every cooperative-groups name after this pass.
 pub(crate) const CG: &str = "cooperative_groups::";
@@ -132,22 +132,7 @@ fn rewrite_arguments(tokens: &[Token], next: usize, name: &str, out: &mut Vec<To
     }
     // `tiled_partition<N>(g)`: `tiled_partition(g, N)`.
     let open = close + 1;
-    let mut depth = 0usize;
-    let mut end = None;
-    for (k, t) in tokens.iter().enumerate().skip(open) {
-        if t.is_punct("(") {
-            depth += 1;
-        } else if t.is_punct(")") {
-            depth -= 1;
-            if depth == 0 {
-                end = Some(k);
-                break;
-            }
-        } else if t.tok == Tok::Eof {
-            break;
-        }
-    }
-    let Some(end) = end else { return close + 1 };
+    let Some(end) = matching_close(tokens, open) else { return close + 1 };
     out.extend(tokens[open..end].iter().cloned());
     let mut comma = tokens[close].clone();
     comma.tok = Tok::Punct(",");
