@@ -86,12 +86,7 @@ impl Gen<'_, '_> {
 
     /// "a `Node`", "an `int`": the article and the type, a struct by its name.
     pub(super) fn a_type(&self, ty: Ty) -> String {
-        let text = self.type_name(ty);
-        let vowel = matches!(
-            text.as_bytes().first(),
-            Some(b'a' | b'e' | b'i' | b'o' | b'u' | b'A' | b'E' | b'I' | b'O' | b'U')
-        );
-        format!("{} `{text}`", if vowel { "an" } else { "a" })
+        super::types::with_article(&self.type_name(ty))
     }
 
     /// `base.member`: a place inside the struct `base` is.

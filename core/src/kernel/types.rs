@@ -89,8 +89,13 @@ impl fmt::Display for Group {
 
 /// "an `int`", "a `float*`": the article for messages.
 pub(crate) fn a(ty: Ty) -> String {
-    let text = format!("{ty}");
-    let vowel = matches!(text.as_bytes().first(), Some(b'i' | b'u' | b'e'));
+    with_article(&format!("{ty}"))
+}
+
+/// "an `int`", "a `Node`": `text` in backticks after its article.
+pub(crate) fn with_article(text: &str) -> String {
+    let vowel =
+        matches!(text.as_bytes().first(), Some(b'a' | b'e' | b'i' | b'o' | b'u' | b'A' | b'E' | b'I' | b'O' | b'U'));
     format!("{} `{text}`", if vowel { "an" } else { "a" })
 }
 
