@@ -165,6 +165,11 @@ fn reference_mistakes_are_named() {
             "`make_float3` takes 3 arguments, got 2",
         ),
         (
+            "__device__ float f(float3 v) { return v.x; }\n__global__ void k(float* a) { a[0] = f(a[1]); }\nhost { float a[2]; k<<<1, 1>>>(a); }"
+                .to_string(),
+            "argument 1 of `f` must be a `float3`, found a `float`",
+        ),
+        (
             "__device__ float2 f() { return 1.0f; }\n__global__ void k(float2* a) { a[0] = f(); }\nhost { float2 a[1]; k<<<1, 1>>>(a); }"
                 .to_string(),
             "`f` returns a `float2`, not a `float`",

@@ -1420,7 +1420,7 @@ impl Gen<'_, '_> {
                 refs.push(None);
                 if let Ty::Struct(id) = t {
                     // A struct argument is its leaves, one value each, in order.
-                    ok &= self.struct_argument(id, e, &mut vals);
+                    ok &= self.struct_argument(id, e, (name, k), &mut vals);
                     continue;
                 }
                 let v = self.expr(e);

@@ -165,14 +165,15 @@ impl Gen<'_, '_> {
     }
 
     /// The leaves of the struct `e` denotes, as values, for passing it to a device function.
-    pub(super) fn struct_argument(&mut self, id: u16, e: &Expr, out: &mut Vec<Val>) -> bool {
+    pub(super) fn struct_argument(&mut self, id: u16, e: &Expr, at: (&str, usize), out: &mut Vec<Val>) -> bool {
         let p = self.struct_source(e);
         if p.ty() == Ty::Error {
             return false;
         }
         if p.ty() != Ty::Struct(id) {
             let (want, found) = (self.a_type(Ty::Struct(id)), self.a_type(p.ty()));
-            self.diags.error(e.span, format!("expected {want}, found {found}"));
+            let (func, index) = at;
+            self.diags.error(e.span, format!("argument {} of `{func}` must be {want}, found {found}", index + 1));
             return false;
         }
         let Ok(all) = self.struct_leaves(id, e.span) else { return false };
