@@ -809,8 +809,7 @@ impl Simulation {
     /// What one block of kernel `code` takes, with `dynamic_shared` bytes of the launch's own.
     fn block_needs(&self, code: u32, block: Dim3, dynamic_shared: u32) -> BlockNeeds {
         let kernel = &self.workload.kernels[code as usize];
-        let shared = kernel.shared_bytes.saturating_add(dynamic_shared);
-        BlockNeeds::of(&self.config.core, block, kernel.regs_per_thread, shared)
+        BlockNeeds::of(&self.config.core, block, kernel.regs_per_thread, kernel.block_shared_bytes(dynamic_shared))
     }
 
     /// Checks the grids device threads launched this cycle and queues them; the parent's run

@@ -142,7 +142,12 @@ fn curve(
         .iter()
         .map(|l| {
             let kernel = &alone.kernels[l.kernel as usize];
-            let needs = BlockNeeds::of(&config.core, l.block, kernel.regs_per_thread, l.shared_bytes(kernel));
+            let needs = BlockNeeds::of(
+                &config.core,
+                l.block,
+                kernel.regs_per_thread,
+                kernel.block_shared_bytes(l.dynamic_shared),
+            );
             occupancy(&config.core, &needs).blocks_per_sm
         })
         .max()

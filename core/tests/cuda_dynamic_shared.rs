@@ -4,7 +4,7 @@
 
 mod language_common;
 
-use language_common::{errors, Run};
+use language_common::{expect_first_error, Run};
 use warpscope_core::config::presets;
 use warpscope_core::kernel::{compile, CompileOptions};
 use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
@@ -113,7 +113,6 @@ fn dynamic_shared_mistakes_are_named() {
         ),
     ];
     for (src, message) in cases {
-        let found = errors(&src);
-        assert_eq!(found[0].2, message, "{src}: {found:?}");
+        expect_first_error(&src, message);
     }
 }

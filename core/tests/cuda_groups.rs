@@ -3,7 +3,7 @@
 
 mod language_common;
 
-use language_common::{errors, Run};
+use language_common::{expect_first_error, Run};
 
 /// The CUDA samples' reduction: a thread block and `cg::sync`, then a tile of 32 whose
 /// `shfl_down` finishes the sum. Blocks of 16 × 8 threads: `thread_rank` is x + 16 y.
@@ -222,7 +222,6 @@ fn group_mistakes_are_named() {
         ("a[0] = n.size();", "an `int` has no functions; `.size(…)` is for cooperative groups"),
     ];
     for (body, message) in cases {
-        let found = errors(&src(body));
-        assert_eq!(found[0].2, message, "{body}: {found:?}");
+        expect_first_error(&src(body), message);
     }
 }

@@ -4,7 +4,7 @@
 
 mod language_common;
 
-use language_common::{errors, Run};
+use language_common::{expect_error, Run};
 
 #[test]
 fn references_name_the_callers_variables_elements_and_structs() {
@@ -192,7 +192,6 @@ fn reference_mistakes_are_named() {
         ),
     ];
     for (src, message) in cases {
-        let found = errors(&src);
-        assert!(found.iter().any(|e| e.2 == message), "{src}: {found:?}");
+        expect_error(&src, message);
     }
 }

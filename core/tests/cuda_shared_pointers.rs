@@ -3,7 +3,7 @@
 
 mod language_common;
 
-use language_common::{compiled, errors, Run};
+use language_common::{compiled, expect_first_error, Run};
 
 /// The CUDA samples' block reduction: the shared array goes to a device function as a
 /// pointer, and its last steps to `warpReduce(volatile float* sdata, …)`. The same device
@@ -107,8 +107,7 @@ fn a_pointers_memory_space_is_kept_and_mistakes_are_named() {
         ),
     ];
     for (body, message) in cases {
-        let found = errors(&src(body));
-        assert_eq!(found[0].2, message, "{body}: {found:?}");
+        expect_first_error(&src(body), message);
     }
     // A null pointer, and a pointer assigned within its own space, are fine.
     compiled(&src("float* p = s; p = p + 1; p[0] = 2.0f; float* q = 0; if (q) a[0] = 1.0f;"));

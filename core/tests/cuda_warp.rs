@@ -3,7 +3,7 @@
 
 mod language_common;
 
-use language_common::{errors, Run};
+use language_common::{expect_first_error, Run};
 
 /// The classic warp sum: `__shfl_down_sync` halving the distance; lane 0 of each warp holds
 /// the sum of its 32 values. A block of 96 threads: three full warps.
@@ -171,7 +171,6 @@ fn shuffle_mistakes_are_named() {
         ("a[0] = __ballot_sync(a[1]);", "`__ballot_sync` takes 2 arguments, got 1"),
     ];
     for (body, message) in cases {
-        let found = errors(&src(body));
-        assert_eq!(found[0].2, message, "{body}: {found:?}");
+        expect_first_error(&src(body), message);
     }
 }

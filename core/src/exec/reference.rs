@@ -203,7 +203,7 @@ fn run_blocks<O: RunObserver + ?Sized>(
     let regs_per_warp = launch.kernel.regs_per_thread as usize * LANES;
     let mut regs = vec![0u32; regs_per_warp * warps as usize];
     let mut execs: Vec<WarpExec> = (0..warps).map(|_| WarpExec::default()).collect();
-    let shared_bytes = launch.kernel.shared_bytes.saturating_add(launch.dynamic_shared);
+    let shared_bytes = launch.kernel.block_shared_bytes(launch.dynamic_shared);
     let mut shared = SharedMemory::new(shared_bytes);
     let mut addresses = [0u32; LANES];
     let mut executed = 0u64;

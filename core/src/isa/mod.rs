@@ -611,6 +611,12 @@ pub struct SourcePos {
 }
 
 impl Kernel {
+    /// The shared memory one block takes: the kernel's own arrays and `dynamic` bytes of its
+    /// launch's (`extern __shared__`).
+    pub fn block_shared_bytes(&self, dynamic: u32) -> u32 {
+        self.shared_bytes.saturating_add(dynamic)
+    }
+
     /// Where instruction `pc` comes from in the source, if the debug info says.
     pub fn source_of(&self, pc: u32) -> Option<SourcePos> {
         self.source.get(pc as usize).copied().filter(|p| p.line > 0)

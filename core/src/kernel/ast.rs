@@ -118,6 +118,15 @@ pub(crate) struct Expr {
 }
 
 impl Expr {
+    /// Whether it names a variable, an element or a member: something with a place, which a
+    /// reference can bind to and a struct can be copied from.
+    pub fn names_a_place(&self) -> bool {
+        matches!(
+            self.kind,
+            ExprKind::Name(_) | ExprKind::Index(..) | ExprKind::Member(..) | ExprKind::Unary(UnOp::Deref, _)
+        )
+    }
+
     pub fn new(kind: ExprKind, span: Span) -> Expr {
         let h = |e: &Expr| e.height;
         let below = match &kind {

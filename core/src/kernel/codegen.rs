@@ -362,6 +362,14 @@ impl<'a, 'd> Gen<'a, 'd> {
         self.new_reg(false)
     }
 
+    /// A variable register of its own holding `op`: a copy the code may change without
+    /// touching where `op` came from.
+    pub fn copied(&mut self, op: VOp) -> VReg {
+        let reg = self.var();
+        self.move_into(reg, op);
+        reg
+    }
+
     pub fn emit(&mut self, instr: VInstr) {
         if let Some(d) = instr.def() {
             self.writes[d as usize] += 1;
@@ -565,11 +573,8 @@ impl<'a, 'd> Gen<'a, 'd> {
                 continue;
             }
             let Some(v) = args.next() else { break };
-            let reg = self.var();
-            self.move_into(reg, v.op);
-            // A pointer parameter points into the memory its argument does; a group
-            // parameter is the group passed.
-            let ty = if let Ty::Ptr { .. } | Ty::Group(_) = v.ty { v.ty } else { ty };
+            let reg = self.copied(v.op);
+            let ty = super::types::declared_as(ty, v.ty);
             self.declare(&p.name, p.span, Sym::Var { reg, ty, is_const: p.ty.is_const });
         }
         let ret_label = self.new_label();
@@ -972,11 +977,7 @@ impl<'a, 'd> Gen<'a, 'd> {
                 Some(Init::Expr(e)) => {
                     let v = self.expr(e);
                     let v = self.convert_checked(v, ty, super::expr::Ctx::Init, e);
-                    if let Ty::Ptr { .. } | Ty::Group(_) = v.ty {
-                        // A pointer keeps the memory space of its first address; a group
-                        // variable is the kind of group it is given.
-                        ty = v.ty;
-                    }
+                    ty = super::types::declared_as(ty, v.ty);
                     self.move_into(reg, v.op);
                 }
                 Some(Init::List(_, span)) => {

@@ -1486,10 +1486,7 @@ impl Gen<'_, '_> {
     /// when it is a variable or element of that type; for a `const` reference, a value (a
     /// copy in a register of its own) also does, as C++ binds a temporary.
     fn reference_argument(&mut self, func: &str, index: usize, ty: Ty, is_const: bool, e: &Expr) -> Place {
-        let lvalue = matches!(
-            e.kind,
-            ExprKind::Name(_) | ExprKind::Index(..) | ExprKind::Member(..) | ExprKind::Unary(UnOp::Deref, _)
-        );
+        let lvalue = e.names_a_place();
         let is_local_value = |p: &Place| matches!(p, Place::Local { .. } | Place::MemArray { .. });
         if lvalue {
             let place = self.place(e);
@@ -1523,12 +1520,16 @@ impl Gen<'_, '_> {
         // A `const` reference to a value: the value, converted, in a register of its own.
         let v = self.expr(e);
         let v = self.convert_checked(v, ty, Ctx::Arg { func, index }, e);
+        self.value_place(v)
+    }
+
+    /// Value `v` as a place: a register of its own, read-only (an error, already reported,
+    /// stays one).
+    pub(super) fn value_place(&mut self, v: Val) -> Place {
         if v.ty == Ty::Error {
             return Place::Error;
         }
-        let reg = self.var();
-        self.move_into(reg, v.op);
-        Place::Var { reg, ty, name: String::new(), is_const: true }
+        Place::Var { reg: self.copied(v.op), ty: v.ty, name: String::new(), is_const: true }
     }
 
     /// Checks the argument count of a built-in (evaluating the arguments if it is wrong).

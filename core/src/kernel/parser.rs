@@ -368,6 +368,11 @@ impl<'a> Parser<'a> {
         self.structs.iter().position(|s| s.name == name).map(|i| i as u16)
     }
 
+    /// Whether `name` is a struct type: one of the file's or one of CUDA's vector types.
+    fn names_struct(&self, name: &str) -> bool {
+        self.struct_id(name).is_some() || is_vector_type(name)
+    }
+
     /// The struct `name` names: one of the file's, or one of CUDA's vector types, defined
     /// here the first time it is used (so a file may still define its own first).
     fn struct_or_vector(&mut self, name: &str, at: Span) -> Option<u16> {
@@ -619,7 +624,7 @@ impl<'a> Parser<'a> {
             Tok::Ident(w) => {
                 TYPE_WORDS.contains(&w.as_str())
                     || (w == "struct" && matches!(self.peek_at(1).tok, Tok::Ident(_)))
-                    || ((self.struct_id(w).is_some() || is_vector_type(w)) && !self.peek_at(1).is_punct("("))
+                    || (self.names_struct(w) && !self.peek_at(1).is_punct("("))
                     || w == "auto"
                     || is_group_type(w)
                     || (self.in_host && matches!(w.as_str(), "graph" | "stream" | "dim3"))
@@ -701,10 +706,7 @@ impl<'a> Parser<'a> {
                     }
                     continue;
                 }
-                name if base.is_none()
-                    && unsigned.is_none()
-                    && (self.struct_id(name).is_some() || is_vector_type(name)) =>
-                {
+                name if base.is_none() && unsigned.is_none() && self.names_struct(name) => {
                     let (name, at) = (name.to_string(), t.span);
                     base = self.struct_or_vector(&name, at).map(BaseType::Struct);
                 }
@@ -1314,9 +1316,7 @@ impl<'a> Parser<'a> {
             return false;
         }
         match &self.peek_at(1).tok {
-            Tok::Ident(w) => {
-                TYPE_WORDS.contains(&w.as_str()) || w == "struct" || self.struct_id(w).is_some() || is_vector_type(w)
-            }
+            Tok::Ident(w) => TYPE_WORDS.contains(&w.as_str()) || w == "struct" || self.names_struct(w),
             _ => false,
         }
     }

@@ -8,7 +8,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::ast::{Expr, ExprKind, StructDef, UnOp};
+use super::ast::{Expr, ExprKind, StructDef};
 use super::codegen::Gen;
 use super::diag::{suggest, Span};
 use super::expr::{Ctx, Place, Val};
@@ -181,42 +181,40 @@ impl Gen<'_, '_> {
         for (k, &(offset, ty)) in all.iter().enumerate() {
             let v = self.load_place(&leaf_place(&p, k, offset, ty));
             // A copy: the callee may assign its parameter.
-            let reg = self.var();
-            self.move_into(reg, v.op);
-            out.push(Val { op: VOp::Reg(reg), ty });
+            out.push(Val { op: VOp::Reg(self.copied(v.op)), ty });
         }
         true
     }
 
     /// Where a struct value comes from: a place, or `make_float3(x, y, z)` and the other
     /// constructors of CUDA's vector types, made in registers of their own.
+    /// Anything else is a value, whose type the caller names in its message.
     pub(super) fn struct_source(&mut self, e: &Expr) -> Place {
+        if e.names_a_place() {
+            return self.place(e);
+        }
         let ExprKind::Call(name, _, args) = &e.kind else {
-            if matches!(
-                e.kind,
-                ExprKind::Name(_) | ExprKind::Index(..) | ExprKind::Member(..) | ExprKind::Unary(UnOp::Deref, _)
-            ) {
-                return self.place(e);
-            }
-            // Not a struct: a value, whose type the caller names in its message.
             let v = self.expr(e);
-            let reg = self.var();
-            self.move_into(reg, v.op);
-            return Place::Var { reg, ty: v.ty, name: String::new(), is_const: true };
+            return self.value_place(v);
         };
         // A device function returning a struct: its leaves, once inlined.
         if let Some(sig) = self.sigs.iter().find(|s| s.name == *name) {
-            let Ty::Struct(id) = sig.ret else { return self.place(e) };
+            let returns = sig.ret;
             let v = self.expr(e);
-            if v.ty == Ty::Error {
-                return Place::Error;
-            }
-            let regs = core::mem::take(&mut self.returned);
-            return Place::Regs { regs, id, name: String::new(), is_const: true };
+            return match returns {
+                Ty::Struct(id) if v.ty != Ty::Error => {
+                    let regs = core::mem::take(&mut self.returned);
+                    Place::Regs { regs, id, name: String::new(), is_const: true }
+                }
+                _ => self.value_place(v),
+            };
         }
-        let Some(vector) = name.strip_prefix("make_") else { return self.place(e) };
         let unit = self.unit;
-        let Some(id) = unit.structs.iter().position(|s| s.name == vector) else { return self.place(e) };
+        let made = name.strip_prefix("make_").and_then(|vector| unit.structs.iter().position(|s| s.name == vector));
+        let Some(id) = made else {
+            let v = self.expr(e);
+            return self.value_place(v);
+        };
         let fields = &unit.structs[id].fields;
         if args.len() != fields.len() {
             self.diags.error(e.span, format!("`{name}` takes {} arguments, got {}", fields.len(), args.len()));
@@ -226,9 +224,7 @@ impl Gen<'_, '_> {
         for (k, (f, a)) in fields.iter().zip(args).enumerate() {
             let v = self.expr(a);
             let v = self.convert_checked(v, member_ty(f), Ctx::Arg { func: name, index: k }, a);
-            let reg = self.var();
-            self.move_into(reg, v.op);
-            regs.push(reg);
+            regs.push(self.copied(v.op));
         }
         Place::Regs { regs, id: id as u16, name: String::new(), is_const: true }
     }

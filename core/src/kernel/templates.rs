@@ -11,7 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::diag::Diags;
-use super::lexer::{Tok, Token};
+use super::lexer::{matching_close, Tok, Token};
 
 /// Most instances of templates one file may make: a bound on templates that instantiate
 /// themselves without end.
@@ -297,18 +297,13 @@ fn closing_angle(tokens: &[Token], open: usize) -> Option<usize> {
 /// The last token of the definition starting at `from`: its closing `}`, or the `;` of a
 /// declaration.
 fn definition_end(tokens: &[Token], from: usize) -> usize {
-    let mut depth = 0usize;
+    // Eof is always last: an unclosed definition runs to the token before it.
+    let unclosed = tokens.len().saturating_sub(2).max(from);
     for (k, t) in tokens.iter().enumerate().skip(from) {
         match &t.tok {
-            Tok::Punct("{") => depth += 1,
-            Tok::Punct("}") => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return k;
-                }
-            }
-            Tok::Punct(";") if depth == 0 => return k,
-            Tok::Eof => return k.saturating_sub(1).max(from),
+            Tok::Punct("{") => return matching_close(tokens, k).unwrap_or(unclosed),
+            Tok::Punct("}") | Tok::Punct(";") => return k,
+            Tok::Eof => return unclosed,
             _ => {}
         }
     }

@@ -87,6 +87,16 @@ impl fmt::Display for Group {
     }
 }
 
+/// The type a variable or parameter declared `declared` takes from its first value, of type
+/// `given` (already converted): a pointer keeps the memory space of the address it is given,
+/// a group variable is the kind of group it is given; any other keeps its declared type.
+pub(crate) fn declared_as(declared: Ty, given: Ty) -> Ty {
+    match given {
+        Ty::Ptr { .. } | Ty::Group(_) => given,
+        _ => declared,
+    }
+}
+
 /// "an `int`", "a `float*`": the article for messages.
 pub(crate) fn a(ty: Ty) -> String {
     with_article(&format!("{ty}"))

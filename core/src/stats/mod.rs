@@ -169,7 +169,7 @@ pub struct L2Stats {
 }
 
 /// Whether a count is zero (the report leaves such counts out).
-fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+pub(crate) fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
     *n == T::default()
 }
 

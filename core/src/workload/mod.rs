@@ -104,20 +104,8 @@ pub struct LaunchSpec {
     pub stream: u32,
     /// Bytes of dynamic shared memory per block (the launch's third value, which sizes the
     /// kernel's `extern __shared__` arrays), on top of the kernel's own.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::stats::is_zero")]
     pub dynamic_shared: u32,
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
-impl LaunchSpec {
-    /// The shared memory each of its blocks takes: the kernel's arrays and the launch's
-    /// dynamic bytes.
-    pub fn shared_bytes(&self, kernel: &crate::isa::Kernel) -> u32 {
-        kernel.shared_bytes.saturating_add(self.dynamic_shared)
-    }
 }
 
 /// Kernels, buffers and launches. A launch starts when the launches it depends on (see

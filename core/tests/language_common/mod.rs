@@ -36,6 +36,19 @@ pub fn errors(src: &str) -> Vec<(u32, u32, String)> {
     }
 }
 
+/// Checks that `src` fails to compile and that its first error is `message`.
+pub fn expect_first_error(src: &str, message: &str) {
+    let found = errors(src);
+    assert_eq!(found[0].2, message, "{src}: {found:?}");
+}
+
+/// Checks that `src` fails to compile with `message` among its errors (an error that other
+/// errors may precede, as where a template is instantiated).
+pub fn expect_error(src: &str, message: &str) {
+    let found = errors(src);
+    assert!(found.iter().any(|e| e.2 == message), "{src}: {found:?}");
+}
+
 /// Runs every host launch in order with the reference runner.
 pub struct Run {
     pub program: Program,
