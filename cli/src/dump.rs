@@ -35,15 +35,18 @@ pub fn parse(args: &[String], buffers: &[BufferSpec], json: bool) -> Result<Vec<
     Ok(dumps)
 }
 
-/// The text of a buffer's words: one element per line (`int`, `unsigned` or `float` as its
-/// type says; a float as the shortest decimal that reads back to the same bits).
+/// The text of a buffer's words: one element per line, as its type says (a float as the
+/// shortest decimal that reads back to the same bits). A buffer of 1- or 2-byte elements
+/// fills whole words, so its last line or lines may be the padding after its last element.
 pub fn text(words: &[u32], elem: ElemType) -> String {
-    let mut out = String::with_capacity(words.len() * 8);
-    for &w in words {
+    let elements = elem.elements(words);
+    let mut out = String::with_capacity(elements.len() * 8);
+    for w in elements {
         match elem {
-            ElemType::Int => out.push_str(&(w as i32).to_string()),
             ElemType::Uint => out.push_str(&w.to_string()),
             ElemType::Float => out.push_str(&f32::from_bits(w).to_string()),
+            // The narrow types' elements come extended to a word, signed or not as they are.
+            _ => out.push_str(&(w as i32).to_string()),
         }
         out.push('\n');
     }
@@ -109,5 +112,10 @@ mod tests {
         assert_eq!(text(&words, ElemType::Int), "-3\n7\n1069547520\n");
         assert_eq!(text(&words, ElemType::Uint), "4294967293\n7\n1069547520\n");
         assert_eq!(text(&[0x3fc0_0000, 0x3dcc_cccd], ElemType::Float), "1.5\n0.1\n");
+        // Narrow elements, little-endian within each word.
+        assert_eq!(text(&[0x80FF_0102], ElemType::Char), "2\n1\n-1\n-128\n");
+        assert_eq!(text(&[0x80FF_0102], ElemType::UChar), "2\n1\n255\n128\n");
+        assert_eq!(text(&[0x8000_FFFE], ElemType::Short), "-2\n-32768\n");
+        assert_eq!(text(&[0x8000_FFFE], ElemType::UShort), "65534\n32768\n");
     }
 }

@@ -5,7 +5,7 @@
 
 use warpscope_core::config::{presets, TbDispatchRate};
 use warpscope_core::isa::{
-    AluOp, AtomicOp, Axis, CmpOp, CmpType, Dim3, Instr, Kernel, Operand, Reg, SfuOp, Space, Special, UnaryOp,
+    AluOp, AtomicOp, Axis, CmpOp, CmpType, Dim3, Instr, Kernel, Operand, Reg, SfuOp, Space, Special, UnaryOp, Width,
 };
 use warpscope_core::rng::SplitMix64;
 use warpscope_core::workload::{Arg, BufferInit, BufferSpec, ElemType, LaunchSpec, Workload};
@@ -76,8 +76,16 @@ fn random_kernel(rng: &mut SplitMix64) -> Kernel {
                 code.push(Instr::Alu { op: AluOp::And, dst: a, a: Operand::Reg(Reg(2)), b: Operand::Imm(0x3FC) });
                 code.push(Instr::Alu { op: AluOp::Add, dst: a, a: Operand::Reg(a), b: Operand::Reg(Reg(0)) });
                 match rng.below(3) {
-                    0 => Instr::Load { space: Space::Global, dst: reg(rng), addr: a, offset: pick(rng, &[0, 4, 4096]) },
-                    1 => Instr::Store { space: Space::Global, addr: a, offset: 0, src: operand(rng) },
+                    0 => Instr::Load {
+                        width: Width::Word,
+                        space: Space::Global,
+                        dst: reg(rng),
+                        addr: a,
+                        offset: pick(rng, &[0, 4, 4096]),
+                    },
+                    1 => {
+                        Instr::Store { width: Width::Word, space: Space::Global, addr: a, offset: 0, src: operand(rng) }
+                    }
                     _ => Instr::Atomic {
                         op: AtomicOp::Add,
                         space: Space::Global,
@@ -92,9 +100,15 @@ fn random_kernel(rng: &mut SplitMix64) -> Kernel {
                 let a = reg(rng);
                 code.push(Instr::Alu { op: AluOp::And, dst: a, a: Operand::Reg(Reg(2)), b: Operand::Imm(0xFC) });
                 if rng.below(2) == 0 {
-                    Instr::Store { space: Space::Shared, addr: a, offset: 0, src: operand(rng) }
+                    Instr::Store { width: Width::Word, space: Space::Shared, addr: a, offset: 0, src: operand(rng) }
                 } else {
-                    Instr::Load { space: Space::Shared, dst: reg(rng), addr: a, offset: pick(rng, &[0, 256]) }
+                    Instr::Load {
+                        width: Width::Word,
+                        space: Space::Shared,
+                        dst: reg(rng),
+                        addr: a,
+                        offset: pick(rng, &[0, 256]),
+                    }
                 }
             }
             9 | 10 => {

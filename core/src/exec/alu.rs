@@ -137,6 +137,10 @@ pub fn unary(op: UnaryOp, a: u32) -> u32 {
         UnaryOp::Round => bits(libm::roundf(f(a))),
         UnaryOp::Popc => a.count_ones(),
         UnaryOp::Clz => a.leading_zeros(),
+        UnaryOp::Sext8 => a as u8 as i8 as i32 as u32,
+        UnaryOp::Zext8 => a & 0xFF,
+        UnaryOp::Sext16 => a as u16 as i16 as i32 as u32,
+        UnaryOp::Zext16 => a & 0xFFFF,
     }
 }
 
@@ -332,6 +336,15 @@ mod tests {
         assert_eq!(unary(UnaryOp::FloatToUint, fb(-5.0)), 0);
         assert_eq!(unary(UnaryOp::IntToFloat, -3i32 as u32), fb(-3.0));
         assert_eq!(unary(UnaryOp::UintToFloat, u32::MAX), fb(4294967296.0));
+    }
+
+    #[test]
+    fn narrowing_keeps_the_low_bytes_and_extends_them() {
+        assert_eq!(unary(UnaryOp::Sext8, 300), 44, "300 as char");
+        assert_eq!(unary(UnaryOp::Sext8, 200), -56i32 as u32, "200 as char");
+        assert_eq!(unary(UnaryOp::Zext8, -1i32 as u32), 255);
+        assert_eq!(unary(UnaryOp::Sext16, 40_000), -25_536i32 as u32);
+        assert_eq!(unary(UnaryOp::Zext16, 70_000), 4_464);
     }
 
     #[test]

@@ -11,6 +11,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+use crate::isa::Width;
+
 /// Alignment of every buffer's base address, and size of the gap after it.
 pub const BUFFER_ALIGN: u32 = 256;
 
@@ -22,7 +24,7 @@ pub const MAX_GLOBAL_BYTES: u64 = 1 << 30;
 pub enum AccessError {
     /// The address is in no buffer.
     Unmapped,
-    /// The address is not a multiple of 4.
+    /// The address is not a multiple of the access's size.
     Misaligned,
 }
 
@@ -90,12 +92,18 @@ impl GlobalMemory {
 
     /// Checks that a word access at `addr` is aligned and inside a buffer.
     pub fn check(&self, addr: u32) -> Result<(), AccessError> {
-        self.region_of(addr).map(|_| ())
+        self.check_sized(addr, 4)
     }
 
-    /// The buffer a word access at `addr` falls in, if it is aligned and inside one.
-    fn region_of(&self, addr: u32) -> Result<Region, AccessError> {
-        if addr % 4 != 0 {
+    /// Checks that an access of `bytes` (1, 2 or 4) at `addr` is aligned and inside a buffer.
+    pub fn check_sized(&self, addr: u32, bytes: u32) -> Result<(), AccessError> {
+        self.region_of(addr, bytes).map(|_| ())
+    }
+
+    /// The buffer an access of `bytes` (a power of two up to 4) at `addr` falls in, if it is
+    /// aligned and inside one. An aligned access starting in an allocation ends in it too.
+    fn region_of(&self, addr: u32, bytes: u32) -> Result<Region, AccessError> {
+        if addr % bytes != 0 {
             return Err(AccessError::Misaligned);
         }
         self.region_index(addr).map(|i| self.regions[i]).ok_or(AccessError::Unmapped)
@@ -108,18 +116,24 @@ impl GlobalMemory {
         self.regions[i].contains(addr).then_some(i)
     }
 
-    /// Checks the word accesses of the lanes of `mask` at `addresses`, lowest lane first; the
-    /// first that fails gives its lane and error. Lanes of a warp mostly hit one buffer, so a
-    /// lane inside the buffer of the lane before it needs no search. `block` is the first
-    /// address when the lanes are 32 consecutive words ([`super::consecutive_words`]; `None`
-    /// also serves, slower).
-    pub fn check_lanes(&self, addresses: &[u32; 32], mask: u32, block: Option<u32>) -> Result<(), (u32, AccessError)> {
+    /// Checks the accesses of `bytes` each (1, 2 or 4) of the lanes of `mask` at `addresses`,
+    /// lowest lane first; the first that fails gives its lane and error. Lanes of a warp mostly
+    /// hit one buffer, so a lane inside the buffer of the lane before it needs no search.
+    /// `block` is the first address when the lanes are 32 consecutive words
+    /// ([`super::consecutive_words`]; `None` also serves, slower).
+    pub fn check_lanes(
+        &self,
+        addresses: &[u32; 32],
+        mask: u32,
+        block: Option<u32>,
+        bytes: u32,
+    ) -> Result<(), (u32, AccessError)> {
         debug_assert!(block.is_none() || block == super::consecutive_words(addresses).filter(|_| mask == u32::MAX));
         if mask == u32::MAX {
             if let Some(base) = block {
                 // 32 consecutive words: the first and the last decide.
                 // (`region_of` refuses a misaligned `base`, and the others are `base` + 4k.)
-                if self.region_of(base).is_ok_and(|r| r.contains(base + 4 * 31)) {
+                if self.region_of(base, 4).is_ok_and(|r| r.contains(base + 4 * 31)) {
                     return Ok(());
                 }
             }
@@ -128,7 +142,7 @@ impl GlobalMemory {
             let any_bits = addresses.iter().fold(0, |acc, &a| acc | a);
             let low = addresses.iter().fold(u32::MAX, |acc, &a| acc.min(a));
             let high = addresses.iter().fold(0, |acc, &a| acc.max(a));
-            if any_bits % 4 == 0 && self.region_of(low).is_ok_and(|r| r.contains(high)) {
+            if any_bits % bytes == 0 && self.region_of(low, bytes).is_ok_and(|r| r.contains(high)) {
                 return Ok(());
             }
         }
@@ -138,10 +152,10 @@ impl GlobalMemory {
             let lane = m.trailing_zeros();
             m &= m - 1;
             let addr = addresses[lane as usize];
-            if addr % 4 == 0 && last.is_some_and(|r| r.contains(addr)) {
+            if addr % bytes == 0 && last.is_some_and(|r| r.contains(addr)) {
                 continue;
             }
-            last = Some(self.region_of(addr).map_err(|e| (lane, e))?);
+            last = Some(self.region_of(addr, bytes).map_err(|e| (lane, e))?);
         }
         Ok(())
     }
@@ -218,6 +232,18 @@ impl GlobalMemory {
         self.words[(addr / 4) as usize] = value;
         Ok(())
     }
+
+    /// The value `width` reads at `addr`, which [`GlobalMemory::check_sized`] has accepted.
+    pub fn narrow(&self, addr: u32, width: Width) -> u32 {
+        width.extract(self.word(addr & !3), addr)
+    }
+
+    /// Stores the low bytes of `value` that `width` covers at `addr`, which
+    /// [`GlobalMemory::check_sized`] has accepted.
+    pub fn set_narrow(&mut self, addr: u32, width: Width, value: u32) {
+        let word = self.word(addr & !3);
+        self.set_word(addr & !3, width.insert(word, addr, value));
+    }
 }
 
 /// One thread block's shared memory.
@@ -238,8 +264,9 @@ impl SharedMemory {
         self.words.resize(bytes.div_ceil(4) as usize, 0);
     }
 
-    fn index(&self, addr: u32) -> Result<usize, AccessError> {
-        if addr % 4 != 0 {
+    /// The index of the word an access of `bytes` (1, 2 or 4) at `addr` falls in.
+    fn word_index(&self, addr: u32, bytes: u32) -> Result<usize, AccessError> {
+        if addr % bytes != 0 {
             return Err(AccessError::Misaligned);
         }
         let i = (addr / 4) as usize;
@@ -250,15 +277,32 @@ impl SharedMemory {
         }
     }
 
+    /// Checks that an access of `bytes` (1, 2 or 4) at `addr` is aligned and inside.
+    pub fn check(&self, addr: u32, bytes: u32) -> Result<(), AccessError> {
+        self.word_index(addr, bytes).map(|_| ())
+    }
+
     /// Reads a word.
     pub fn read(&self, addr: u32) -> Result<u32, AccessError> {
-        self.index(addr).map(|i| self.words[i])
+        self.word_index(addr, 4).map(|i| self.words[i])
     }
 
     /// Writes a word.
     pub fn write(&mut self, addr: u32, value: u32) -> Result<(), AccessError> {
-        let i = self.index(addr)?;
+        let i = self.word_index(addr, 4)?;
         self.words[i] = value;
+        Ok(())
+    }
+
+    /// Reads `width` at `addr`, extended to a word.
+    pub fn read_narrow(&self, addr: u32, width: Width) -> Result<u32, AccessError> {
+        self.word_index(addr, width.bytes()).map(|i| width.extract(self.words[i], addr))
+    }
+
+    /// Writes the low bytes of `value` that `width` covers at `addr`.
+    pub fn write_narrow(&mut self, addr: u32, width: Width, value: u32) -> Result<(), AccessError> {
+        let i = self.word_index(addr, width.bytes())?;
+        self.words[i] = width.insert(self.words[i], addr, value);
         Ok(())
     }
 }
@@ -295,14 +339,39 @@ mod tests {
         for (lane, addr) in addresses.iter_mut().enumerate() {
             *addr = if lane % 2 == 0 { a.base } else { b.base } + (lane as u32 % 16) * 4;
         }
-        assert_eq!(m.check_lanes(&addresses, u32::MAX, None), Ok(()));
+        assert_eq!(m.check_lanes(&addresses, u32::MAX, None, 4), Ok(()));
         addresses[9] = a.base + 256;
         addresses[12] = a.base + 2;
-        assert_eq!(m.check_lanes(&addresses, u32::MAX, None), Err((9, AccessError::Unmapped)));
-        assert_eq!(m.check_lanes(&addresses, !(1 << 9), None), Err((12, AccessError::Misaligned)));
-        assert_eq!(m.check_lanes(&addresses, 0b11, None), Ok(()));
+        assert_eq!(m.check_lanes(&addresses, u32::MAX, None, 4), Err((9, AccessError::Unmapped)));
+        assert_eq!(m.check_lanes(&addresses, !(1 << 9), None, 4), Err((12, AccessError::Misaligned)));
+        assert_eq!(m.check_lanes(&addresses, 0b11, None, 4), Ok(()));
+        // Half-word accesses need only two-byte alignment.
+        assert_eq!(m.check_lanes(&addresses, !(1 << 9), None, 2), Ok(()));
         m.set_word(b.base + 4, 5);
         assert_eq!(m.word(b.base + 4), 5);
+    }
+
+    #[test]
+    fn narrow_accesses_read_and_write_their_bytes_only() {
+        let mut m = GlobalMemory::default();
+        let a = m.alloc(8).unwrap();
+        m.set_word(a.base, 0x8070_6050);
+        assert_eq!(m.narrow(a.base + 3, Width::S8), -128i32 as u32);
+        assert_eq!(m.narrow(a.base + 3, Width::U8), 0x80);
+        assert_eq!(m.narrow(a.base + 2, Width::S16), 0xFFFF_8070);
+        assert_eq!(m.narrow(a.base, Width::U16), 0x6050);
+        m.set_narrow(a.base + 1, Width::U8, 0x1FF);
+        assert_eq!(m.word(a.base), 0x8070_FF50, "only byte 1 changes, to the value's low byte");
+        m.set_narrow(a.base + 6, Width::U16, 0xABCD);
+        assert_eq!(m.word(a.base + 4), 0xABCD_0000);
+        assert_eq!(m.check_sized(a.base + 1, 2), Err(AccessError::Misaligned));
+        assert_eq!(m.check_sized(a.base + 255, 1), Ok(()), "the allocation's last byte");
+        assert_eq!(m.check_sized(a.base + 256, 1), Err(AccessError::Unmapped));
+        let mut s = SharedMemory::new(4);
+        s.write_narrow(2, Width::S16, 0xFFFF_8001).unwrap();
+        assert_eq!((s.read(0), s.read_narrow(2, Width::S16)), (Ok(0x8001_0000), Ok(0xFFFF_8001)));
+        assert_eq!(s.read_narrow(3, Width::U16), Err(AccessError::Misaligned));
+        assert_eq!(s.read_narrow(4, Width::U8), Err(AccessError::Unmapped));
     }
 
     #[test]
@@ -311,10 +380,10 @@ mod tests {
         let a = m.alloc(64 * 4).unwrap();
         let block = |first: u32| core::array::from_fn::<u32, 32, _>(|l| first + 4 * l as u32);
         let second_half = a.base + 128;
-        assert_eq!(m.check_lanes(&block(second_half), u32::MAX, Some(second_half)), Ok(()));
+        assert_eq!(m.check_lanes(&block(second_half), u32::MAX, Some(second_half), 4), Ok(()));
         // One word further: the last lane falls past the buffer's end (and allocation unit).
         let shifted = second_half + 4;
-        assert_eq!(m.check_lanes(&block(shifted), u32::MAX, Some(shifted)), Err((31, AccessError::Unmapped)));
+        assert_eq!(m.check_lanes(&block(shifted), u32::MAX, Some(shifted), 4), Err((31, AccessError::Unmapped)));
     }
 
     #[test]

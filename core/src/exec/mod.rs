@@ -14,7 +14,7 @@ pub mod simt;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::isa::{Axis, Dim3, Instr, Operand, Reg, Space, Special};
+use crate::isa::{Axis, Dim3, Instr, Operand, Reg, Space, Special, Width};
 use alu::Row;
 use memory::{AccessError, GlobalMemory, SharedMemory};
 use simt::SimtStack;
@@ -428,36 +428,42 @@ pub fn step(
             cross_lane::vote(mode, &operand_row(regs, pred), &operand_row(regs, mask), active, &mut out);
             write_row(regs, dst, active, &out);
         }
-        Instr::Load { space, dst, addr, offset } => {
-            let block = gather_addresses(regs, addr, offset, active, env.addresses).filter(|_| space == Space::Global);
-            check(space, active, block, env, pc)?;
+        Instr::Load { space, width, dst, addr, offset } => {
+            let block = gather_addresses(regs, addr, offset, active, env.addresses)
+                .filter(|_| space == Space::Global && width == Width::Word);
+            check(space, active, block, width.bytes(), env, pc)?;
             let target = &mut regs[row(dst)..row(dst) + LANES];
             // Checked above: the reads cannot fail.
-            match space {
-                Space::Global => match block {
+            match (space, width) {
+                (Space::Global, Width::Word) => match block {
                     Some(base) => env.global.get_words(base, target),
                     None => for_lanes(active, |l| target[l] = env.global.word(env.addresses[l])),
                 },
-                Space::Shared => for_lanes(active, |l| target[l] = env.shared.read(env.addresses[l]).unwrap_or(0)),
+                (Space::Global, _) => for_lanes(active, |l| target[l] = env.global.narrow(env.addresses[l], width)),
+                (Space::Shared, _) => {
+                    for_lanes(active, |l| target[l] = env.shared.read_narrow(env.addresses[l], width).unwrap_or(0))
+                }
             }
             outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Load, mask: active, block });
         }
-        Instr::Store { space, addr, offset, src } => {
-            let block = gather_addresses(regs, addr, offset, active, env.addresses).filter(|_| space == Space::Global);
-            check(space, active, block, env, pc)?;
+        Instr::Store { space, width, addr, offset, src } => {
+            let block = gather_addresses(regs, addr, offset, active, env.addresses)
+                .filter(|_| space == Space::Global && width == Width::Word);
+            check(space, active, block, width.bytes(), env, pc)?;
             match block {
                 // Checked above: the 32 words lie in one buffer.
                 Some(base) => match operand(regs, src) {
                     Row::Lanes(values) => env.global.set_words(base, values),
                     Row::Splat(v) => env.global.set_words(base, &[v; LANES]),
                 },
-                // Lanes write in lane order, so when several hit one word the highest lane wins.
+                // Lanes write in lane order, so when several hit one byte the highest lane wins.
                 None => for_lanes(active, |l| {
                     let (a, v) = (env.addresses[l], read(regs, src, l));
-                    match space {
-                        Space::Global => env.global.set_word(a, v),
-                        Space::Shared => {
-                            let _ = env.shared.write(a, v);
+                    match (space, width) {
+                        (Space::Global, Width::Word) => env.global.set_word(a, v),
+                        (Space::Global, _) => env.global.set_narrow(a, width, v),
+                        (Space::Shared, _) => {
+                            let _ = env.shared.write_narrow(a, width, v);
                         }
                     }
                 }),
@@ -466,7 +472,7 @@ pub fn step(
         }
         Instr::Atomic { op, space, dst, addr, src, compare } => {
             gather_addresses(regs, addr, 0, active, env.addresses);
-            check(space, active, None, env, pc)?;
+            check(space, active, None, 4, env, pc)?;
             // Lanes are serialised in lane order: the result is deterministic.
             for_lanes(active, |l| {
                 let a = env.addresses[l];
@@ -570,11 +576,11 @@ fn gather_addresses(regs: &[u32], addr: Reg, offset: i32, mask: u32, out: &mut [
     }
 }
 
-/// Checks every lane's address before any lane's effect is applied.
+/// Checks every lane's access of `bytes` before any lane's effect is applied.
 /// `block` is the first address when the lanes access 32 consecutive global words.
-fn check(space: Space, mask: u32, block: Option<u32>, env: &ExecEnv<'_>, pc: u32) -> Result<(), Fault> {
+fn check(space: Space, mask: u32, block: Option<u32>, bytes: u32, env: &ExecEnv<'_>, pc: u32) -> Result<(), Fault> {
     if space == Space::Global {
-        return env.global.check_lanes(env.addresses, mask, block).map_err(|(lane, error)| Fault {
+        return env.global.check_lanes(env.addresses, mask, block, bytes).map_err(|(lane, error)| Fault {
             pc,
             lane,
             kind: FaultKind::Memory { space, address: env.addresses[lane as usize], error },
@@ -586,8 +592,8 @@ fn check(space: Space, mask: u32, block: Option<u32>, env: &ExecEnv<'_>, pc: u32
         m &= m - 1;
         let address = env.addresses[lane as usize];
         let result = match space {
-            Space::Global => env.global.check(address),
-            Space::Shared => env.shared.read(address).map(|_| ()),
+            Space::Global => env.global.check_sized(address, bytes),
+            Space::Shared => env.shared.check(address, bytes),
         };
         if let Err(error) = result {
             return Err(Fault { pc, lane, kind: FaultKind::Memory { space, address, error } });

@@ -104,14 +104,31 @@ impl KernelBuilder {
         self.push(Instr::Cmp { op, ty, dst, a: a.into(), b: b.into() })
     }
 
-    /// `dst = *(addr + offset)` in `space`.
+    /// `dst = *(addr + offset)` in `space`, a word.
     pub fn load(&mut self, space: Space, dst: Reg, addr: Reg, offset: i32) -> &mut Self {
-        self.push(Instr::Load { space, dst, addr, offset })
+        self.load_width(space, Width::Word, dst, addr, offset)
     }
 
-    /// `*(addr + offset) = src` in `space`.
+    /// `dst = *(addr + offset)` in `space`, `width` bytes extended to a word.
+    pub fn load_width(&mut self, space: Space, width: Width, dst: Reg, addr: Reg, offset: i32) -> &mut Self {
+        self.push(Instr::Load { space, width, dst, addr, offset })
+    }
+
+    /// `*(addr + offset) = src` in `space`, a word.
     pub fn store(&mut self, space: Space, addr: Reg, offset: i32, src: impl Into<Operand>) -> &mut Self {
-        self.push(Instr::Store { space, addr, offset, src: src.into() })
+        self.store_width(space, Width::Word, addr, offset, src)
+    }
+
+    /// `*(addr + offset) = src` in `space`, the low `width` bytes of `src`.
+    pub fn store_width(
+        &mut self,
+        space: Space,
+        width: Width,
+        addr: Reg,
+        offset: i32,
+        src: impl Into<Operand>,
+    ) -> &mut Self {
+        self.push(Instr::Store { space, width, addr, offset, src: src.into() })
     }
 
     /// Jump to `target` where `cond` is non-zero (or zero, if `negate`); paths meet at `reconverge`.

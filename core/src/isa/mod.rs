@@ -1,8 +1,10 @@
 //! The per-thread instruction set that kernels compile to and warps execute SIMT.
 //!
-//! Every value is a 32-bit word: `int`, `unsigned`, `float` (IEEE bits) and `bool` (0 or 1)
-//! alike, and pointers are 32-bit byte addresses. Instructions name registers of the executing
-//! thread ([`Reg`]); a warp runs one instruction for all its active lanes at once.
+//! Every register holds a 32-bit word: `int`, `unsigned`, `float` (IEEE bits) and `bool`
+//! (0 or 1) alike, `char` and `short` values extended to 32 bits as GPU registers hold them,
+//! and pointers as 32-bit byte addresses. Loads and stores move 1, 2 or 4 bytes ([`Width`]).
+//! Instructions name registers of the executing thread ([`Reg`]); a warp runs one instruction
+//! for all its active lanes at once.
 //! Branches carry their reconvergence point (the immediate post-dominator, computed by the
 //! compiler), which the SIMT stack uses to bring diverged lanes back together.
 
@@ -143,6 +145,14 @@ pub enum UnaryOp {
     Popc,
     /// `__clz(a)`: the leading zero bits.
     Clz,
+    /// The low byte, sign-extended (conversion to `char`).
+    Sext8,
+    /// The low byte, zero-extended (conversion to `unsigned char`).
+    Zext8,
+    /// The low two bytes, sign-extended (conversion to `short`).
+    Sext16,
+    /// The low two bytes, zero-extended (conversion to `unsigned short`).
+    Zext16,
 }
 
 /// Operations of the special-function unit (longer latency).
@@ -207,6 +217,64 @@ pub enum Space {
     Global,
     /// The thread block's scratchpad.
     Shared,
+}
+
+/// How many bytes a load or store moves, and how a narrow load fills the 32-bit register.
+///
+/// Memory is little-endian, as on NVIDIA GPUs. A narrow access must be aligned to its size.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Width {
+    /// A 32-bit word (`int`, `unsigned`, `float`, pointers).
+    #[default]
+    Word,
+    /// One byte, zero-extended when loaded (`unsigned char`, `bool`).
+    U8,
+    /// One byte, sign-extended when loaded (`char`, `signed char`).
+    S8,
+    /// Two bytes, zero-extended when loaded (`unsigned short`).
+    U16,
+    /// Two bytes, sign-extended when loaded (`short`).
+    S16,
+}
+
+impl Width {
+    /// The bytes moved, which is also the alignment required.
+    pub const fn bytes(self) -> u32 {
+        match self {
+            Width::Word => 4,
+            Width::U8 | Width::S8 => 1,
+            Width::U16 | Width::S16 => 2,
+        }
+    }
+
+    /// Whether it moves a whole word (the serialised default).
+    pub fn is_word(&self) -> bool {
+        *self == Width::Word
+    }
+
+    /// The value a load of byte address `addr` gives, from the aligned word holding it.
+    pub fn extract(self, word: u32, addr: u32) -> u32 {
+        let shifted = word >> (8 * (addr & 3));
+        match self {
+            Width::Word => word,
+            Width::U8 => shifted & 0xFF,
+            Width::S8 => shifted as u8 as i8 as i32 as u32,
+            Width::U16 => shifted & 0xFFFF,
+            Width::S16 => shifted as u16 as i16 as i32 as u32,
+        }
+    }
+
+    /// The aligned word holding byte address `addr` once a store of `value` there changes it
+    /// (the value's low bytes replace the ones addressed).
+    pub fn insert(self, word: u32, addr: u32, value: u32) -> u32 {
+        let field = match self {
+            Width::Word => return value,
+            Width::U8 | Width::S8 => 0xFFu32,
+            Width::U16 | Width::S16 => 0xFFFF,
+        };
+        let shift = 8 * (addr & 3);
+        (word & !(field << shift)) | ((value & field) << shift)
+    }
 }
 
 /// Read-modify-write operations; all return the old value.
@@ -347,10 +415,13 @@ pub enum Instr {
         /// Value when false.
         b: Operand,
     },
-    /// `dst = *(addr + offset)`, a 32-bit word.
+    /// `dst = *(addr + offset)`: a word, or a narrow value extended to one.
     Load {
         /// Memory.
         space: Space,
+        /// Bytes read, and how they are extended.
+        #[serde(default, skip_serializing_if = "Width::is_word")]
+        width: Width,
         /// Destination.
         dst: Reg,
         /// Register holding the base byte address.
@@ -358,10 +429,13 @@ pub enum Instr {
         /// Constant byte offset added to it.
         offset: i32,
     },
-    /// `*(addr + offset) = src`.
+    /// `*(addr + offset) = src` (a narrow store writes the value's low bytes).
     Store {
         /// Memory.
         space: Space,
+        /// Bytes written.
+        #[serde(default, skip_serializing_if = "Width::is_word")]
+        width: Width,
         /// Register holding the base byte address.
         addr: Reg,
         /// Constant byte offset.

@@ -6,13 +6,19 @@ use alloc::vec::Vec;
 
 use super::diag::Span;
 
-/// The 32-bit value types.
+/// The value types that fit a register: 32-bit ones, and the narrow integers (and `bool`)
+/// that registers hold extended and memory holds in 1 or 2 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Scalar {
     Int,
     Uint,
     Float,
     Bool,
+    /// `char` and `signed char` (nvcc's `char` is signed).
+    Char,
+    UChar,
+    Short,
+    UShort,
 }
 
 /// What a type name names, before pointers.
@@ -289,8 +295,10 @@ pub(crate) struct StructDef {
     pub name: String,
     pub span: Span,
     pub fields: Vec<Field>,
-    /// Bytes, a multiple of 4.
+    /// Bytes, a multiple of `align`.
     pub size: u32,
+    /// The alignment of its address: its most aligned member's (C's layout rule).
+    pub align: u32,
 }
 
 impl StructDef {

@@ -105,10 +105,6 @@ pub(crate) fn signatures(unit: &Unit, diags: &mut Diags) -> Vec<FnSig> {
 
 fn param_type(t: &TypeExpr, diags: &mut Diags) -> Ty {
     match (t.base, t.pointer) {
-        (BaseType::Scalar(Scalar::Bool), true) => {
-            diags.error_help(t.span, "`bool*` is not supported", "use `int*`");
-            Ty::Error
-        }
         (BaseType::Void, false) => {
             diags.error(t.span, "a parameter cannot be `void`");
             Ty::Error
@@ -939,10 +935,6 @@ impl<'a, 'd> Gen<'a, 'd> {
                 self.diags.error(d.name_span, format!("variable `{}` cannot be `void`", d.name));
                 Ty::Error
             }
-            Some(Ty::Ptr { elem: Scalar::Bool, .. }) => {
-                self.diags.error_help(d.ty.span, "`bool*` is not supported", "use `int*`");
-                Ty::Error
-            }
             Some(t) => t,
             None => Ty::Error, // host-only types were reported by the parser
         };
@@ -1755,7 +1747,6 @@ mod tests {
             3,
             "kernel `k` uses 64000 bytes of __shared__ memory with `b`; an SM of this machine has 49152",
         );
-        check("__global__ void k(bool* o, float* f) { }", 1, 19, "`bool*` is not supported");
     }
 
     #[test]

@@ -133,15 +133,6 @@ fn space_of(shared: bool) -> Space {
     }
 }
 
-fn scalar_of(ty: Ty) -> Option<Scalar> {
-    match ty {
-        Ty::Int => Some(Scalar::Int),
-        Ty::Uint => Some(Scalar::Uint),
-        Ty::Float => Some(Scalar::Float),
-        _ => None,
-    }
-}
-
 impl Gen<'_, '_> {
     // ---- instructions with folding ------------------------------------------------------
 
@@ -230,6 +221,10 @@ impl Gen<'_, '_> {
         let op = match conversion(v.ty, to) {
             Conversion::Free => v.op,
             Conversion::Unary(u) => self.unary_op(u, v.op),
+            Conversion::Then(first, then) => {
+                let x = self.unary_op(first, v.op);
+                self.unary_op(then, x)
+            }
             Conversion::NonZero(ct) => self.cmp(CmpOp::Ne, ct, v.op, VOp::Imm(0)),
         };
         Val { op, ty: to }
@@ -298,7 +293,9 @@ impl Gen<'_, '_> {
     pub(super) fn truth(&mut self, v: Val, span: Span) -> VOp {
         match v.ty {
             Ty::Bool | Ty::Error => v.op,
-            Ty::Int | Ty::Uint => self.cmp(CmpOp::Ne, CmpType::Int, v.op, VOp::Imm(0)),
+            Ty::Int | Ty::Uint | Ty::Char | Ty::UChar | Ty::Short | Ty::UShort => {
+                self.cmp(CmpOp::Ne, CmpType::Int, v.op, VOp::Imm(0))
+            }
             Ty::Float => self.cmp(CmpOp::Ne, CmpType::Float, v.op, VOp::Imm(0)),
             Ty::Ptr { .. } | Ty::StructPtr { .. } => self.cmp(CmpOp::Ne, CmpType::Uint, v.op, VOp::Imm(0)),
             Ty::Void => {
@@ -446,7 +443,7 @@ impl Gen<'_, '_> {
                 self.load_place(&p)
             }
             // A one-dimensional array is the address of its first element.
-            Some(Sym::Shared { offset, elem, dims }) if dims.len() == 1 => match scalar_of(elem) {
+            Some(Sym::Shared { offset, elem, dims }) if dims.len() == 1 => match elem.scalar() {
                 Some(elem) => Val::imm(offset, Ty::Ptr { elem, readonly: false, shared: true }),
                 None => {
                     self.diags.error_help(
@@ -481,12 +478,9 @@ impl Gen<'_, '_> {
                 }
                 // An array is the address of its first element.
                 (1, Ty::Struct(id)) => Val { op: VOp::Reg(reg), ty: Ty::StructPtr { id, readonly } },
-                (1, t) => match scalar_of(t) {
+                (1, t) => match t.scalar() {
                     Some(elem) => Val { op: VOp::Reg(reg), ty: Ty::Ptr { elem, readonly, shared: false } },
-                    None => {
-                        self.diags.error(span, format!("`{name}` is an array of `bool`; use one element"));
-                        Val::error()
-                    }
+                    None => Val::error(),
                 },
                 _ => {
                     self.diags.error(span, format!("`{name}` has {} dimensions; index every one", dims.len()));
@@ -598,7 +592,7 @@ impl Gen<'_, '_> {
                 Val { op, ty: Ty::StructPtr { id, readonly } }
             }
             Place::Mem { space, base, offset, ty, readonly } => {
-                let Some(elem) = scalar_of(ty) else {
+                let Some(elem) = ty.scalar() else {
                     if ty != Ty::Error {
                         self.diags.error(span, "pointers to `__shared__` structs are not supported");
                     }
@@ -636,10 +630,6 @@ impl Gen<'_, '_> {
             self.diags.error(t.span, "a cast converts to a number, a `bool` or a pointer");
             return Val::error();
         };
-        if let Ty::Ptr { elem: Scalar::Bool, .. } = to {
-            self.diags.error_help(t.span, "`bool*` is not supported", "use `int*`");
-            return Val::error();
-        }
         if v.ty == Ty::Error {
             return Val { op: v.op, ty: Ty::Error };
         }
@@ -692,10 +682,7 @@ impl Gen<'_, '_> {
     }
 
     fn pointer_binary(&mut self, op: BinOp, x: Val, y: Val, span: Span, rhs: &Expr) -> Val {
-        let step = |g: &Self, t: Ty| match t {
-            Ty::StructPtr { id, .. } => g.unit.structs[id as usize].size,
-            _ => 4,
-        };
+        let step = |g: &Self, t: Ty| g.pointee_size(t);
         let pointee = if x.ty.is_ptr() { step(self, x.ty) } else { step(self, y.ty) };
         let scaled = |g: &mut Self, v: Val| {
             let v = g.convert(v, v.ty.promote());
@@ -720,7 +707,7 @@ impl Gen<'_, '_> {
             }
             (BinOp::Sub, Ty::Ptr { elem: e1, .. }, Ty::Ptr { elem: e2, .. }) if e1 == e2 => {
                 let bytes = self.alu(AluOp::Sub, x.op, y.op);
-                Val { op: self.alu(AluOp::ShrS, bytes, VOp::Imm(2)), ty: Ty::Int }
+                Val { op: self.alu(AluOp::ShrS, bytes, VOp::Imm(pointee.trailing_zeros())), ty: Ty::Int }
             }
             (c, tx, ty) if c.is_comparison() && (tx.is_ptr() || ty.is_ptr()) => {
                 let comparable = match (tx, ty) {
@@ -1044,12 +1031,11 @@ impl Gen<'_, '_> {
         }
         let ExprKind::Index(b, i) = &e.kind else { return Place::Error };
         let p = self.expr(b);
-        // The element's type and size: a number's 4 bytes, a struct's own.
-        let (elem, size, readonly, space) = match p.ty {
-            Ty::Ptr { elem, readonly, shared } => (Ty::from_scalar(elem), 4, readonly, space_of(shared)),
-            Ty::StructPtr { id, readonly } => {
-                (Ty::Struct(id), self.unit.structs[id as usize].size, readonly, Space::Global)
-            }
+        // The element's type and size: a number's 1, 2 or 4 bytes, a struct's own.
+        let size = self.pointee_size(p.ty);
+        let (elem, readonly, space) = match p.ty {
+            Ty::Ptr { elem, readonly, shared } => (Ty::from_scalar(elem), readonly, space_of(shared)),
+            Ty::StructPtr { id, readonly } => (Ty::Struct(id), readonly, Space::Global),
             Ty::Error => {
                 self.expr(i);
                 return Place::Error;
@@ -1197,7 +1183,7 @@ impl Gen<'_, '_> {
     }
 
     /// `v` times `bytes`, a shift where `bytes` is a power of two (a pointer's 4-byte step is
-    /// `<< 2`, as it always was).
+    /// `<< 2`, a `char*`'s step nothing at all).
     fn scale(&mut self, v: VOp, bytes: u32) -> VOp {
         if bytes.is_power_of_two() {
             self.alu(AluOp::Shl, v, VOp::Imm(bytes.trailing_zeros()))
@@ -1261,7 +1247,7 @@ impl Gen<'_, '_> {
                 let (addr, offset) = self.address_reg(*base, *offset);
                 let dst = self.temp();
                 let site = self.site(self.access_at);
-                self.emit(VInstr::Load { space: *space, dst, addr, offset, site });
+                self.emit(VInstr::Load { space: *space, width: ty.width(), dst, addr, offset, site });
                 Val { op: VOp::Reg(dst), ty: *ty }
             }
             Place::MemArray { .. } | Place::Error => Val::error(),
@@ -1288,10 +1274,10 @@ impl Gen<'_, '_> {
                 }
             }
             Place::Mem { ty: Ty::Struct(_), .. } => {}
-            Place::Mem { space, base, offset, .. } => {
+            Place::Mem { space, base, offset, ty, .. } => {
                 let (addr, offset) = self.address_reg(*base, *offset);
                 let site = self.site(self.access_at);
-                self.emit(VInstr::Store { space: *space, addr, offset, src: v.op, site });
+                self.emit(VInstr::Store { space: *space, width: ty.width(), addr, offset, src: v.op, site });
             }
             Place::Regs { .. } | Place::MemArray { .. } | Place::Error => {}
         }
@@ -1373,10 +1359,12 @@ impl Gen<'_, '_> {
         };
         let (add, sub, step) = match ty {
             Ty::Float => (AluOp::FAdd, AluOp::FSub, FLOAT_ONE),
-            Ty::Ptr { .. } => (AluOp::Add, AluOp::Sub, 4),
+            Ty::Ptr { .. } | Ty::StructPtr { .. } => (AluOp::Add, AluOp::Sub, self.pointee_size(ty)),
             _ => (AluOp::Add, AluOp::Sub, 1),
         };
         let new = self.alu(if increment { add } else { sub }, current.op, VOp::Imm(step));
+        // A narrow variable wraps as C's conversion back from `int` does.
+        let new = self.convert(Val { op: new, ty: ty.promote() }, ty).op;
         self.access_at = target.span;
         self.store_place(&p, Val { op: new, ty });
         if !pre {

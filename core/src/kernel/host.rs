@@ -387,42 +387,39 @@ impl Host<'_, '_> {
     }
 
     fn buffer(&mut self, d: &VarDecl, scalar: Scalar) {
-        let (ty, elem) = match scalar {
-            Scalar::Int => (Ty::Int, ElemType::Int),
-            Scalar::Uint => (Ty::Uint, ElemType::Uint),
-            Scalar::Float => (Ty::Float, ElemType::Float),
-            Scalar::Bool => {
-                self.diags.error(d.ty.span, "a buffer holds `int`, `unsigned` or `float` elements");
-                return;
-            }
-        };
+        let ty = Ty::from_scalar(scalar);
+        let elem = elem_type(scalar);
         let list = match &d.init {
             Some(Init::List(items, _)) => Some(items),
             _ => None,
         };
-        let Some(words) = self.buffer_length(d, list.map(|l| l.len())) else { return };
-        if words * 4 > MAX_GLOBAL_BYTES / 2 {
+        let Some(elements) = self.buffer_length(d, list.map(|l| l.len())) else { return };
+        // Narrow elements are packed into whole words (the last one padded with zeros).
+        let bytes = elements.saturating_mul(elem.width().bytes() as u64);
+        if bytes > MAX_GLOBAL_BYTES / 2 {
             self.diags.error(
                 d.name_span,
-                format!("buffer `{}` of {words} elements is larger than the 512 MiB of buffers allowed", d.name),
+                format!("buffer `{}` of {elements} elements is larger than the 512 MiB of buffers allowed", d.name),
             );
             return;
         }
         let init = match &d.init {
             None => Some(BufferInit::Zeros),
             Some(Init::List(items, span)) => {
-                if items.len() as u64 > words {
-                    self.diags
-                        .error(*span, format!("{} values for `{}`, which has {words} elements", items.len(), d.name));
+                if items.len() as u64 > elements {
+                    self.diags.error(
+                        *span,
+                        format!("{} values for `{}`, which has {elements} elements", items.len(), d.name),
+                    );
                     return;
                 }
                 let values: Option<Vec<u32>> = items.iter().map(|e| self.number(e, ty, "an element")).collect();
                 values.map(BufferInit::Words)
             }
-            Some(Init::Expr(e)) => self.initializer(e, ty, words, &d.name),
+            Some(Init::Expr(e)) => self.initializer(e, ty, elements, &d.name),
         };
         let Some(init) = init else { return };
-        let spec = BufferSpec { name: d.name.clone(), words: words as u32, init, elem };
+        let spec = BufferSpec { name: d.name.clone(), words: bytes.div_ceil(4) as u32, init, elem };
         if let Some(idx) = self.add_buffer(d.name_span, spec) {
             self.declare(&d.name, d.name_span, HVal::Buffer(idx), false);
         }
@@ -432,16 +429,17 @@ impl Host<'_, '_> {
     /// A list gives the members of each struct in turn (array members element by element),
     /// each converted to its member's type. Its words are `int`s to the page.
     fn struct_buffer(&mut self, d: &VarDecl, id: u16) {
-        let types = super::structs::word_types(self.structs, id);
-        let per = types.len() as u64;
+        let slots = super::structs::scalar_slots(self.structs, id);
+        let per = slots.len() as u64;
+        let size = self.structs[id as usize].size;
         let list = match &d.init {
             Some(Init::List(items, _)) => Some(items),
             _ => None,
         };
         let list_structs = list.map(|l| l.len().div_ceil(per as usize));
         let Some(count) = self.buffer_length(d, list_structs) else { return };
-        let words = count.saturating_mul(per);
-        if words * 4 > MAX_GLOBAL_BYTES / 2 {
+        let bytes = count.saturating_mul(size as u64);
+        if bytes > MAX_GLOBAL_BYTES / 2 {
             self.diags.error(
                 d.name_span,
                 format!("buffer `{}` of {count} structs is larger than the 512 MiB of buffers allowed", d.name),
@@ -451,17 +449,23 @@ impl Host<'_, '_> {
         let init = match &d.init {
             None => BufferInit::Zeros,
             Some(Init::List(items, span)) => {
-                if items.len() as u64 > words {
+                if items.len() as u64 > count.saturating_mul(per) {
                     self.diags.error(
                         *span,
                         format!("{} values for `{}`, which has {count} structs of {per} values", items.len(), d.name),
                     );
                     return;
                 }
-                let values: Option<Vec<u32>> =
-                    items.iter().enumerate().map(|(k, e)| self.number(e, types[k % types.len()], "a member")).collect();
-                let Some(values) = values else { return };
-                BufferInit::Words(values)
+                // Each value at its member's offset, in its member's width.
+                let mut words = alloc::vec![0u32; (items.len().div_ceil(slots.len()) * size as usize).div_ceil(4)];
+                for (k, e) in items.iter().enumerate() {
+                    let (offset, ty) = slots[k % slots.len()];
+                    let Some(value) = self.number(e, ty, "a member") else { return };
+                    let addr = (k / slots.len()) as u32 * size + offset;
+                    let word = &mut words[(addr / 4) as usize];
+                    *word = ty.width().insert(*word, addr, value);
+                }
+                BufferInit::Words(words)
             }
             Some(Init::Expr(e)) => {
                 self.diags.error_help(
@@ -472,7 +476,7 @@ impl Host<'_, '_> {
                 return;
             }
         };
-        let spec = BufferSpec { name: d.name.clone(), words: words as u32, init, elem: ElemType::Int };
+        let spec = BufferSpec { name: d.name.clone(), words: bytes.div_ceil(4) as u32, init, elem: ElemType::Int };
         if let Some(idx) = self.add_buffer(d.name_span, spec) {
             self.buffer_structs.push((idx, id));
             self.declare(&d.name, d.name_span, HVal::Buffer(idx), false);
@@ -533,13 +537,9 @@ impl Host<'_, '_> {
             return None;
         }
         let spec = &self.buffers[b as usize];
-        let (elem, words) = (spec.elem, spec.words as u64);
-        let ty = match elem {
-            ElemType::Int => Ty::Int,
-            ElemType::Uint => Ty::Uint,
-            ElemType::Float => Ty::Float,
-        };
-        let init = self.initializer(r, ty, words, name)?;
+        let elem = spec.elem;
+        let elements = spec.words as u64 * 4 / elem.width().bytes() as u64;
+        let init = self.initializer(r, Ty::from_scalar(scalar_type(elem)), elements, name)?;
         self.buffers[b as usize].init = init;
         Some(HVal::Buffer(b))
     }
@@ -594,7 +594,8 @@ impl Host<'_, '_> {
                 if ty == Ty::Float {
                     return Some(BufferInit::RandomFloat { seed, min: lo, max: hi });
                 }
-                let (l, h) = if ty == Ty::Int { (lo as i32 as i64, hi as i32 as i64) } else { (lo as i64, hi as i64) };
+                let (l, h) =
+                    if ty.promote() == Ty::Int { (lo as i32 as i64, hi as i32 as i64) } else { (lo as i64, hi as i64) };
                 if l > h {
                     self.diags.error(e.span, format!("`random({l}, {h}, …)` is an empty range"));
                     return None;
@@ -1252,12 +1253,14 @@ impl Host<'_, '_> {
                 }
                 (Ty::Ptr { elem, .. }, HVal::Buffer(b)) => {
                     let held = self.buffers[b as usize].elem;
-                    let fits = self.struct_of(b).is_none()
-                        && matches!(
-                            (elem, held),
-                            (Scalar::Int | Scalar::Uint, ElemType::Int | ElemType::Uint)
-                                | (Scalar::Float, ElemType::Float)
-                        );
+                    // Signed and unsigned of one size may share a buffer, as C lets pointers.
+                    let sign_blind = |s: Scalar| match s {
+                        Scalar::Uint => Scalar::Int,
+                        Scalar::UChar => Scalar::Char,
+                        Scalar::UShort => Scalar::Short,
+                        s => s,
+                    };
+                    let fits = self.struct_of(b).is_none() && sign_blind(elem) == sign_blind(scalar_type(held));
                     if fits {
                         Some(Arg::Buffer(b))
                     } else {
@@ -1316,6 +1319,39 @@ fn elem_name(elem: ElemType) -> &'static str {
         ElemType::Int => "int",
         ElemType::Uint => "unsigned",
         ElemType::Float => "float",
+        ElemType::Char => "char",
+        ElemType::UChar => "unsigned char",
+        ElemType::Short => "short",
+        ElemType::UShort => "unsigned short",
+        ElemType::Bool => "bool",
+    }
+}
+
+/// The element type of a buffer declared with `scalar`.
+fn elem_type(scalar: Scalar) -> ElemType {
+    match scalar {
+        Scalar::Int => ElemType::Int,
+        Scalar::Uint => ElemType::Uint,
+        Scalar::Float => ElemType::Float,
+        Scalar::Char => ElemType::Char,
+        Scalar::UChar => ElemType::UChar,
+        Scalar::Short => ElemType::Short,
+        Scalar::UShort => ElemType::UShort,
+        Scalar::Bool => ElemType::Bool,
+    }
+}
+
+/// The scalar type of a buffer's elements (a struct buffer's words are `int`s).
+fn scalar_type(elem: ElemType) -> Scalar {
+    match elem {
+        ElemType::Int => Scalar::Int,
+        ElemType::Uint => Scalar::Uint,
+        ElemType::Float => Scalar::Float,
+        ElemType::Char => Scalar::Char,
+        ElemType::UChar => Scalar::UChar,
+        ElemType::Short => Scalar::Short,
+        ElemType::UShort => Scalar::UShort,
+        ElemType::Bool => Scalar::Bool,
     }
 }
 
@@ -1463,7 +1499,6 @@ mod tests {
             12,
             "buffer `a` of 200000000 elements is larger than the 512 MiB of buffers allowed",
         );
-        check("host { bool a[4]; }", 8, "a buffer holds `int`, `unsigned` or `float` elements");
         check("host { int* p; }", 8, "pointers are not supported in the host block");
         check(
             "host { int a[4]; float b[4]; swap(a, b); }",

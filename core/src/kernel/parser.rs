@@ -63,6 +63,12 @@ const TYPE_WORDS: &[&str] = &[
     "half",
     "uint32_t",
     "int32_t",
+    "int8_t",
+    "uint8_t",
+    "int16_t",
+    "uint16_t",
+    "int64_t",
+    "uint64_t",
     "uint",
     "auto",
     "register",
@@ -387,7 +393,9 @@ impl<'a> Parser<'a> {
             .enumerate()
             .map(|(k, m)| Field { name: m.to_string(), span: at, ty: scalar, dims: Vec::new(), offset: 4 * k as u32 })
             .collect();
-        self.structs.push(StructDef { name: name.to_string(), span: at, fields, size: 4 * lanes });
+        // CUDA aligns two- and four-element vectors to their size (`float3` only to 4).
+        let align = if lanes == 3 { 4 } else { 4 * lanes };
+        self.structs.push(StructDef { name: name.to_string(), span: at, fields, size: 4 * lanes, align });
         Some(self.structs.len() as u16 - 1)
     }
 
@@ -410,7 +418,7 @@ impl<'a> Parser<'a> {
         }
         self.expect("{", "to start the members of the struct")?;
         let mut fields: Vec<Field> = Vec::new();
-        let mut size = 0u32;
+        let (mut size, mut align) = (0u32, 1u32);
         while !self.at("}") && !self.at_eof() {
             if !self.starts_type() {
                 let t = self.peek();
@@ -435,13 +443,23 @@ impl<'a> Parser<'a> {
                     }
                     self.expect("]", "to close the array size")?;
                 }
-                let elem = match (ty.base, ty.pointer) {
-                    (_, true) | (BaseType::Scalar(_), false) => 4,
-                    (BaseType::Struct(id), false) => self.structs[id as usize].size,
+                // Each member at the next multiple of its alignment, as C lays structs out.
+                let (elem, elem_align) = match (ty.base, ty.pointer) {
+                    (_, true) => (4, 4),
+                    (BaseType::Scalar(s), false) => {
+                        let bytes = super::types::Ty::from_scalar(s).width().bytes();
+                        (bytes, bytes)
+                    }
+                    (BaseType::Struct(id), false) => {
+                        let inner = &self.structs[id as usize];
+                        (inner.size, inner.align)
+                    }
                     _ => {
                         return Err(self.error(ty.span, "a struct member is a number, a `bool`, a pointer or a struct"))
                     }
                 };
+                size = size.next_multiple_of(elem_align);
+                align = align.max(elem_align);
                 let count = dims.iter().try_fold(1u32, |n, &d| n.checked_mul(d));
                 let bytes = count
                     .and_then(|n| n.checked_mul(elem))
@@ -465,7 +483,8 @@ impl<'a> Parser<'a> {
         if self.structs.len() >= u16::MAX as usize {
             return Err(self.error(span, "too many structs"));
         }
-        self.structs.push(StructDef { name, span, fields, size });
+        let size = size.next_multiple_of(align);
+        self.structs.push(StructDef { name, span, fields, size, align });
         Ok(())
     }
 
@@ -676,11 +695,19 @@ impl<'a> Parser<'a> {
                 }
                 "auto" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Auto),
                 w if base.is_none() && unsigned.is_none() && is_group_type(w) => base = Some(BaseType::Group),
-                "char" | "short" | "long" | "half" => {
+                "char" if base.is_none() => base = Some(BaseType::Scalar(Scalar::Char)),
+                "short" if base.is_none() => base = Some(BaseType::Scalar(Scalar::Short)),
+                // `short int`, `unsigned short int`.
+                "int" if base == Some(BaseType::Scalar(Scalar::Short)) => {}
+                "int8_t" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Scalar(Scalar::Char)),
+                "uint8_t" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Scalar(Scalar::UChar)),
+                "int16_t" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Scalar(Scalar::Short)),
+                "uint16_t" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Scalar(Scalar::UShort)),
+                "long" | "half" | "int64_t" | "uint64_t" => {
                     self.error_help(
                         t.span,
                         format!("`{w}` is not supported"),
-                        "every value is 32 bits: use `int`, `unsigned`, `float` or `bool`",
+                        "values are at most 32 bits: use `int`, `unsigned` or `float`",
                     );
                     base = Some(BaseType::Scalar(Scalar::Int));
                 }
@@ -716,6 +743,9 @@ impl<'a> Parser<'a> {
         }
         let base = match (base, unsigned) {
             (Some(b), None) => b,
+            (Some(BaseType::Scalar(Scalar::Char)), Some(true)) => BaseType::Scalar(Scalar::UChar),
+            (Some(BaseType::Scalar(Scalar::Short)), Some(true)) => BaseType::Scalar(Scalar::UShort),
+            (Some(b @ BaseType::Scalar(Scalar::Char | Scalar::Short)), Some(false)) => b,
             (Some(_), Some(true)) | (None, Some(true)) => BaseType::Scalar(Scalar::Uint),
             (Some(_), Some(false)) | (None, Some(false)) => BaseType::Scalar(Scalar::Int),
             (None, None) => {

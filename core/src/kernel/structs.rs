@@ -19,7 +19,18 @@ use super::vcode::VOp;
 pub(super) fn size_of(structs: &[StructDef], ty: Ty) -> u32 {
     match ty {
         Ty::Struct(id) => structs[id as usize].size,
-        _ => 4,
+        t => t.width().bytes(),
+    }
+}
+
+impl Gen<'_, '_> {
+    /// The bytes a pointer of type `ptr` steps over: its element's size.
+    pub(super) fn pointee_size(&self, ptr: Ty) -> u32 {
+        match ptr {
+            Ty::StructPtr { id, .. } => self.unit.structs[id as usize].size,
+            Ty::Ptr { elem, .. } => Ty::from_scalar(elem).width().bytes(),
+            _ => 4,
+        }
     }
 }
 
@@ -56,20 +67,27 @@ pub(super) fn leaf_count(structs: &[StructDef], id: u16) -> usize {
     leaves(structs, id).map_or(0, |l| l.len())
 }
 
-/// The type of every 4-byte word of struct `id` (array members element by element), for
-/// a host buffer's initializer list.
-pub(crate) fn word_types(structs: &[StructDef], id: u16) -> Vec<Ty> {
+/// Every scalar of struct `id` (array members element by element) as (byte offset, type),
+/// in layout order: the values a host buffer's initializer list gives, struct by struct.
+pub(crate) fn scalar_slots(structs: &[StructDef], id: u16) -> Vec<(u32, Ty)> {
     let mut out = Vec::new();
+    collect_slots(structs, id, 0, &mut out);
+    out
+}
+
+fn collect_slots(structs: &[StructDef], id: u16, base: u32, out: &mut Vec<(u32, Ty)>) {
     for f in &structs[id as usize].fields {
+        let ty = member_ty(f);
+        let size = size_of(structs, ty);
         let count: u32 = f.dims.iter().product();
-        for _ in 0..count {
-            match member_ty(f) {
-                Ty::Struct(inner) => out.extend(word_types(structs, inner)),
-                t => out.push(t),
+        for k in 0..count {
+            let at = base + f.offset + k * size;
+            match ty {
+                Ty::Struct(inner) => collect_slots(structs, inner, at, out),
+                t => out.push((at, t)),
             }
         }
     }
-    out
 }
 
 impl Gen<'_, '_> {

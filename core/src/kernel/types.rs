@@ -7,7 +7,7 @@ use core::fmt;
 
 use super::ast::{BaseType, BinOp, Scalar, TypeExpr, UnOp};
 use crate::exec::alu;
-use crate::isa::{AluOp, CmpOp, CmpType, SfuOp, UnaryOp};
+use crate::isa::{AluOp, CmpOp, CmpType, SfuOp, UnaryOp, Width};
 
 /// The type of a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,6 +16,12 @@ pub(crate) enum Ty {
     Uint,
     Float,
     Bool,
+    /// The narrow integers: held in a register extended to 32 bits (a value always in its
+    /// type's range), 1 or 2 bytes in memory, and promoted to `int` by every operator.
+    Char,
+    UChar,
+    Short,
+    UShort,
     Void,
     /// A byte address in global memory, or in the block's shared memory where `shared`.
     /// A pointer declaration names no space: a variable or parameter takes the space of the
@@ -47,6 +53,10 @@ impl fmt::Display for Ty {
             Ty::Uint => f.write_str("unsigned"),
             Ty::Float => f.write_str("float"),
             Ty::Bool => f.write_str("bool"),
+            Ty::Char => f.write_str("char"),
+            Ty::UChar => f.write_str("unsigned char"),
+            Ty::Short => f.write_str("short"),
+            Ty::UShort => f.write_str("unsigned short"),
             Ty::Void => f.write_str("void"),
             Ty::Ptr { elem, readonly, shared } => {
                 let space = if *shared { "__shared__ " } else { "" };
@@ -116,6 +126,41 @@ impl Ty {
             Scalar::Uint => Ty::Uint,
             Scalar::Float => Ty::Float,
             Scalar::Bool => Ty::Bool,
+            Scalar::Char => Ty::Char,
+            Scalar::UChar => Ty::UChar,
+            Scalar::Short => Ty::Short,
+            Scalar::UShort => Ty::UShort,
+        }
+    }
+
+    /// The scalar a value type is, if it is one.
+    pub fn scalar(self) -> Option<Scalar> {
+        Some(match self {
+            Ty::Int => Scalar::Int,
+            Ty::Uint => Scalar::Uint,
+            Ty::Float => Scalar::Float,
+            Ty::Bool => Scalar::Bool,
+            Ty::Char => Scalar::Char,
+            Ty::UChar => Scalar::UChar,
+            Ty::Short => Scalar::Short,
+            Ty::UShort => Scalar::UShort,
+            _ => return None,
+        })
+    }
+
+    /// Whether it is a narrow integer (or `bool`): 1 or 2 bytes in memory.
+    pub fn is_narrow(self) -> bool {
+        matches!(self, Ty::Bool | Ty::Char | Ty::UChar | Ty::Short | Ty::UShort)
+    }
+
+    /// How a load or store of a value of this type moves it.
+    pub fn width(self) -> Width {
+        match self {
+            Ty::Bool | Ty::UChar => Width::U8,
+            Ty::Char => Width::S8,
+            Ty::Short => Width::S16,
+            Ty::UShort => Width::U16,
+            _ => Width::Word,
         }
     }
 
@@ -137,23 +182,36 @@ impl Ty {
     }
 
     pub fn is_arith(self) -> bool {
-        matches!(self, Ty::Int | Ty::Uint | Ty::Float | Ty::Bool | Ty::Error)
+        self.is_integer() || self == Ty::Float
     }
 
     pub fn is_integer(self) -> bool {
-        matches!(self, Ty::Int | Ty::Uint | Ty::Bool | Ty::Error)
+        matches!(self, Ty::Int | Ty::Uint | Ty::Error) || self.is_narrow()
     }
 
     pub fn is_ptr(self) -> bool {
         matches!(self, Ty::Ptr { .. } | Ty::StructPtr { .. })
     }
 
-    /// Integer promotion: `bool` computes as `int`.
+    /// Integer promotion: `bool`, `char` and `short` compute as `int`.
     pub fn promote(self) -> Ty {
-        if self == Ty::Bool {
+        if self.is_narrow() {
             Ty::Int
         } else {
             self
+        }
+    }
+
+    /// The range of an integer type, for conversions between them.
+    fn range(self) -> (i64, i64) {
+        match self {
+            Ty::Bool => (0, 1),
+            Ty::Char => (i8::MIN as i64, i8::MAX as i64),
+            Ty::UChar => (0, u8::MAX as i64),
+            Ty::Short => (i16::MIN as i64, i16::MAX as i64),
+            Ty::UShort => (0, u16::MAX as i64),
+            Ty::Uint => (0, u32::MAX as i64),
+            _ => (i32::MIN as i64, i32::MAX as i64),
         }
     }
 }
@@ -311,6 +369,8 @@ pub(crate) enum Conversion {
     Free,
     /// One ALU operation.
     Unary(UnaryOp),
+    /// Two ALU operations in turn (a float to a narrow integer).
+    Then(UnaryOp, UnaryOp),
     /// `!= 0` under this comparison type (to `bool`).
     NonZero(CmpType),
 }
@@ -324,8 +384,25 @@ pub(crate) fn conversion(from: Ty, to: Ty) -> Conversion {
         (Ty::Uint, Ty::Float) => Conversion::Unary(UnaryOp::UintToFloat),
         (_, Ty::Float) => Conversion::Unary(UnaryOp::IntToFloat),
         (Ty::Float, Ty::Uint) => Conversion::Unary(UnaryOp::FloatToUint),
+        // To a narrow type from a float: through `int`, then narrowed.
+        (Ty::Float, t) if t.is_narrow() => Conversion::Then(UnaryOp::FloatToInt, narrowing(t)),
         (Ty::Float, _) => Conversion::Unary(UnaryOp::FloatToInt),
+        // Between integers: the same bits where every value of `from` is one of `to`; C's
+        // modular conversion (the low bytes, extended) where not.
+        (f, t) if t.is_narrow() && !(t.range().0 <= f.range().0 && f.range().1 <= t.range().1) => {
+            Conversion::Unary(narrowing(t))
+        }
         _ => Conversion::Free,
+    }
+}
+
+/// The operation that brings a word into narrow type `t`'s range.
+fn narrowing(t: Ty) -> UnaryOp {
+    match t {
+        Ty::Char => UnaryOp::Sext8,
+        Ty::Short => UnaryOp::Sext16,
+        Ty::UShort => UnaryOp::Zext16,
+        _ => UnaryOp::Zext8,
     }
 }
 
@@ -334,6 +411,7 @@ pub(crate) fn convert_const(bits: u32, from: Ty, to: Ty) -> u32 {
     match conversion(from, to) {
         Conversion::Free => bits,
         Conversion::Unary(op) => alu::unary(op, bits),
+        Conversion::Then(first, then) => alu::unary(then, alu::unary(first, bits)),
         Conversion::NonZero(ty) => alu::compare(CmpOp::Ne, ty, bits, 0),
     }
 }

@@ -3,7 +3,7 @@
 //! code is generated and instruction indices afterwards.
 
 use crate::isa::{
-    AluOp, AtomicOp, CmpOp, CmpType, Instr, Operand, Reg, SfuOp, ShuffleMode, Space, Special, UnaryOp, VoteMode,
+    AluOp, AtomicOp, CmpOp, CmpType, Instr, Operand, Reg, SfuOp, ShuffleMode, Space, Special, UnaryOp, VoteMode, Width,
 };
 
 /// A virtual register.
@@ -86,6 +86,7 @@ pub(crate) enum VInstr {
     },
     Load {
         space: Space,
+        width: Width,
         dst: VReg,
         addr: VReg,
         offset: i32,
@@ -93,6 +94,7 @@ pub(crate) enum VInstr {
     },
     Store {
         space: Space,
+        width: Width,
         addr: VReg,
         offset: i32,
         src: VOp,
@@ -344,11 +346,11 @@ impl VInstr {
             VInstr::Vote { mode, dst, mask, pred } => {
                 Instr::Vote { mode, dst: reg(dst), mask: op(mask), pred: op(pred) }
             }
-            VInstr::Load { space, dst, addr, offset, .. } => {
-                Instr::Load { space, dst: reg(dst), addr: reg(addr), offset }
+            VInstr::Load { space, width, dst, addr, offset, .. } => {
+                Instr::Load { space, width, dst: reg(dst), addr: reg(addr), offset }
             }
-            VInstr::Store { space, addr, offset, src, .. } => {
-                Instr::Store { space, addr: reg(addr), offset, src: op(src) }
+            VInstr::Store { space, width, addr, offset, src, .. } => {
+                Instr::Store { space, width, addr: reg(addr), offset, src: op(src) }
             }
             VInstr::Atomic { op: o, space, dst, addr, src, compare, .. } => {
                 Instr::Atomic { op: o, space, dst: reg(dst), addr: reg(addr), src: op(src), compare: op(compare) }

@@ -79,6 +79,7 @@ pub fn decode(kernel: &Kernel) -> Vec<Operands> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::isa::Width;
     use crate::isa::{AluOp, Operand, Space};
 
     #[test]
@@ -91,10 +92,11 @@ mod tests {
         assert_eq!(Operands::of(&add).ready_at(&ready), 9);
         assert_eq!(Operands::of(&Instr::Exit).ready_at(&ready), 9, "exit waits for every register");
         assert_eq!(Operands::of(&Instr::Barrier).ready_at(&ready), 0);
-        let store = Instr::Store { space: Space::Global, addr: Reg(2), offset: 0, src: Operand::Imm(4) };
+        let store =
+            Instr::Store { width: Width::Word, space: Space::Global, addr: Reg(2), offset: 0, src: Operand::Imm(4) };
         let decoded = Operands::of(&store);
         assert_eq!((decoded.ready_at(&ready), decoded.unit, decoded.class), (2, Unit::Memory, InstrClass::GlobalStore));
-        let shared = Instr::Load { space: Space::Shared, dst: Reg(1), addr: Reg(2), offset: 0 };
+        let shared = Instr::Load { width: Width::Word, space: Space::Shared, dst: Reg(1), addr: Reg(2), offset: 0 };
         assert_eq!(Operands::of(&shared).class, InstrClass::Shared);
         assert_eq!(Operands::of(&add).class, InstrClass::Compute);
         assert_eq!((decoded.dst, Operands::of(&add).dst), (None, Some(Reg(2))));

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::GpuConfig;
 use crate::error::ConfigError;
 use crate::exec::memory::{GlobalMemory, Region};
-use crate::isa::{Dim3, Instr, Kernel};
+use crate::isa::{Dim3, Instr, Kernel, Width};
 use crate::rng::SplitMix64;
 
 mod corun;
@@ -25,9 +25,9 @@ pub use corun::Part;
 pub enum BufferInit {
     /// All zero.
     Zeros,
-    /// Word `i` holds `i`.
+    /// Element `i` holds `i` (elements are words but in buffers of narrow types).
     Iota,
-    /// Every word holds the value.
+    /// Every element holds the value.
     Constant(u32),
     /// Uniform floats in `min..max` from a seeded stream (the bits of each `f32`).
     RandomFloat {
@@ -47,11 +47,12 @@ pub enum BufferInit {
         /// Largest value.
         max: u32,
     },
-    /// Exactly these words (the rest, if the buffer is longer, zero).
+    /// Exactly these elements (the rest, if the buffer is longer, zero).
     Words(Vec<u32>),
 }
 
-/// How the words of a buffer are meant to be read (for display; the engine sees only words).
+/// The type of a buffer's elements: how its bytes are read (for display), and, for the
+/// narrow types, how its initial values are packed into words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ElemType {
     /// Signed 32-bit integers.
@@ -61,6 +62,45 @@ pub enum ElemType {
     Uint,
     /// IEEE single-precision floats.
     Float,
+    /// Signed bytes (`char`).
+    Char,
+    /// Unsigned bytes (`unsigned char`).
+    UChar,
+    /// Signed 16-bit integers (`short`).
+    Short,
+    /// Unsigned 16-bit integers (`unsigned short`).
+    UShort,
+    /// One byte each, 0 or 1 (`bool`).
+    Bool,
+}
+
+impl ElemType {
+    /// How an element is loaded: its size, and how it extends to a word.
+    pub fn width(self) -> Width {
+        match self {
+            ElemType::Int | ElemType::Uint | ElemType::Float => Width::Word,
+            ElemType::Char => Width::S8,
+            ElemType::UChar | ElemType::Bool => Width::U8,
+            ElemType::Short => Width::S16,
+            ElemType::UShort => Width::U16,
+        }
+    }
+
+    /// The elements that `words` hold, each extended to a word (a narrow buffer's last word
+    /// may hold padding past its last element: zeros unless a kernel wrote there).
+    pub fn elements(self, words: &[u32]) -> Vec<u32> {
+        let width = self.width();
+        if width == Width::Word {
+            return words.to_vec();
+        }
+        let per_word = 4 / width.bytes();
+        (0..words.len() as u32 * per_word)
+            .map(|i| {
+                let addr = i * width.bytes();
+                width.extract(words[(addr / 4) as usize], addr)
+            })
+            .collect()
+    }
 }
 
 /// A device buffer.
@@ -261,6 +301,12 @@ impl Workload {
         for buffer in &self.buffers {
             let Some(region) = memory.alloc(buffer.words.saturating_mul(4)) else { break };
             let words = memory.words_mut(region);
+            let width = buffer.elem.width();
+            if width != Width::Word {
+                pack_elements(&buffer.init, width, words);
+                regions.push(region);
+                continue;
+            }
             match &buffer.init {
                 BufferInit::Zeros => {}
                 BufferInit::Iota => words.iter_mut().enumerate().for_each(|(i, w)| *w = i as u32),
@@ -292,6 +338,36 @@ impl Workload {
                 Arg::Value(v) => v,
             })
             .collect()
+    }
+}
+
+/// Fills `words` with a buffer of narrow elements (`width` bytes each), which `init` gives
+/// element by element as it gives a word buffer's words.
+fn pack_elements(init: &BufferInit, width: Width, words: &mut [u32]) {
+    let count = words.len() as u32 * (4 / width.bytes());
+    let mut put = |i: u32, value: u32| {
+        let addr = i * width.bytes();
+        let word = &mut words[(addr / 4) as usize];
+        *word = width.insert(*word, addr, value);
+    };
+    match init {
+        BufferInit::Zeros => {}
+        BufferInit::Iota => (0..count).for_each(|i| put(i, i)),
+        BufferInit::Constant(v) => (0..count).for_each(|i| put(i, *v)),
+        // Not made by the compiler for narrow elements; the bits of each float, truncated.
+        BufferInit::RandomFloat { seed, min, max } => {
+            let mut rng = SplitMix64::new(*seed as u64);
+            let (lo, hi) = (f32::from_bits(*min), f32::from_bits(*max));
+            (0..count).for_each(|i| put(i, (lo + (hi - lo) * rng.unit_f32()).to_bits()));
+        }
+        BufferInit::Random { seed, min, max } => {
+            let mut rng = SplitMix64::new(*seed as u64);
+            let span = (*max - *min) as u64 + 1;
+            (0..count).for_each(|i| put(i, *min + rng.below(span) as u32));
+        }
+        BufferInit::Words(values) => {
+            values.iter().take(count as usize).enumerate().for_each(|(i, &v)| put(i as u32, v))
+        }
     }
 }
 

@@ -77,6 +77,7 @@ pub(crate) fn contract(code: &mut Vec<VInstr>, vregs: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::isa::Width;
     use crate::kernel::vcode::NO_SITE;
     use alloc::vec;
 
@@ -110,7 +111,14 @@ mod tests {
         let read_twice = vec![
             VInstr::Alu { op: AluOp::FMul, dst: 3, a: VOp::Reg(0), b: VOp::Reg(1) },
             VInstr::Alu { op: AluOp::FAdd, dst: 4, a: VOp::Reg(2), b: VOp::Reg(3) },
-            VInstr::Store { space: crate::isa::Space::Global, addr: 0, offset: 0, src: VOp::Reg(3), site: NO_SITE },
+            VInstr::Store {
+                width: Width::Word,
+                space: crate::isa::Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Reg(3),
+                site: NO_SITE,
+            },
             VInstr::Exit,
         ];
         let input_changed = vec![

@@ -56,6 +56,7 @@ fn dead_instructions(code: &[VInstr], vregs: u32) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::isa::Width;
     use crate::isa::{AluOp, Space};
     use crate::kernel::vcode::VOp;
     use crate::kernel::vcode::NO_SITE;
@@ -67,13 +68,16 @@ mod tests {
         let mut code = vec![
             VInstr::Alu { op: AluOp::Add, dst: 1, a: VOp::Reg(0), b: VOp::Imm(1) },
             VInstr::Alu { op: AluOp::Mul, dst: 2, a: VOp::Reg(1), b: VOp::Imm(3) },
-            VInstr::Load { space: Space::Global, dst: 3, addr: 0, offset: 0, site: NO_SITE },
+            VInstr::Load { width: Width::Word, space: Space::Global, dst: 3, addr: 0, offset: 0, site: NO_SITE },
             VInstr::Exit,
         ];
         assert!(remove_dead(&mut code, 4));
         assert_eq!(
             code,
-            vec![VInstr::Load { space: Space::Global, dst: 3, addr: 0, offset: 0, site: NO_SITE }, VInstr::Exit]
+            vec![
+                VInstr::Load { width: Width::Word, space: Space::Global, dst: 3, addr: 0, offset: 0, site: NO_SITE },
+                VInstr::Exit
+            ]
         );
     }
 
@@ -82,7 +86,14 @@ mod tests {
         let mut code = vec![
             VInstr::Mov { dst: 1, src: VOp::Imm(1) },
             VInstr::Mov { dst: 1, src: VOp::Imm(2) },
-            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(1), site: NO_SITE },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Reg(1),
+                site: NO_SITE,
+            },
             VInstr::Exit,
         ];
         assert!(remove_dead(&mut code, 2));

@@ -481,6 +481,7 @@ fn fold_address_offsets_in_blocks(code: &mut [VInstr], flow: &Flow) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::isa::Width;
     use crate::isa::{CmpOp, CmpType, Space};
     use crate::kernel::vcode::NO_SITE;
     use alloc::vec;
@@ -492,18 +493,46 @@ mod tests {
             VInstr::Mov { dst: 1, src: VOp::Imm(6) },
             VInstr::Alu { op: AluOp::Mul, dst: 2, a: VOp::Reg(1), b: VOp::Imm(7) },
             VInstr::Cmp { op: CmpOp::Lt, ty: CmpType::Int, dst: 3, a: VOp::Reg(2), b: VOp::Imm(50) },
-            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(2), site: NO_SITE },
-            VInstr::Store { space: Space::Global, addr: 0, offset: 4, src: VOp::Reg(3), site: NO_SITE },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Reg(2),
+                site: NO_SITE,
+            },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 4,
+                src: VOp::Reg(3),
+                site: NO_SITE,
+            },
             VInstr::Exit,
         ];
         while fold(&mut code, 4, 1) {}
         assert_eq!(
             code[3],
-            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Imm(42), site: NO_SITE }
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Imm(42),
+                site: NO_SITE
+            }
         );
         assert_eq!(
             code[4],
-            VInstr::Store { space: Space::Global, addr: 0, offset: 4, src: VOp::Imm(1), site: NO_SITE }
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 4,
+                src: VOp::Imm(1),
+                site: NO_SITE
+            }
         );
     }
 
@@ -513,20 +542,48 @@ mod tests {
         let mut code = vec![
             VInstr::Mov { dst: 1, src: VOp::Imm(1) },
             VInstr::Alu { op: AluOp::Add, dst: 1, a: VOp::Reg(1), b: VOp::Imm(2) },
-            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(1), site: NO_SITE },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Reg(1),
+                site: NO_SITE,
+            },
             VInstr::Branch { cond: Some(0), negate: false, target: 5, reconverge: 5 },
             VInstr::Mov { dst: 1, src: VOp::Imm(9) },
-            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(1), site: NO_SITE },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Reg(1),
+                site: NO_SITE,
+            },
             VInstr::Exit,
         ];
         while fold(&mut code, 2, 1) {}
         assert_eq!(
             code[2],
-            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Imm(3), site: NO_SITE }
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Imm(3),
+                site: NO_SITE
+            }
         );
         assert_eq!(
             code[5],
-            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(1), site: NO_SITE }
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Reg(1),
+                site: NO_SITE
+            }
         );
     }
 
@@ -535,7 +592,14 @@ mod tests {
         let mut code = vec![
             VInstr::Mov { dst: 1, src: VOp::Imm(0) },
             VInstr::Branch { cond: Some(1), negate: false, target: 3, reconverge: 3 },
-            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Imm(5), site: NO_SITE },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Imm(5),
+                site: NO_SITE,
+            },
             VInstr::Exit,
         ];
         while fold(&mut code, 2, 1) {}
@@ -547,12 +611,22 @@ mod tests {
     fn a_constant_added_to_an_address_becomes_the_offset() {
         let mut code = vec![
             VInstr::Alu { op: AluOp::Add, dst: 1, a: VOp::Reg(0), b: VOp::Imm(12) },
-            VInstr::Load { space: Space::Global, dst: 2, addr: 1, offset: 4, site: NO_SITE },
-            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(2), site: NO_SITE },
+            VInstr::Load { width: Width::Word, space: Space::Global, dst: 2, addr: 1, offset: 4, site: NO_SITE },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Reg(2),
+                site: NO_SITE,
+            },
             VInstr::Exit,
         ];
         while fold(&mut code, 3, 1) {}
-        assert_eq!(code[1], VInstr::Load { space: Space::Global, dst: 2, addr: 0, offset: 16, site: NO_SITE });
+        assert_eq!(
+            code[1],
+            VInstr::Load { width: Width::Word, space: Space::Global, dst: 2, addr: 0, offset: 16, site: NO_SITE }
+        );
     }
 
     #[test]
@@ -560,15 +634,28 @@ mod tests {
         // v1 = v0 + 4; load [v1]; v1 = v0 + 8; load [v1]  (unrolled copies share v1)
         let mut code = vec![
             VInstr::Alu { op: AluOp::Add, dst: 1, a: VOp::Reg(0), b: VOp::Imm(4) },
-            VInstr::Load { space: Space::Shared, dst: 2, addr: 1, offset: 0, site: NO_SITE },
+            VInstr::Load { width: Width::Word, space: Space::Shared, dst: 2, addr: 1, offset: 0, site: NO_SITE },
             VInstr::Alu { op: AluOp::Add, dst: 1, a: VOp::Imm(8), b: VOp::Reg(0) },
-            VInstr::Load { space: Space::Shared, dst: 3, addr: 1, offset: 1024, site: NO_SITE },
-            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(3), site: NO_SITE },
+            VInstr::Load { width: Width::Word, space: Space::Shared, dst: 3, addr: 1, offset: 1024, site: NO_SITE },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Reg(3),
+                site: NO_SITE,
+            },
             VInstr::Exit,
         ];
         while fold(&mut code, 4, 1) {}
-        assert_eq!(code[1], VInstr::Load { space: Space::Shared, dst: 2, addr: 0, offset: 4, site: NO_SITE });
-        assert_eq!(code[3], VInstr::Load { space: Space::Shared, dst: 3, addr: 0, offset: 1032, site: NO_SITE });
+        assert_eq!(
+            code[1],
+            VInstr::Load { width: Width::Word, space: Space::Shared, dst: 2, addr: 0, offset: 4, site: NO_SITE }
+        );
+        assert_eq!(
+            code[3],
+            VInstr::Load { width: Width::Word, space: Space::Shared, dst: 3, addr: 0, offset: 1032, site: NO_SITE }
+        );
     }
 
     #[test]
@@ -576,7 +663,14 @@ mod tests {
         // load [v0]; v0 += 4; load [v0]; v0 += 4; load [v0]; v0 += 4  →  offsets 0, 4, 8; v0 += 12
         let mut code = Vec::new();
         for k in 0..3 {
-            code.push(VInstr::Load { space: Space::Global, dst: 1 + k, addr: 0, offset: 0, site: NO_SITE });
+            code.push(VInstr::Load {
+                width: Width::Word,
+                space: Space::Global,
+                dst: 1 + k,
+                addr: 0,
+                offset: 0,
+                site: NO_SITE,
+            });
             code.push(VInstr::Alu { op: AluOp::Add, dst: 0, a: VOp::Reg(0), b: VOp::Imm(4) });
         }
         code.push(VInstr::Exit);
@@ -585,7 +679,14 @@ mod tests {
         for (k, instr) in code[..3].iter().enumerate() {
             assert_eq!(
                 *instr,
-                VInstr::Load { space: Space::Global, dst: 1 + k as u32, addr: 0, offset: 4 * k as i32, site: NO_SITE }
+                VInstr::Load {
+                    width: Width::Word,
+                    space: Space::Global,
+                    dst: 1 + k as u32,
+                    addr: 0,
+                    offset: 4 * k as i32,
+                    site: NO_SITE
+                }
             );
         }
         assert_eq!(code[3], VInstr::Alu { op: AluOp::Add, dst: 0, a: VOp::Reg(0), b: VOp::Imm(12) });
@@ -595,7 +696,14 @@ mod tests {
     fn a_step_read_by_anything_but_an_address_stays() {
         let mut code = vec![
             VInstr::Alu { op: AluOp::Add, dst: 0, a: VOp::Reg(0), b: VOp::Imm(4) },
-            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(0), site: NO_SITE },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Reg(0),
+                site: NO_SITE,
+            },
             VInstr::Alu { op: AluOp::Add, dst: 0, a: VOp::Reg(0), b: VOp::Imm(4) },
             VInstr::Exit,
         ];
@@ -614,9 +722,30 @@ mod tests {
             VInstr::Alu { op: AluOp::Sub, dst: 4, a: VOp::Reg(3), b: VOp::Imm(5) },
             VInstr::Alu { op: AluOp::Shl, dst: 5, a: VOp::Reg(0), b: VOp::Imm(20) },
             VInstr::Alu { op: AluOp::Shl, dst: 6, a: VOp::Reg(5), b: VOp::Imm(12) },
-            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(2), site: NO_SITE },
-            VInstr::Store { space: Space::Global, addr: 0, offset: 4, src: VOp::Reg(4), site: NO_SITE },
-            VInstr::Store { space: Space::Global, addr: 0, offset: 8, src: VOp::Reg(6), site: NO_SITE },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Reg(2),
+                site: NO_SITE,
+            },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 4,
+                src: VOp::Reg(4),
+                site: NO_SITE,
+            },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 8,
+                src: VOp::Reg(6),
+                site: NO_SITE,
+            },
             VInstr::Exit,
         ];
         while fold(&mut code, 7, 1) {}
@@ -633,31 +762,62 @@ mod tests {
             VInstr::Alu { op: AluOp::Add, dst: 2, a: VOp::Reg(1), b: VOp::Imm(1) },
             VInstr::Alu { op: AluOp::Shl, dst: 3, a: VOp::Reg(2), b: VOp::Imm(2) },
             VInstr::Alu { op: AluOp::Add, dst: 4, a: VOp::Reg(0), b: VOp::Reg(3) },
-            VInstr::Load { space: Space::Global, dst: 5, addr: 4, offset: 0, site: NO_SITE },
-            VInstr::Store { space: Space::Global, addr: 4, offset: 8, src: VOp::Reg(5), site: NO_SITE },
+            VInstr::Load { width: Width::Word, space: Space::Global, dst: 5, addr: 4, offset: 0, site: NO_SITE },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 4,
+                offset: 8,
+                src: VOp::Reg(5),
+                site: NO_SITE,
+            },
             VInstr::Exit,
         ];
         while fold(&mut code, 6, 2) {}
         // `v2` is dead now (dead code removal is another pass).
         assert_eq!(code[1], VInstr::Alu { op: AluOp::Shl, dst: 3, a: VOp::Reg(1), b: VOp::Imm(2) });
-        assert_eq!(code[3], VInstr::Load { space: Space::Global, dst: 5, addr: 4, offset: 4, site: NO_SITE });
+        assert_eq!(
+            code[3],
+            VInstr::Load { width: Width::Word, space: Space::Global, dst: 5, addr: 4, offset: 4, site: NO_SITE }
+        );
         assert_eq!(
             code[4],
-            VInstr::Store { space: Space::Global, addr: 4, offset: 12, src: VOp::Reg(5), site: NO_SITE }
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 4,
+                offset: 12,
+                src: VOp::Reg(5),
+                site: NO_SITE
+            }
         );
     }
 
     #[test]
     fn an_index_read_elsewhere_or_an_address_stored_keeps_its_constant() {
         for extra in [
-            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(2), site: NO_SITE },
-            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(4), site: NO_SITE },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Reg(2),
+                site: NO_SITE,
+            },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Reg(4),
+                site: NO_SITE,
+            },
         ] {
             let mut code = vec![
                 VInstr::Alu { op: AluOp::Add, dst: 2, a: VOp::Reg(1), b: VOp::Imm(1) },
                 VInstr::Alu { op: AluOp::Shl, dst: 3, a: VOp::Reg(2), b: VOp::Imm(2) },
                 VInstr::Alu { op: AluOp::Add, dst: 4, a: VOp::Reg(0), b: VOp::Reg(3) },
-                VInstr::Load { space: Space::Global, dst: 5, addr: 4, offset: 0, site: NO_SITE },
+                VInstr::Load { width: Width::Word, space: Space::Global, dst: 5, addr: 4, offset: 0, site: NO_SITE },
                 extra,
                 VInstr::Exit,
             ];
@@ -674,7 +834,14 @@ mod tests {
             VInstr::Bound { index: VOp::Reg(1), len: 8, array: 0, site: NO_SITE },
             VInstr::Bound { index: VOp::Reg(1), len: 7, array: 1, site: NO_SITE },
             VInstr::Bound { index: VOp::Reg(0), len: 8, array: 2, site: NO_SITE },
-            VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(1), site: NO_SITE },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Reg(1),
+                site: NO_SITE,
+            },
             VInstr::Exit,
         ];
         while fold(&mut code, 2, 1) {}

@@ -155,12 +155,20 @@ fn hoist_specials(code: &mut Vec<VInstr>, vregs: u32, params: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::isa::Width;
     use crate::isa::{CmpOp, CmpType, Space};
     use crate::kernel::vcode::NO_SITE;
     use alloc::vec;
 
     fn store(src: u32) -> VInstr {
-        VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(src), site: NO_SITE }
+        VInstr::Store {
+            width: Width::Word,
+            space: Space::Global,
+            addr: 0,
+            offset: 0,
+            src: VOp::Reg(src),
+            site: NO_SITE,
+        }
     }
 
     #[test]

@@ -78,6 +78,7 @@ pub(crate) fn preheader_position(code: &[VInstr], flow: &Flow, l: &Loop) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::isa::Width;
     use crate::isa::{AluOp, CmpOp, CmpType, Space};
     use crate::kernel::vcode::VOp;
     use crate::kernel::vcode::NO_SITE;
@@ -89,7 +90,14 @@ mod tests {
             VInstr::Mov { dst: 2, src: VOp::Imm(0) }, // 0: i = 0
             VInstr::Alu { op: AluOp::Mul, dst: 3, a: VOp::Reg(0), b: VOp::Imm(3) }, // 1: top: v3 = v0 * 3
             VInstr::Alu { op: AluOp::Shl, dst: 4, a: VOp::Reg(2), b: VOp::Imm(2) }, // 2
-            VInstr::Store { space: Space::Global, addr: 4, offset: 0, src: VOp::Reg(3), site: NO_SITE }, // 3
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 4,
+                offset: 0,
+                src: VOp::Reg(3),
+                site: NO_SITE,
+            }, // 3
             VInstr::Alu { op: AluOp::Add, dst: 2, a: VOp::Reg(2), b: VOp::Imm(1) }, // 4: i++
             VInstr::Cmp { op: CmpOp::Lt, ty: CmpType::Int, dst: 5, a: VOp::Reg(2), b: VOp::Reg(1) }, // 5
             VInstr::Branch { cond: Some(5), negate: false, target: 1, reconverge: 7 }, // 6
@@ -114,7 +122,14 @@ mod tests {
         // turns zero times (or out of an `if`), and fault where the program does not.
         let mut code = loop_with_invariant_product();
         code[1] = VInstr::Bound { index: VOp::Reg(0), len: 8, array: 0, site: NO_SITE };
-        code[3] = VInstr::Store { space: Space::Global, addr: 4, offset: 0, src: VOp::Imm(0), site: NO_SITE };
+        code[3] = VInstr::Store {
+            width: Width::Word,
+            space: Space::Global,
+            addr: 4,
+            offset: 0,
+            src: VOp::Imm(0),
+            site: NO_SITE,
+        };
         assert!(!hoist_invariants(&mut code, 6, 2));
         assert_eq!(code[1], VInstr::Bound { index: VOp::Reg(0), len: 8, array: 0, site: NO_SITE });
     }

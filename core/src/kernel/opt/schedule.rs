@@ -164,10 +164,11 @@ mod tests {
     use alloc::vec;
 
     use super::*;
+    use crate::isa::Width;
     use crate::isa::{AluOp, Space};
 
     fn ld(dst: VReg, addr: VReg, offset: i32) -> VInstr {
-        VInstr::Load { space: Space::Global, dst, addr, offset, site: NO_SITE }
+        VInstr::Load { width: Width::Word, space: Space::Global, dst, addr, offset, site: NO_SITE }
     }
 
     fn fadd(dst: VReg, a: VReg, b: VReg) -> VInstr {
@@ -179,7 +180,7 @@ mod tests {
     }
 
     fn st(addr: VReg, src: VReg) -> VInstr {
-        VInstr::Store { space: Space::Global, addr, offset: 0, src: VOp::Reg(src), site: NO_SITE }
+        VInstr::Store { width: Width::Word, space: Space::Global, addr, offset: 0, src: VOp::Reg(src), site: NO_SITE }
     }
 
     /// Registers: 0 the pointer, 1 the sum, 10.. loaded values.

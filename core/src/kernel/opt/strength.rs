@@ -192,6 +192,7 @@ fn new_reg(vregs: &mut u32) -> VReg {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::isa::Width;
     use crate::isa::{CmpOp, CmpType, Space};
     use crate::kernel::vcode::NO_SITE;
     use alloc::vec;
@@ -203,7 +204,7 @@ mod tests {
             VInstr::Mov { dst: 2, src: VOp::Imm(0) },
             VInstr::Alu { op: AluOp::Shl, dst: 3, a: VOp::Reg(2), b: VOp::Imm(2) },
             VInstr::Alu { op: AluOp::Add, dst: 5, a: VOp::Reg(0), b: VOp::Reg(3) },
-            VInstr::Load { space: Space::Global, dst: 4, addr: 5, offset: 0, site: NO_SITE },
+            VInstr::Load { width: Width::Word, space: Space::Global, dst: 4, addr: 5, offset: 0, site: NO_SITE },
             VInstr::Alu { op: AluOp::Add, dst: 2, a: VOp::Reg(2), b: VOp::Imm(1) },
             VInstr::Cmp { op: CmpOp::Lt, ty: CmpType::Int, dst: 6, a: VOp::Reg(2), b: VOp::Reg(1) },
             VInstr::Branch { cond: Some(6), negate: false, target: 1, reconverge: 7 },

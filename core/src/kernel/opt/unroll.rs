@@ -431,6 +431,7 @@ fn apply_runtime(code: &mut Vec<VInstr>, p: &RuntimePlan, vregs: &mut u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::isa::Width;
     use crate::isa::{CmpOp, CmpType, Space};
     use crate::kernel::vcode::NO_SITE;
     use alloc::vec;
@@ -441,7 +442,14 @@ mod tests {
         let mut code = vec![
             VInstr::Mov { dst: 1, src: VOp::Imm(0) },
             VInstr::Alu { op: AluOp::Add, dst: 2, a: VOp::Reg(0), b: VOp::Reg(1) },
-            VInstr::Store { space: Space::Global, addr: 2, offset: 0, src: VOp::Reg(1), site: NO_SITE },
+            VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 2,
+                offset: 0,
+                src: VOp::Reg(1),
+                site: NO_SITE,
+            },
             VInstr::Alu { op: AluOp::Add, dst: 1, a: VOp::Reg(1), b: VOp::Imm(4) },
             VInstr::Cmp { op: CmpOp::Lt, ty: CmpType::Int, dst: 3, a: VOp::Reg(1), b: VOp::Imm(12) },
             VInstr::Branch { cond: Some(3), negate: false, target: 1, reconverge: 6 },
@@ -473,7 +481,14 @@ mod tests {
     fn runtime_loop(store_extra: usize) -> Vec<VInstr> {
         let mut code = vec![VInstr::Mov { dst: 2, src: VOp::Imm(0) }];
         for _ in 0..=store_extra {
-            code.push(VInstr::Store { space: Space::Global, addr: 0, offset: 0, src: VOp::Reg(2), site: NO_SITE });
+            code.push(VInstr::Store {
+                width: Width::Word,
+                space: Space::Global,
+                addr: 0,
+                offset: 0,
+                src: VOp::Reg(2),
+                site: NO_SITE,
+            });
         }
         code.extend([
             VInstr::Alu { op: AluOp::Add, dst: 0, a: VOp::Reg(0), b: VOp::Imm(4) },
