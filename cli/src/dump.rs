@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use warpscope_core::workload::{BufferSpec, ElemType};
+use warpscope_core::workload::{buffer_text, BufferSpec, ElemType};
 
 /// One `--dump`: the buffer (its index, name and element type) and where its contents go
 /// (`None`: standard output).
@@ -35,24 +35,6 @@ pub fn parse(args: &[String], buffers: &[BufferSpec], json: bool) -> Result<Vec<
     Ok(dumps)
 }
 
-/// The text of a buffer's words: one element per line, as its type says (a float as the
-/// shortest decimal that reads back to the same bits). A buffer of 1- or 2-byte elements
-/// fills whole words, so its last line or lines may be the padding after its last element.
-pub fn text(words: &[u32], elem: ElemType) -> String {
-    let elements = elem.elements(words);
-    let mut out = String::with_capacity(elements.len() * 8);
-    for w in elements {
-        match elem {
-            ElemType::Uint => out.push_str(&w.to_string()),
-            ElemType::Float => out.push_str(&f32::from_bits(w).to_string()),
-            // The narrow types' elements come extended to a word, signed or not as they are.
-            _ => out.push_str(&(w as i32).to_string()),
-        }
-        out.push('\n');
-    }
-    out
-}
-
 /// FNV-1a (64 bits) of the words' little-endian bytes: a checksum that any language can
 /// compute in a few lines.
 pub fn checksum(words: &[u32]) -> u64 {
@@ -79,13 +61,13 @@ pub fn write<'a>(dumps: &[Dump], buffer: impl Fn(usize) -> &'a [u32]) -> Result<
                 let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
                 std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             }
-            Some(path) => std::fs::write(path, text(words, d.elem))
+            Some(path) => std::fs::write(path, buffer_text(words, d.elem))
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
             None => {
                 if to_stdout > 1 {
                     let _ = writeln!(stdout, "# {}", d.name);
                 }
-                let _ = stdout.write_all(text(words, d.elem).as_bytes());
+                let _ = stdout.write_all(buffer_text(words, d.elem).as_bytes());
             }
         }
     }
@@ -104,18 +86,5 @@ mod tests {
         assert_eq!(fnv1a(*b"foobar"), 0x8594_4171_f739_67e8);
         // A buffer's words are hashed as their little-endian bytes.
         assert_eq!(checksum(&[u32::from_le_bytes(*b"foob"), u32::from_le_bytes(*b"ar\0\0")]), fnv1a(*b"foobar\0\0"));
-    }
-
-    #[test]
-    fn text_writes_each_element_by_its_type() {
-        let words = [(-3i32) as u32, 7, 0x3fc0_0000];
-        assert_eq!(text(&words, ElemType::Int), "-3\n7\n1069547520\n");
-        assert_eq!(text(&words, ElemType::Uint), "4294967293\n7\n1069547520\n");
-        assert_eq!(text(&[0x3fc0_0000, 0x3dcc_cccd], ElemType::Float), "1.5\n0.1\n");
-        // Narrow elements, little-endian within each word.
-        assert_eq!(text(&[0x80FF_0102], ElemType::Char), "2\n1\n-1\n-128\n");
-        assert_eq!(text(&[0x80FF_0102], ElemType::UChar), "2\n1\n255\n128\n");
-        assert_eq!(text(&[0x8000_FFFE], ElemType::Short), "-2\n-32768\n");
-        assert_eq!(text(&[0x8000_FFFE], ElemType::UShort), "65534\n32768\n");
     }
 }

@@ -430,6 +430,11 @@ impl Simulation {
         &self.regions
     }
 
+    /// The workload being run.
+    pub fn workload(&self) -> &Workload {
+        &self.workload
+    }
+
     /// The words of buffer `index`.
     pub fn buffer(&self, index: usize) -> &[u32] {
         self.regions.get(index).map_or(&[], |&r| self.memory.words(r))

@@ -13,7 +13,7 @@ use gloo_timers::callback::Timeout;
 use warpscope_core::claims::plan;
 use warpscope_core::config::GpuConfig;
 use warpscope_core::{ConfigError, Policies};
-use warpscope_wasm::protocol::{Catalog, Job, JobId, Request};
+use warpscope_wasm::protocol::{Catalog, Job, JobId, Reply, Request};
 use yew::prelude::*;
 
 use crate::components::compare::{CompareView, Variant, MAX_VARIANTS};
@@ -271,7 +271,12 @@ pub fn app() -> Html {
                 let Some(generation) = want else { continue };
                 let on_reply = {
                     let dispatcher = dispatcher.clone();
-                    Callback::from(move |reply| {
+                    Callback::from(move |reply: Reply| {
+                        // A buffer asked for is saved as it arrives (a refusal goes on to the state).
+                        if let Reply::Buffer { name, contents: Ok(text), .. } = &reply {
+                            crate::download::download_text(text, "text/plain", &format!("{name}.txt"));
+                            return;
+                        }
                         dispatcher.dispatch(Action::Reply { generation, reply, at_ms: now_ms() })
                     })
                 };
@@ -391,6 +396,16 @@ pub fn app() -> Html {
             }
             dispatcher.dispatch(Action::Cancel(scope));
         }
+    };
+
+    // The Simulate view's run offers its buffers' final contents, asked of the worker that ran it.
+    let on_buffer = {
+        let workers = workers.clone();
+        Callback::from(move |(generation, id, buffer): (u32, JobId, u32)| {
+            if let Some(worker) = worker_of(&workers.borrow(), generation) {
+                worker.send(Request::Buffer { id, buffer });
+            }
+        })
     };
 
     let (Some(current_setup), Some(catalog)) = (setup.clone(), state.catalog.clone()) else {
@@ -688,6 +703,7 @@ pub fn app() -> Html {
                                     <ShareBox url={link(false)} embed_url={link(true)} />
                                 }
                                 <RunPanel view={state.main.clone()} sm_count={current_setup.config.core.sm_count}
+                                    on_buffer={Some(on_buffer.clone())}
                                     sweep={state.sweep.clone()} sweeper={Some(Sweeper {
                                         warp_policies: (*policy_lists).as_ref().map(|l| l.1.clone()).unwrap_or_default(),
                                         workers: state.pool.size(),

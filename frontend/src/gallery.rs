@@ -223,6 +223,8 @@ mod tests {
 
     fn finished(report: Report) -> RunView {
         RunView::Finished(Rc::new(RunResult {
+            buffers: Rc::default(),
+            ran_on: (0, 0),
             report: Rc::new(report),
             snapshots: Rc::default(),
             elapsed_ms: 1.0,
@@ -343,6 +345,8 @@ mod tests {
         runs[4] = RunView::Failed { message: "The worker crashed.".into(), field: None };
         assert_eq!(progress(card, &runs), Progress::Failed("memcached: The worker crashed.".into()));
         let stopped = RunView::Finished(Rc::new(RunResult {
+            buffers: Rc::default(),
+            ran_on: (0, 0),
             report: Rc::new(ipc(1.0)),
             snapshots: Rc::default(),
             elapsed_ms: 1.0,

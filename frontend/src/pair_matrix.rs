@@ -197,6 +197,8 @@ mod tests {
 
     fn finished(report: Report) -> RunView {
         RunView::Finished(Rc::new(RunResult {
+            buffers: Rc::default(),
+            ran_on: (0, 0),
             report: Rc::new(report),
             snapshots: Rc::default(),
             elapsed_ms: 1.0,

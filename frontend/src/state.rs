@@ -49,6 +49,11 @@ pub struct RunResult {
     /// What it ran, for the Simulate view's run (a sweep of warp limits reruns it); `None`
     /// for the other views' runs.
     pub job: Option<Rc<SimulateJob>>,
+    /// Its buffers' names, in order, and where their final contents can be asked for: the
+    /// worker that ran it (by generation) and the job's id.
+    pub buffers: Rc<Vec<String>>,
+    /// The worker and job of [`RunResult::buffers`].
+    pub ran_on: (u32, JobId),
 }
 
 impl PartialEq for RunResult {
@@ -58,6 +63,8 @@ impl PartialEq for RunResult {
             && self.elapsed_ms == other.elapsed_ms
             && self.stopped_early == other.stopped_early
             && self.job == other.job
+            && self.buffers == other.buffers
+            && self.ran_on == other.ran_on
     }
 }
 
@@ -523,7 +530,7 @@ impl AppState {
                     list.push(Rc::new(*snapshot));
                 }
             }
-            Reply::Done { id, report, elapsed_ms, stopped_early } => {
+            Reply::Done { id, report, elapsed_ms, stopped_early, buffers } => {
                 // The Simulate view's run keeps what it ran, for a sweep of warp limits.
                 let job = match self.pool.running_job(generation, id) {
                     Some(QueuedJob { target: Target::Main, job: Job::Simulate(job), .. }) => {
@@ -547,6 +554,8 @@ impl AppState {
                         elapsed_ms,
                         stopped_early,
                         job,
+                        buffers: Rc::new(buffers),
+                        ran_on: (generation, id),
                     })),
                     JobReport::CacheSweep(_) => {
                         RunView::Failed { message: "The worker answered with a cache sweep.".into(), field: None }
@@ -554,6 +563,11 @@ impl AppState {
                 };
                 self.schedule();
             }
+            // The page saves the contents as they arrive (`app.rs`); only a refusal is news.
+            Reply::Buffer { contents: Err(why), .. } => {
+                self.notice = Some(format!("The buffer cannot be downloaded: {why}."));
+            }
+            Reply::Buffer { .. } => {}
             Reply::Cancelled { id, cycle } => {
                 let Some(target) = self.pool.finish(generation, id) else { return };
                 self.set_view(target, RunView::Cancelled { cycle });
@@ -671,7 +685,13 @@ mod tests {
 
     fn done(id: JobId, cycles: u64) -> Reply {
         let report = Report { cycles, ..Report::default() };
-        Reply::Done { id, report: JobReport::Simulation(Box::new(report)), elapsed_ms: 1.0, stopped_early: None }
+        Reply::Done {
+            buffers: Vec::new(),
+            id,
+            report: JobReport::Simulation(Box::new(report)),
+            elapsed_ms: 1.0,
+            stopped_early: None,
+        }
     }
 
     /// The job id each worker runs.
@@ -808,6 +828,7 @@ mod tests {
         let RunView::Running { snapshots, .. } = &state.gallery[0][0] else { panic!("{:?}", state.gallery[0][0]) };
         assert!(snapshots.is_empty());
         let reply_done = Reply::Done {
+            buffers: Vec::new(),
             id: 1,
             report: JobReport::Simulation(Box::new(Report { cycles: 500, ..Report::default() })),
             elapsed_ms: 1.0,
@@ -940,7 +961,13 @@ mod sweep_tests {
         let mut report = Report { cycles, warp_instructions: 2 * cycles, ..Report::default() };
         report.blocks = vec![BlockRecord::default(); 2];
         report.series = TimeSeries { windows: vec![Default::default(); 3], ..TimeSeries::default() };
-        Reply::Done { id, report: JobReport::Simulation(Box::new(report)), elapsed_ms: 1.0, stopped_early: None }
+        Reply::Done {
+            buffers: Vec::new(),
+            id,
+            report: JobReport::Simulation(Box::new(report)),
+            elapsed_ms: 1.0,
+            stopped_early: None,
+        }
     }
 
     fn simulate_job() -> SimulateJob {

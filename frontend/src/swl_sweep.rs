@@ -162,6 +162,8 @@ mod tests {
 
     fn finished(report: Report, stopped_early: bool) -> RunView {
         RunView::Finished(Rc::new(RunResult {
+            buffers: Rc::default(),
+            ran_on: (0, 0),
             report: Rc::new(report),
             snapshots: Rc::default(),
             elapsed_ms: 1.0,

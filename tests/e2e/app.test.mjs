@@ -2,8 +2,9 @@
 // shows are checked against the native CLI on the same set-up.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import {
-  card, cardOutcome, choose, nativeReproduce, nativeRun, nativeSwlSweep, openPage, runAndWait, screenshot, shownInteger,
+  card, cardOutcome, choose, nativeDump, nativeReproduce, nativeRun, nativeSwlSweep, openPage, runAndWait, screenshot, shownInteger,
   waitForApp,
 } from './harness.mjs';
 import { useBrowser } from './session.mjs';
@@ -131,6 +132,23 @@ test('a library workload runs in the worker and the page shows the native engine
   await page.locator('#scrubber').fill(String(Math.floor(frames / 2)));
   await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, 'simulate');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a finished run\'s buffer downloads as text, element for element what the native --dump writes', async () => {
+  const page = await openPage(session.browser, session.server.url);
+  const size = await openSmallest(page, 'vecadd');
+  await runAndWait(page);
+  const choices = await page.locator('#export-buffer-choice option').allTextContents();
+  assert.deepEqual(choices, ['a', 'b', 'c']);
+  await page.selectOption('#export-buffer-choice', { label: 'c' });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-buffer')]);
+  assert.equal(download.suggestedFilename(), 'c.txt');
+  const text = readFileSync(await download.path(), 'utf8');
+  const expected = nativeDump(['--workload', 'vecadd', '--size', String(size), '--gpu', 'fermi-gtx480'], 'c');
+  assert.equal(text.split('\n').length - 1, size, 'one line per element');
+  assert.equal(text, expected);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -1,7 +1,7 @@
 // Shared set-up for the browser tests: serve dist/ under a sub-path on loopback, launch Debian's
 // Chromium headless through playwright-core, and collect every console error of a page.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -125,6 +125,15 @@ export function nativeBenchReport(workload) {
 export function nativeRun(args) {
   const cli = process.env.WARPSCOPE_CLI ?? join(root, 'target', 'debug', 'warpscope');
   return JSON.parse(execFileSync(cli, ['run', ...args, '--json'], { encoding: 'utf8' }));
+}
+
+/** The native CLI's `--dump` of buffer `buffer` after `warpscope run ARGS`: its text. */
+export function nativeDump(args, buffer) {
+  const cli = process.env.WARPSCOPE_CLI ?? join(root, 'target', 'debug', 'warpscope');
+  const path = join(artifacts, `dump-${process.pid}-${buffer}.txt`);
+  mkdirSync(artifacts, { recursive: true });
+  execFileSync(cli, ['run', ...args, '--json', '--dump', `${buffer}=${path}`], { encoding: 'utf8' });
+  return readFileSync(path, 'utf8');
 }
 
 /** The native CLI's points of `warpscope swl-sweep ARGS --json`: `[{ limit, cycles, ipc, l1_mpki, l1_hit_rate }]`. */

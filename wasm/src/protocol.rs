@@ -15,7 +15,7 @@ use warpscope_core::stats::{Report, Snapshot};
 use warpscope_core::{CacheSweepReport, CacheSweepSpec, ConfigError, Policies};
 
 /// Bumped whenever a message changes shape, so that a stale cached worker is detected.
-pub const PROTOCOL_VERSION: u32 = 7;
+pub const PROTOCOL_VERSION: u32 = 8;
 
 /// Identifies one job for the lifetime of the page.
 pub type JobId = u32;
@@ -54,6 +54,15 @@ pub enum Request {
         /// The machine it will run on (shared memory, thread and register limits are checked);
         /// boxed, so that every request is not the size of a machine.
         config: Box<GpuConfig>,
+    },
+    /// Send the final contents of buffer `buffer` of finished job `id` as text (one element
+    /// per line); answered by [`Reply::Buffer`]. The worker keeps only the last job that
+    /// finished, until the next one starts.
+    Buffer {
+        /// The finished job.
+        id: JobId,
+        /// The buffer's index among the workload's (as [`Reply::Done::buffers`] lists them).
+        buffer: u32,
     },
     /// Diagnostic: make the worker panic, so that tests can check that a crash reaches the
     /// person as a message and the page recovers. Only a worker the page started for
@@ -329,6 +338,19 @@ pub enum Reply {
         /// person; the report covers the cycles simulated. `None`: it ran to completion.
         #[serde(default)]
         stopped_early: Option<String>,
+        /// The names of the run's buffers, in order, whose contents [`Request::Buffer`] asks
+        /// for (empty for a cache sweep).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        buffers: Vec<String>,
+    },
+    /// The answer to [`Request::Buffer`].
+    Buffer {
+        /// The job.
+        id: JobId,
+        /// The buffer's name (empty when there is no such buffer).
+        name: String,
+        /// Its contents as text, or why they cannot be had, for a person.
+        contents: Result<String, String>,
     },
     /// Job `id` stopped on request at `cycle`.
     Cancelled {
@@ -547,11 +569,18 @@ mod tests {
     fn done_says_why_a_run_stopped_early_and_may_leave_it_out() {
         let report = JobReport::CacheSweep(CacheSweepReport::default());
         let stopped = Some("stopped at the cycle limit (5 cycles) before the workload finished".to_string());
-        let done = Reply::Done { id: 1, report: report.clone(), elapsed_ms: 2.0, stopped_early: stopped };
+        let done =
+            Reply::Done { buffers: Vec::new(), id: 1, report: report.clone(), elapsed_ms: 2.0, stopped_early: stopped };
         let json = serde_json::to_value(&done).unwrap();
         assert_eq!(serde_json::from_value::<Reply>(json).unwrap(), done);
-        let mut json =
-            serde_json::to_value(Reply::Done { id: 1, report, elapsed_ms: 2.0, stopped_early: None }).unwrap();
+        let mut json = serde_json::to_value(Reply::Done {
+            buffers: Vec::new(),
+            id: 1,
+            report,
+            elapsed_ms: 2.0,
+            stopped_early: None,
+        })
+        .unwrap();
         json.as_object_mut().unwrap().remove("stopped_early");
         assert!(matches!(serde_json::from_value::<Reply>(json), Ok(Reply::Done { stopped_early: None, .. })));
     }

@@ -208,7 +208,20 @@ impl JobRunner {
             Work::Sweep(s) => JobReport::CacheSweep(s.report()),
             Work::Simulation(sim, _, detail) => JobReport::Simulation(Box::new(report(sim, *detail))),
         };
-        Reply::Done { id: self.id, report, elapsed_ms, stopped_early: self.stopped_early.clone() }
+        let buffers = match &self.work {
+            Work::Sweep(_) => Vec::new(),
+            Work::Simulation(sim, ..) => sim.workload().buffers.iter().map(|b| b.name.clone()).collect(),
+        };
+        Reply::Done { id: self.id, report, elapsed_ms, stopped_early: self.stopped_early.clone(), buffers }
+    }
+
+    /// The finished engine run, kept for [`Request::Buffer`](crate::protocol::Request::Buffer)
+    /// (`None` for a cache sweep).
+    pub fn into_simulation(self) -> Option<Box<Simulation>> {
+        match self.work {
+            Work::Simulation(sim, ..) => Some(sim),
+            Work::Sweep(_) => None,
+        }
     }
 
     /// The final reply of a cancelled job.
@@ -219,6 +232,21 @@ impl JobRunner {
         };
         Reply::Cancelled { id: self.id, cycle }
     }
+}
+
+/// The answer to [`Request::Buffer`](crate::protocol::Request::Buffer) for job `id`, from the
+/// last finished run (`kept`: its job and simulation, if the worker still holds one).
+pub fn buffer_reply(id: JobId, buffer: u32, kept: Option<(JobId, &Simulation)>) -> Reply {
+    let Some((_, sim)) = kept.filter(|(job, _)| *job == id) else {
+        let why = "this run's results are no longer held (another run started since): run it again";
+        return Reply::Buffer { id, name: String::new(), contents: Err(why.into()) };
+    };
+    let Some(spec) = sim.workload().buffers.get(buffer as usize) else {
+        let why = format!("the run has no buffer #{buffer}");
+        return Reply::Buffer { id, name: String::new(), contents: Err(why) };
+    };
+    let text = warpscope_core::workload::buffer_text(sim.buffer(buffer as usize), spec.elem);
+    Reply::Buffer { id, name: spec.name.clone(), contents: Ok(text) }
 }
 
 /// Runs an engine run for at most `budget` cycles, landing on each snapshot's cycle. Returns
@@ -370,6 +398,26 @@ mod tests {
         }
         out.push(runner.done(0.0));
         out
+    }
+
+    #[test]
+    fn a_finished_runs_buffers_are_named_in_done_and_sent_as_text() {
+        let job = vecadd_job(0, u64::MAX);
+        let mut runner = JobRunner::new(4, Job::Simulate(Box::new(job.clone())), 0).unwrap();
+        while runner.advance(1 << 20, &mut |_| {}) == Advance::Running {}
+        let Reply::Done { buffers, .. } = runner.done(0.0) else { panic!() };
+        assert_eq!(buffers, ["a", "b", "c"]);
+        let sim = runner.into_simulation().unwrap();
+        // `c = a + b`, element by element, as the CLI's --dump writes it.
+        let Reply::Buffer { name, contents: Ok(text), .. } = buffer_reply(4, 2, Some((4, &sim))) else { panic!() };
+        assert_eq!(name, "c");
+        let column = |i: usize| -> Vec<f32> { sim.buffer(i).iter().map(|&w| f32::from_bits(w)).collect() };
+        let sums: Vec<String> = column(0).iter().zip(column(1)).map(|(a, b)| format!("{}", a + b)).collect();
+        assert_eq!(text, sums.join("\n") + "\n");
+        // Another job's id, or a buffer that does not exist: a sentence, not contents.
+        assert!(matches!(buffer_reply(5, 2, Some((4, &sim))), Reply::Buffer { contents: Err(_), .. }));
+        assert!(matches!(buffer_reply(4, 3, Some((4, &sim))), Reply::Buffer { contents: Err(_), .. }));
+        assert!(matches!(buffer_reply(4, 0, None), Reply::Buffer { contents: Err(_), .. }));
     }
 
     fn snapshots(replies: &[Reply]) -> Vec<(u64, &Snapshot)> {

@@ -20,7 +20,8 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
 use crate::catalog::catalog;
 use crate::compile::compile_reply;
 use crate::protocol::{Failure, JobId, Reply, Request, PROTOCOL_VERSION};
-use crate::runner::{Advance, JobRunner};
+use crate::runner::{buffer_reply, Advance, JobRunner};
+use warpscope_core::Simulation;
 
 /// Wall time one slice of work may take before the worker yields.
 pub const SLICE_MS: f64 = 12.0;
@@ -38,6 +39,9 @@ struct Current {
 
 thread_local! {
     static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
+    /// The last engine run that finished, for `Buffer` requests; dropped when the next job
+    /// starts, so the worker holds at most one run's memory besides the running one's.
+    static FINISHED: RefCell<Option<(JobId, Box<Simulation>)>> = const { RefCell::new(None) };
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -94,6 +98,7 @@ pub fn start() {
 fn handle(request: Request) {
     match request {
         Request::Run { id, job, frame_every } => {
+            FINISHED.with(|f| f.borrow_mut().take());
             let runner = match JobRunner::new(id, job, frame_every) {
                 Ok(runner) => runner,
                 Err(error) => return post(&Reply::Failed { id: Some(id), error }),
@@ -116,6 +121,10 @@ fn handle(request: Request) {
         // Answered at once: a request is handled between two slices of a running job.
         Request::Catalog => post(&Reply::Catalog { catalog: Box::new(catalog()) }),
         Request::Compile { id, source, defines, config } => post(&compile_reply(id, &source, &defines, &config)),
+        Request::Buffer { id: job, buffer } => FINISHED.with(|f| {
+            let kept = f.borrow();
+            post(&buffer_reply(job, buffer, kept.as_ref().map(|(id, sim)| (*id, &**sim))));
+        }),
         Request::Crash if started_for_diagnostics() => {
             panic!("the page asked the worker to crash (diagnostic request)")
         }
@@ -145,7 +154,11 @@ async fn drive(mut runner: JobRunner, cancel: Rc<Cell<bool>>, started: f64) {
         match state {
             Advance::Finished => {
                 post(&runner.done(js_sys::Date::now() - started));
-                break;
+                let id = runner.id();
+                if let Some(sim) = runner.into_simulation() {
+                    FINISHED.with(|f| *f.borrow_mut() = Some((id, sim)));
+                }
+                return clear_current(id);
             }
             Advance::Stopped(error) => {
                 post(&Reply::Failed { id: Some(runner.id()), error });
@@ -159,9 +172,14 @@ async fn drive(mut runner: JobRunner, cancel: Rc<Cell<bool>>, started: f64) {
             break;
         }
     }
+    clear_current(runner.id());
+}
+
+/// Forgets job `id` as the one running, unless another has replaced it.
+fn clear_current(id: JobId) {
     CURRENT.with(|c| {
         let mut current = c.borrow_mut();
-        if current.as_ref().is_some_and(|c| c.id == runner.id()) {
+        if current.as_ref().is_some_and(|c| c.id == id) {
             *current = None;
         }
     });

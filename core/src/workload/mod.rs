@@ -15,9 +15,11 @@ use crate::exec::memory::{GlobalMemory, Region};
 use crate::isa::{Dim3, Instr, Kernel, Width};
 use crate::rng::SplitMix64;
 
+mod contents;
 mod corun;
 pub mod graph;
 
+pub use contents::buffer_text;
 pub use corun::Part;
 
 /// Initial contents of a buffer.

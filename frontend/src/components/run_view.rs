@@ -28,7 +28,7 @@ use crate::identity::Same;
 use crate::state::{RunResult, RunView};
 use crate::swl_sweep::Sweep;
 use warpscope_core::stats::Report;
-use warpscope_wasm::protocol::CatalogPolicy;
+use warpscope_wasm::protocol::{CatalogPolicy, JobId};
 
 /// Props of [`RunPanel`].
 #[derive(Properties, PartialEq)]
@@ -50,6 +50,10 @@ pub struct RunPanelProps {
     /// menu to name the run's own, the pool's size, and the callbacks that start and stop it.
     #[prop_or_default]
     pub sweeper: Option<Sweeper>,
+    /// Asks the worker that ran a finished run for a buffer's contents: (worker generation,
+    /// job, buffer index). `None`: the run's buffers are not offered.
+    #[prop_or_default]
+    pub on_buffer: Option<Callback<(u32, JobId, u32)>>,
 }
 
 /// What the run panel needs to offer a warp-limit sweep.
@@ -91,7 +95,7 @@ pub fn run_panel(props: &RunPanelProps) -> Html {
         }
         RunView::Finished(result) => {
             html! { <Finished result={result.clone()} sm_count={props.sm_count} compact={props.compact}
-            sweep={props.sweep.clone()} sweeper={props.sweeper.clone()} /> }
+            sweep={props.sweep.clone()} sweeper={props.sweeper.clone()} on_buffer={props.on_buffer.clone()} /> }
         }
         RunView::Cancelled { cycle } => html! {
             <p id="status" class="status" aria-live="polite">{ format!("Cancelled at cycle {}.", grouped(*cycle)) }</p>
@@ -109,6 +113,7 @@ struct FinishedProps {
     compact: bool,
     sweep: Option<Sweep>,
     sweeper: Option<Sweeper>,
+    on_buffer: Option<Callback<(u32, JobId, u32)>>,
 }
 
 #[function_component(Finished)]
@@ -193,6 +198,30 @@ fn finished(props: &FinishedProps) -> Html {
     let summary_csv = save("warpscope-summary.csv", "text/csv", export::summary_csv);
     let blocks_csv = save("warpscope-blocks.csv", "text/csv", export::blocks_csv);
     let series_csv = save("warpscope-series.csv", "text/csv", |r| crate::csv::series_csv(&r.series));
+    // A buffer's final contents, one element per line, from the worker that ran it.
+    let chosen_buffer = use_state(|| 0u32);
+    let buffer_export = props.on_buffer.clone().filter(|_| !result.buffers.is_empty()).map(|on_buffer| {
+        let on_choose = {
+            let chosen_buffer = chosen_buffer.clone();
+            Callback::from(move |e: Event| {
+                let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+                chosen_buffer.set(select.value().parse().unwrap_or(0));
+            })
+        };
+        let (ran_on, chosen) = (result.ran_on, *chosen_buffer);
+        let ask = Callback::from(move |_: MouseEvent| on_buffer.emit((ran_on.0, ran_on.1, chosen)));
+        html! {
+            <span class="buffer-export">
+                <label for="export-buffer-choice">{ "buffer" }</label>
+                <select id="export-buffer-choice" onchange={on_choose}>
+                    { for result.buffers.iter().enumerate().map(|(i, name)| html! {
+                        <option value={i.to_string()} selected={i as u32 == chosen}>{ name.clone() }</option>
+                    }) }
+                </select>
+                <button type="button" class="link" id="export-buffer" onclick={ask}>{ "contents (text)" }</button>
+            </span>
+        }
+    });
     html! {
         <>
             { status }
@@ -202,6 +231,7 @@ fn finished(props: &FinishedProps) -> Html {
                 <button type="button" class="link" id="export-summary" onclick={summary_csv}>{ "statistics (CSV)" }</button>
                 <button type="button" class="link" id="export-blocks" onclick={blocks_csv}>{ "thread blocks (CSV)" }</button>
                 <button type="button" class="link" id="export-series" onclick={series_csv}>{ "time series (CSV)" }</button>
+                { buffer_export.unwrap_or_default() }
             </div>
             { timeline }
             { playback }
