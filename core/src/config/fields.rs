@@ -179,6 +179,11 @@ static FIELDS: &[FieldInfo] = &[
         "Cycles from issuing a branch or barrier until its dependants may issue."),
     number("pipeline.control.interval", PIPELINE, "Control interval", "cycles", 1, LATENCY,
         "Cycles from issuing a control instruction until the unit accepts the next."),
+    number("pipeline.fp64.latency", PIPELINE, "FP64 latency", "cycles", 1, LATENCY,
+        "Cycles from issuing a double-precision instruction until its dependants may issue."),
+    number("pipeline.fp64.interval", PIPELINE, "FP64 interval", "cycles", 1, LATENCY,
+        "Cycles from issuing a double-precision instruction until the FP64 unit accepts the next \
+         (the GPU's single- to double-precision throughput ratio)."),
     number("l1.size_bytes", L1, "Capacity", "bytes", 0, CACHE_BYTES,
         "Per-SM capacity: 0 disables the L1, otherwise a multiple of line size × ways \
          (exactly 32 or 64 sets with the Fermi hash)."),
@@ -366,6 +371,8 @@ plain_numbers! {
     "pipeline.sfu.interval" => pipeline.sfu.interval;
     "pipeline.control.latency" => pipeline.control.latency;
     "pipeline.control.interval" => pipeline.control.interval;
+    "pipeline.fp64.latency" => pipeline.fp64.latency;
+    "pipeline.fp64.interval" => pipeline.fp64.interval;
     "l1.size_bytes" => l1.size_bytes;
     "l1.line_bytes" => l1.line_bytes;
     "l1.sector_bytes" => l1.sector_bytes;

@@ -105,6 +105,21 @@ pub struct PipelineConfig {
     pub sfu: UnitTiming,
     /// Branches, barriers and other control instructions.
     pub control: UnitTiming,
+    /// Double-precision arithmetic and conversions (`double`); 64-bit integers use the ALU.
+    /// Older configurations without it get [`UnitTiming::FP64_DEFAULT`].
+    #[serde(default = "UnitTiming::fp64_default")]
+    pub fp64: UnitTiming,
+}
+
+impl UnitTiming {
+    /// The FP64 unit of a configuration that names none: GPGPU-Sim's Fermi figures for a double
+    /// add or multiply (`-ptx_opcode_latency_dp` 8, `-ptx_opcode_initiation_dp` 8, the
+    /// GTX 480's 1/8 rate).
+    pub const FP64_DEFAULT: UnitTiming = UnitTiming { latency: 8, interval: 8 };
+
+    fn fp64_default() -> UnitTiming {
+        UnitTiming::FP64_DEFAULT
+    }
 }
 
 /// How a cache maps a line address to a set.
@@ -475,6 +490,7 @@ impl GpuConfig {
         }
         unit("pipeline.alu", self.pipeline.alu)?;
         unit("pipeline.sfu", self.pipeline.sfu)?;
+        unit("pipeline.fp64", self.pipeline.fp64)?;
         unit("pipeline.control", self.pipeline.control)?;
 
         let l1 = &self.l1;

@@ -95,6 +95,9 @@ pub fn fermi_gtx480() -> GpuConfig {
             alu: UnitTiming { latency: 4, interval: 1 },
             sfu: UnitTiming { latency: 20, interval: 4 },
             control: UnitTiming { latency: 1, interval: 1 },
+            // GPGPU-Sim's GTX 480 configuration: a double add or multiply is 8 cycles, one warp
+            // instruction every 8 (the GeForce part's 1/8 of the single-precision rate).
+            fp64: UnitTiming::FP64_DEFAULT,
         },
         l1: L1Config {
             size_bytes: 16 * 1024,
@@ -166,6 +169,8 @@ pub fn ccws_fermi() -> GpuConfig {
             alu: UnitTiming { latency: 4, interval: 1 },
             sfu: UnitTiming { latency: 20, interval: 4 },
             control: UnitTiming { latency: 1, interval: 1 },
+            // A Fermi GPU as in GPGPU-Sim 3.x's GTX 480 configuration (8 cycles, 1/8 rate).
+            fp64: UnitTiming::FP64_DEFAULT,
         },
         l1: L1Config {
             size_bytes: 32 * 1024,
@@ -239,6 +244,8 @@ pub fn ikra_denovo() -> GpuConfig {
             alu: UnitTiming { latency: 4, interval: 1 },
             sfu: UnitTiming { latency: 20, interval: 4 },
             control: UnitTiming { latency: 1, interval: 1 },
+            // Not stated by the paper; GPGPU-Sim's Fermi figures (8 cycles, 1/8 rate).
+            fp64: UnitTiming::FP64_DEFAULT,
         },
         l1: L1Config {
             size_bytes: 128 * 1024,
@@ -324,6 +331,10 @@ pub fn laperm_k20c() -> GpuConfig {
             alu: UnitTiming { latency: 4, interval: 1 },
             sfu: UnitTiming { latency: 39, interval: 8 },
             control: UnitTiming { latency: 1, interval: 1 },
+            // GK110 runs doubles at 1/3 of the single-precision rate (NVIDIA's Kepler GK110
+            // whitepaper: 64 FP64 units per SMX beside 192 single-precision cores), so a warp
+            // instruction takes 3 ALU intervals; GPGPU-Sim's 8-cycle double latency.
+            fp64: UnitTiming { latency: 8, interval: 3 },
         },
         l1: L1Config {
             size_bytes: 32 * 1024,
@@ -396,6 +407,10 @@ pub fn cke_maxwell() -> GpuConfig {
             alu: UnitTiming { latency: 6, interval: 1 },
             sfu: UnitTiming { latency: 20, interval: 4 },
             control: UnitTiming { latency: 1, interval: 1 },
+            // Maxwell GM2xx runs doubles at 1/32 of the single-precision rate (4 FP64 units per
+            // SMM, one per scheduler): a warp instruction every 32 cycles; GPGPU-Sim's 8-cycle
+            // double latency.
+            fp64: UnitTiming { latency: 8, interval: 32 },
         },
         l1: L1Config {
             size_bytes: 24 * 1024,
@@ -467,6 +482,9 @@ pub fn h100() -> GpuConfig {
             alu: UnitTiming { latency: 4, interval: 1 },
             sfu: UnitTiming { latency: 16, interval: 2 },
             control: UnitTiming { latency: 1, interval: 1 },
+            // H100 runs doubles at 1/2 of the single-precision rate (64 FP64 units per SM, 16 per
+            // scheduler): a warp instruction every 2 cycles; GPGPU-Sim's 8-cycle double latency.
+            fp64: UnitTiming { latency: 8, interval: 2 },
         },
         // The L1 as Accel-Sim models Hopper (gpgpu-sim_distribution, configs/tested-cfgs/
         // SM90_H100/gpgpusim.config: `-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:64,16:0,32` with

@@ -264,13 +264,14 @@ impl SharedMemory {
         self.words.resize(bytes.div_ceil(4) as usize, 0);
     }
 
-    /// The index of the word an access of `bytes` (1, 2 or 4) at `addr` falls in.
+    /// The index of the (first) word an access of `bytes` (1, 2, 4 or 8) at `addr` falls in.
     fn word_index(&self, addr: u32, bytes: u32) -> Result<usize, AccessError> {
         if addr % bytes != 0 {
             return Err(AccessError::Misaligned);
         }
         let i = (addr / 4) as usize;
-        if i < self.words.len() {
+        // The last word it touches (a double word's second) must be inside too.
+        if ((addr + bytes - 1) / 4) < self.words.len() as u32 {
             Ok(i)
         } else {
             Err(AccessError::Unmapped)

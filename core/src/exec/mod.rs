@@ -10,6 +10,7 @@ pub mod footprint_sharing;
 pub mod memory;
 pub mod reference;
 pub mod simt;
+pub mod wide;
 
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -367,6 +368,20 @@ fn row(r: Reg) -> usize {
     r.0 as usize * LANES
 }
 
+/// Lane `lane`'s 64-bit value of the register pair starting at `r`.
+#[inline]
+fn pair(regs: &[u32], r: Reg, lane: usize) -> u64 {
+    wide::join(regs[row(r) + lane], regs[row(r) + LANES + lane])
+}
+
+/// Sets lane `lane`'s 64-bit value of the register pair starting at `r`.
+#[inline]
+fn set_pair(regs: &mut [u32], r: Reg, lane: usize, value: u64) {
+    let (lo, hi) = wide::split(value);
+    regs[row(r) + lane] = lo;
+    regs[row(r) + LANES + lane] = hi;
+}
+
 #[inline]
 fn read(regs: &[u32], op: Operand, lane: usize) -> u32 {
     match op {
@@ -412,6 +427,22 @@ pub fn step(
             alu::compare_row(op, ty, &mut out, operand(regs, a), operand(regs, b));
             write_row(regs, dst, active, &out);
         }
+        Instr::Wide { op, dst, a, b } => for_lanes(active, |l| {
+            let v = wide::wide(op, pair(regs, a, l), pair(regs, b, l));
+            set_pair(regs, dst, l, v);
+        }),
+        Instr::WideUnary { op, dst, a } => for_lanes(active, |l| {
+            let x = if op.reads_pair() { pair(regs, a, l) } else { regs[row(a) + l] as u64 };
+            let v = wide::wide_unary(op, x);
+            if op.writes_pair() {
+                set_pair(regs, dst, l, v);
+            } else {
+                regs[row(dst) + l] = v as u32;
+            }
+        }),
+        Instr::WideCmp { op, ty, dst, a, b } => for_lanes(active, |l| {
+            regs[row(dst) + l] = wide::wide_compare(op, ty, pair(regs, a, l), pair(regs, b, l));
+        }),
         Instr::Select { dst, cond, a, b } => {
             let (c, x, y) = (operand_row(regs, Operand::Reg(cond)), operand_row(regs, a), operand_row(regs, b));
             let out: [u32; LANES] = core::array::from_fn(|l| if c[l] != 0 { x[l] } else { y[l] });
@@ -439,7 +470,17 @@ pub fn step(
                     Some(base) => env.global.get_words(base, target),
                     None => for_lanes(active, |l| target[l] = env.global.word(env.addresses[l])),
                 },
+                (Space::Global, Width::Dword) => for_lanes(active, |l| {
+                    let a = env.addresses[l];
+                    regs[row(dst) + l] = env.global.word(a);
+                    regs[row(dst) + LANES + l] = env.global.word(a + 4);
+                }),
                 (Space::Global, _) => for_lanes(active, |l| target[l] = env.global.narrow(env.addresses[l], width)),
+                (Space::Shared, Width::Dword) => for_lanes(active, |l| {
+                    let a = env.addresses[l];
+                    regs[row(dst) + l] = env.shared.read(a).unwrap_or(0);
+                    regs[row(dst) + LANES + l] = env.shared.read(a + 4).unwrap_or(0);
+                }),
                 (Space::Shared, _) => {
                     for_lanes(active, |l| target[l] = env.shared.read_narrow(env.addresses[l], width).unwrap_or(0))
                 }
@@ -459,7 +500,20 @@ pub fn step(
                 // Lanes write in lane order, so when several hit one byte the highest lane wins.
                 None => for_lanes(active, |l| {
                     let (a, v) = (env.addresses[l], read(regs, src, l));
+                    // A double word's high half is the register after the source's.
+                    let high = match src {
+                        Operand::Reg(r) if width == Width::Dword => regs[row(r) + LANES + l],
+                        _ => 0,
+                    };
                     match (space, width) {
+                        (Space::Global, Width::Dword) => {
+                            env.global.set_word(a, v);
+                            env.global.set_word(a + 4, high);
+                        }
+                        (Space::Shared, Width::Dword) => {
+                            let _ = env.shared.write(a, v);
+                            let _ = env.shared.write(a + 4, high);
+                        }
                         (Space::Global, Width::Word) => env.global.set_word(a, v),
                         (Space::Global, _) => env.global.set_narrow(a, width, v),
                         (Space::Shared, _) => {

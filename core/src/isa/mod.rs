@@ -219,6 +219,200 @@ pub enum Space {
     Shared,
 }
 
+/// Two-input operations on 64-bit values held in register pairs ([`Instr::Wide`]): integers
+/// (`long long`, `unsigned long long`) on the ALU, doubles on the FP64 unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WideOp {
+    /// Wrapping 64-bit addition.
+    Add,
+    /// Wrapping 64-bit subtraction.
+    Sub,
+    /// Wrapping 64-bit multiplication (low 64 bits).
+    Mul,
+    /// Signed division toward zero; `x / 0` is -1, as [`AluOp::DivS`].
+    DivS,
+    /// Unsigned division; `x / 0` is all ones.
+    DivU,
+    /// Signed remainder; `x % 0` is `x`.
+    RemS,
+    /// Unsigned remainder; `x % 0` is `x`.
+    RemU,
+    /// Bitwise and.
+    And,
+    /// Bitwise or.
+    Or,
+    /// Bitwise exclusive or.
+    Xor,
+    /// Shift left by the low 6 bits of `b`.
+    Shl,
+    /// Logical shift right by the low 6 bits of `b`.
+    ShrU,
+    /// Arithmetic shift right by the low 6 bits of `b`.
+    ShrS,
+    /// Signed minimum.
+    MinS,
+    /// Signed maximum.
+    MaxS,
+    /// Unsigned minimum.
+    MinU,
+    /// Unsigned maximum.
+    MaxU,
+    /// Double addition.
+    DAdd,
+    /// Double subtraction.
+    DSub,
+    /// Double multiplication.
+    DMul,
+    /// Double division.
+    DDiv,
+    /// `fmin` (a NaN operand yields the other).
+    DMin,
+    /// `fmax`.
+    DMax,
+    /// `pow(a, b)`.
+    DPow,
+}
+
+impl WideOp {
+    /// Whether it computes on doubles (the FP64 unit) rather than integers (the ALU).
+    pub fn is_double(self) -> bool {
+        matches!(
+            self,
+            WideOp::DAdd | WideOp::DSub | WideOp::DMul | WideOp::DDiv | WideOp::DMin | WideOp::DMax | WideOp::DPow
+        )
+    }
+}
+
+/// One-input operations with a 64-bit side ([`Instr::WideUnary`]): 64-bit arithmetic, double
+/// functions, and the conversions between 32- and 64-bit types. Which side is a register
+/// pair is the operation's ([`WideUnaryOp::reads_pair`], [`WideUnaryOp::writes_pair`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WideUnaryOp {
+    /// 64-bit negation (wrapping).
+    Neg,
+    /// 64-bit bitwise not.
+    Not,
+    /// 64-bit absolute value (wrapping at the minimum).
+    Abs,
+    /// Double negation.
+    DNeg,
+    /// `fabs`.
+    DAbs,
+    /// `sqrt`.
+    DSqrt,
+    /// `rsqrt`.
+    DRsqrt,
+    /// `exp`.
+    DExp,
+    /// `log`.
+    DLog,
+    /// `exp2`.
+    DExp2,
+    /// `log2`.
+    DLog2,
+    /// `sin`.
+    DSin,
+    /// `cos`.
+    DCos,
+    /// `tanh`.
+    DTanh,
+    /// `floor`.
+    DFloor,
+    /// `ceil`.
+    DCeil,
+    /// `trunc`.
+    DTrunc,
+    /// `round` (halves away from zero).
+    DRound,
+    /// `int` to `long long` (sign-extended).
+    IntToLong,
+    /// `unsigned` to a 64-bit integer (zero-extended).
+    UintToLong,
+    /// `float` to `long long` (truncating, saturating, NaN to 0).
+    FloatToLong,
+    /// `float` to `unsigned long long` (truncating, saturating, NaN and negatives to 0).
+    FloatToUlong,
+    /// `int` to `double`.
+    IntToDouble,
+    /// `unsigned` to `double`.
+    UintToDouble,
+    /// `float` to `double`.
+    FloatToDouble,
+    /// `double` to `int` (truncating, saturating, NaN to 0).
+    DoubleToInt,
+    /// `double` to `unsigned` (truncating, saturating, NaN and negatives to 0).
+    DoubleToUint,
+    /// `double` to `float` (rounded to nearest).
+    DoubleToFloat,
+    /// `long long` to `float`.
+    LongToFloat,
+    /// `unsigned long long` to `float`.
+    UlongToFloat,
+    /// `long long` to `double`.
+    LongToDouble,
+    /// `unsigned long long` to `double`.
+    UlongToDouble,
+    /// `double` to `long long` (truncating, saturating, NaN to 0).
+    DoubleToLong,
+    /// `double` to `unsigned long long` (truncating, saturating, NaN and negatives to 0).
+    DoubleToUlong,
+}
+
+impl WideUnaryOp {
+    /// Whether its input is a register pair (else one register).
+    pub fn reads_pair(self) -> bool {
+        !matches!(
+            self,
+            WideUnaryOp::IntToLong
+                | WideUnaryOp::UintToLong
+                | WideUnaryOp::FloatToLong
+                | WideUnaryOp::FloatToUlong
+                | WideUnaryOp::IntToDouble
+                | WideUnaryOp::UintToDouble
+                | WideUnaryOp::FloatToDouble
+        )
+    }
+
+    /// Whether its result is a register pair (else one register).
+    pub fn writes_pair(self) -> bool {
+        !matches!(
+            self,
+            WideUnaryOp::DoubleToInt
+                | WideUnaryOp::DoubleToUint
+                | WideUnaryOp::DoubleToFloat
+                | WideUnaryOp::LongToFloat
+                | WideUnaryOp::UlongToFloat
+        )
+    }
+
+    /// Whether it involves a double (the FP64 unit) rather than only integers (the ALU).
+    pub fn is_double(self) -> bool {
+        !matches!(
+            self,
+            WideUnaryOp::Neg
+                | WideUnaryOp::Not
+                | WideUnaryOp::Abs
+                | WideUnaryOp::IntToLong
+                | WideUnaryOp::UintToLong
+                | WideUnaryOp::FloatToLong
+                | WideUnaryOp::FloatToUlong
+                | WideUnaryOp::LongToFloat
+                | WideUnaryOp::UlongToFloat
+        )
+    }
+}
+
+/// The type under which two register pairs are compared ([`Instr::WideCmp`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WideCmpType {
+    /// Signed 64-bit integers.
+    Long,
+    /// Unsigned 64-bit integers.
+    Ulong,
+    /// Doubles (any comparison with NaN is false, except `Ne`).
+    Double,
+}
+
 /// How many bytes a load or store moves, and how a narrow load fills the 32-bit register.
 ///
 /// Memory is little-endian, as on NVIDIA GPUs. A narrow access must be aligned to its size.
@@ -235,6 +429,9 @@ pub enum Width {
     U16,
     /// Two bytes, sign-extended when loaded (`short`).
     S16,
+    /// Eight bytes (`long long`, `double`): a load fills a register pair, `dst` (the low word)
+    /// and `dst + 1`; a store writes the pair its source register starts.
+    Dword,
 }
 
 impl Width {
@@ -244,6 +441,7 @@ impl Width {
             Width::Word => 4,
             Width::U8 | Width::S8 => 1,
             Width::U16 | Width::S16 => 2,
+            Width::Dword => 8,
         }
     }
 
@@ -256,7 +454,8 @@ impl Width {
     pub fn extract(self, word: u32, addr: u32) -> u32 {
         let shifted = word >> (8 * (addr & 3));
         match self {
-            Width::Word => word,
+            // A double word's low word; the engine reads its high word apart.
+            Width::Word | Width::Dword => word,
             Width::U8 => shifted & 0xFF,
             Width::S8 => shifted as u8 as i8 as i32 as u32,
             Width::U16 => shifted & 0xFFFF,
@@ -268,7 +467,7 @@ impl Width {
     /// (the value's low bytes replace the ones addressed).
     pub fn insert(self, word: u32, addr: u32, value: u32) -> u32 {
         let field = match self {
-            Width::Word => return value,
+            Width::Word | Width::Dword => return value,
             Width::U8 | Width::S8 => 0xFFu32,
             Width::U16 | Width::S16 => 0xFFFF,
         };
@@ -404,6 +603,40 @@ pub enum Instr {
         /// Right side.
         b: Operand,
     },
+    /// `dst = a op b` on 64-bit values: `dst`, `a` and `b` each name a register pair (the low
+    /// word in the register named, the high word in the next).
+    Wide {
+        /// Operation.
+        op: WideOp,
+        /// Destination pair.
+        dst: Reg,
+        /// First input pair.
+        a: Reg,
+        /// Second input pair.
+        b: Reg,
+    },
+    /// `dst = op a` where one side or both are 64-bit (register pairs, as the operation says).
+    WideUnary {
+        /// Operation.
+        op: WideUnaryOp,
+        /// Destination: a pair or one register.
+        dst: Reg,
+        /// Input: a pair or one register.
+        a: Reg,
+    },
+    /// `dst = (a op b) as bool` on two register pairs.
+    WideCmp {
+        /// Comparison.
+        op: CmpOp,
+        /// Type of the operands.
+        ty: WideCmpType,
+        /// Destination (0 or 1), one register.
+        dst: Reg,
+        /// Left side (a pair).
+        a: Reg,
+        /// Right side (a pair).
+        b: Reg,
+    },
     /// `dst = cond != 0 ? a : b`.
     Select {
         /// Destination.
@@ -537,6 +770,8 @@ pub enum Unit {
     Alu,
     /// Division, roots, transcendental functions.
     Sfu,
+    /// Double-precision arithmetic and conversions to and from doubles.
+    Fp64,
     /// Loads, stores, atomics: the load/store unit.
     Memory,
     /// Branches, barriers, exit.
@@ -593,16 +828,21 @@ impl Instr {
             | Instr::Shuffle { .. }
             | Instr::Vote { .. }
             | Instr::Bound { .. } => Unit::Alu,
+            Instr::Wide { op, .. } if op.is_double() => Unit::Fp64,
+            Instr::WideUnary { op, .. } if op.is_double() => Unit::Fp64,
+            Instr::WideCmp { ty: WideCmpType::Double, .. } => Unit::Fp64,
+            Instr::Wide { .. } | Instr::WideUnary { .. } | Instr::WideCmp { .. } => Unit::Alu,
             Instr::Sfu { .. } => Unit::Sfu,
             Instr::Load { .. } | Instr::Store { .. } | Instr::Atomic { .. } => Unit::Memory,
             Instr::Branch { .. } | Instr::Barrier | Instr::Exit | Instr::Launch { .. } => Unit::Control,
         }
     }
 
-    /// The register written, if any.
+    /// The register written, if any (the first of a pair: see [`Instr::writes_pair`]).
     #[inline]
     pub fn dst(&self) -> Option<Reg> {
         match *self {
+            Instr::Wide { dst, .. } | Instr::WideUnary { dst, .. } | Instr::WideCmp { dst, .. } => Some(dst),
             Instr::Mov { dst, .. }
             | Instr::Special { dst, .. }
             | Instr::Alu { dst, .. }
@@ -624,29 +864,46 @@ impl Instr {
         }
     }
 
-    /// The registers read (up to three), for the scoreboard.
+    /// Whether the destination is a register pair: `dst()` and the register after it.
     #[inline]
-    pub fn srcs(&self) -> [Option<Reg>; 3] {
+    pub fn writes_pair(&self) -> bool {
+        match *self {
+            Instr::Wide { .. } => true,
+            Instr::WideUnary { op, .. } => op.writes_pair(),
+            Instr::Load { width: Width::Dword, .. } => true,
+            _ => false,
+        }
+    }
+
+    /// The registers read (up to four, the two of each pair read), for the scoreboard.
+    #[inline]
+    pub fn srcs(&self) -> [Option<Reg>; 4] {
         fn r(op: Operand) -> Option<Reg> {
             match op {
                 Operand::Reg(r) => Some(r),
                 Operand::Imm(_) => None,
             }
         }
+        fn next(r: Reg) -> Option<Reg> {
+            Some(Reg(r.0.wrapping_add(1)))
+        }
         match *self {
-            Instr::Mov { src, .. } => [r(src), None, None],
+            Instr::Mov { src, .. } => [r(src), None, None, None],
             // A launch reads up to 6 + params registers; the engine drains the scoreboard instead.
-            Instr::Special { .. } | Instr::Barrier | Instr::Exit | Instr::Launch { .. } => [None, None, None],
-            Instr::Alu { a, b, .. } | Instr::Sfu { a, b, .. } | Instr::Cmp { a, b, .. } => [r(a), r(b), None],
-            Instr::Unary { a, .. } | Instr::Bound { index: a, .. } => [r(a), None, None],
-            Instr::Fma { a, b, c, .. } => [r(a), r(b), r(c)],
-            Instr::Select { cond, a, b, .. } => [Some(cond), r(a), r(b)],
-            Instr::Shuffle { value, b, width, .. } => [r(value), r(b), r(width)],
-            Instr::Vote { mask, pred, .. } => [r(mask), r(pred), None],
-            Instr::Load { addr, .. } => [Some(addr), None, None],
-            Instr::Store { addr, src, .. } => [Some(addr), r(src), None],
-            Instr::Atomic { addr, src, compare, .. } => [Some(addr), r(src), r(compare)],
-            Instr::Branch { cond, .. } => [cond, None, None],
+            Instr::Special { .. } | Instr::Barrier | Instr::Exit | Instr::Launch { .. } => [None, None, None, None],
+            Instr::Alu { a, b, .. } | Instr::Sfu { a, b, .. } | Instr::Cmp { a, b, .. } => [r(a), r(b), None, None],
+            Instr::Unary { a, .. } | Instr::Bound { index: a, .. } => [r(a), None, None, None],
+            Instr::Fma { a, b, c, .. } => [r(a), r(b), r(c), None],
+            Instr::Wide { a, b, .. } | Instr::WideCmp { a, b, .. } => [Some(a), next(a), Some(b), next(b)],
+            Instr::WideUnary { op, a, .. } => [Some(a), if op.reads_pair() { next(a) } else { None }, None, None],
+            Instr::Select { cond, a, b, .. } => [Some(cond), r(a), r(b), None],
+            Instr::Shuffle { value, b, width, .. } => [r(value), r(b), r(width), None],
+            Instr::Vote { mask, pred, .. } => [r(mask), r(pred), None, None],
+            Instr::Load { addr, .. } => [Some(addr), None, None, None],
+            Instr::Store { addr, src, width: Width::Dword, .. } => [Some(addr), r(src), r(src).and_then(next), None],
+            Instr::Store { addr, src, .. } => [Some(addr), r(src), None, None],
+            Instr::Atomic { addr, src, compare, .. } => [Some(addr), r(src), r(compare), None],
+            Instr::Branch { cond, .. } => [cond, None, None, None],
         }
     }
 }

@@ -411,6 +411,8 @@ impl Lsu {
 struct Pending {
     warp: WarpSlot,
     reg: u8,
+    /// The destination is a register pair: `reg` and the one after (a 64-bit load).
+    pair: bool,
     outstanding: u32,
     ready_at: u64,
     all_sent: bool,
@@ -427,9 +429,10 @@ pub struct PendingLoads {
 }
 
 impl PendingLoads {
-    /// A load of `warp` into register `reg`, issued at `now`; returns its token.
-    pub fn start(&mut self, warp: WarpSlot, reg: u8, now: u64) -> u32 {
-        let entry = Pending { warp, reg, outstanding: 0, ready_at: now, all_sent: false, live: true };
+    /// A load of `warp` into register `reg` (and the next, for a `pair`), issued at `now`;
+    /// returns its token.
+    pub fn start(&mut self, warp: WarpSlot, reg: u8, pair: bool, now: u64) -> u32 {
+        let entry = Pending { warp, reg, pair, outstanding: 0, ready_at: now, all_sent: false, live: true };
         match self.free.pop() {
             Some(t) => {
                 self.entries[t as usize] = entry;
@@ -485,14 +488,15 @@ impl PendingLoads {
         !self.complete.is_empty()
     }
 
-    /// Releases every complete load: `release(warp, reg, ready_at)`. Returns whether any was.
-    pub fn complete_ready(&mut self, mut release: impl FnMut(WarpSlot, u8, u64)) -> bool {
+    /// Releases every complete load: `release(warp, reg, pair, ready_at)`. Returns whether any
+    /// was.
+    pub fn complete_ready(&mut self, mut release: impl FnMut(WarpSlot, u8, bool, u64)) -> bool {
         let any = self.any_complete();
         while let Some(token) = self.complete.pop() {
             let e = &mut self.entries[token as usize];
             if e.live {
                 e.live = false;
-                release(e.warp, e.reg, e.ready_at);
+                release(e.warp, e.reg, e.pair, e.ready_at);
                 self.free.push(token);
             }
         }

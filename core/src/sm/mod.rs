@@ -85,7 +85,7 @@ struct Block {
 #[derive(Clone, Debug)]
 struct Scheduler {
     /// Cycle each unit accepts its next instruction: ALU, SFU, control.
-    unit_free: [u64; 3],
+    unit_free: [u64; 4],
     /// Its live warps, oldest first (warps are admitted in age order), and which can issue.
     ready: Readiness,
     /// None of its warps can issue before this cycle unless one of them gets a register
@@ -209,8 +209,8 @@ pub struct Sm {
     blocks: Vec<Block>,
     free: SmFree,
     next_age: u64,
-    latency: [u64; 3],
-    interval: [u64; 3],
+    latency: [u64; 4],
+    interval: [u64; 4],
     shared_latency: u64,
     shared_banks: u32,
     line_bytes: u32,
@@ -300,6 +300,7 @@ fn unit_index(unit: Unit) -> usize {
         Unit::Alu | Unit::Memory => 0,
         Unit::Sfu => 1,
         Unit::Control => 2,
+        Unit::Fp64 => 3,
     }
 }
 
@@ -337,7 +338,7 @@ impl Sm {
             blocked_by: None,
             schedulers: (0..n)
                 .map(|_| Scheduler {
-                    unit_free: [0; 3],
+                    unit_free: [0; 4],
                     ready: Readiness::new(slots, slots.div_ceil(n)),
                     sleep_until: 0,
                 })
@@ -360,8 +361,8 @@ impl Sm {
                 .collect(),
             free: SmFree::whole_sm(core),
             next_age: 0,
-            latency: [p.alu.latency as u64, p.sfu.latency as u64, p.control.latency as u64],
-            interval: [p.alu.interval as u64, p.sfu.interval as u64, p.control.interval as u64],
+            latency: [p.alu.latency as u64, p.sfu.latency as u64, p.control.latency as u64, p.fp64.latency as u64],
+            interval: [p.alu.interval as u64, p.sfu.interval as u64, p.control.interval as u64, p.fp64.interval as u64],
             shared_latency: config.shared_memory.latency as u64,
             shared_banks: config.shared_memory.banks,
             line_bytes: config.l1.line_bytes,
@@ -675,8 +676,11 @@ impl Sm {
     fn release_completed(&mut self, now: u64) {
         let Sm { id, warps, schedulers, loads, info, policy, recorder, .. } = self;
         let mut listeners = Listeners { id: *id, now, info, policy, recorder };
-        loads.complete_ready(|w, reg, at| {
+        loads.complete_ready(|w, reg, pair, at| {
             release(warps, schedulers, w, reg, at);
+            if pair {
+                release(warps, schedulers, w, reg + 1, at);
+            }
             listeners.hear(SmEvent::LoadComplete { slot: w, at });
         });
     }
@@ -803,7 +807,7 @@ impl Sm {
         scheduler.ready.refresh::<W>(now, |w| next_instruction(&warps[w as usize], operands));
         let free = scheduler.unit_free;
         let lsu_busy = lsu.busy();
-        let look = scheduler.ready.look::<W>([free[0] > now, free[1] > now, free[2] > now, lsu_busy]);
+        let look = scheduler.ready.look::<W>([free[0] > now, free[1] > now, free[2] > now, free[3] > now, lsu_busy]);
         if look.ready.is_empty() {
             return Err(scheduler.ready.stall_reason(&look, lsu_busy));
         }
@@ -990,6 +994,9 @@ impl Sm {
                 let u = unit_index(unit);
                 if let Some(dst) = ops.dst {
                     self.warps[wi].ready_at[dst.0 as usize] = now + self.latency[u];
+                    if ops.dst_pair {
+                        self.warps[wi].ready_at[dst.0 as usize + 1] = now + self.latency[u];
+                    }
                 }
                 self.schedulers[s].unit_free[u] = now + self.interval[u];
             }
@@ -1002,6 +1009,9 @@ impl Sm {
                         self.lsu.start_shared(now + degree, self.info[wi].kernel);
                         if let Some(dst) = dst {
                             self.warps[wi].ready_at[dst.0 as usize] = now + degree + self.shared_latency;
+                            if ops.dst_pair {
+                                self.warps[wi].ready_at[dst.0 as usize + 1] = now + degree + self.shared_latency;
+                            }
                         }
                     }
                     Space::Global => {
@@ -1012,7 +1022,10 @@ impl Sm {
                         };
                         let token = dst.map(|d| {
                             self.warps[wi].ready_at[d.0 as usize] = NOT_READY;
-                            self.loads.start(w, d.0, now)
+                            if ops.dst_pair {
+                                self.warps[wi].ready_at[d.0 as usize + 1] = NOT_READY;
+                            }
+                            self.loads.start(w, d.0, ops.dst_pair, now)
                         });
                         let (line, sector) = (self.line_bytes, self.sector_bytes);
                         coalesce(access.mask, &self.addresses, access.block, line, sector, self.lsu.requests_mut());

@@ -16,13 +16,15 @@ pub(super) const NOT_READY: u64 = u64::MAX;
 const ALU: usize = 0;
 const SFU: usize = 1;
 const CONTROL: usize = 2;
-const MEMORY: usize = 3;
+const FP64: usize = 3;
+const MEMORY: usize = 4;
 
 fn unit_set(unit: Unit) -> usize {
     match unit {
         Unit::Alu => ALU,
         Unit::Sfu => SFU,
         Unit::Control => CONTROL,
+        Unit::Fp64 => FP64,
         Unit::Memory => MEMORY,
     }
 }
@@ -57,8 +59,8 @@ pub(super) struct Readiness {
     launching: WarpSet,
     /// No wait in `waiting` ends before this cycle.
     next_wait: u64,
-    /// Members whose next instruction goes to each unit: ALU, SFU, control, memory.
-    units: [WarpSet; 4],
+    /// Members whose next instruction goes to each unit: ALU, SFU, control, FP64, memory.
+    units: [WarpSet; 5],
     /// By position: the index in `units` of its set.
     unit: Vec<u8>,
     /// By position: first cycle at which the next instruction's registers are ready.
@@ -91,7 +93,7 @@ impl Readiness {
             waiting: WarpSet::EMPTY,
             launching: WarpSet::EMPTY,
             next_wait: u64::MAX,
-            units: [WarpSet::EMPTY; 4],
+            units: [WarpSet::EMPTY; 5],
             unit: Vec::with_capacity(slots),
             wait_until: Vec::with_capacity(slots),
             exited: WarpSet::EMPTY,
@@ -234,9 +236,9 @@ impl Readiness {
         }
     }
 
-    /// Who can issue once [`Readiness::refresh`]ed: `busy` says which units (ALU, SFU, control,
+    /// Who can issue once [`Readiness::refresh`]ed: `busy` says which units (ALU, SFU, control, FP64,
     /// memory) take no instruction this cycle.
-    pub fn look<const W: usize>(&self, busy: [bool; 4]) -> Look<W> {
+    pub fn look<const W: usize>(&self, busy: [bool; 5]) -> Look<W> {
         let candidates = self.candidates::<W>();
         let mut blocked = Words::default();
         for (set, busy) in self.units.iter().zip(busy) {
@@ -282,8 +284,8 @@ impl Readiness {
 
     /// The first cycle after `now` at which some warp's next instruction could issue, judging
     /// by its registers and its unit (`u64::MAX` if only a release or a new block can help).
-    /// `unit_free` is when the ALU, SFU and control units take their next instruction.
-    pub fn earliest_issue<const W: usize>(&self, now: u64, unit_free: [u64; 3], lsu_busy: bool) -> u64 {
+    /// `unit_free` is when the ALU, SFU, control and FP64 units take their next instruction.
+    pub fn earliest_issue<const W: usize>(&self, now: u64, unit_free: [u64; 4], lsu_busy: bool) -> u64 {
         let mut earliest = u64::MAX;
         // Waiting for operands: until they are ready, and for a busy unit (blocked by the busy
         // LSU, the LSU emptying wakes the SM; until its operands are ready a memory
@@ -325,7 +327,7 @@ mod tests {
     fn a_stall_is_the_launch_calls_only_when_every_other_warp_is_at_a_barrier() {
         let reason = |ready: &mut Readiness, now: u64, next: &dyn Fn(WarpSlot) -> Next| {
             ready.refresh::<1>(now, next);
-            let look = ready.look::<1>([false; 4]);
+            let look = ready.look::<1>([false; 5]);
             assert!(look.ready.is_empty());
             ready.stall_reason::<1>(&look, false)
         };
@@ -346,7 +348,7 @@ mod tests {
         ready.touch(2);
         ready.set_barrier(2, true);
         ready.refresh::<1>(600, &launching);
-        assert_eq!(WarpSet::from(ready.look::<1>([false; 4]).ready).iter().count(), 2);
+        assert_eq!(WarpSet::from(ready.look::<1>([false; 5]).ready).iter().count(), 2);
     }
 
     /// A scheduler of more than 64 warps whose exited warps sit in both of the sets' first two
@@ -364,7 +366,7 @@ mod tests {
         ready.exit(70);
         ready.drop_exited();
         ready.refresh::<4>(1, |_| alu(0, false));
-        let look = ready.look::<4>([false; 4]);
+        let look = ready.look::<4>([false; 5]);
         let positions: Vec<usize> = WarpSet::from(look.ready).iter().collect();
         assert_eq!(positions, (0..98).collect::<Vec<_>>(), "98 members left, every one ready");
         let slots: Vec<WarpSlot> = positions.iter().map(|&i| ready.members.slot(i)).collect();
@@ -373,7 +375,7 @@ mod tests {
         // A warp younger than both exits, now at position 97, waits on a load: only it leaves
         // the ready set.
         ready.looked_at(97, 1, alu(NOT_READY, false));
-        let look = ready.look::<4>([false; 4]);
+        let look = ready.look::<4>([false; 5]);
         assert!(!look.ready.contains(97) && look.ready.contains(96) && look.ready.contains(63));
     }
 }

@@ -11,8 +11,10 @@ use crate::isa::{Instr, InstrClass, Kernel, Reg, Unit};
 enum Wait {
     /// No registers: a barrier or an unconditional branch.
     Nothing,
-    /// The registers in [`Operands::regs`].
+    /// The first four registers in [`Operands::regs`] (every 32-bit instruction's).
     Registers,
+    /// All six (a 64-bit instruction's two pairs read and pair written).
+    Six,
     /// Every register of the warp: an exit, or a launch reading up to 6 + params registers.
     All,
 }
@@ -22,7 +24,7 @@ enum Wait {
 pub struct Operands {
     /// The registers it reads and writes, padded by repeating the first (the latest ready cycle
     /// of the list does not change).
-    regs: [u8; 4],
+    regs: [u8; 6],
     wait: Wait,
     /// The unit it goes to.
     pub unit: Unit,
@@ -30,30 +32,35 @@ pub struct Operands {
     pub class: InstrClass,
     /// The register it writes, if any.
     pub dst: Option<Reg>,
+    /// Whether it writes the register after `dst` too (a 64-bit result).
+    pub dst_pair: bool,
 }
 
 impl Operands {
     /// Decodes `instr`.
     pub fn of(instr: &Instr) -> Self {
         let (unit, class) = (instr.unit(), instr.class());
-        let dst = instr.dst();
+        let (dst, dst_pair) = (instr.dst(), instr.writes_pair());
         if matches!(instr, Instr::Exit | Instr::Launch { .. }) {
-            return Operands { regs: [0; 4], wait: Wait::All, unit, class, dst };
+            return Operands { regs: [0; 6], wait: Wait::All, unit, class, dst, dst_pair };
         }
-        let [a, b, c] = instr.srcs();
-        let mut regs = [0u8; 4];
+        let [a, b, c, d] = instr.srcs();
+        let second = dst.filter(|_| dst_pair).map(|r| Reg(r.0.wrapping_add(1)));
+        let mut regs = [0u8; 6];
         let mut n = 0;
-        for r in [a, b, c, dst].into_iter().flatten() {
+        for r in [a, b, c, d, dst, second].into_iter().flatten() {
             regs[n] = r.0;
             n += 1;
         }
-        if n == 0 {
-            return Operands { regs, wait: Wait::Nothing, unit, class, dst };
-        }
-        for k in n..4 {
+        let wait = match n {
+            0 => Wait::Nothing,
+            1..=4 => Wait::Registers,
+            _ => Wait::Six,
+        };
+        for k in n.max(1)..6 {
             regs[k] = regs[0];
         }
-        Operands { regs, wait: Wait::Registers, unit, class, dst }
+        Operands { regs, wait, unit, class, dst, dst_pair }
     }
 
     /// The first cycle at which the instruction may read and write its registers, given when
@@ -66,6 +73,7 @@ impl Operands {
                 let at = |r: u8| ready.get(r as usize).copied().unwrap_or(0);
                 at(self.regs[0]).max(at(self.regs[1])).max(at(self.regs[2]).max(at(self.regs[3])))
             }
+            Wait::Six => self.regs.iter().map(|&r| ready.get(r as usize).copied().unwrap_or(0)).max().unwrap_or(0),
             Wait::All => ready.iter().copied().max().unwrap_or(0),
         }
     }

@@ -390,7 +390,8 @@ pub fn validate_kernel(kernel: &Kernel, at: &str) -> Result<(), ConfigError> {
         return err(format!("{at}.params"), "parameters live in registers: more parameters than registers".into());
     }
     for (pc, instr) in kernel.code.iter().enumerate() {
-        let regs = instr.srcs().into_iter().flatten().chain(instr.dst());
+        let second = instr.dst().filter(|_| instr.writes_pair()).map(|r| crate::isa::Reg(r.0.wrapping_add(1)));
+        let regs = instr.srcs().into_iter().flatten().chain(instr.dst()).chain(second);
         for reg in regs {
             if reg.0 as u32 >= kernel.regs_per_thread {
                 return err(
@@ -398,6 +399,12 @@ pub fn validate_kernel(kernel: &Kernel, at: &str) -> Result<(), ConfigError> {
                     format!("uses register r{} but the kernel declares {} registers", reg.0, kernel.regs_per_thread),
                 );
             }
+        }
+        if let Instr::Store { width: Width::Dword, src: crate::isa::Operand::Imm(_), .. } = *instr {
+            return err(
+                format!("{at}.code[{pc}]"),
+                "an 8-byte store's source must be a register (the low word of a pair)".into(),
+            );
         }
         if let Instr::Bound { array, .. } = *instr {
             if !kernel.local_arrays.is_empty() && array as usize >= kernel.local_arrays.len() {
