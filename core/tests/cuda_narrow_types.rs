@@ -18,66 +18,54 @@ impl Run {
     }
 }
 
-/// Rodinia's BFS as it is written: `bool*` masks, one byte per vertex, read and written by
-/// neighbouring threads in the same words.
+/// A level-synchronous breadth-first search in the style of GPU graph benchmarks: `bool*`
+/// frontier and visited flags, one byte per vertex, read and written by neighbouring threads
+/// in the same words, and a vertex record struct.
 const BFS: &str = r#"
-struct Node { int starting; int no_of_edges; };
-__global__ void Kernel(Node* g_graph_nodes, int* g_graph_edges, bool* g_graph_mask, bool* g_updating_graph_mask,
-                       bool* g_graph_visited, int* g_cost, int no_of_nodes) {
-    int tid = blockIdx.x * 64 + threadIdx.x;
-    if (tid < no_of_nodes && g_graph_mask[tid]) {
-        g_graph_mask[tid] = false;
-        for (int i = g_graph_nodes[tid].starting; i < (g_graph_nodes[tid].no_of_edges + g_graph_nodes[tid].starting); i++) {
-            int id = g_graph_edges[i];
-            if (!g_graph_visited[id]) {
-                g_cost[id] = g_cost[tid] + 1;
-                g_updating_graph_mask[id] = true;
-            }
+struct Vertex { int first_edge; int degree; };
+__global__ void setup(const int* offsets, Vertex* vertices, bool* frontier, bool* seen, int* level, int n) {
+    int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n) return;
+    vertices[v].first_edge = offsets[v];
+    vertices[v].degree = offsets[v + 1] - offsets[v];
+    bool root = v == 0;
+    frontier[v] = root;
+    seen[v] = root;
+    level[v] = root ? 0 : -1;
+}
+__global__ void expand(const Vertex* vertices, const int* targets, bool* frontier, bool* next,
+                       const bool* seen, int* level, int n) {
+    int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n || !frontier[v]) return;
+    frontier[v] = false;
+    Vertex me = vertices[v];
+    for (int e = me.first_edge; e < me.first_edge + me.degree; e++) {
+        int u = targets[e];
+        if (!seen[u]) {
+            level[u] = level[v] + 1;
+            next[u] = true;
         }
     }
 }
-__global__ void Kernel2(bool* g_graph_mask, bool* g_updating_graph_mask, bool* g_graph_visited, bool* g_over, int no_of_nodes) {
-    int tid = blockIdx.x * 64 + threadIdx.x;
-    if (tid < no_of_nodes && g_updating_graph_mask[tid]) {
-        g_graph_mask[tid] = true;
-        g_graph_visited[tid] = true;
-        *g_over = true;
-        g_updating_graph_mask[tid] = false;
+__global__ void advance(bool* frontier, bool* next, bool* seen, bool* changed, int n) {
+    int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < n && next[v]) {
+        next[v] = false;
+        frontier[v] = true;
+        seen[v] = true;
+        *changed = true;
     }
 }
 host {
     graph g = mesh(12, 10, 3);
-    Node nodes[120];
-    init<<<2, 64>>>(g.offsets, nodes, mask, visited, cost, 120);
-    for (int level = 0; level < 40; level++) {
-        Kernel<<<2, 64>>>(nodes, g.columns, mask, updating, visited, cost, 120);
-        Kernel2<<<2, 64>>>(mask, updating, visited, over, 120);
+    Vertex vertices[120]; bool frontier[120]; bool next[120]; bool seen[120]; bool changed[1]; int level[120];
+    setup<<<2, 64>>>(g.offsets, vertices, frontier, seen, level, 120);
+    for (int step = 0; step < 40; step++) {
+        expand<<<2, 64>>>(vertices, g.columns, frontier, next, seen, level, 120);
+        advance<<<2, 64>>>(frontier, next, seen, changed, 120);
     }
 }
 "#;
-
-const BFS_INIT: &str = r#"
-__global__ void init(int* offsets, Node* nodes, bool* mask, bool* visited, int* cost, int n) {
-    int v = blockIdx.x * 64 + threadIdx.x;
-    if (v < n) {
-        nodes[v].starting = offsets[v];
-        nodes[v].no_of_edges = offsets[v + 1] - offsets[v];
-        mask[v] = v == 0;
-        visited[v] = v == 0;
-        cost[v] = v == 0 ? 0 : -1;
-    }
-}
-"#;
-
-fn bfs_source() -> String {
-    // The kernels, then `init`, then the host block with its byte buffers declared first.
-    let (kernels, host) = BFS.split_at(BFS.find("host {").unwrap());
-    let host = host.replace(
-        "    Node nodes[120];",
-        "    Node nodes[120]; bool mask[120]; bool updating[120]; bool visited[120]; bool over[1]; int cost[120];",
-    );
-    format!("{kernels}{BFS_INIT}{host}")
-}
 
 /// Breadth-first levels of the graph whose CSR arrays are `offsets` and `columns`, from 0.
 fn levels(offsets: &[i32], columns: &[i32]) -> Vec<i32> {
@@ -102,7 +90,7 @@ fn levels(offsets: &[i32], columns: &[i32]) -> Vec<i32> {
 
 #[test]
 fn bfs_with_byte_masks_finds_every_level() {
-    let run = Run::new(&bfs_source());
+    let run = Run::new(BFS);
     let graph = |name: &str| {
         let b = run.program.workload.buffers.iter().position(|b| b.name == name).unwrap();
         run.memory.words(run.regions[b]).iter().map(|&w| w as i32).collect::<Vec<_>>()
@@ -110,17 +98,17 @@ fn bfs_with_byte_masks_finds_every_level() {
     let (offsets, columns) = (graph("g.offsets"), graph("g.columns"));
     let expected = levels(&offsets, &columns);
     assert!(expected.iter().all(|&c| c >= 0), "the mesh is connected from vertex 0");
-    assert_eq!(run.ints("cost")[..120], expected[..]);
-    // Every byte of `visited` is 1, and the padding past the last element untouched.
-    assert!(run.bytes("visited")[..120].iter().all(|&b| b == 1));
-    assert_eq!(run.words("visited").len(), 30, "120 bytes are 30 words");
-    assert_eq!(run.bytes("over")[..4], [1, 0, 0, 0]);
+    assert_eq!(run.ints("level")[..120], expected[..]);
+    // Every vertex was seen: each byte of `seen` is 1.
+    assert!(run.bytes("seen")[..120].iter().all(|&b| b == 1));
+    assert_eq!(run.words("seen").len(), 30, "120 bytes are 30 words");
+    assert_eq!(run.bytes("changed")[..4], [1, 0, 0, 0]);
 }
 
 #[test]
 fn bfs_runs_the_same_in_the_timing_engine() {
-    let program = compiled(&bfs_source());
-    let reference = Run::new(&bfs_source());
+    let program = compiled(BFS);
+    let reference = Run::new(BFS);
     let mut sim = Simulation::new(config(), program.workload, &Policies::default(), RunOptions::default()).unwrap();
     assert_eq!(sim.run(), StepOutcome::Finished);
     let buffers = &reference.program.workload.buffers;
@@ -182,31 +170,28 @@ host {
     assert_eq!(halves("us"), input.map(|x| x as u16));
 }
 
-/// Rodinia's huffman histogram shape: bytes in, a `__shared__` histogram of 256 bins,
-/// pointer arithmetic on `unsigned char*`.
+/// A byte histogram: `unsigned char` input read through a stepped pointer, counts gathered
+/// per block in a `__shared__` table of 256 bins, then added to the global table.
 #[test]
 fn a_byte_histogram_through_shared_memory() {
     let run = Run::new(
         r#"
-__global__ void histo_kernel(unsigned char* buffer, int size, unsigned int* histo) {
-    __shared__ unsigned int temp[256];
-    temp[threadIdx.x] = 0;
+__global__ void count_bytes(const unsigned char* bytes, int n, unsigned int* bins) {
+    __shared__ unsigned int local[256];
+    local[threadIdx.x] = 0;
     __syncthreads();
-    int i = threadIdx.x + blockIdx.x * blockDim.x;
-    int offset = blockDim.x * gridDim.x;
-    const unsigned char* p = buffer + i;
-    while (i < size) {
-        atomicAdd(&temp[*p], 1);
-        i += offset;
-        p += offset;
+    int stride = gridDim.x * blockDim.x;
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    for (const unsigned char* p = bytes + k; k < n; k += stride, p += stride) {
+        atomicAdd(&local[*p], 1u);
     }
     __syncthreads();
-    atomicAdd(&(histo[threadIdx.x]), temp[threadIdx.x]);
+    atomicAdd(bins + threadIdx.x, local[threadIdx.x]);
 }
 host {
     unsigned char buffer[5000] = random(0, 255, 11);
     unsigned int histo[256];
-    histo_kernel<<<4, 256>>>(buffer, 5000, histo);
+    count_bytes<<<4, 256>>>(buffer, 5000, histo);
 }
 "#,
     );

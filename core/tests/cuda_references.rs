@@ -1,5 +1,5 @@
-//! Reference parameters of device functions and CUDA's vector types, as Rodinia's CFD solver
-//! writes them (`compute_velocity(float& density, float3& momentum, float3& velocity)`): each
+//! Reference parameters of device functions and CUDA's vector types, in the style of a CFD
+//! solver's helpers (`velocity_of(float& rho, float3& p, float3& v)`): each
 //! result checked against the same computation written out in Rust.
 
 mod language_common;
@@ -10,14 +10,11 @@ use language_common::{expect_error, Run};
 fn references_name_the_callers_variables_elements_and_structs() {
     let run = Run::new(
         r#"
-__device__ inline void compute_velocity(float& density, float3& momentum, float3& velocity) {
-    velocity.x = momentum.x / density;
-    velocity.y = momentum.y / density;
-    velocity.z = momentum.z / density;
+// Velocity is momentum per unit of density; the speed squared is its dot product with itself.
+__device__ inline void velocity_of(float& rho, float3& p, float3& v) {
+    v.x = p.x / rho; v.y = p.y / rho; v.z = p.z / rho;
 }
-__device__ inline float compute_speed_sqd(float3& velocity) {
-    return velocity.x * velocity.x + velocity.y * velocity.y + velocity.z * velocity.z;
-}
+__device__ inline float speed_squared(float3& v) { return v.x * v.x + v.y * v.y + v.z * v.z; }
 __device__ void swap(int& a, int& b) { int t = a; a = b; b = t; }
 __device__ void bump(int& counter) { counter += 1; }
 __device__ float twice(const float& x) { return 2.0f * x; }
@@ -30,8 +27,8 @@ __global__ void k(const float* vars, float* speeds, float3* velocities, int* pai
     momentum.y = vars[4 * i + 2];
     momentum.z = vars[4 * i + 3];
     float3 velocity;
-    compute_velocity(density, momentum, velocity);
-    speeds[i] = compute_speed_sqd(velocity);
+    velocity_of(density, momentum, velocity);
+    speeds[i] = speed_squared(velocity);
     velocities[i] = velocity;
     // Variables: the callee writes the caller's own.
     int a = pairs[2 * i], b = pairs[2 * i + 1];
@@ -46,7 +43,7 @@ __global__ void k(const float* vars, float* speeds, float3* velocities, int* pai
     counts[i] = c;
     bump(counts[i]);
     t[i] = twice(density + 1.0f);
-    compute_velocity(density, momentum, velocities[i]);
+    velocity_of(density, momentum, velocities[i]);
     velocities[i].x += 100.0f;
 }
 host {
@@ -116,18 +113,17 @@ host {
 }
 
 /// Device functions return structs, and `make_float4(…)` makes one: a sorting network on a
-/// `float4` (as Rodinia's hybrid sort writes `sortElem`), a `float3` scaled, and a member of a
+/// `float4` (as sorting kernels keep four keys in one), a `float3` scaled, and a member of a
 /// returned struct read directly.
 #[test]
 fn device_functions_return_structs_and_make_builds_them() {
     let run = Run::new(
         r#"
-__device__ float4 order(float4 r) {
-    float4 nr = make_float4(fminf(r.x, r.y), fmaxf(r.x, r.y), fminf(r.z, r.w), fmaxf(r.z, r.w));
-    r.x = fminf(nr.x, nr.z); r.z = fmaxf(nr.x, nr.z);
-    r.y = fminf(nr.y, nr.w); r.w = fmaxf(nr.y, nr.w);
-    float lo = fminf(r.y, r.z), hi = fmaxf(r.y, r.z);
-    return make_float4(r.x, lo, hi, r.w);
+// Five compare-exchanges: the pairs (x, y) and (z, w), their minima and maxima, then the middle.
+__device__ float4 order(float4 v) {
+    float a = fminf(v.x, v.y), b = fmaxf(v.x, v.y), c = fminf(v.z, v.w), d = fmaxf(v.z, v.w);
+    float low = fminf(a, c), high = fmaxf(b, d), m1 = fmaxf(a, c), m2 = fminf(b, d);
+    return make_float4(low, fminf(m1, m2), fmaxf(m1, m2), high);
 }
 __device__ float3 scale(float3 v, float s) { return make_float3(v.x * s, v.y * s, v.z * s); }
 __global__ void k(const float4* in, float4* out, float3* scaled, float* first) {
