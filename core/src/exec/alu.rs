@@ -167,22 +167,25 @@ pub fn sfu(op: SfuOp, a: u32, b: u32) -> u32 {
     })
 }
 
+/// Whether `a op b` holds under `T`'s order (for floats, any comparison with NaN is false
+/// but `Ne`): the comparison rule of 32- and 64-bit values alike.
+pub(crate) fn holds<T: PartialOrd>(op: CmpOp, a: T, b: T) -> bool {
+    match op {
+        CmpOp::Eq => a == b,
+        CmpOp::Ne => a != b,
+        CmpOp::Lt => a < b,
+        CmpOp::Le => a <= b,
+        CmpOp::Gt => a > b,
+        CmpOp::Ge => a >= b,
+    }
+}
+
 /// `(a op b)` as 0 or 1.
 pub fn compare(op: CmpOp, ty: CmpType, a: u32, b: u32) -> u32 {
-    fn apply<T: PartialOrd>(op: CmpOp, a: T, b: T) -> bool {
-        match op {
-            CmpOp::Eq => a == b,
-            CmpOp::Ne => a != b,
-            CmpOp::Lt => a < b,
-            CmpOp::Le => a <= b,
-            CmpOp::Gt => a > b,
-            CmpOp::Ge => a >= b,
-        }
-    }
     (match ty {
-        CmpType::Int => apply(op, a as i32, b as i32),
-        CmpType::Uint => apply(op, a, b),
-        CmpType::Float => apply(op, f(a), f(b)),
+        CmpType::Int => holds(op, a as i32, b as i32),
+        CmpType::Uint => holds(op, a, b),
+        CmpType::Float => holds(op, f(a), f(b)),
     }) as u32
 }
 

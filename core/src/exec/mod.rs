@@ -500,19 +500,20 @@ pub fn step(
                 // Lanes write in lane order, so when several hit one byte the highest lane wins.
                 None => for_lanes(active, |l| {
                     let (a, v) = (env.addresses[l], read(regs, src, l));
-                    // A double word's high half is the register after the source's.
-                    let high = match src {
-                        Operand::Reg(r) if width == Width::Dword => regs[row(r) + LANES + l],
-                        _ => 0,
+                    // A double word's high half is the register after the source's (validation
+                    // refuses an immediate source for one).
+                    let high = || match src {
+                        Operand::Reg(r) => regs[row(r) + LANES + l],
+                        Operand::Imm(_) => 0,
                     };
                     match (space, width) {
                         (Space::Global, Width::Dword) => {
                             env.global.set_word(a, v);
-                            env.global.set_word(a + 4, high);
+                            env.global.set_word(a + 4, high());
                         }
                         (Space::Shared, Width::Dword) => {
                             let _ = env.shared.write(a, v);
-                            let _ = env.shared.write(a + 4, high);
+                            let _ = env.shared.write(a + 4, high());
                         }
                         (Space::Global, Width::Word) => env.global.set_word(a, v),
                         (Space::Global, _) => env.global.set_narrow(a, width, v),

@@ -3,6 +3,7 @@
 //! [`super::alu`] for floats: functions from `libm`, and every NaN result replaced by the one
 //! canonical quiet NaN, so results are the same bits on every platform.
 
+use super::alu::holds;
 use crate::isa::{CmpOp, WideCmpType, WideOp, WideUnaryOp};
 
 const CANONICAL_NAN: u64 = 0x7FF8_0000_0000_0000;
@@ -112,20 +113,10 @@ pub fn wide_unary(op: WideUnaryOp, a: u64) -> u64 {
 
 /// `(a op b)` as 0 or 1.
 pub fn wide_compare(op: CmpOp, ty: WideCmpType, a: u64, b: u64) -> u32 {
-    fn apply<T: PartialOrd>(op: CmpOp, a: T, b: T) -> bool {
-        match op {
-            CmpOp::Eq => a == b,
-            CmpOp::Ne => a != b,
-            CmpOp::Lt => a < b,
-            CmpOp::Le => a <= b,
-            CmpOp::Gt => a > b,
-            CmpOp::Ge => a >= b,
-        }
-    }
     (match ty {
-        WideCmpType::Long => apply(op, a as i64, b as i64),
-        WideCmpType::Ulong => apply(op, a, b),
-        WideCmpType::Double => apply(op, d(a), d(b)),
+        WideCmpType::Long => holds(op, a as i64, b as i64),
+        WideCmpType::Ulong => holds(op, a, b),
+        WideCmpType::Double => holds(op, d(a), d(b)),
     }) as u32
 }
 

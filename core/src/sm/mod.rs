@@ -65,6 +65,17 @@ struct Warp {
     busy_until: u64,
 }
 
+impl Warp {
+    /// Register `dst`, and the one after it for a `pair` (a 64-bit result), become readable
+    /// at cycle `at` ([`NOT_READY`]: when a load's data arrives).
+    fn hold(&mut self, dst: u8, pair: bool, at: u64) {
+        self.ready_at[dst as usize] = at;
+        if pair {
+            self.ready_at[dst as usize + 1] = at;
+        }
+    }
+}
+
 /// One thread-block slot.
 #[derive(Clone, Debug)]
 struct Block {
@@ -271,9 +282,10 @@ impl Listeners<'_> {
     }
 }
 
-/// Marks register `reg` of warp `w` readable from cycle `at`, waking its scheduler.
-fn release(warps: &mut [Warp], schedulers: &mut [Scheduler], w: WarpSlot, reg: u8, at: u64) {
-    warps[w as usize].ready_at[reg as usize] = at;
+/// Marks register `reg` of warp `w` (and the next, for a `pair`) readable from cycle `at`,
+/// waking its scheduler.
+fn release(warps: &mut [Warp], schedulers: &mut [Scheduler], w: WarpSlot, reg: u8, pair: bool, at: u64) {
+    warps[w as usize].hold(reg, pair, at);
     let n = schedulers.len();
     let scheduler = &mut schedulers[w as usize % n];
     scheduler.ready.touch(w);
@@ -677,10 +689,7 @@ impl Sm {
         let Sm { id, warps, schedulers, loads, info, policy, recorder, .. } = self;
         let mut listeners = Listeners { id: *id, now, info, policy, recorder };
         loads.complete_ready(|w, reg, pair, at| {
-            release(warps, schedulers, w, reg, at);
-            if pair {
-                release(warps, schedulers, w, reg + 1, at);
-            }
+            release(warps, schedulers, w, reg, pair, at);
             listeners.hear(SmEvent::LoadComplete { slot: w, at });
         });
     }
@@ -993,10 +1002,7 @@ impl Sm {
             Executed::Compute | Executed::Finished | Executed::Barrier => {
                 let u = unit_index(unit);
                 if let Some(dst) = ops.dst {
-                    self.warps[wi].ready_at[dst.0 as usize] = now + self.latency[u];
-                    if ops.dst_pair {
-                        self.warps[wi].ready_at[dst.0 as usize + 1] = now + self.latency[u];
-                    }
+                    self.warps[wi].hold(dst.0, ops.dst_pair, now + self.latency[u]);
                 }
                 self.schedulers[s].unit_free[u] = now + self.interval[u];
             }
@@ -1008,10 +1014,7 @@ impl Sm {
                         requests = degree as u32;
                         self.lsu.start_shared(now + degree, self.info[wi].kernel);
                         if let Some(dst) = dst {
-                            self.warps[wi].ready_at[dst.0 as usize] = now + degree + self.shared_latency;
-                            if ops.dst_pair {
-                                self.warps[wi].ready_at[dst.0 as usize + 1] = now + degree + self.shared_latency;
-                            }
+                            self.warps[wi].hold(dst.0, ops.dst_pair, now + degree + self.shared_latency);
                         }
                     }
                     Space::Global => {
@@ -1021,10 +1024,7 @@ impl Sm {
                             AccessKind::Atomic => RequestKind::Atomic,
                         };
                         let token = dst.map(|d| {
-                            self.warps[wi].ready_at[d.0 as usize] = NOT_READY;
-                            if ops.dst_pair {
-                                self.warps[wi].ready_at[d.0 as usize + 1] = NOT_READY;
-                            }
+                            self.warps[wi].hold(d.0, ops.dst_pair, NOT_READY);
                             self.loads.start(w, d.0, ops.dst_pair, now)
                         });
                         let (line, sector) = (self.line_bytes, self.sector_bytes);
