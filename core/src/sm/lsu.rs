@@ -215,13 +215,16 @@ impl Lsu {
         }
     }
 
-    /// The cycles before `now` are over (simulated, or slept through by the SM): a foreseen
-    /// attempt among them is counted.
+    /// The cycles before `now` are over (simulated, or slept through by the SM): every failed
+    /// attempt among them, foreseen or waited out while blocked, is counted, so that counts read
+    /// when a run stops (its end, the cycle limit, a measurement window) match those of an LSU
+    /// that retried every cycle.
     pub fn settle(&mut self, now: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
         if let Some(blocked) = &mut self.blocked {
-            if !blocked.counted && blocked.since < now {
-                blocked.counted = true;
-                blocked.charge(blocked.since, 1, l1, tally);
+            let first = blocked.since + blocked.counted as u64;
+            if first < now {
+                blocked.charge(first, now - first, l1, tally);
+                (blocked.since, blocked.counted) = (now - 1, true);
             }
         }
     }
