@@ -165,7 +165,7 @@ fn shuffle_mistakes_are_named() {
         ("a[0] = __shfl_down_sync(0xffffffff, a[1]);", "`__shfl_down_sync` takes 3 or 4 arguments, got 2"),
         (
             "a[0] = __shfl_xor_sync(0xffffffff, a, 1);",
-            "`__shfl_xor_sync` exchanges an `int`, `unsigned` or `float`, not a `float*`",
+            "`__shfl_xor_sync` exchanges a 32- or 64-bit number, not a `float*`",
         ),
         ("a[0] = __shfl_sync(0xffffffff, a[1], 1.5f);", "`__shfl_sync` needs an integer here, found a `float`"),
         ("a[0] = __ballot_sync(a[1]);", "`__ballot_sync` takes 2 arguments, got 1"),

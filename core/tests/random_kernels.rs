@@ -6,8 +6,8 @@
 
 use warpscope_core::config::{presets, TbDispatchRate};
 use warpscope_core::isa::{
-    AluOp, AtomicOp, Axis, CmpOp, CmpType, Dim3, Instr, Kernel, Operand, Reg, SfuOp, Space, Special, UnaryOp, WideCmpType,
-    WideOp, WideUnaryOp, Width,
+    AluOp, AtomicOp, Axis, CmpOp, CmpType, Dim3, Instr, Kernel, Operand, Reg, SfuOp, Space, Special, UnaryOp,
+    WideCmpType, WideOp, WideUnaryOp, Width,
 };
 use warpscope_core::rng::SplitMix64;
 use warpscope_core::workload::{Arg, BufferInit, BufferSpec, ElemType, LaunchSpec, Workload};
@@ -26,7 +26,8 @@ fn random_kernel(rng: &mut SplitMix64) -> Kernel {
     // as sources; as destinations they start at r2 like `reg`).
     let pair = |rng: &mut SplitMix64| Reg(rng.below(REGS as u64 - 1) as u8);
     let pair_dst = |rng: &mut SplitMix64| Reg(2 + rng.below(REGS as u64 - 3) as u8);
-    let width = |rng: &mut SplitMix64| pick(rng, &[Width::Word, Width::U8, Width::S8, Width::U16, Width::S16, Width::Dword]);
+    let width =
+        |rng: &mut SplitMix64| pick(rng, &[Width::Word, Width::U8, Width::S8, Width::U16, Width::S16, Width::Dword]);
     let operand = |rng: &mut SplitMix64| {
         if rng.below(3) == 0 {
             Operand::Imm(pick(rng, &[0, 1, 3, 31, 0xFFFF_FFFF, 0x8000_0000, 0x3F80_0000]))

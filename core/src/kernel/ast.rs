@@ -19,6 +19,11 @@ pub(crate) enum Scalar {
     UChar,
     Short,
     UShort,
+    /// `long`, `long long` and `int64_t` (64 bits, as nvcc's `long` on Linux).
+    Long,
+    /// `unsigned long`, `unsigned long long`, `uint64_t`, `size_t`.
+    ULong,
+    Double,
 }
 
 /// What a type name names, before pointers.
@@ -136,7 +141,12 @@ impl Expr {
     pub fn new(kind: ExprKind, span: Span) -> Expr {
         let h = |e: &Expr| e.height;
         let below = match &kind {
-            ExprKind::Int { .. } | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Name(_) => 0,
+            ExprKind::Int { .. }
+            | ExprKind::Long { .. }
+            | ExprKind::Float(_)
+            | ExprKind::Double(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Name(_) => 0,
             ExprKind::Member(e, _, _) | ExprKind::Unary(_, e) | ExprKind::Cast(_, e) => h(e),
             ExprKind::IncDec { target, .. } => h(target),
             ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Comma(a, b) => {
@@ -156,7 +166,13 @@ pub(crate) enum ExprKind {
         value: u32,
         unsigned: bool,
     },
+    /// A 64-bit integer literal (`long long`, or `unsigned long long`).
+    Long {
+        value: u64,
+        unsigned: bool,
+    },
     Float(f32),
+    Double(f64),
     Bool(bool),
     Name(String),
     /// `base.member`, with the member's span.
@@ -320,7 +336,12 @@ pub(crate) fn for_each_expr(body: &[Stmt], f: &mut dyn FnMut(&Expr)) {
     fn expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         f(e);
         match &e.kind {
-            ExprKind::Int { .. } | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+            ExprKind::Int { .. }
+            | ExprKind::Long { .. }
+            | ExprKind::Float(_)
+            | ExprKind::Double(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Name(_) => {}
             ExprKind::Member(x, _, _) | ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => expr(x, f),
             ExprKind::IncDec { target, .. } => expr(target, f),
             ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Comma(a, b) => {

@@ -240,6 +240,10 @@ pub(super) struct Gen<'a, 'd> {
     /// a variable, and how many instructions write it.
     pub is_temp: Vec<bool>,
     pub writes: Vec<u32>,
+    /// Per virtual register: whether it holds a 64-bit value (see [`super::wide`]).
+    pub wide: Vec<bool>,
+    /// The 64-bit constants made so far: each pack's register and value.
+    pub packed: Vec<(VReg, u64)>,
     pub scopes: Vec<Vec<(String, Sym)>>,
     /// The file-scope variables this kernel uses (every one, checking a device function).
     pub globals: Vec<(String, Sym)>,
@@ -310,6 +314,8 @@ impl<'a, 'd> Gen<'a, 'd> {
             labels: Vec::new(),
             is_temp: Vec::new(),
             writes: Vec::new(),
+            wide: Vec::new(),
+            packed: Vec::new(),
             scopes: Vec::new(),
             globals: Vec::new(),
             access_at: Span::default(),
@@ -336,6 +342,7 @@ impl<'a, 'd> Gen<'a, 'd> {
     fn new_reg(&mut self, temp: bool) -> VReg {
         self.is_temp.push(temp);
         self.writes.push(0);
+        self.wide.push(false);
         (self.is_temp.len() - 1) as VReg
     }
 
@@ -369,13 +376,14 @@ impl<'a, 'd> Gen<'a, 'd> {
     pub fn emit(&mut self, instr: VInstr) {
         if let Some(d) = instr.def() {
             self.writes[d as usize] += 1;
+            self.wide[d as usize] |= instr.def_is_wide();
             self.forget(d);
         }
         self.code.push(instr);
     }
 
     /// `r` changes: computations that read it or produced it are no longer available.
-    fn forget(&mut self, r: VReg) {
+    pub(super) fn forget(&mut self, r: VReg) {
         self.available.retain(|(p, v)| *v != r && !p.reads(r));
     }
 
@@ -419,6 +427,10 @@ impl<'a, 'd> Gen<'a, 'd> {
     pub fn move_into(&mut self, dst: VReg, src: VOp) {
         if let VOp::Reg(t) = src {
             if t == dst {
+                return;
+            }
+            if self.wide[t as usize] {
+                self.move_wide_into(dst, t);
                 return;
             }
             let fresh = self.is_temp[t as usize] && self.writes[t as usize] == 1;
@@ -484,6 +496,11 @@ impl<'a, 'd> Gen<'a, 'd> {
                 continue;
             }
             let reg = self.var();
+            if ty.is_wide() {
+                // The pair's high word is the next parameter register.
+                self.wide[reg as usize] = true;
+                self.var();
+            }
             self.declare(&p.name, p.span, Sym::Var { reg, ty, is_const: p.ty.is_const });
         }
         // The hidden parameters: the addresses of the file-scope variables the kernel uses
@@ -596,7 +613,17 @@ impl<'a, 'd> Gen<'a, 'd> {
     /// reconvergence points, registers.
     fn finish(mut self, optimize: bool) -> Option<Kernel> {
         let f = &self.unit.functions[self.root];
-        let params = (f.params.len() + self.sigs[self.root].globals.len()) as u32;
+        // A 64-bit parameter takes two registers, the first marked wide.
+        let sig = &self.sigs[self.root];
+        let mut wide_params = Vec::new();
+        for ty in &sig.params {
+            wide_params.push(ty.is_wide());
+            if ty.is_wide() {
+                wide_params.push(false);
+            }
+        }
+        wide_params.resize(wide_params.len() + sig.globals.len(), false);
+        let params = wide_params.len() as u32;
         let labels = core::mem::take(&mut self.labels);
         let mut code = core::mem::take(&mut self.code);
         cfg::resolve_labels(&mut code, &labels);
@@ -611,17 +638,18 @@ impl<'a, 'd> Gen<'a, 'd> {
             let mut fast_vregs = vregs;
             opt::optimize(&mut fast, &mut fast_vregs, params);
             cfg::set_reconvergence(&mut fast);
-            allocated = regalloc::allocate(&fast, fast_vregs, params).ok().map(|done| (done, sites_of(&fast)));
+            allocated = regalloc::allocate(&fast, fast_vregs, &wide_params).ok().map(|done| (done, sites_of(&fast)));
         }
         cfg::set_reconvergence(&mut code);
         let allocated = match allocated {
             Some(done) => Ok(done),
-            None => regalloc::allocate(&code, vregs, params).map(|done| (done, sites_of(&code))),
+            None => regalloc::allocate(&code, vregs, &wide_params).map(|done| (done, sites_of(&code))),
         };
         match allocated {
-            Ok(((mut machine, regs), sites)) => {
-                // The allocator keeps one machine instruction per virtual one; the no-ops it
+            Ok((regalloc::Allocated { code: mut machine, origin, regs }, sites)) => {
+                // Each machine instruction has its virtual one's site; the no-ops the allocator
                 // leaves go, and their sites with them.
+                let sites: Vec<Site> = origin.iter().map(|&k| sites[k as usize]).collect();
                 let kept = cfg::remove_nops(&mut machine);
                 let local_arrays = keep_named_checks(&mut machine, &self.local_arrays);
                 let source = sites
@@ -1109,6 +1137,7 @@ impl<'a, 'd> Gen<'a, 'd> {
                     let v = self.convert_checked(v, ty, super::expr::Ctx::Init, e);
                     self.move_into(reg, v.op);
                 }
+                None if ty.is_wide() => self.emit(VInstr::Pack { dst: reg, lo: VOp::Imm(0), hi: VOp::Imm(0) }),
                 None => self.emit(VInstr::Mov { dst: reg, src: VOp::Imm(0) }),
             }
         }
@@ -1278,6 +1307,10 @@ impl<'a, 'd> Gen<'a, 'd> {
                 span,
                 format!("kernel `{kernel_name}` takes {} arguments, got {}", param_tys.len(), l.args.len()),
             );
+        }
+        if param_tys.iter().any(|t| t.is_wide()) {
+            self.wide_unsupported(l.kernel_span, "launching a kernel with 64-bit parameters from the device");
+            return;
         }
         let mut args = Vec::with_capacity(l.args.len());
         for (k, e) in l.args.iter().enumerate() {
@@ -1523,13 +1556,19 @@ mod tests {
             "cannot store a `float*` in an `int` element",
         );
         check(
-            "__global__ void k(int* o, float* f) { f[0] = 1.5 % 2; }",
+            "__global__ void k(int* o, float* f) { f[0] = 1.5f % 2; }",
             1,
             46,
             "operator `%` needs integer operands, found a `float` and an `int` (there is no `fmodf`)",
         );
         check(
-            "__global__ void k(int* o, float* f) { o[1.5] = 1; }",
+            "__global__ void k(int* o, float* f) { f[0] = 1.5 % 2; }",
+            1,
+            46,
+            "operator `%` needs integer operands, found a `double` and an `int` (there is no `fmod`)",
+        );
+        check(
+            "__global__ void k(int* o, float* f) { o[1.5f] = 1; }",
             1,
             41,
             "an index must be an integer, found a `float`",
@@ -1765,7 +1804,7 @@ mod tests {
             "a block of 4096 threads does not fit: an SM holds 1 to 1536",
         );
         check(
-            &(String::from(child) + "__global__ void k(int* o, float* f) { c<<<1.5, 32>>>(o, 1); }"),
+            &(String::from(child) + "__global__ void k(int* o, float* f) { c<<<1.5f, 32>>>(o, 1); }"),
             2,
             43,
             "a launch dimension must be an integer, found a `float`",

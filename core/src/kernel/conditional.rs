@@ -284,7 +284,8 @@ impl Parser<'_> {
                 Value { bits: v.bits.wrapping_neg(), ..v }
             }
             Tok::Punct("+") => self.unary(),
-            Tok::Float(_) => {
+            Tok::Long { value, unsigned } => Value { bits: *value as i64, unsigned: *unsigned },
+            Tok::Float(_) | Tok::Double(_) => {
                 self.fail(t.span, "a condition of `#if` must be an integer; this is a float".into());
                 Value::int(0)
             }

@@ -226,6 +226,7 @@ impl Gen<'_, '_> {
                 self.unary_op(then, x)
             }
             Conversion::NonZero(ct) => self.cmp(CmpOp::Ne, ct, v.op, VOp::Imm(0)),
+            how => self.convert_wide(v, to, how),
         };
         Val { op, ty: to }
     }
@@ -297,6 +298,7 @@ impl Gen<'_, '_> {
                 self.cmp(CmpOp::Ne, CmpType::Int, v.op, VOp::Imm(0))
             }
             Ty::Float => self.cmp(CmpOp::Ne, CmpType::Float, v.op, VOp::Imm(0)),
+            Ty::Long | Ty::ULong | Ty::Double => self.convert(v, Ty::Bool).op,
             Ty::Ptr { .. } | Ty::StructPtr { .. } => self.cmp(CmpOp::Ne, CmpType::Uint, v.op, VOp::Imm(0)),
             Ty::Void => {
                 self.diags.error(span, "a `void` value cannot be used as a condition");
@@ -356,7 +358,9 @@ impl Gen<'_, '_> {
     pub(super) fn expr(&mut self, e: &Expr) -> Val {
         match &e.kind {
             ExprKind::Int { value, unsigned } => Val::imm(*value, if *unsigned { Ty::Uint } else { Ty::Int }),
+            ExprKind::Long { value, unsigned } => self.wide_const(*value, if *unsigned { Ty::ULong } else { Ty::Long }),
             ExprKind::Float(f) => Val::imm(f.to_bits(), Ty::Float),
+            ExprKind::Double(d) => self.wide_const(crate::exec::wide::bits(*d), Ty::Double),
             ExprKind::Bool(b) => Val::imm(u32::from(*b), Ty::Bool),
             ExprKind::Name(n) => self.name_value(n, e.span),
             ExprKind::Member(base, member, mspan) => self.member(base, member, *mspan),
@@ -551,6 +555,7 @@ impl Gen<'_, '_> {
             UnOp::Not => {
                 let op = match v.ty {
                     Ty::Float => self.cmp(CmpOp::Eq, CmpType::Float, v.op, VOp::Imm(0)),
+                    Ty::Long | Ty::ULong | Ty::Double => self.wide_truth(v, true),
                     Ty::Ptr { .. } => self.cmp(CmpOp::Eq, CmpType::Uint, v.op, VOp::Imm(0)),
                     Ty::Void => {
                         self.diags.error(span, "operator `!` cannot be applied to a `void` value");
@@ -573,6 +578,9 @@ impl Gen<'_, '_> {
                 }
                 let t = v.ty.promote();
                 let v = self.convert(v, t);
+                if t.is_wide() {
+                    return if op == UnOp::Plus { v } else { self.wide_negate(op == UnOp::BitNot, v) };
+                }
                 let op = match (op, t) {
                     (UnOp::Plus, _) => v.op,
                     (UnOp::Neg, Ty::Float) => self.unary_op(UnaryOp::FNeg, v.op),
@@ -672,11 +680,15 @@ impl Gen<'_, '_> {
         } else {
             (self.convert(x, typing.operand), self.convert(y, typing.operand))
         };
+        if matches!(typing.lowered, Lowered::Wide(_) | Lowered::WideCmp(..)) {
+            return self.wide_binary(typing.lowered, x, y, typing.result);
+        }
         let op = match typing.lowered {
             Lowered::Alu(o) => self.alu(o, x.op, y.op),
             Lowered::Sfu(o) => self.sfu(o, x.op, y.op),
             Lowered::Cmp(c, t) => self.cmp(c, t, x.op, y.op),
             Lowered::Logical(and) => self.alu(if and { AluOp::And } else { AluOp::Or }, x.op, y.op),
+            Lowered::Wide(_) | Lowered::WideCmp(..) => VOp::Imm(0),
         };
         Val { op, ty: typing.result }
     }
@@ -856,6 +868,12 @@ impl Gen<'_, '_> {
                     } else {
                         Val { op: vy.op, ty }
                     }
+                }
+                VOp::Reg(cond) if ty.is_wide() => {
+                    let (a, b) = (self.wide_reg(vx), self.wide_reg(vy));
+                    let dst = self.temp();
+                    self.emit(VInstr::Select64 { dst, cond, a, b });
+                    Val { op: VOp::Reg(dst), ty }
                 }
                 VOp::Reg(cond) => {
                     let dst = self.temp();
@@ -1233,7 +1251,10 @@ impl Gen<'_, '_> {
                     let hit = self.cmp(CmpOp::Eq, CmpType::Int, VOp::Reg(*idx), VOp::Imm(j as u32));
                     let cond = self.in_reg(hit);
                     let dst = self.temp();
-                    self.emit(VInstr::Select { dst, cond, a: VOp::Reg(r), b: acc });
+                    match acc {
+                        VOp::Reg(b) if ty.is_wide() => self.emit(VInstr::Select64 { dst, cond, a: r, b }),
+                        b => self.emit(VInstr::Select { dst, cond, a: VOp::Reg(r), b }),
+                    }
                     acc = VOp::Reg(dst);
                 }
                 Val { op: acc, ty: *ty }
@@ -1266,11 +1287,16 @@ impl Gen<'_, '_> {
         match p {
             Place::Var { reg, .. } => self.move_into(*reg, v.op),
             Place::Local { regs, index: Ok(i), .. } => self.move_into(regs[*i], v.op),
-            Place::Local { regs, index: Err(idx), .. } => {
+            Place::Local { regs, index: Err(idx), ty } => {
                 for (j, &r) in regs.iter().enumerate() {
                     let hit = self.cmp(CmpOp::Eq, CmpType::Int, VOp::Reg(*idx), VOp::Imm(j as u32));
                     let cond = self.in_reg(hit);
-                    self.emit(VInstr::Select { dst: r, cond, a: v.op, b: VOp::Reg(r) });
+                    if ty.is_wide() {
+                        let a = self.wide_reg(v);
+                        self.emit(VInstr::Select64 { dst: r, cond, a, b: r });
+                    } else {
+                        self.emit(VInstr::Select { dst: r, cond, a: v.op, b: VOp::Reg(r) });
+                    }
                 }
             }
             Place::Mem { ty: Ty::Struct(_), .. } => {}
@@ -1352,11 +1378,29 @@ impl Gen<'_, '_> {
         // The old value must survive the update when it is the result (`x++` in an expression).
         let old = if want_value && !pre && matches!(p, Place::Var { .. } | Place::Local { .. }) {
             let copy = self.temp();
-            self.emit(VInstr::Mov { dst: copy, src: current.op });
+            match current.op {
+                VOp::Reg(src) if ty.is_wide() => self.emit(VInstr::Mov64 { dst: copy, src }),
+                src => self.emit(VInstr::Mov { dst: copy, src }),
+            }
             Val { op: VOp::Reg(copy), ty }
         } else {
             current
         };
+        if ty.is_wide() {
+            let one = self.wide_const(if ty == Ty::Double { 1f64.to_bits() } else { 1 }, ty);
+            let op = if increment { BinOp::Add } else { BinOp::Sub };
+            let typing = binary_typing(op, ty, ty).map(|t| t.lowered).unwrap_or(Lowered::Logical(false));
+            let new = self.wide_binary(typing, current, one, ty);
+            self.access_at = target.span;
+            self.store_place(&p, new);
+            if !pre {
+                return old;
+            }
+            return match p {
+                Place::Var { reg, .. } => Val { op: VOp::Reg(reg), ty },
+                _ => new,
+            };
+        }
         let (add, sub, step) = match ty {
             Ty::Float => (AluOp::FAdd, AluOp::FSub, FLOAT_ONE),
             Ty::Ptr { .. } | Ty::StructPtr { .. } => (AluOp::Add, AluOp::Sub, self.pointee_size(ty)),
@@ -1543,8 +1587,10 @@ impl Gen<'_, '_> {
     }
 
     fn math(&mut self, name: &str, args: &[Expr], span: Span) -> Val {
+        let written = name;
         // C++'s float overloads (`exp`, `pow`, …) and the fast intrinsics (`__expf`) are the
-        // single-precision functions.
+        // single-precision functions; given a 64-bit argument, the overloads are the
+        // double-precision ones (`super::wide`).
         let name = match name {
             "fabs" => "fabsf",
             "fmin" => "fminf",
@@ -1586,6 +1632,11 @@ impl Gen<'_, '_> {
         let vals: Vec<Val> = args.iter().map(|e| self.arith_arg(name, e)).collect();
         if vals.iter().any(|v| v.ty == Ty::Error) {
             return Val::error();
+        }
+        if vals.iter().any(|v| v.ty.is_wide()) {
+            if let Some(v) = self.wide_math(written, &vals, span) {
+                return v;
+            }
         }
         let float = |g: &mut Self, v: Val| g.convert(v, Ty::Float).op;
         match name {
@@ -1742,6 +1793,9 @@ impl Gen<'_, '_> {
         let Some((space, addr, elem)) = target else { return Val::error() };
         if vals.iter().any(|v| v.ty == Ty::Error) {
             return Val::error();
+        }
+        if elem.is_wide() {
+            return self.wide_unsupported(args[0].span, &format!("`{name}` on 64-bit values (`long long`, `double`)"));
         }
         let float = elem == Ty::Float;
         let unsigned = elem == Ty::Uint;

@@ -205,10 +205,10 @@ impl Gen<'_, '_> {
                 let lowest = self.alu(AluOp::And, g.op, negated);
                 let below = self.alu(AluOp::Sub, lowest, VOp::Imm(1));
                 let lane = self.unary_op(UnaryOp::Popc, below);
-                let value = self.shuffle_value(name, &args[0]);
+                let value = self.shuffle_value(name, &args[0], true);
                 match value {
                     Some(v) => {
-                        let op = self.emit_shuffle(ShuffleMode::Idx, v.op, lane, VOp::Imm(32));
+                        let op = self.shuffle_any(ShuffleMode::Idx, v, lane, VOp::Imm(32));
                         Val { op, ty: v.ty }
                     }
                     None => Val::error(),
@@ -266,7 +266,7 @@ impl Gen<'_, '_> {
             ExprKind::Call(f, _, a) if a.is_empty() => f.strip_prefix(CG).unwrap_or(""),
             _ => "",
         };
-        let Some(mut v) = self.shuffle_value(&name, &args[1]) else { return Val::error() };
+        let Some(mut v) = self.shuffle_value(&name, &args[1], false) else { return Val::error() };
         let float = v.ty == Ty::Float;
         let alu = match (op, v.ty) {
             ("plus", Ty::Float) => AluOp::FAdd,
@@ -301,9 +301,9 @@ impl Gen<'_, '_> {
     }
 
     fn tile_shuffle(&mut self, name: &str, mode: ShuffleMode, n: u8, value: &Expr, b: &Expr) -> Val {
-        let Some(v) = self.shuffle_value(name, value) else { return Val::error() };
+        let Some(v) = self.shuffle_value(name, value, true) else { return Val::error() };
         let b = self.int_argument(name, b);
-        let op = self.emit_shuffle(mode, v.op, b, VOp::Imm(n as u32));
+        let op = self.shuffle_any(mode, v, b, VOp::Imm(n as u32));
         Val { op, ty: v.ty }
     }
 

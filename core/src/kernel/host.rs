@@ -345,6 +345,11 @@ impl Host<'_, '_> {
                     self.structs[id as usize].name, d.name
                 ),
             ),
+            BaseType::Scalar(s @ (Scalar::Long | Scalar::ULong | Scalar::Double)) => self.diags.error_help(
+                d.ty.span,
+                format!("the host block computes in 32 bits: `{}` variables are for kernels", Ty::from_scalar(s)),
+                "declare it `int`, `unsigned` or `float`; it converts when passed to a 64-bit parameter",
+            ),
             BaseType::Scalar(s) => {
                 let ty = Ty::from_scalar(s);
                 let v = match &d.init {
@@ -387,7 +392,7 @@ impl Host<'_, '_> {
     }
 
     fn buffer(&mut self, d: &VarDecl, scalar: Scalar) {
-        let ty = Ty::from_scalar(scalar);
+        let ty = init_type(scalar);
         let elem = elem_type(scalar);
         let list = match &d.init {
             Some(Init::List(items, _)) => Some(items),
@@ -539,7 +544,7 @@ impl Host<'_, '_> {
         let spec = &self.buffers[b as usize];
         let elem = spec.elem;
         let elements = spec.words as u64 * 4 / elem.width().bytes() as u64;
-        let init = self.initializer(r, Ty::from_scalar(scalar_type(elem)), elements, name)?;
+        let init = self.initializer(r, init_type(scalar_type(elem)), elements, name)?;
         self.buffers[b as usize].init = init;
         Some(HVal::Buffer(b))
     }
@@ -732,6 +737,17 @@ impl Host<'_, '_> {
         match &e.kind {
             ExprKind::Int { value, unsigned } => Some(HVal::Num(*value, if *unsigned { Ty::Uint } else { Ty::Int })),
             ExprKind::Float(f) => Some(HVal::Num(f.to_bits(), Ty::Float)),
+            // The host block computes in 32 bits: an unsuffixed literal is a `float` here.
+            ExprKind::Double(d) => Some(HVal::Num((*d as f32).to_bits(), Ty::Float)),
+            ExprKind::Long { value, unsigned } => match u32::try_from(*value) {
+                Ok(v) if *unsigned || v <= i32::MAX as u32 => {
+                    Some(HVal::Num(v, if *unsigned || v > i32::MAX as u32 { Ty::Uint } else { Ty::Int }))
+                }
+                _ => {
+                    self.diags.error(e.span, "the host block computes in 32 bits; this value needs 64");
+                    None
+                }
+            },
             ExprKind::Bool(b) => Some(HVal::Num(u32::from(*b), Ty::Bool)),
             ExprKind::Name(n) => match self.lookup(n) {
                 Some(s) => Some(s.val),
@@ -843,7 +859,7 @@ impl Host<'_, '_> {
             ExprKind::Cast(t, x) => {
                 let v = self.eval(x)?;
                 match (v, Ty::from_type_expr(t)) {
-                    (HVal::Num(n, from), Some(to)) if to.is_arith() && from.is_arith() => {
+                    (HVal::Num(n, from), Some(to)) if to.is_arith() && from.is_arith() && !to.is_wide() => {
                         Some(HVal::Num(convert_const(n, from, to), to))
                     }
                     _ => {
@@ -1278,6 +1294,12 @@ impl Host<'_, '_> {
                     }
                 }
                 (Ty::Ptr { .. } | Ty::StructPtr { .. }, HVal::Num(0, t)) if t.is_integer() => Some(Arg::Value(0)),
+                // A 64-bit parameter takes two words, low first.
+                (p, HVal::Num(v, t)) if p.is_wide() && t.is_arith() => {
+                    let bits = super::types::convert_bits(v as u64, t, p);
+                    out.push(Arg::Value(bits as u32));
+                    Some(Arg::Value((bits >> 32) as u32))
+                }
                 (p, HVal::Num(v, t)) if p.is_arith() && t.is_arith() && t != Ty::Void => {
                     Some(Arg::Value(convert_const(v, t, p)))
                 }
@@ -1324,6 +1346,9 @@ fn elem_name(elem: ElemType) -> &'static str {
         ElemType::Short => "short",
         ElemType::UShort => "unsigned short",
         ElemType::Bool => "bool",
+        ElemType::Long => "long long",
+        ElemType::ULong => "unsigned long long",
+        ElemType::Double => "double",
     }
 }
 
@@ -1338,6 +1363,20 @@ fn elem_type(scalar: Scalar) -> ElemType {
         Scalar::Short => ElemType::Short,
         Scalar::UShort => ElemType::UShort,
         Scalar::Bool => ElemType::Bool,
+        Scalar::Long => ElemType::Long,
+        Scalar::ULong => ElemType::ULong,
+        Scalar::Double => ElemType::Double,
+    }
+}
+
+/// The type a buffer's initial values are given in: its own, or for a 64-bit buffer the
+/// 32-bit type of the same kind (host values are 32 bits; see `widen_elements`).
+fn init_type(scalar: Scalar) -> Ty {
+    match scalar {
+        Scalar::Long => Ty::Int,
+        Scalar::ULong => Ty::Uint,
+        Scalar::Double => Ty::Float,
+        other => Ty::from_scalar(other),
     }
 }
 
@@ -1352,6 +1391,9 @@ fn scalar_type(elem: ElemType) -> Scalar {
         ElemType::Short => Scalar::Short,
         ElemType::UShort => Scalar::UShort,
         ElemType::Bool => Scalar::Bool,
+        ElemType::Long => Scalar::Long,
+        ElemType::ULong => Scalar::ULong,
+        ElemType::Double => Scalar::Double,
     }
 }
 

@@ -14,8 +14,13 @@ pub(crate) enum Tok {
     Ident(String),
     /// An integer literal: its value, whether it is `unsigned` by suffix or by size.
     Int { value: u32, unsigned: bool },
-    /// A float literal.
+    /// A 64-bit integer literal (`long`/`long long` by suffix, or a decimal too big for
+    /// `int`), and whether it is `unsigned`.
+    Long { value: u64, unsigned: bool },
+    /// A float literal (suffix `f`).
     Float(f32),
+    /// A double literal (no suffix, as in C).
+    Double(f64),
     /// Punctuation, including `#`.
     Punct(&'static str),
     /// A string literal, as written between its quotes (escapes left as they are): only
@@ -85,6 +90,8 @@ impl Token {
             Tok::Ident(n) => format!("`{n}`"),
             Tok::Int { value, unsigned } => format!("`{value}{}`", if *unsigned { "u" } else { "" }),
             Tok::Float(f) => format!("`{f}`"),
+            Tok::Double(d) => format!("`{d}`"),
+            Tok::Long { value, .. } => format!("`{value}`"),
             Tok::Punct(p) => format!("`{p}`"),
             Tok::Str(text) => format!("the string `\"{text}\"`"),
             Tok::Eof => "the end of the file".to_string(),
@@ -335,7 +342,15 @@ impl Lexer<'_> {
         let text = &self.src[start..digits_end];
         let suffix = &self.src[digits_end..self.pos];
         if is_float {
-            if !matches!(suffix, "" | "f" | "F") {
+            if suffix.is_empty() {
+                let value = text.parse::<f64>().unwrap_or(0.0);
+                if value.is_infinite() {
+                    diags.error(span, format!("double literal `{text}` is too large (at most about 1.8e308)"));
+                }
+                self.push(Tok::Double(value), span);
+                return;
+            }
+            if !matches!(suffix, "f" | "F") {
                 diags.error(span, format!("invalid suffix `{suffix}` on a float literal"));
             }
             let value = text.parse::<f32>().unwrap_or(0.0);
@@ -348,19 +363,21 @@ impl Lexer<'_> {
             self.push(Tok::Float(value), span);
             return;
         }
+        // `l`, `ll` (either case, not mixed), with or without `u` before or after: 64 bits.
+        let lower = suffix.to_ascii_lowercase();
+        let long_suffix = matches!(lower.as_str(), "l" | "ll" | "ul" | "lu" | "ull" | "llu")
+            && !suffix.contains("lL")
+            && !suffix.contains("Ll");
         let unsigned = match suffix {
             "" => false,
             "u" | "U" => true,
+            _ if long_suffix => lower.contains('u'),
             "f" | "F" => {
                 diags.error_help(
                     span,
                     format!("invalid suffix `{suffix}` on an integer literal"),
                     format!("write `{text}.0f` for a float"),
                 );
-                false
-            }
-            s if s.contains(['l', 'L']) => {
-                diags.error(span, "`long` literals are not supported; every value is 32 bits");
                 false
             }
             _ => {
@@ -376,13 +393,9 @@ impl Lexer<'_> {
             (text, 10)
         };
         let value = match u64::from_str_radix(digits, radix) {
-            Ok(v) if v <= u32::MAX as u64 => v as u32,
-            Ok(_) => {
-                diags.error(span, format!("integer literal `{text}` does not fit in 32 bits"));
-                0
-            }
+            Ok(v) => v,
             Err(e) if *e.kind() == core::num::IntErrorKind::PosOverflow => {
-                diags.error(span, format!("integer literal `{text}` does not fit in 32 bits"));
+                diags.error(span, format!("integer literal `{text}` does not fit in 64 bits"));
                 0
             }
             Err(_) => {
@@ -391,10 +404,29 @@ impl Lexer<'_> {
                 0
             }
         };
-        // As in C: a decimal literal too big for `int` is unsigned here (C would pick `long`);
-        // hexadecimal and octal literals too big for `int` are `unsigned`.
-        let unsigned = unsigned || value > i32::MAX as u32;
-        self.push(Tok::Int { value, unsigned }, span);
+        // As in C (with nvcc's 64-bit `long`): the first of `int`, `unsigned` (not for a
+        // decimal), `long`, `unsigned long` that holds the value, from the suffix's on.
+        let decimal = radix == 10;
+        let fits = |signed_max: u64, unsigned_max: u64| {
+            if unsigned {
+                value <= unsigned_max
+            } else {
+                value <= signed_max || (!decimal && value <= unsigned_max)
+            }
+        };
+        if !long_suffix && fits(i32::MAX as u64, u32::MAX as u64) {
+            let unsigned = unsigned || value > i32::MAX as u64;
+            self.push(Tok::Int { value: value as u32, unsigned }, span);
+        } else {
+            if !unsigned && decimal && value > i64::MAX as u64 {
+                diags.error(
+                    span,
+                    format!("integer literal `{text}` is too large for `long long`; add `u` to make it unsigned"),
+                );
+            }
+            let unsigned = unsigned || value > i64::MAX as u64;
+            self.push(Tok::Long { value, unsigned }, span);
+        }
     }
 }
 
@@ -425,10 +457,10 @@ mod tests {
                 Tok::Int { value: 31, unsigned: false },
                 Tok::Int { value: 8, unsigned: false },
                 Tok::Int { value: 7, unsigned: true },
-                Tok::Float(1.5),
+                Tok::Double(1.5),
                 Tok::Float(2.5),
-                Tok::Float(0.5),
-                Tok::Float(1000.0),
+                Tok::Double(0.5),
+                Tok::Double(1000.0),
                 Tok::Ident("y".into()),
                 Tok::Eof
             ]
@@ -452,8 +484,13 @@ mod tests {
             ("x = 'ab';", (1, 5), "`'ab'` is not one character; write a character as `'a'` or `'\\n'`"),
             ("x = '\\q';", (1, 5), "`'\\q'` is not one character; write a character as `'a'` or `'\\n'`"),
             ("\n  s = \"hi;\n", (2, 7), "unterminated string literal: it has no closing quote on its line"),
-            ("x = 99999999999;", (1, 5), "integer literal `99999999999` does not fit in 32 bits"),
-            ("x = 5L;", (1, 5), "`long` literals are not supported; every value is 32 bits"),
+            ("x = 99999999999999999999;", (1, 5), "integer literal `99999999999999999999` does not fit in 64 bits"),
+            (
+                "x = 9999999999999999999;",
+                (1, 5),
+                "integer literal `9999999999999999999` is too large for `long long`; add `u` to make it unsigned",
+            ),
+            ("x = 5lL;", (1, 5), "invalid suffix `lL` on an integer literal"),
             ("x = 1f;", (1, 5), "invalid suffix `f` on an integer literal"),
             ("x = 1.0q;", (1, 5), "invalid suffix `q` on a float literal"),
             ("x = 0x;", (1, 5), "integer literal `0x` needs hexadecimal digits after `0x`"),
@@ -461,14 +498,15 @@ mod tests {
             (
                 "x = 123456789012345678901234;",
                 (1, 5),
-                "integer literal `123456789012345678901234` does not fit in 32 bits",
+                "integer literal `123456789012345678901234` does not fit in 64 bits",
             ),
             (
                 "x = 0777777777777777777777777;",
                 (1, 5),
-                "integer literal `0777777777777777777777777` does not fit in 32 bits",
+                "integer literal `0777777777777777777777777` does not fit in 64 bits",
             ),
-            ("x = 1e39;", (1, 5), "float literal `1e39` is too large for a 32-bit float (at most about 3.4e38)"),
+            ("x = 1e39f;", (1, 5), "float literal `1e39` is too large for a 32-bit float (at most about 3.4e38)"),
+            ("x = 1e309;", (1, 5), "double literal `1e309` is too large (at most about 1.8e308)"),
             ("\u{FEFF}a @ b", (1, 3), "unexpected character `@`"),
             ("a @ b", (1, 3), "unexpected character `@`"),
             ("x /* never closed", (1, 3), "unterminated comment: `/*` has no matching `*/`"),

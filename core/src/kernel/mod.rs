@@ -45,6 +45,7 @@ mod templates;
 mod types;
 mod vcode;
 mod warp_intrinsics;
+mod wide;
 
 use alloc::format;
 use alloc::string::String;

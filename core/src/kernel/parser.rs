@@ -689,10 +689,18 @@ impl<'a> Parser<'a> {
                         _ => BaseType::Dim3,
                     });
                 }
-                "double" => {
-                    self.error_help(t.span, "`double` is not supported", "use `float`");
-                    base = Some(BaseType::Scalar(Scalar::Float));
+                "double" if base == Some(BaseType::Scalar(Scalar::Long)) => {
+                    self.error_help(t.span, "`long double` is not supported", "use `double`");
+                    base = Some(BaseType::Scalar(Scalar::Double));
                 }
+                "double" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Scalar(Scalar::Double)),
+                // `long`, `long long`, `long int`, `long long int`: 64 bits, as nvcc's on Linux.
+                "long" if base.is_none() || base == Some(BaseType::Scalar(Scalar::Long)) => {
+                    base = Some(BaseType::Scalar(Scalar::Long))
+                }
+                "int" if base == Some(BaseType::Scalar(Scalar::Long)) => {}
+                "int64_t" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Scalar(Scalar::Long)),
+                "uint64_t" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Scalar(Scalar::ULong)),
                 "auto" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Auto),
                 w if base.is_none() && unsigned.is_none() && is_group_type(w) => base = Some(BaseType::Group),
                 "char" if base.is_none() => base = Some(BaseType::Scalar(Scalar::Char)),
@@ -703,13 +711,9 @@ impl<'a> Parser<'a> {
                 "uint8_t" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Scalar(Scalar::UChar)),
                 "int16_t" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Scalar(Scalar::Short)),
                 "uint16_t" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Scalar(Scalar::UShort)),
-                "long" | "half" | "int64_t" | "uint64_t" => {
-                    self.error_help(
-                        t.span,
-                        format!("`{w}` is not supported"),
-                        "values are at most 32 bits: use `int`, `unsigned` or `float`",
-                    );
-                    base = Some(BaseType::Scalar(Scalar::Int));
+                "half" => {
+                    self.error_help(t.span, "`half` is not supported", "use `float`");
+                    base = Some(BaseType::Scalar(Scalar::Float));
                 }
                 "uint32_t" | "uint" if base.is_none() && unsigned.is_none() => {
                     base = Some(BaseType::Scalar(Scalar::Uint));
@@ -745,7 +749,8 @@ impl<'a> Parser<'a> {
             (Some(b), None) => b,
             (Some(BaseType::Scalar(Scalar::Char)), Some(true)) => BaseType::Scalar(Scalar::UChar),
             (Some(BaseType::Scalar(Scalar::Short)), Some(true)) => BaseType::Scalar(Scalar::UShort),
-            (Some(b @ BaseType::Scalar(Scalar::Char | Scalar::Short)), Some(false)) => b,
+            (Some(BaseType::Scalar(Scalar::Long)), Some(true)) => BaseType::Scalar(Scalar::ULong),
+            (Some(b @ BaseType::Scalar(Scalar::Char | Scalar::Short | Scalar::Long)), Some(false)) => b,
             (Some(_), Some(true)) | (None, Some(true)) => BaseType::Scalar(Scalar::Uint),
             (Some(_), Some(false)) | (None, Some(false)) => BaseType::Scalar(Scalar::Int),
             (None, None) => {
@@ -1409,7 +1414,9 @@ impl<'a> Parser<'a> {
         let t = self.peek();
         let kind = match &t.tok {
             Tok::Int { value, unsigned } => ExprKind::Int { value: *value, unsigned: *unsigned },
+            Tok::Long { value, unsigned } => ExprKind::Long { value: *value, unsigned: *unsigned },
             Tok::Float(f) => ExprKind::Float(*f),
+            Tok::Double(d) => ExprKind::Double(*d),
             Tok::Str(_) => {
                 return Err(self.error(
                     t.span,
@@ -1417,7 +1424,8 @@ impl<'a> Parser<'a> {
                 ))
             }
             Tok::Ident(w)
-                if matches!(w.as_str(), "int" | "float" | "unsigned" | "bool") && self.peek_at(1).is_punct("(") =>
+                if matches!(w.as_str(), "int" | "float" | "double" | "unsigned" | "bool")
+                    && self.peek_at(1).is_punct("(") =>
             {
                 // `float(x)`: C++'s functional cast, the same as `(float)x`.
                 let ty = self.base_type()?;
@@ -1530,8 +1538,8 @@ mod tests {
             &[(2, 19, "expected `)` to close the parenthesis, found `;`")],
         );
         assert_errors("__global__ void k() { x = ; }", &[(1, 27, "expected an expression, found `;`")]);
-        assert_errors("__global__ void k() { double d = 1.0; }", &[(1, 23, "`double` is not supported")]);
-        assert_errors("__global__ void k() { long d = 1; }", &[(1, 23, "`long` is not supported")]);
+        assert_errors("__global__ void k() { long double d = 1.0; }", &[(1, 28, "`long double` is not supported")]);
+
         assert_errors(
             "__global__ void k() { switch (x) { case 1 break; } }",
             &[(1, 43, "expected `:` after the `case` value, found `break`")],

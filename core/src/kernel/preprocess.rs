@@ -532,7 +532,9 @@ fn spelling(tok: &Tok) -> String {
     match tok {
         Tok::Ident(name) => name.clone(),
         Tok::Int { value, .. } => value.to_string(),
-        Tok::Float(value) => format!("{value:?}"),
+        Tok::Long { value, unsigned } => format!("{value}{}ll", if *unsigned { "u" } else { "" }),
+        Tok::Float(value) => format!("{value:?}f"),
+        Tok::Double(value) => format!("{value:?}"),
         Tok::Punct(p) => (*p).to_string(),
         Tok::Str(text) => format!("\"{text}\""),
         Tok::Eof => String::new(),
@@ -955,7 +957,9 @@ mod tests {
             .map(|t| match t {
                 Tok::Ident(n) => n.clone(),
                 Tok::Int { value, .. } => value.to_string(),
+                Tok::Long { value, unsigned } => format!("{value}{}ll", if *unsigned { "u" } else { "" }),
                 Tok::Float(f) => format!("{f:?}f"),
+                Tok::Double(d) => format!("{d:?}"),
                 Tok::Punct(p) => (*p).to_string(),
                 Tok::Str(s) => format!("\"{s}\""),
                 Tok::Eof => String::new(),
@@ -1154,8 +1158,8 @@ mod tests {
         let (_, _, diags) = run("#ifdef DEBUG\n#include \"debug.h\"\n#error not here\n#endif\n", &[]);
         assert!(diags.is_empty(), "{diags:?}");
         // Compiled text still reports them.
-        let (_, _, diags) = run("#if 1\nx = 5L;\n#endif\n", &[]);
-        assert_eq!(diags[0].message, "`long` literals are not supported; every value is 32 bits");
+        let (_, _, diags) = run("#if 1\nx = 5lL;\n#endif\n", &[]);
+        assert_eq!(diags[0].message, "invalid suffix `lL` on an integer literal");
     }
 
     #[test]

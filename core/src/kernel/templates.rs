@@ -259,7 +259,9 @@ fn text(value: &[Token]) -> String {
         let word = match &t.tok {
             Tok::Ident(w) => w.clone(),
             Tok::Int { value, unsigned } => format!("{value}{}", if *unsigned { "u" } else { "" }),
-            Tok::Float(f) => format!("{f}"),
+            Tok::Long { value, unsigned } => format!("{value}{}ll", if *unsigned { "u" } else { "" }),
+            Tok::Float(f) => format!("{f}f"),
+            Tok::Double(d) => format!("{d}"),
             Tok::Punct(p) => String::from(*p),
             Tok::Str(s) => format!("\"{s}\""),
             Tok::Eof => String::new(),

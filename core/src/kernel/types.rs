@@ -6,8 +6,8 @@ use alloc::string::String;
 use core::fmt;
 
 use super::ast::{BaseType, BinOp, Scalar, TypeExpr, UnOp};
-use crate::exec::alu;
-use crate::isa::{AluOp, CmpOp, CmpType, SfuOp, UnaryOp, Width};
+use crate::exec::{alu, wide};
+use crate::isa::{AluOp, CmpOp, CmpType, SfuOp, UnaryOp, WideCmpType, WideOp, WideUnaryOp, Width};
 
 /// The type of a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +22,10 @@ pub(crate) enum Ty {
     UChar,
     Short,
     UShort,
+    /// The 64-bit types: held in a register pair (a wide virtual register), 8 bytes in memory.
+    Long,
+    ULong,
+    Double,
     Void,
     /// A byte address in global memory, or in the block's shared memory where `shared`.
     /// A pointer declaration names no space: a variable or parameter takes the space of the
@@ -57,6 +61,9 @@ impl fmt::Display for Ty {
             Ty::UChar => f.write_str("unsigned char"),
             Ty::Short => f.write_str("short"),
             Ty::UShort => f.write_str("unsigned short"),
+            Ty::Long => f.write_str("long long"),
+            Ty::ULong => f.write_str("unsigned long long"),
+            Ty::Double => f.write_str("double"),
             Ty::Void => f.write_str("void"),
             Ty::Ptr { elem, readonly, shared } => {
                 let space = if *shared { "__shared__ " } else { "" };
@@ -130,6 +137,9 @@ impl Ty {
             Scalar::UChar => Ty::UChar,
             Scalar::Short => Ty::Short,
             Scalar::UShort => Ty::UShort,
+            Scalar::Long => Ty::Long,
+            Scalar::ULong => Ty::ULong,
+            Scalar::Double => Ty::Double,
         }
     }
 
@@ -144,6 +154,9 @@ impl Ty {
             Ty::UChar => Scalar::UChar,
             Ty::Short => Scalar::Short,
             Ty::UShort => Scalar::UShort,
+            Ty::Long => Scalar::Long,
+            Ty::ULong => Scalar::ULong,
+            Ty::Double => Scalar::Double,
             _ => return None,
         })
     }
@@ -153,6 +166,16 @@ impl Ty {
         matches!(self, Ty::Bool | Ty::Char | Ty::UChar | Ty::Short | Ty::UShort)
     }
 
+    /// Whether it is a 64-bit type (a wide register).
+    pub fn is_wide(self) -> bool {
+        matches!(self, Ty::Long | Ty::ULong | Ty::Double)
+    }
+
+    /// Whether it is a floating-point type.
+    pub fn is_floating(self) -> bool {
+        matches!(self, Ty::Float | Ty::Double)
+    }
+
     /// How a load or store of a value of this type moves it.
     pub fn width(self) -> Width {
         match self {
@@ -160,6 +183,7 @@ impl Ty {
             Ty::Char => Width::S8,
             Ty::Short => Width::S16,
             Ty::UShort => Width::U16,
+            Ty::Long | Ty::ULong | Ty::Double => Width::Dword,
             _ => Width::Word,
         }
     }
@@ -182,11 +206,11 @@ impl Ty {
     }
 
     pub fn is_arith(self) -> bool {
-        self.is_integer() || self == Ty::Float
+        self.is_integer() || self.is_floating()
     }
 
     pub fn is_integer(self) -> bool {
-        matches!(self, Ty::Int | Ty::Uint | Ty::Error) || self.is_narrow()
+        matches!(self, Ty::Int | Ty::Uint | Ty::Long | Ty::ULong | Ty::Error) || self.is_narrow()
     }
 
     pub fn is_ptr(self) -> bool {
@@ -221,8 +245,15 @@ pub(crate) fn common(a: Ty, b: Ty) -> Ty {
     let (a, b) = (a.promote(), b.promote());
     if a == Ty::Error || b == Ty::Error {
         Ty::Error
+    } else if a == Ty::Double || b == Ty::Double {
+        Ty::Double
     } else if a == Ty::Float || b == Ty::Float {
         Ty::Float
+    } else if a == Ty::ULong || b == Ty::ULong {
+        Ty::ULong
+    } else if a == Ty::Long || b == Ty::Long {
+        // Every `unsigned` is a `long long`.
+        Ty::Long
     } else if a == Ty::Uint || b == Ty::Uint {
         Ty::Uint
     } else {
@@ -236,6 +267,9 @@ pub(crate) enum Lowered {
     Alu(AluOp),
     Sfu(SfuOp),
     Cmp(CmpOp, CmpType),
+    /// On 64-bit operands (a shift's right one converted to `long long` too).
+    Wide(WideOp),
+    WideCmp(CmpOp, WideCmpType),
     /// `&&` / `||` on booleans (both sides already evaluated).
     Logical(bool),
 }
@@ -263,7 +297,7 @@ pub(crate) fn binary_typing(op: BinOp, a: Ty, b: Ty) -> Result<BinaryTyping, Str
     }
     if matches!(op, BinOp::Shl | BinOp::Shr) {
         let left = a.promote();
-        if left == Ty::Float || b == Ty::Float {
+        if left.is_floating() || b.is_floating() {
             return Err(format!(
                 "operator `{}` needs integer operands, found {} and {}",
                 op.symbol(),
@@ -271,14 +305,20 @@ pub(crate) fn binary_typing(op: BinOp, a: Ty, b: Ty) -> Result<BinaryTyping, Str
                 self::a(b)
             ));
         }
-        let alu = match (op, left) {
-            (BinOp::Shl, _) => AluOp::Shl,
-            (_, Ty::Uint) => AluOp::ShrU,
-            _ => AluOp::ShrS,
+        let lowered = match (op, left) {
+            (BinOp::Shl, Ty::Long | Ty::ULong) => Lowered::Wide(WideOp::Shl),
+            (_, Ty::ULong) => Lowered::Wide(WideOp::ShrU),
+            (_, Ty::Long) => Lowered::Wide(WideOp::ShrS),
+            (BinOp::Shl, _) => Lowered::Alu(AluOp::Shl),
+            (_, Ty::Uint) => Lowered::Alu(AluOp::ShrU),
+            _ => Lowered::Alu(AluOp::ShrS),
         };
-        return Ok(BinaryTyping { operand: left, result: left, lowered: Lowered::Alu(alu) });
+        return Ok(BinaryTyping { operand: left, result: left, lowered });
     }
     let t = common(a, b);
+    if t.is_wide() {
+        return wide_binary_typing(op, t, a, b);
+    }
     let float = t == Ty::Float;
     let unsigned = t == Ty::Uint;
     if op.is_comparison() {
@@ -322,12 +362,92 @@ pub(crate) fn binary_typing(op: BinOp, a: Ty, b: Ty) -> Result<BinaryTyping, Str
     Ok(BinaryTyping { operand: t, result: t, lowered })
 }
 
+/// The comparison an operator is, if it is one.
+fn comparison(op: BinOp) -> Option<CmpOp> {
+    Some(match op {
+        BinOp::Lt => CmpOp::Lt,
+        BinOp::Le => CmpOp::Le,
+        BinOp::Gt => CmpOp::Gt,
+        BinOp::Ge => CmpOp::Ge,
+        BinOp::Eq => CmpOp::Eq,
+        BinOp::Ne => CmpOp::Ne,
+        _ => return None,
+    })
+}
+
+/// [`binary_typing`] where the operands' common type `t` is 64-bit.
+fn wide_binary_typing(op: BinOp, t: Ty, a: Ty, b: Ty) -> Result<BinaryTyping, String> {
+    let double = t == Ty::Double;
+    if let Some(cmp) = comparison(op) {
+        let ty = match t {
+            Ty::Double => WideCmpType::Double,
+            Ty::ULong => WideCmpType::Ulong,
+            _ => WideCmpType::Long,
+        };
+        return Ok(BinaryTyping { operand: t, result: Ty::Bool, lowered: Lowered::WideCmp(cmp, ty) });
+    }
+    let unsigned = t == Ty::ULong;
+    let wide = match op {
+        BinOp::Add => {
+            if double {
+                WideOp::DAdd
+            } else {
+                WideOp::Add
+            }
+        }
+        BinOp::Sub => {
+            if double {
+                WideOp::DSub
+            } else {
+                WideOp::Sub
+            }
+        }
+        BinOp::Mul => {
+            if double {
+                WideOp::DMul
+            } else {
+                WideOp::Mul
+            }
+        }
+        BinOp::Div if double => WideOp::DDiv,
+        BinOp::Div => {
+            if unsigned {
+                WideOp::DivU
+            } else {
+                WideOp::DivS
+            }
+        }
+        _ if double => {
+            let help = if op == BinOp::Rem { " (there is no `fmod`)" } else { "" };
+            return Err(format!(
+                "operator `{}` needs integer operands, found {} and {}{help}",
+                op.symbol(),
+                self::a(a),
+                self::a(b)
+            ));
+        }
+        BinOp::Rem => {
+            if unsigned {
+                WideOp::RemU
+            } else {
+                WideOp::RemS
+            }
+        }
+        BinOp::BitAnd => WideOp::And,
+        BinOp::BitOr => WideOp::Or,
+        _ => WideOp::Xor,
+    };
+    Ok(BinaryTyping { operand: t, result: t, lowered: Lowered::Wide(wide) })
+}
+
 /// `a op b` on constants, exactly as the machine computes it.
 pub(crate) fn eval_lowered(l: Lowered, a: u32, b: u32) -> u32 {
     match l {
         Lowered::Alu(op) => alu::alu(op, a, b),
         Lowered::Sfu(op) => alu::sfu(op, a, b),
         Lowered::Cmp(op, ty) => alu::compare(op, ty, a, b),
+        // 32-bit constants never meet a 64-bit operator: see `eval_wide`.
+        Lowered::Wide(_) | Lowered::WideCmp(..) => 0,
         Lowered::Logical(true) => u32::from(a != 0 && b != 0),
         Lowered::Logical(false) => u32::from(a != 0 || b != 0),
     }
@@ -373,10 +493,23 @@ pub(crate) enum Conversion {
     Then(UnaryOp, UnaryOp),
     /// `!= 0` under this comparison type (to `bool`).
     NonZero(CmpType),
+    /// One 64-bit conversion ([`WideUnaryOp`]).
+    Wide(WideUnaryOp),
+    /// A 64-bit conversion, then a narrowing (a `double` to a narrow integer).
+    WideThen(WideUnaryOp, UnaryOp),
+    /// The low word of a 64-bit integer (to `int` or `unsigned`).
+    Low,
+    /// The low word, then a narrowing.
+    LowThen(UnaryOp),
+    /// `!= 0` of a 64-bit value (to `bool`).
+    WideNonZero(WideCmpType),
 }
 
 /// How an arithmetic value of type `from` becomes `to` (both arithmetic).
 pub(crate) fn conversion(from: Ty, to: Ty) -> Conversion {
+    if from.is_wide() || to.is_wide() {
+        return wide_conversion(from, to);
+    }
     match (from, to) {
         (f, t) if f == t => Conversion::Free,
         (Ty::Float, Ty::Bool) => Conversion::NonZero(CmpType::Float),
@@ -393,6 +526,63 @@ pub(crate) fn conversion(from: Ty, to: Ty) -> Conversion {
             Conversion::Unary(narrowing(t))
         }
         _ => Conversion::Free,
+    }
+}
+
+/// [`conversion`] where either side is 64-bit: C's rules, as nvcc's `cvt` instructions
+/// carry them out (integers modulo 2^64 or 2^32, floats truncated toward zero).
+fn wide_conversion(from: Ty, to: Ty) -> Conversion {
+    use WideUnaryOp::*;
+    let integer64 = |t: Ty| matches!(t, Ty::Long | Ty::ULong);
+    match (from, to) {
+        (f, t) if f == t => Conversion::Free,
+        (f, t) if integer64(f) && integer64(t) => Conversion::Free,
+        (Ty::Double, Ty::Bool) => Conversion::WideNonZero(WideCmpType::Double),
+        (_, Ty::Bool) => Conversion::WideNonZero(WideCmpType::Long),
+        (Ty::Double, Ty::Float) => Conversion::Wide(DoubleToFloat),
+        (Ty::Double, Ty::Int) => Conversion::Wide(DoubleToInt),
+        (Ty::Double, Ty::Uint) => Conversion::Wide(DoubleToUint),
+        (Ty::Double, Ty::Long) => Conversion::Wide(DoubleToLong),
+        (Ty::Double, Ty::ULong) => Conversion::Wide(DoubleToUlong),
+        (Ty::Double, t) => Conversion::WideThen(DoubleToInt, narrowing(t)),
+        (Ty::Long, Ty::Double) => Conversion::Wide(LongToDouble),
+        (Ty::ULong, Ty::Double) => Conversion::Wide(UlongToDouble),
+        (Ty::Long, Ty::Float) => Conversion::Wide(LongToFloat),
+        (Ty::ULong, Ty::Float) => Conversion::Wide(UlongToFloat),
+        (f, Ty::Int | Ty::Uint) if integer64(f) => Conversion::Low,
+        (f, t) if integer64(f) => Conversion::LowThen(narrowing(t)),
+        (Ty::Float, Ty::Double) => Conversion::Wide(FloatToDouble),
+        (Ty::Uint, Ty::Double) => Conversion::Wide(UintToDouble),
+        (_, Ty::Double) => Conversion::Wide(IntToDouble),
+        (Ty::Float, Ty::Long) => Conversion::Wide(FloatToLong),
+        (Ty::Float, _) => Conversion::Wide(FloatToUlong),
+        // Narrow values are held extended, so their sign is right for either extension.
+        (Ty::Uint | Ty::UChar | Ty::UShort | Ty::Bool, _) => Conversion::Wide(UintToLong),
+        _ => Conversion::Wide(IntToLong),
+    }
+}
+
+/// Converts a constant of any arithmetic type; a 32-bit value is in the low word.
+pub(crate) fn convert_bits(bits: u64, from: Ty, to: Ty) -> u64 {
+    let word = bits as u32;
+    match conversion(from, to) {
+        Conversion::Wide(op) => wide::wide_unary(op, bits),
+        Conversion::WideThen(op, then) => alu::unary(then, wide::wide_unary(op, bits) as u32) as u64,
+        Conversion::Low => word as u64,
+        Conversion::LowThen(then) => alu::unary(then, word) as u64,
+        Conversion::WideNonZero(ty) => wide::wide_compare(CmpOp::Ne, ty, bits, 0) as u64,
+        _ if from.is_wide() && to.is_wide() => bits,
+        _ => convert_const(word, from, to) as u64,
+    }
+}
+
+/// `a op b` on 64-bit constants (both of the operator's operand type), as the machine
+/// computes it; a comparison's result is in the low word.
+pub(crate) fn eval_wide(l: Lowered, a: u64, b: u64) -> u64 {
+    match l {
+        Lowered::Wide(op) => wide::wide(op, a, b),
+        Lowered::WideCmp(op, ty) => wide::wide_compare(op, ty, a, b) as u64,
+        other => eval_lowered(other, a as u32, b as u32) as u64,
     }
 }
 
@@ -413,6 +603,8 @@ pub(crate) fn convert_const(bits: u32, from: Ty, to: Ty) -> u32 {
         Conversion::Unary(op) => alu::unary(op, bits),
         Conversion::Then(first, then) => alu::unary(then, alu::unary(first, bits)),
         Conversion::NonZero(ty) => alu::compare(CmpOp::Ne, ty, bits, 0),
+        // A 64-bit side: see `convert_bits`.
+        _ => convert_bits(bits as u64, from, to) as u32,
     }
 }
 

@@ -1,9 +1,17 @@
 //! The code generator's output before register allocation: the instruction set of
 //! [`crate::isa`] over unlimited virtual registers. Branch targets are label numbers while
 //! code is generated and instruction indices afterwards.
+//!
+//! A 64-bit value (`long long`, `double`) is one *wide* virtual register, given a pair of
+//! consecutive machine registers by the allocator (low word first). Whether a register is wide
+//! follows from the instructions that write it ([`VInstr::def_is_wide`]) and, for a parameter,
+//! from the kernel's signature; every passage that reads one knows it reads a pair.
+
+use alloc::vec::Vec;
 
 use crate::isa::{
-    AluOp, AtomicOp, CmpOp, CmpType, Instr, Operand, Reg, SfuOp, ShuffleMode, Space, Special, UnaryOp, VoteMode, Width,
+    AluOp, AtomicOp, CmpOp, CmpType, Instr, Operand, Reg, SfuOp, ShuffleMode, Space, Special, UnaryOp, VoteMode,
+    WideCmpType, WideOp, WideUnaryOp, Width,
 };
 
 /// A virtual register.
@@ -68,6 +76,52 @@ pub(crate) enum VInstr {
         a: VOp,
         b: VOp,
     },
+    /// 64-bit arithmetic ([`Instr::Wide`]): `dst`, `a` and `b` are wide.
+    Wide {
+        op: WideOp,
+        dst: VReg,
+        a: VReg,
+        b: VReg,
+    },
+    /// [`Instr::WideUnary`]: `dst` is wide where the operation writes a pair, `a` where it
+    /// reads one.
+    WideUnary {
+        op: WideUnaryOp,
+        dst: VReg,
+        a: VReg,
+    },
+    /// [`Instr::WideCmp`]: `a` and `b` are wide, `dst` is not.
+    WideCmp {
+        op: CmpOp,
+        ty: WideCmpType,
+        dst: VReg,
+        a: VReg,
+        b: VReg,
+    },
+    /// The wide `dst` made of two words: two moves once allocated.
+    Pack {
+        dst: VReg,
+        lo: VOp,
+        hi: VOp,
+    },
+    /// One word (the high one where `high`) of the wide `src`: a move once allocated.
+    Half {
+        dst: VReg,
+        src: VReg,
+        high: bool,
+    },
+    /// A copy of a wide register: two moves once allocated (none where both share a pair).
+    Mov64 {
+        dst: VReg,
+        src: VReg,
+    },
+    /// `dst = cond != 0 ? a : b` on wide registers: two selects once allocated.
+    Select64 {
+        dst: VReg,
+        cond: VReg,
+        a: VReg,
+        b: VReg,
+    },
     /// A warp shuffle ([`Instr::Shuffle`]): not pure, its result depends on which lanes run
     /// it together, so it is never moved across a branch.
     Shuffle {
@@ -84,6 +138,7 @@ pub(crate) enum VInstr {
         mask: VOp,
         pred: VOp,
     },
+    /// A load; `dst` is wide where `width` is [`Width::Dword`].
     Load {
         space: Space,
         width: Width,
@@ -92,6 +147,7 @@ pub(crate) enum VInstr {
         offset: i32,
         site: Site,
     },
+    /// A store; `src` is a wide register where `width` is [`Width::Dword`].
     Store {
         space: Space,
         width: Width,
@@ -160,6 +216,13 @@ impl VInstr {
             | VInstr::Sfu { dst, .. }
             | VInstr::Cmp { dst, .. }
             | VInstr::Select { dst, .. }
+            | VInstr::Wide { dst, .. }
+            | VInstr::WideUnary { dst, .. }
+            | VInstr::WideCmp { dst, .. }
+            | VInstr::Pack { dst, .. }
+            | VInstr::Half { dst, .. }
+            | VInstr::Mov64 { dst, .. }
+            | VInstr::Select64 { dst, .. }
             | VInstr::Shuffle { dst, .. }
             | VInstr::Vote { dst, .. }
             | VInstr::Load { dst, .. }
@@ -184,6 +247,13 @@ impl VInstr {
             | VInstr::Sfu { dst, .. }
             | VInstr::Cmp { dst, .. }
             | VInstr::Select { dst, .. }
+            | VInstr::Wide { dst, .. }
+            | VInstr::WideUnary { dst, .. }
+            | VInstr::WideCmp { dst, .. }
+            | VInstr::Pack { dst, .. }
+            | VInstr::Half { dst, .. }
+            | VInstr::Mov64 { dst, .. }
+            | VInstr::Select64 { dst, .. }
             | VInstr::Shuffle { dst, .. }
             | VInstr::Vote { dst, .. }
             | VInstr::Load { dst, .. }
@@ -220,6 +290,20 @@ impl VInstr {
                 op(VOp::Reg(cond));
                 op(a);
                 op(b)
+            }
+            VInstr::Wide { a, b, .. } | VInstr::WideCmp { a, b, .. } => {
+                op(VOp::Reg(a));
+                op(VOp::Reg(b))
+            }
+            VInstr::WideUnary { a, .. } | VInstr::Half { src: a, .. } | VInstr::Mov64 { src: a, .. } => op(VOp::Reg(a)),
+            VInstr::Pack { lo, hi, .. } => {
+                op(lo);
+                op(hi)
+            }
+            VInstr::Select64 { cond, a, b, .. } => {
+                op(VOp::Reg(cond));
+                op(VOp::Reg(a));
+                op(VOp::Reg(b))
             }
             VInstr::Load { addr, .. } => op(VOp::Reg(addr)),
             VInstr::Store { addr, src, .. } => {
@@ -266,12 +350,24 @@ impl VInstr {
                 f(a);
                 f(b)
             }
-            VInstr::Store { src, .. } => f(src),
+            // A wide store's source is a register pair, never a constant.
+            VInstr::Store { src, width, .. } if *width != Width::Dword => f(src),
             VInstr::Atomic { src, compare, .. } => {
                 f(src);
                 f(compare)
             }
-            VInstr::Special { .. }
+            VInstr::Pack { lo, hi, .. } => {
+                f(lo);
+                f(hi)
+            }
+            VInstr::Store { .. }
+            | VInstr::Wide { .. }
+            | VInstr::WideUnary { .. }
+            | VInstr::WideCmp { .. }
+            | VInstr::Half { .. }
+            | VInstr::Mov64 { .. }
+            | VInstr::Select64 { .. }
+            | VInstr::Special { .. }
             | VInstr::Load { .. }
             | VInstr::Branch { .. }
             | VInstr::Barrier { .. }
@@ -281,10 +377,25 @@ impl VInstr {
     }
 
     /// Calls `f` on every input that must be a register: a select's condition, an address,
-    /// a branch condition (not launch groups, whose registers must stay consecutive).
+    /// a branch condition, every wide input (not launch groups, whose registers must stay
+    /// consecutive).
     pub fn for_each_reg_input_mut(&mut self, mut f: impl FnMut(&mut VReg)) {
         match self {
             VInstr::Select { cond, .. } => f(cond),
+            VInstr::Select64 { cond, a, b, .. } => {
+                f(cond);
+                f(a);
+                f(b)
+            }
+            VInstr::Wide { a, b, .. } | VInstr::WideCmp { a, b, .. } => {
+                f(a);
+                f(b)
+            }
+            VInstr::WideUnary { a, .. } | VInstr::Half { src: a, .. } | VInstr::Mov64 { src: a, .. } => f(a),
+            VInstr::Store { width: Width::Dword, addr, src: VOp::Reg(src), .. } => {
+                f(addr);
+                f(src)
+            }
             VInstr::Load { addr, .. } | VInstr::Store { addr, .. } | VInstr::Atomic { addr, .. } => f(addr),
             VInstr::Branch { cond: Some(c), .. } => f(c),
             _ => {}
@@ -304,7 +415,24 @@ impl VInstr {
                 | VInstr::Sfu { .. }
                 | VInstr::Cmp { .. }
                 | VInstr::Select { .. }
+                | VInstr::Wide { .. }
+                | VInstr::WideUnary { .. }
+                | VInstr::WideCmp { .. }
+                | VInstr::Pack { .. }
+                | VInstr::Half { .. }
+                | VInstr::Mov64 { .. }
+                | VInstr::Select64 { .. }
         )
+    }
+
+    /// Whether the register it writes is wide (a pair once allocated).
+    pub fn def_is_wide(&self) -> bool {
+        match *self {
+            VInstr::Wide { .. } | VInstr::Pack { .. } | VInstr::Mov64 { .. } | VInstr::Select64 { .. } => true,
+            VInstr::WideUnary { op, .. } => op.writes_pair(),
+            VInstr::Load { width, .. } => width == Width::Dword,
+            _ => false,
+        }
     }
 
     /// Where control may go next from instruction `at` of `len` (none past the end).
@@ -325,13 +453,58 @@ impl VInstr {
         }
     }
 
-    /// The machine instruction, with each virtual register replaced by its physical one.
-    pub fn to_instr(self, reg: impl Fn(VReg) -> Reg) -> Instr {
+    /// How many machine instructions it becomes ([`VInstr::lower`]).
+    pub fn machine_len(&self) -> u32 {
+        match self {
+            VInstr::Pack { .. } | VInstr::Mov64 { .. } | VInstr::Select64 { .. } => 2,
+            _ => 1,
+        }
+    }
+
+    /// Appends its machine instructions to `out`, each virtual register replaced by its
+    /// physical one (a wide register by the first of its pair). The allocator keeps a
+    /// two-instruction lowering's destination apart from the inputs its first instruction
+    /// could overwrite, except for a copy, ordered here so that it reads each word first.
+    pub fn lower(self, reg: impl Fn(VReg) -> Reg, out: &mut Vec<Instr>) {
         let op = |o: VOp| match o {
             VOp::Reg(r) => Operand::Reg(reg(r)),
             VOp::Imm(v) => Operand::Imm(v),
         };
-        match self {
+        let high = |r: Reg| Reg(r.0.wrapping_add(1));
+        let instr = match self {
+            VInstr::Pack { dst, lo, hi } => {
+                let dst = reg(dst);
+                out.push(Instr::Mov { dst, src: op(lo) });
+                Instr::Mov { dst: high(dst), src: op(hi) }
+            }
+            VInstr::Mov64 { dst, src } => {
+                let (dst, src) = (reg(dst), reg(src));
+                let low = Instr::Mov { dst, src: Operand::Reg(src) };
+                let top = Instr::Mov { dst: high(dst), src: Operand::Reg(high(src)) };
+                // Copying down by one register: the low word's move would overwrite the
+                // source's high word before it is read.
+                if dst == high(src) {
+                    out.push(top);
+                    low
+                } else {
+                    out.push(low);
+                    top
+                }
+            }
+            VInstr::Select64 { dst, cond, a, b } => {
+                let (dst, cond, a, b) = (reg(dst), reg(cond), reg(a), reg(b));
+                out.push(Instr::Select { dst, cond, a: Operand::Reg(a), b: Operand::Reg(b) });
+                Instr::Select { dst: high(dst), cond, a: Operand::Reg(high(a)), b: Operand::Reg(high(b)) }
+            }
+            VInstr::Wide { op: o, dst, a, b } => Instr::Wide { op: o, dst: reg(dst), a: reg(a), b: reg(b) },
+            VInstr::WideUnary { op: o, dst, a } => Instr::WideUnary { op: o, dst: reg(dst), a: reg(a) },
+            VInstr::WideCmp { op: o, ty, dst, a, b } => {
+                Instr::WideCmp { op: o, ty, dst: reg(dst), a: reg(a), b: reg(b) }
+            }
+            VInstr::Half { dst, src, high: h } => {
+                let src = reg(src);
+                Instr::Mov { dst: reg(dst), src: Operand::Reg(if h { high(src) } else { src }) }
+            }
             VInstr::Mov { dst, src } => Instr::Mov { dst: reg(dst), src: op(src) },
             VInstr::Special { dst, which } => Instr::Special { dst: reg(dst), which },
             VInstr::Alu { op: o, dst, a, b } => Instr::Alu { op: o, dst: reg(dst), a: op(a), b: op(b) },
@@ -364,6 +537,7 @@ impl VInstr {
             VInstr::Launch { kernel, dims, args, nargs } => {
                 Instr::Launch { kernel, dims: reg(dims), args: if nargs == 0 { Reg(0) } else { reg(args) } }
             }
-        }
+        };
+        out.push(instr);
     }
 }

@@ -81,7 +81,7 @@ impl Gen<'_, '_> {
         if with_mask {
             self.int_argument(name, &args[0]);
         }
-        let Some(value) = self.shuffle_value(name, &args[first]) else { return Val::error() };
+        let Some(value) = self.shuffle_value(name, &args[first], true) else { return Val::error() };
         let b = self.int_argument(name, &args[first + 1]);
         let width = match args.get(first + 2) {
             Some(e) => self.int_argument(name, e),
@@ -96,22 +96,42 @@ impl Gen<'_, '_> {
                 return Val::error();
             }
         }
-        Val { op: self.emit_shuffle(mode, value.op, b, width), ty: value.ty }
+        Val { op: self.shuffle_any(mode, value, b, width), ty: value.ty }
     }
 
-    /// The value a shuffle (or a reduction) exchanges: an `int`, `unsigned` or `float`.
-    pub(super) fn shuffle_value(&mut self, name: &str, e: &Expr) -> Option<Val> {
+    /// The value a shuffle (or, without `wide`, a reduction) exchanges: an `int`, `unsigned`
+    /// or `float`, or with `wide` a `long long`, `unsigned long long` or `double` too.
+    pub(super) fn shuffle_value(&mut self, name: &str, e: &Expr, wide: bool) -> Option<Val> {
         let value = self.expr(e);
         let ty = match value.ty {
             Ty::Int | Ty::Uint | Ty::Float | Ty::Bool => value.ty.promote(),
+            Ty::Long | Ty::ULong | Ty::Double if wide => value.ty,
             Ty::Error => return None,
             other => {
                 let what = a(other);
-                self.diags.error(e.span, format!("`{name}` exchanges an `int`, `unsigned` or `float`, not {what}"));
+                let types = if wide { "a 32- or 64-bit number" } else { "an `int`, `unsigned` or `float`" };
+                self.diags.error(e.span, format!("`{name}` exchanges {types}, not {what}"));
                 return None;
             }
         };
         Some(self.convert(value, ty))
+    }
+
+    /// A shuffle of `value`; a 64-bit one as two, a word each, as nvcc compiles it.
+    pub(super) fn shuffle_any(&mut self, mode: ShuffleMode, value: Val, b: VOp, width: VOp) -> VOp {
+        if !value.ty.is_wide() {
+            return self.emit_shuffle(mode, value.op, b, width);
+        }
+        let pair = self.wide_reg(value);
+        let mut words = [VOp::Imm(0); 2];
+        for (k, word) in words.iter_mut().enumerate() {
+            let half = self.temp();
+            self.emit(VInstr::Half { dst: half, src: pair, high: k == 1 });
+            *word = self.emit_shuffle(mode, VOp::Reg(half), b, width);
+        }
+        let dst = self.temp();
+        self.emit(VInstr::Pack { dst, lo: words[0], hi: words[1] });
+        VOp::Reg(dst)
     }
 
     pub(super) fn emit_shuffle(&mut self, mode: ShuffleMode, value: VOp, b: VOp, width: VOp) -> VOp {

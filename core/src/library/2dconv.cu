@@ -14,15 +14,15 @@
 __global__ void Convolution2D_kernel(const float* A, float* B, int ni, int nj) {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
     int i = blockIdx.y * blockDim.y + threadIdx.y;
-    float c11 = 0.2;
-    float c21 = 0.5;
-    float c31 = -0.8;
-    float c12 = -0.3;
-    float c22 = 0.6;
-    float c32 = -0.9;
-    float c13 = 0.4;
-    float c23 = 0.7;
-    float c33 = 0.1;
+    float c11 = 0.2f;
+    float c21 = 0.5f;
+    float c31 = -0.8f;
+    float c12 = -0.3f;
+    float c22 = 0.6f;
+    float c32 = -0.9f;
+    float c13 = 0.4f;
+    float c23 = 0.7f;
+    float c33 = 0.1f;
     if (i < ni - 1 && j < nj - 1 && i > 0 && j > 0) {
         B[i * nj + j] = c11 * A[(i - 1) * nj + (j - 1)] + c21 * A[(i - 1) * nj + j] + c31 * A[(i - 1) * nj + (j + 1)]
             + c12 * A[i * nj + (j - 1)] + c22 * A[i * nj + j] + c32 * A[i * nj + (j + 1)]

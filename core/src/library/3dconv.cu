@@ -14,15 +14,15 @@
 __global__ void convolution3D_kernel(const float* A, float* B, int ni, int nj, int nk, int i) {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
     int j = blockIdx.y * blockDim.y + threadIdx.y;
-    float c11 = 2.0;
-    float c21 = 5.0;
-    float c31 = -8.0;
-    float c12 = -3.0;
-    float c22 = 6.0;
-    float c32 = -9.0;
-    float c13 = 4.0;
-    float c23 = 7.0;
-    float c33 = 10.0;
+    float c11 = 2.0f;
+    float c21 = 5.0f;
+    float c31 = -8.0f;
+    float c12 = -3.0f;
+    float c22 = 6.0f;
+    float c32 = -9.0f;
+    float c13 = 4.0f;
+    float c23 = 7.0f;
+    float c33 = 10.0f;
     if (i < ni - 1 && j < nj - 1 && k < nk - 1 && i > 0 && j > 0 && k > 0) {
         int p = nk * nj;
         B[i * p + j * nk + k] = c11 * A[(i - 1) * p + (j - 1) * nk + (k - 1)] + c13 * A[(i + 1) * p + (j - 1) * nk + (k - 1)]

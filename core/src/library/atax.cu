@@ -18,7 +18,7 @@
 __global__ void atax_kernel1(const float* A, const float* x, float* tmp, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
-        float sum = 0.0;
+        float sum = 0.0f;
         for (int j = 0; j < n; j++) {
             sum += A[i * n + j] * x[j];
         }
@@ -29,7 +29,7 @@ __global__ void atax_kernel1(const float* A, const float* x, float* tmp, int n) 
 __global__ void atax_kernel2(const float* A, const float* tmp, float* y, int n) {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j < n) {
-        float sum = 0.0;
+        float sum = 0.0f;
         for (int i = 0; i < n; i++) {
             sum += A[i * n + j] * tmp[i];
         }

@@ -16,7 +16,7 @@
 __global__ void bicg_kernel1(const float* A, const float* r, float* s, int n) {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j < n) {
-        float sum = 0.0;
+        float sum = 0.0f;
         for (int i = 0; i < n; i++) {
             sum += A[i * n + j] * r[i];
         }
@@ -27,7 +27,7 @@ __global__ void bicg_kernel1(const float* A, const float* r, float* s, int n) {
 __global__ void bicg_kernel2(const float* A, const float* p, float* q, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
-        float sum = 0.0;
+        float sum = 0.0f;
         for (int j = 0; j < n; j++) {
             sum += A[i * n + j] * p[j];
         }

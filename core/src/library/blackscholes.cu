@@ -9,8 +9,8 @@
 #define OPTIONS 524288
 #define OPTS_PER_THREAD 4
 #define BLOCK 128
-#define RISKFREE 0.02
-#define VOLATILITY 0.30
+#define RISKFREE 0.02f
+#define VOLATILITY 0.30f
 
 // The cumulative normal distribution, by the Abramowitz-Stegun polynomial.
 __device__ float cnd(float d) {

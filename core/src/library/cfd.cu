@@ -25,13 +25,13 @@
 #define ITERATIONS 2
 #define RK 3
 #define WINDOW 128
-#define GAMMA 1.4
-#define FF_DENSITY 1.4
-#define FF_MOMENTUM_X 1.68
-#define FF_DENSITY_ENERGY 3.508
+#define GAMMA 1.4f
+#define FF_DENSITY 1.4f
+#define FF_MOMENTUM_X 1.68f
+#define FF_DENSITY_ENERGY 3.508f
 
 __device__ float pressure_of(float density, float density_energy, float speed_sqd) {
-    return (GAMMA - 1.0) * (density_energy - 0.5 * density * speed_sqd);
+    return (GAMMA - 1.0f) * (density_energy - 0.5f * density * speed_sqd);
 }
 
 __device__ float speed_of_sound_of(float density, float pressure) {
@@ -56,11 +56,11 @@ __global__ void cfd_mesh(int* neighbours, const int* draw, int n) {
 __global__ void cfd_init(float* variables, const float* disturbance, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
-        variables[i] = FF_DENSITY * (1.0 + disturbance[i]);
-        variables[i + n] = FF_MOMENTUM_X * (1.0 + disturbance[i + n]);
-        variables[i + 2 * n] = 0.1 * disturbance[i + 2 * n];
-        variables[i + 3 * n] = 0.1 * disturbance[i + 3 * n];
-        variables[i + 4 * n] = FF_DENSITY_ENERGY * (1.0 + disturbance[i + 4 * n]);
+        variables[i] = FF_DENSITY * (1.0f + disturbance[i]);
+        variables[i + n] = FF_MOMENTUM_X * (1.0f + disturbance[i + n]);
+        variables[i + 2 * n] = 0.1f * disturbance[i + 2 * n];
+        variables[i + 3 * n] = 0.1f * disturbance[i + 3 * n];
+        variables[i + 4 * n] = FF_DENSITY_ENERGY * (1.0f + disturbance[i + 4 * n]);
     }
 }
 
@@ -81,14 +81,14 @@ __global__ void cfd_step_factor(const float* variables, const float* areas, floa
         float speed_sqd = vx * vx + vy * vy + vz * vz;
         float pressure = pressure_of(density, variables[i + 4 * n], speed_sqd);
         float speed_of_sound = speed_of_sound_of(density, pressure);
-        step_factors[i] = 0.5 / (sqrtf(areas[i]) * (sqrtf(speed_sqd) + speed_of_sound));
+        step_factors[i] = 0.5f / (sqrtf(areas[i]) * (sqrtf(speed_sqd) + speed_of_sound));
     }
 }
 
 __global__ void cfd_flux(const int* neighbours, const float* normals, const float* variables, float* fluxes, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    float smoothing = 0.2;
+    float smoothing = 0.2f;
     float density_i = variables[i];
     float mx_i = variables[i + n];
     float my_i = variables[i + 2 * n];
@@ -108,11 +108,11 @@ __global__ void cfd_flux(const int* neighbours, const float* normals, const floa
     float ff_pressure = pressure_of(FF_DENSITY, FF_DENSITY_ENERGY, ff_vx * ff_vx);
     float ff_de_p = FF_DENSITY_ENERGY + ff_pressure;
 
-    float f_density = 0.0;
-    float f_mx = 0.0;
-    float f_my = 0.0;
-    float f_mz = 0.0;
-    float f_energy = 0.0;
+    float f_density = 0.0f;
+    float f_mx = 0.0f;
+    float f_my = 0.0f;
+    float f_mz = 0.0f;
+    float f_energy = 0.0f;
     for (int j = 0; j < 4; j++) {
         int nb = neighbours[i + j * n];
         float nx = normals[i + j * n];
@@ -133,26 +133,26 @@ __global__ void cfd_flux(const int* neighbours, const float* normals, const floa
             float sound_nb = speed_of_sound_of(density_nb, pressure_nb);
             float de_p_nb = energy_nb + pressure_nb;
             // Artificial viscosity.
-            float factor = -normal_len * smoothing * 0.5 * (speed_i + sqrtf(speed_sqd_nb) + sound_i + sound_nb);
+            float factor = -normal_len * smoothing * 0.5f * (speed_i + sqrtf(speed_sqd_nb) + sound_i + sound_nb);
             f_density += factor * (density_i - density_nb);
             f_energy += factor * (energy_i - energy_nb);
             f_mx += factor * (mx_i - mx_nb);
             f_my += factor * (my_i - my_nb);
             f_mz += factor * (mz_i - mz_nb);
             // The cell-centred fluxes, face normal component by component.
-            factor = 0.5 * nx;
+            factor = 0.5f * nx;
             f_density += factor * (mx_nb + mx_i);
             f_energy += factor * (vx_nb * de_p_nb + vx_i * de_p_i);
             f_mx += factor * (vx_nb * mx_nb + pressure_nb + vx_i * mx_i + pressure_i);
             f_my += factor * (vx_nb * my_nb + vx_i * my_i);
             f_mz += factor * (vx_nb * mz_nb + vx_i * mz_i);
-            factor = 0.5 * ny;
+            factor = 0.5f * ny;
             f_density += factor * (my_nb + my_i);
             f_energy += factor * (vy_nb * de_p_nb + vy_i * de_p_i);
             f_mx += factor * (vx_nb * my_nb + vx_i * my_i);
             f_my += factor * (vy_nb * my_nb + pressure_nb + vy_i * my_i + pressure_i);
             f_mz += factor * (vy_nb * mz_nb + vy_i * mz_i);
-            factor = 0.5 * nz;
+            factor = 0.5f * nz;
             f_density += factor * (mz_nb + mz_i);
             f_energy += factor * (vz_nb * de_p_nb + vz_i * de_p_i);
             f_mx += factor * (vx_nb * mz_nb + vx_i * mz_i);
@@ -165,19 +165,19 @@ __global__ void cfd_flux(const int* neighbours, const float* normals, const floa
             f_mz += nz * pressure_i;
         } else {
             // A far-field face: the free stream on the other side.
-            float factor = 0.5 * nx;
+            float factor = 0.5f * nx;
             f_density += factor * (FF_MOMENTUM_X + mx_i);
             f_energy += factor * (ff_vx * ff_de_p + vx_i * de_p_i);
             f_mx += factor * (ff_vx * FF_MOMENTUM_X + ff_pressure + vx_i * mx_i + pressure_i);
             f_my += factor * (vx_i * my_i);
             f_mz += factor * (vx_i * mz_i);
-            factor = 0.5 * ny;
+            factor = 0.5f * ny;
             f_density += factor * my_i;
             f_energy += factor * (vy_i * de_p_i);
             f_mx += factor * (vx_i * my_i);
             f_my += factor * (ff_pressure + vy_i * my_i + pressure_i);
             f_mz += factor * (vy_i * mz_i);
-            factor = 0.5 * nz;
+            factor = 0.5f * nz;
             f_density += factor * mz_i;
             f_energy += factor * (vz_i * de_p_i);
             f_mx += factor * (vx_i * mz_i);

@@ -12,8 +12,8 @@
 #define N 192
 #define BX 32
 #define BY 8
-#define ALPHA 1.5
-#define BETA 1.2
+#define ALPHA 1.5f
+#define BETA 1.2f
 
 __global__ void gemm_kernel(const float* a, const float* b, float* c, int ni, int nj, int nk) {
     int j = blockIdx.x * blockDim.x + threadIdx.x;

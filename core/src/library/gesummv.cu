@@ -10,14 +10,14 @@
 // 768 KB L2) and the kernel runs 4 blocks of 8 warps.
 #define N 1024
 #define BLOCK 256
-#define ALPHA 1.5
-#define BETA 1.2
+#define ALPHA 1.5f
+#define BETA 1.2f
 
 __global__ void gesummv_kernel(const float* A, const float* B, const float* x, float* y, float* tmp, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
-        float t = 0.0;
-        float s = 0.0;
+        float t = 0.0f;
+        float s = 0.0f;
         for (int j = 0; j < n; j++) {
             t += A[i * n + j] * x[j];
             s += B[i * n + j] * x[j];

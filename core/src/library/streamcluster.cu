@@ -34,7 +34,7 @@
 __global__ void stmcl_clear(float* work_mem, int* switch_membership, int num, int stride) {
     int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid < num) {
-        for (int k = 0; k < stride; k++) work_mem[tid * stride + k] = 0.0;
+        for (int k = 0; k < stride; k++) work_mem[tid * stride + k] = 0.0f;
         switch_membership[tid] = 0;
     }
 }
@@ -44,7 +44,7 @@ __global__ void stmcl_cost(int num, int dim, int x, const float* p, int k, int s
     int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid < num) {
         int lower = tid * stride;
-        float distance = 0.0;
+        float distance = 0.0f;
         for (int i = 0; i < dim; i++) {
             float d = coord[i * num + tid] - coord[i * num + x];
             distance += d * d;
@@ -67,12 +67,12 @@ __global__ void stmcl_assign(float* p, const float* coord, const int* pick, int 
     int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid < num) {
         int centre = pick[tid];
-        float distance = 0.0;
+        float distance = 0.0f;
         for (int i = 0; i < dim; i++) {
             float d = coord[i * num + tid] - coord[i * num + centre];
             distance += d * d;
         }
-        p[tid * RECORD] = 1.0;
+        p[tid * RECORD] = 1.0f;
         p[tid * RECORD + 4] = (float)centre;
         p[tid * RECORD + 6] = distance;
     }

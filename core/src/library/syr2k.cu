@@ -13,8 +13,8 @@
 #define N 128
 #define BX 32
 #define BY 8
-#define ALPHA 1.5
-#define BETA 1.2
+#define ALPHA 1.5f
+#define BETA 1.2f
 
 __global__ void syr2k_kernel(const float* a, const float* b, float* c, int n, int m) {
     int j = blockIdx.x * blockDim.x + threadIdx.x;

@@ -23,8 +23,8 @@
 #define N 16384
 #define LEVELS 28
 #define STEPS 3
-#define DZ 500.0
-#define DT 10.0
+#define DZ 500.0f
+#define DT 10.0f
 
 __global__ void wp_column(const float* t, const float* p, float* qv, float* qr, float* rain_local,
                           float* surface_rain, int columns) {
@@ -34,11 +34,11 @@ __global__ void wp_column(const float* t, const float* p, float* qv, float* qr, 
     for (int k = 0; k < LEVELS; k++) {
         int at = k * columns + col;
         float tk = t[at];
-        float es = 611.2 * expf(17.67 * (tk - 273.15) / (tk - 29.65));
-        float qs = 0.622 * es / (p[at] - es);
+        float es = 611.2f * expf(17.67f * (tk - 273.15f) / (tk - 29.65f));
+        float qs = 0.622f * es / (p[at] - es);
         float excess = qv[at] - qs;
-        float condensed = 0.0;
-        if (excess > 0.0) {
+        float condensed = 0.0f;
+        if (excess > 0.0f) {
             qv[at] = qs;
             condensed = excess;
         }
@@ -46,17 +46,17 @@ __global__ void wp_column(const float* t, const float* p, float* qv, float* qr, 
     }
     // Sedimentation: each sub-step sweeps the column from the top; a level keeps what does not
     // fall and receives what falls from above; what leaves the lowest level reaches the ground.
-    float fallen = 0.0;
+    float fallen = 0.0f;
     for (int s = 0; s < STEPS; s++) {
-        float incoming = 0.0;
+        float incoming = 0.0f;
         for (int k = LEVELS - 1; k >= 0; k--) {
             int at = k * columns + col;
             float q = rain_local[at];
-            float density = 1.225 * expf(-(float)k * DZ / 8000.0);
-            float outgoing = 0.0;
-            if (q > 0.0) {
-                float velocity = 841.99667 * expf(0.8 * logf(density * q)) * sqrtf(1.225 / density);
-                outgoing = q * fminf(1.0, velocity * DT / DZ);
+            float density = 1.225f * expf(-(float)k * DZ / 8000.0f);
+            float outgoing = 0.0f;
+            if (q > 0.0f) {
+                float velocity = 841.99667f * expf(0.8f * logf(density * q)) * sqrtf(1.225f / density);
+                outgoing = q * fminf(1.0f, velocity * DT / DZ);
             }
             rain_local[at] = q - outgoing + incoming;
             incoming = outgoing;

@@ -10,6 +10,9 @@ use super::ElemType;
 /// shortest decimal that reads back to the same bits). A buffer of 1- or 2-byte elements
 /// fills whole words, so its last line or lines may be the padding after its last element.
 pub fn buffer_text(words: &[u32], elem: ElemType) -> String {
+    if elem.is_wide() {
+        return wide_text(words, elem);
+    }
     let elements = elem.elements(words);
     let mut out = String::with_capacity(elements.len() * 8);
     for w in elements {
@@ -19,6 +22,20 @@ pub fn buffer_text(words: &[u32], elem: ElemType) -> String {
             ElemType::Float => writeln!(out, "{}", f32::from_bits(w)),
             // The narrow types' elements come extended to a word, signed or not as they are.
             _ => writeln!(out, "{}", w as i32),
+        };
+    }
+    out
+}
+
+/// [`buffer_text`] for 8-byte elements (a trailing odd word is not an element).
+fn wide_text(words: &[u32], elem: ElemType) -> String {
+    let mut out = String::with_capacity(words.len() * 10);
+    for pair in words.chunks_exact(2) {
+        let value = pair[0] as u64 | (pair[1] as u64) << 32;
+        let _ = match elem {
+            ElemType::Double => writeln!(out, "{}", f64::from_bits(value)),
+            ElemType::ULong => writeln!(out, "{value}"),
+            _ => writeln!(out, "{}", value as i64),
         };
     }
     out
@@ -40,5 +57,10 @@ mod tests {
         assert_eq!(buffer_text(&[0x8000_FFFE], ElemType::Short), "-2\n-32768\n");
         assert_eq!(buffer_text(&[0x8000_FFFE], ElemType::UShort), "65534\n32768\n");
         assert_eq!(buffer_text(&[0x0000_0100], ElemType::Bool), "0\n1\n0\n0\n");
+        let minus_two = (-2i64) as u64;
+        let pair = [minus_two as u32, (minus_two >> 32) as u32, 0x9999_999A, 0x3FB9_9999];
+        assert_eq!(buffer_text(&pair, ElemType::Long), "-2\n4591870180066957722\n");
+        assert_eq!(buffer_text(&pair, ElemType::ULong), "18446744073709551614\n4591870180066957722\n");
+        assert_eq!(buffer_text(&pair[2..], ElemType::Double), "0.1\n");
     }
 }

@@ -74,6 +74,12 @@ pub enum ElemType {
     UShort,
     /// One byte each, 0 or 1 (`bool`).
     Bool,
+    /// Signed 64-bit integers (`long long`), low word first.
+    Long,
+    /// Unsigned 64-bit integers (`unsigned long long`).
+    ULong,
+    /// IEEE double-precision floats.
+    Double,
 }
 
 impl ElemType {
@@ -85,14 +91,20 @@ impl ElemType {
             ElemType::UChar | ElemType::Bool => Width::U8,
             ElemType::Short => Width::S16,
             ElemType::UShort => Width::U16,
+            ElemType::Long | ElemType::ULong | ElemType::Double => Width::Dword,
         }
+    }
+
+    /// Whether an element is 8 bytes (two words).
+    pub fn is_wide(self) -> bool {
+        self.width() == Width::Dword
     }
 
     /// The elements that `words` hold, each extended to a word (a narrow buffer's last word
     /// may hold padding past its last element: zeros unless a kernel wrote there).
     pub fn elements(self, words: &[u32]) -> Vec<u32> {
         let width = self.width();
-        if width == Width::Word {
+        if width == Width::Word || width == Width::Dword {
             return words.to_vec();
         }
         let per_word = 4 / width.bytes();
@@ -304,6 +316,11 @@ impl Workload {
             let Some(region) = memory.alloc(buffer.words.saturating_mul(4)) else { break };
             let words = memory.words_mut(region);
             let width = buffer.elem.width();
+            if width == Width::Dword {
+                widen_elements(&buffer.init, buffer.elem, words);
+                regions.push(region);
+                continue;
+            }
             if width != Width::Word {
                 pack_elements(&buffer.init, width, words);
                 regions.push(region);
@@ -340,6 +357,42 @@ impl Workload {
                 Arg::Value(v) => v,
             })
             .collect()
+    }
+}
+
+/// Fills `words` with a buffer of 8-byte elements, which `init` gives element by element in
+/// the 32-bit type of the same kind (`int`, `unsigned`, `float`), widened: sign-extended for
+/// `long long`, zero-extended for `unsigned long long`, exactly converted for `double` (whose
+/// `iota` counts 0.0, 1.0, …).
+fn widen_elements(init: &BufferInit, elem: ElemType, words: &mut [u32]) {
+    let count = words.len() / 2;
+    let mut narrow = alloc::vec![0u32; count];
+    match init {
+        BufferInit::Zeros => {}
+        BufferInit::Iota => narrow.iter_mut().enumerate().for_each(|(i, w)| *w = i as u32),
+        BufferInit::Constant(v) => narrow.fill(*v),
+        BufferInit::RandomFloat { seed, min, max } => {
+            let mut rng = SplitMix64::new(*seed as u64);
+            let (lo, hi) = (f32::from_bits(*min), f32::from_bits(*max));
+            narrow.iter_mut().for_each(|w| *w = (lo + (hi - lo) * rng.unit_f32()).to_bits());
+        }
+        BufferInit::Random { seed, min, max } => {
+            let mut rng = SplitMix64::new(*seed as u64);
+            let span = (*max - *min) as u64 + 1;
+            narrow.iter_mut().for_each(|w| *w = *min + rng.below(span) as u32);
+        }
+        BufferInit::Words(values) => narrow.iter_mut().zip(values).for_each(|(w, v)| *w = *v),
+    }
+    let counting = matches!(init, BufferInit::Iota);
+    for (i, &w) in narrow.iter().enumerate() {
+        let value = match elem {
+            ElemType::Double if counting => (w as f64).to_bits(),
+            ElemType::Double => (f32::from_bits(w) as f64).to_bits(),
+            ElemType::ULong => w as u64,
+            _ => w as i32 as i64 as u64,
+        };
+        words[2 * i] = value as u32;
+        words[2 * i + 1] = (value >> 32) as u32;
     }
 }
 

@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 
 use super::edit;
 use super::flow::{Defs, Flow};
-use crate::exec::alu;
+use crate::exec::{alu, wide};
 use crate::isa::AluOp;
 use crate::kernel::cfg;
 use crate::kernel::vcode::{VInstr, VOp, VReg};
@@ -138,6 +138,8 @@ fn propagate_in_blocks(code: &mut [VInstr]) -> bool {
     let mut changed = false;
     for b in 0..flow.block_count() {
         let mut known: BTreeMap<VReg, VOp> = BTreeMap::new();
+        // 64-bit registers holding a known value.
+        let mut known64: BTreeMap<VReg, u64> = BTreeMap::new();
         for i in flow.range(b) {
             let instr = &mut code[i as usize];
             let resolve = |op: VOp| match op {
@@ -150,18 +152,62 @@ fn propagate_in_blocks(code: &mut [VInstr]) -> bool {
                 *o = new;
             });
             substitute_reg_inputs(instr, &resolve, &mut changed);
+            if let Some(folded) = fold_wide(instr, &known, &known64) {
+                *instr = folded;
+                changed = true;
+            }
             if let Some(d) = instr.def() {
                 known.remove(&d);
                 known.retain(|_, v| *v != VOp::Reg(d));
-                if let VInstr::Mov { src, .. } = *instr {
-                    if src != VOp::Reg(d) {
+                known64.remove(&d);
+                match *instr {
+                    VInstr::Mov { src, .. } if src != VOp::Reg(d) => {
                         known.insert(d, src);
                     }
+                    VInstr::Pack { lo: VOp::Imm(lo), hi: VOp::Imm(hi), .. } => {
+                        known64.insert(d, wide::join(lo, hi));
+                    }
+                    _ => {}
                 }
             }
         }
     }
     changed
+}
+
+/// A 64-bit instruction whose inputs are all known, as a constant: a pack of its result, or a
+/// move of a one-word result (computed by `exec::wide`, as the machine would).
+fn fold_wide(instr: &VInstr, known: &BTreeMap<VReg, VOp>, known64: &BTreeMap<VReg, u64>) -> Option<VInstr> {
+    let word = |r: VReg| match known.get(&r) {
+        Some(VOp::Imm(k)) => Some(*k as u64),
+        _ => None,
+    };
+    let pair = |r: VReg| known64.get(&r).copied();
+    let pack = |dst: VReg, v: u64| {
+        let (lo, hi) = wide::split(v);
+        VInstr::Pack { dst, lo: VOp::Imm(lo), hi: VOp::Imm(hi) }
+    };
+    Some(match *instr {
+        VInstr::Wide { op, dst, a, b } => pack(dst, wide::wide(op, pair(a)?, pair(b)?)),
+        VInstr::WideUnary { op, dst, a } => {
+            let input = if op.reads_pair() { pair(a)? } else { word(a)? };
+            let v = wide::wide_unary(op, input);
+            if op.writes_pair() {
+                pack(dst, v)
+            } else {
+                VInstr::Mov { dst, src: VOp::Imm(v as u32) }
+            }
+        }
+        VInstr::WideCmp { op, ty, dst, a, b } => {
+            VInstr::Mov { dst, src: VOp::Imm(wide::wide_compare(op, ty, pair(a)?, pair(b)?)) }
+        }
+        VInstr::Half { dst, src, high } => {
+            let (lo, hi) = wide::split(pair(src)?);
+            VInstr::Mov { dst, src: VOp::Imm(if high { hi } else { lo }) }
+        }
+        VInstr::Mov64 { dst, src } => pack(dst, pair(src)?),
+        _ => return None,
+    })
 }
 
 enum Simplified {

@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 
 use super::edit;
 use super::flow::{Defs, Flow};
-use crate::isa::{AluOp, Axis, Special};
+use crate::isa::{AluOp, Axis, Special, WideOp};
 use crate::kernel::vcode::{VInstr, VOp, VReg};
 
 /// Replaces recomputations by copies; whether any was found.
@@ -43,7 +43,11 @@ pub(crate) fn number_values(code: &mut Vec<VInstr>, vregs: u32, params: u32) -> 
             let Some(key) = key(&instr, &defs) else { continue };
             match table.get(&key) {
                 Some(&earlier) => {
-                    code[i as usize] = VInstr::Mov { dst, src: VOp::Reg(earlier) };
+                    code[i as usize] = if instr.def_is_wide() {
+                        VInstr::Mov64 { dst, src: earlier }
+                    } else {
+                        VInstr::Mov { dst, src: VOp::Reg(earlier) }
+                    };
                     changed = true;
                 }
                 None => {
@@ -90,6 +94,19 @@ fn key(instr: &VInstr, defs: &Defs) -> Option<[u64; 4]> {
             }
             [head(7, 0, 0), x, y, operand(c)?]
         }
+        VInstr::Wide { op, a, b, .. } => {
+            let (mut x, mut y) = (operand(VOp::Reg(a))?, operand(VOp::Reg(b))?);
+            if wide_commutes(op) && y < x {
+                core::mem::swap(&mut x, &mut y);
+            }
+            [head(8, op as u64, 0), x, y, 0]
+        }
+        VInstr::WideUnary { op, a, .. } => [head(9, op as u64, 0), operand(VOp::Reg(a))?, 0, 0],
+        VInstr::WideCmp { op, ty, a, b, .. } => {
+            [head(10, op as u64, ty as u64), operand(VOp::Reg(a))?, operand(VOp::Reg(b))?, 0]
+        }
+        VInstr::Pack { lo, hi, .. } => [head(11, 0, 0), operand(lo)?, operand(hi)?, 0],
+        VInstr::Half { src, high, .. } => [head(12, high as u64, 0), operand(VOp::Reg(src))?, 0, 0],
         _ => return None,
     })
 }
@@ -99,6 +116,12 @@ fn key(instr: &VInstr, defs: &Defs) -> Option<[u64; 4]> {
 fn commutes(op: AluOp) -> bool {
     use AluOp::*;
     matches!(op, Add | Mul | And | Or | Xor | MinS | MaxS | MinU | MaxU | FAdd | FMul)
+}
+
+/// The 64-bit operations whose operands may be swapped (`fmin`/`fmax` left out, as above).
+fn wide_commutes(op: WideOp) -> bool {
+    use WideOp::*;
+    matches!(op, Add | Mul | And | Or | Xor | MinS | MaxS | MinU | MaxU | DAdd | DMul)
 }
 
 fn special_code(which: Special) -> u64 {
