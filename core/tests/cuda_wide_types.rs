@@ -287,3 +287,42 @@ host { double in[32] = random(-4.0, 4.0, 5); double sums[32]; long long rotated[
     let want: Vec<i64> = (0..32i64).map(|l| (((l + 1) % 32) << 40) - (l + 1) % 32).collect();
     assert_eq!(rotated, want);
 }
+
+#[test]
+fn remainders_decimal_logarithms_and_classification_match_libm() {
+    let src = r#"
+__global__ void k(const float* x, float* fo, double* dout, int* flags) {
+    int i = threadIdx.x;
+    float v = x[i];
+    double w = (double)v * 3.0;
+    fo[2 * i] = fmodf(v, 0.75f);
+    fo[2 * i + 1] = log10f(fabsf(v) + 1.0f);
+    dout[2 * i] = fmod(w, 0.7);
+    dout[2 * i + 1] = log10(fabs(w) + 1.0);
+    float q = v / (v - v);          // NaN at 0/0, infinite elsewhere
+    double r = w / (w - w);
+    flags[i] = isnan(q) + 2 * isinf(q) + 4 * isfinite(v) + 8 * isnan(r) + 16 * isinf(r) + 32 * isfinite(r);
+}
+host { float x[32] = random(-5.0, 5.0, 11); float fo[64]; double dout[64]; int flags[32]; k<<<1, 32>>>(x, fo, dout, flags); }
+"#;
+    let run = Run::new(src);
+    let (memory, regions) = run.program.workload.materialize();
+    let x: Vec<f32> = memory.words(regions[0]).iter().map(|&w| f32::from_bits(w)).collect();
+    let (fo, dout, flags) = (run.floats("fo"), run.f64s("dout"), run.ints("flags"));
+    for i in 0..32 {
+        let (v, w) = (x[i], x[i] as f64 * 3.0);
+        assert_eq!(fo[2 * i].to_bits(), libm::fmodf(v, 0.75).to_bits(), "fmodf {i}");
+        assert_eq!(fo[2 * i + 1].to_bits(), libm::log10f(v.abs() + 1.0).to_bits(), "log10f {i}");
+        assert_eq!(dout[2 * i].to_bits(), libm::fmod(w, 0.7).to_bits(), "fmod {i}");
+        assert_eq!(dout[2 * i + 1].to_bits(), libm::log10(w.abs() + 1.0).to_bits(), "log10 {i}");
+        let q = v / (v - v);
+        let r = w / (w - w);
+        let want = q.is_nan() as i32
+            + 2 * q.is_infinite() as i32
+            + 4 * v.is_finite() as i32
+            + 8 * r.is_nan() as i32
+            + 16 * r.is_infinite() as i32
+            + 32 * r.is_finite() as i32;
+        assert_eq!(flags[i], want, "flags {i} for {v}");
+    }
+}

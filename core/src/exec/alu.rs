@@ -164,6 +164,8 @@ pub fn sfu(op: SfuOp, a: u32, b: u32) -> u32 {
         SfuOp::Log2 => libm::log2f(x),
         SfuOp::Tanh => libm::tanhf(x),
         SfuOp::Pow => libm::powf(x, f(b)),
+        SfuOp::Log10 => libm::log10f(x),
+        SfuOp::Fmod => libm::fmodf(x, f(b)),
     })
 }
 

@@ -63,6 +63,7 @@ pub fn wide(op: WideOp, a: u64, b: u64) -> u64 {
         WideOp::DMin => bits(libm::fmin(d(a), d(b))),
         WideOp::DMax => bits(libm::fmax(d(a), d(b))),
         WideOp::DPow => bits(libm::pow(d(a), d(b))),
+        WideOp::DFmod => bits(libm::fmod(d(a), d(b))),
     }
 }
 
@@ -87,6 +88,7 @@ pub fn wide_unary(op: WideUnaryOp, a: u64) -> u64 {
         WideUnaryOp::DSin => bits(libm::sin(d(a))),
         WideUnaryOp::DCos => bits(libm::cos(d(a))),
         WideUnaryOp::DTanh => bits(libm::tanh(d(a))),
+        WideUnaryOp::DLog10 => bits(libm::log10(d(a))),
         WideUnaryOp::DFloor => bits(libm::floor(d(a))),
         WideUnaryOp::DCeil => bits(libm::ceil(d(a))),
         WideUnaryOp::DTrunc => bits(libm::trunc(d(a))),

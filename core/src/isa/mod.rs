@@ -180,6 +180,11 @@ pub enum SfuOp {
     Tanh,
     /// `powf(a, b)`.
     Pow,
+    /// `log10f(a)`.
+    Log10,
+    /// `fmodf(a, b)`: the remainder of `a / b` truncated, with `a`'s sign (software on a GPU,
+    /// one SFU operation here).
+    Fmod,
 }
 
 /// How two words are compared.
@@ -271,6 +276,8 @@ pub enum WideOp {
     DMax,
     /// `pow(a, b)`.
     DPow,
+    /// `fmod(a, b)` (software on a GPU, one FP64 operation here).
+    DFmod,
 }
 
 impl WideOp {
@@ -278,7 +285,14 @@ impl WideOp {
     pub fn is_double(self) -> bool {
         matches!(
             self,
-            WideOp::DAdd | WideOp::DSub | WideOp::DMul | WideOp::DDiv | WideOp::DMin | WideOp::DMax | WideOp::DPow
+            WideOp::DAdd
+                | WideOp::DSub
+                | WideOp::DMul
+                | WideOp::DDiv
+                | WideOp::DMin
+                | WideOp::DMax
+                | WideOp::DPow
+                | WideOp::DFmod
         )
     }
 }
@@ -316,6 +330,8 @@ pub enum WideUnaryOp {
     DCos,
     /// `tanh`.
     DTanh,
+    /// `log10`.
+    DLog10,
     /// `floor`.
     DFloor,
     /// `ceil`.

@@ -1559,13 +1559,13 @@ mod tests {
             "__global__ void k(int* o, float* f) { f[0] = 1.5f % 2; }",
             1,
             46,
-            "operator `%` needs integer operands, found a `float` and an `int` (there is no `fmodf`)",
+            "operator `%` needs integer operands, found a `float` and an `int` (in a kernel, `fmodf(x, y)`)",
         );
         check(
             "__global__ void k(int* o, float* f) { f[0] = 1.5 % 2; }",
             1,
             46,
-            "operator `%` needs integer operands, found a `double` and an `int` (there is no `fmod`)",
+            "operator `%` needs integer operands, found a `double` and an `int` (in a kernel, `fmod(x, y)`)",
         );
         check(
             "__global__ void k(int* o, float* f) { o[1.5f] = 1; }",

@@ -15,7 +15,7 @@ use super::types::{
 };
 use super::vcode::{VInstr, VOp, VReg};
 use crate::exec::alu;
-use crate::isa::{AluOp, AtomicOp, Axis, CmpOp, CmpType, SfuOp, Space, Special, UnaryOp};
+use crate::isa::{AluOp, AtomicOp, Axis, CmpOp, CmpType, SfuOp, Space, Special, UnaryOp, WideCmpType};
 
 /// A computed value: where it is and its type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1602,7 +1602,9 @@ impl Gen<'_, '_> {
                 let plain = other.trim_start_matches("__");
                 match plain {
                     "sqrt" | "exp" | "exp2" | "log" | "log2" | "sin" | "cos" | "tanh" | "pow" | "floor" | "ceil"
-                    | "trunc" | "round" => match plain {
+                    | "trunc" | "round" | "log10" | "fmod" => match plain {
+                        "log10" => "log10f",
+                        "fmod" => "fmodf",
                         "sqrt" => "sqrtf",
                         "exp" => "expf",
                         "exp2" => "exp2f",
@@ -1622,7 +1624,7 @@ impl Gen<'_, '_> {
             }
         };
         let n = match name {
-            "min" | "max" | "fminf" | "fmaxf" | "__fdividef" | "powf" | "__mul24" | "__umul24" => 2,
+            "min" | "max" | "fminf" | "fmaxf" | "__fdividef" | "powf" | "fmodf" | "__mul24" | "__umul24" => 2,
             "fmaf" => 3,
             _ => 1,
         };
@@ -1692,9 +1694,16 @@ impl Gen<'_, '_> {
                 let (x, y) = (low24(self, vals[0]), low24(self, vals[1]));
                 Val { op: self.alu(AluOp::Mul, x, y), ty }
             }
-            "powf" => {
+            "powf" | "fmodf" => {
                 let (x, y) = (float(self, vals[0]), float(self, vals[1]));
-                Val { op: self.sfu(SfuOp::Pow, x, y), ty: Ty::Float }
+                let op = if name == "powf" { SfuOp::Pow } else { SfuOp::Fmod };
+                Val { op: self.sfu(op, x, y), ty: Ty::Float }
+            }
+            // C's classification macros: `x != x`, and `|x|` against infinity.
+            "isnan" | "isinf" | "isfinite" => {
+                let ty = if vals[0].ty == Ty::Double { Ty::Double } else { Ty::Float };
+                let x = self.convert(vals[0], ty);
+                Val { op: self.classify(name, x), ty: Ty::Bool }
             }
             "fminf" | "fmaxf" | "__fdividef" => {
                 let (x, y) = (float(self, vals[0]), float(self, vals[1]));
@@ -1724,12 +1733,36 @@ impl Gen<'_, '_> {
                     "exp2f" => SfuOp::Exp2,
                     "log2f" => SfuOp::Log2,
                     "tanhf" => SfuOp::Tanh,
+                    "log10f" => SfuOp::Log10,
                     _ => SfuOp::Cos,
                 };
                 let x = float(self, vals[0]);
                 Val { op: self.sfu(op, x, VOp::Imm(0)), ty: Ty::Float }
             }
         }
+    }
+
+    /// `isnan(x)`, `isinf(x)` or `isfinite(x)` of a `float` or `double`: `x != x`, or `|x|`
+    /// against infinity (`|x| < inf` is false for a NaN, as `isfinite` must be).
+    fn classify(&mut self, name: &str, x: Val) -> VOp {
+        let op = match name {
+            "isnan" => CmpOp::Ne,
+            "isinf" => CmpOp::Eq,
+            _ => CmpOp::Lt,
+        };
+        if x.ty == Ty::Double {
+            if name == "isnan" {
+                return self.wide_binary(Lowered::WideCmp(op, WideCmpType::Double), x, x, Ty::Bool).op;
+            }
+            let magnitude = self.wide_math("fabs", &[x], Span::default()).unwrap_or(Val::error());
+            let infinity = self.wide_const(f64::INFINITY.to_bits(), Ty::Double);
+            return self.wide_binary(Lowered::WideCmp(op, WideCmpType::Double), magnitude, infinity, Ty::Bool).op;
+        }
+        if name == "isnan" {
+            return self.cmp(op, CmpType::Float, x.op, x.op);
+        }
+        let magnitude = self.unary_op(UnaryOp::FAbs, x.op);
+        self.cmp(op, CmpType::Float, magnitude, VOp::Imm(f32::INFINITY.to_bits()))
     }
 
     /// The address an atomic works on: `&place` in global or shared memory, or a pointer.

@@ -1573,7 +1573,7 @@ mod tests {
         check(
             "host { int x = 1.0 % 2; }",
             16,
-            "operator `%` needs integer operands, found a `float` and an `int` (there is no `fmodf`)",
+            "operator `%` needs integer operands, found a `float` and an `int` (in a kernel, `fmodf(x, y)`)",
         );
         check("host { int x = iota(); }", 16, "`iota(…)` only initializes a buffer or graph declaration");
         check("host { d(); }", 8, "`d` is a `__device__` function; the host block cannot call it");

@@ -346,7 +346,7 @@ pub(crate) fn binary_typing(op: BinOp, a: Ty, b: Ty) -> Result<BinaryTyping, Str
         BinOp::Div if float => Lowered::Sfu(SfuOp::FDiv),
         BinOp::Div => Lowered::Alu(if unsigned { AluOp::DivU } else { AluOp::DivS }),
         _ if float => {
-            let help = if op == BinOp::Rem { " (there is no `fmodf`)" } else { "" };
+            let help = if op == BinOp::Rem { " (in a kernel, `fmodf(x, y)`)" } else { "" };
             return Err(format!(
                 "operator `{}` needs integer operands, found {} and {}{help}",
                 op.symbol(),
@@ -418,7 +418,7 @@ fn wide_binary_typing(op: BinOp, t: Ty, a: Ty, b: Ty) -> Result<BinaryTyping, St
             }
         }
         _ if double => {
-            let help = if op == BinOp::Rem { " (there is no `fmod`)" } else { "" };
+            let help = if op == BinOp::Rem { " (in a kernel, `fmod(x, y)`)" } else { "" };
             return Err(format!(
                 "operator `{}` needs integer operands, found {} and {}{help}",
                 op.symbol(),

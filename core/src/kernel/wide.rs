@@ -202,6 +202,7 @@ impl Gen<'_, '_> {
             "trunc" => Some(U::DTrunc),
             "round" => Some(U::DRound),
             "fabs" => Some(U::DAbs),
+            "log10" => Some(U::DLog10),
             _ => None,
         };
         if let Some(op) = unary {
@@ -220,13 +221,14 @@ impl Gen<'_, '_> {
                 }
                 Some(self.wide_negate_abs(vals[0]))
             }
-            "pow" | "fmin" | "fmax" | "min" | "max" => {
-                let floating = matches!(name, "pow" | "fmin" | "fmax");
+            "pow" | "fmod" | "fmin" | "fmax" | "min" | "max" => {
+                let floating = matches!(name, "pow" | "fmod" | "fmin" | "fmax");
                 let t = if floating { Ty::Double } else { super::types::common(vals[0].ty, vals[1].ty) };
                 let (x, y) = (self.convert(vals[0], t), self.convert(vals[1], t));
                 let unsigned = t == Ty::ULong;
                 let op = match (name, t) {
                     ("pow", _) => WideOp::DPow,
+                    ("fmod", _) => WideOp::DFmod,
                     ("fmin" | "min", Ty::Double) => WideOp::DMin,
                     ("fmax" | "max", Ty::Double) => WideOp::DMax,
                     ("min", _) if unsigned => WideOp::MinU,
