@@ -1570,3 +1570,29 @@ fn pragma_unroll_is_noted_once() {
         ["`#pragma unroll` is ignored: the optimiser unrolls loops as it decides", "`#pragma` is ignored"]
     );
 }
+
+#[test]
+fn namespaces_open_into_the_file_and_their_qualifiers_go() {
+    let src = r#"
+namespace physics {
+    namespace detail {
+        __device__ float square(float v) { return v * v; }
+    }
+    __device__ float energy(float m, float v) { return 0.5f * m * detail::square(v) * 2.0f; }
+}
+namespace {
+    __device__ int twice(int x) { return 2 * x; }
+}
+using namespace physics;
+__global__ void k(float* out, int* n) {
+    int i = threadIdx.x;
+    out[i] = physics::energy((float)i, 3.0f) + energy(1.0f, (float)i) + ::physics::detail::square(1.5f);
+    n[i] = twice(i);
+}
+host { float out[8]; int n[8]; k<<<1, 8>>>(out, n); }
+"#;
+    let run = Run::new(src);
+    let want: Vec<f32> = (0..8).map(|i| 0.5 * i as f32 * 9.0 * 2.0 + 0.5 * (i * i) as f32 * 2.0 + 2.25).collect();
+    assert_eq!(run.floats("out"), want);
+    assert_eq!(run.ints("n"), (0..8).map(|i| 2 * i).collect::<Vec<_>>());
+}

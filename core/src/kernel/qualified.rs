@@ -1,6 +1,7 @@
 //! Qualified names, after macro expansion: `std::` and `::` are dropped (the standard
 //! functions a kernel may call, `std::min` or `std::sqrt`, are the built-ins of the same
-//! name), and a name of cooperative groups (`cooperative_groups::`, an alias declared with
+//! name), the file's own `namespace` blocks open into the file (their names' qualifiers go
+//! too), and a name of cooperative groups (`cooperative_groups::`, an alias declared with
 //! `namespace cg = cooperative_groups;`, or a distinctive name after `using namespace
 //! cooperative_groups;`) becomes one identifier, `cooperative_groups::thread_block`, that no
 //! declaration of the file can take. Template arguments of those names are rewritten into
@@ -33,10 +34,17 @@ const DISTINCTIVE: &[&str] = &[
 
 pub(super) fn resolve(tokens: Vec<Token>, diags: &mut Diags) -> Vec<Token> {
     let mentions = |w: &str| tokens.iter().any(|t| t.is_ident(w));
-    if !mentions("std") && !mentions("cooperative_groups") && !tokens.iter().any(|t| t.is_punct("::")) {
+    if !mentions("std")
+        && !mentions("cooperative_groups")
+        && !mentions("namespace")
+        && !tokens.iter().any(|t| t.is_punct("::"))
+    {
         return tokens;
     }
     let mut aliases: Vec<String> = alloc::vec![String::from("cooperative_groups")];
+    // The file's own namespaces, and where the braces of their blocks close.
+    let mut namespaces: Vec<String> = Vec::new();
+    let mut block_ends: Vec<usize> = Vec::new();
     let mut using = false;
     let mut out: Vec<Token> = Vec::with_capacity(tokens.len());
     let mut i = 0;
@@ -57,6 +65,33 @@ pub(super) fn resolve(tokens: Vec<Token>, diags: &mut Diags) -> Vec<Token> {
                 i += 5;
                 continue;
             }
+        }
+        // `namespace name { … }` (or an anonymous one): its declarations are the file's, and
+        // `name::` in front of one of them goes. Two namespaces declaring one name clash.
+        if t.is_ident("namespace") {
+            let named = ident(i + 1).filter(|_| tokens.get(i + 2).is_some_and(|b| b.is_punct("{")));
+            let open = if named.is_some() { i + 2 } else { i + 1 };
+            if tokens.get(open).is_some_and(|b| b.is_punct("{")) {
+                if let Some(close) = matching_close(&tokens, open) {
+                    if let Some(name) = named {
+                        namespaces.push(String::from(name));
+                    }
+                    block_ends.push(close);
+                    i = open + 1;
+                    continue;
+                }
+            }
+        }
+        if block_ends.contains(&i) {
+            i += 1;
+            continue;
+        }
+        if ident(i).is_some_and(|w| namespaces.iter().any(|n| n == w))
+            && tokens.get(i + 1).is_some_and(|c| c.is_punct("::"))
+            && ident(i + 2).is_some()
+        {
+            i += 2;
+            continue;
         }
         // `using namespace cooperative_groups;`
         if t.is_ident("using")
