@@ -1596,3 +1596,35 @@ host { float out[8]; int n[8]; k<<<1, 8>>>(out, n); }
     assert_eq!(run.floats("out"), want);
     assert_eq!(run.ints("n"), (0..8).map(|i| 2 * i).collect::<Vec<_>>());
 }
+
+#[test]
+fn file_scope_constants_are_named_values_for_kernels_and_the_host() {
+    let src = r#"
+const int BLOCK = 64;
+static const int HALF = BLOCK / 2;
+constexpr float SCALE = 0.5f;
+const double THIRD = 1.0 / 3.0;
+__device__ float scaled(float v) { return v * SCALE; }
+__global__ void k(float* out, double* d) {
+    __shared__ float tile[BLOCK];
+    int t = threadIdx.x;
+    tile[t] = (float)t;
+    __syncthreads();
+    out[blockIdx.x * BLOCK + t] = scaled(tile[(t + HALF) % BLOCK]);
+    d[blockIdx.x * BLOCK + t] = THIRD * t;
+}
+host { float out[128]; double d[128]; k<<<128 / BLOCK, BLOCK>>>(out, d); }
+"#;
+    let run = Run::new(src);
+    let want: Vec<f32> = (0..128).map(|i| ((i % 64 + 32) % 64) as f32 * 0.5).collect();
+    assert_eq!(run.floats("out"), want);
+    let d: Vec<f64> =
+        run.words("d").chunks_exact(2).map(|p| f64::from_bits(p[0] as u64 | (p[1] as u64) << 32)).collect();
+    assert_eq!(d, (0..128).map(|i| (1.0f64 / 3.0) * (i % 64) as f64).collect::<Vec<_>>());
+    assert_eq!(run.program.workload.launches[0].grid.x, 2);
+
+    let not_constant =
+        "const float R = threadIdx.x;\n__global__ void k(float* o) { o[0] = R; }\nhost { float o[1]; k<<<1, 1>>>(o); }";
+    let messages = errors(not_constant);
+    assert!(messages.iter().any(|(_, _, m)| m == "the value of `R` must be known when compiling"), "{messages:?}");
+}

@@ -331,35 +331,39 @@ pub(crate) struct GlobalVar {
     pub decl: VarDecl,
 }
 
-/// Calls `f` on every expression of `body`, outer ones before those inside them.
-pub(crate) fn for_each_expr(body: &[Stmt], f: &mut dyn FnMut(&Expr)) {
-    fn expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-        f(e);
-        match &e.kind {
-            ExprKind::Int { .. }
-            | ExprKind::Long { .. }
-            | ExprKind::Float(_)
-            | ExprKind::Double(_)
-            | ExprKind::Bool(_)
-            | ExprKind::Name(_) => {}
-            ExprKind::Member(x, _, _) | ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => expr(x, f),
-            ExprKind::IncDec { target, .. } => expr(target, f),
-            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Comma(a, b) => {
-                expr(a, f);
-                expr(b, f);
-            }
-            ExprKind::Cond(a, b, c) => {
-                expr(a, f);
-                expr(b, f);
-                expr(c, f);
-            }
-            ExprKind::Call(_, _, args) => args.iter().for_each(|a| expr(a, f)),
-            ExprKind::Method(r, _, _, args) => {
-                expr(r, f);
-                args.iter().for_each(|a| expr(a, f))
-            }
+/// Calls `f` on `e` and every expression inside it, outer ones first.
+pub(crate) fn for_each_subexpr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    use for_each_subexpr as expr;
+    f(e);
+    match &e.kind {
+        ExprKind::Int { .. }
+        | ExprKind::Long { .. }
+        | ExprKind::Float(_)
+        | ExprKind::Double(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Name(_) => {}
+        ExprKind::Member(x, _, _) | ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => expr(x, f),
+        ExprKind::IncDec { target, .. } => expr(target, f),
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Comma(a, b) => {
+            expr(a, f);
+            expr(b, f);
+        }
+        ExprKind::Cond(a, b, c) => {
+            expr(a, f);
+            expr(b, f);
+            expr(c, f);
+        }
+        ExprKind::Call(_, _, args) => args.iter().for_each(|a| expr(a, f)),
+        ExprKind::Method(r, _, _, args) => {
+            expr(r, f);
+            args.iter().for_each(|a| expr(a, f))
         }
     }
+}
+
+/// Calls `f` on every expression of `body`, outer ones before those inside them.
+pub(crate) fn for_each_expr(body: &[Stmt], f: &mut dyn FnMut(&Expr)) {
+    use for_each_subexpr as expr;
     fn stmt(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
         match &s.kind {
             StmtKind::Expr(e) | StmtKind::Return(Some(e)) => expr(e, f),
@@ -411,6 +415,9 @@ pub(crate) fn for_each_expr(body: &[Stmt], f: &mut dyn FnMut(&Expr)) {
 pub(crate) struct Unit {
     /// Variables at file scope, in definition order.
     pub globals: Vec<GlobalVar>,
+    /// `const` scalars at file scope (`const int BLOCK = 256;`), in definition order: named
+    /// constants every function sees.
+    pub constants: Vec<VarDecl>,
     /// The file's structs, in definition order (a struct may use those before it).
     pub structs: Vec<StructDef>,
     pub functions: Vec<Function>,

@@ -196,8 +196,9 @@ fn keep_named_checks(code: &mut [crate::isa::Instr], names: &[String]) -> Vec<St
 pub(super) enum Sym {
     /// A scalar or pointer variable (parameters included).
     Var { reg: VReg, ty: Ty, is_const: bool },
-    /// A variable initialized with a constant and never assigned: the constant itself.
-    Const { bits: u32, ty: Ty },
+    /// A variable initialized with a constant and never assigned: the constant itself
+    /// (`declared` where it is `const`, so that it may size an array, as in C++).
+    Const { bits: u32, ty: Ty, declared: bool },
     /// A local array in registers, row-major.
     Local { regs: Vec<VReg>, elem: Ty, dims: Vec<u32> },
     /// A `__shared__` array at a byte offset in the block's shared memory (no dims: a scalar).
@@ -512,6 +513,8 @@ impl<'a, 'd> Gen<'a, 'd> {
                 self.globals.push((unit.globals[g].decl.name.clone(), sym));
             }
         }
+        // After the parameters, which are the first registers.
+        self.file_constants();
         let ret_label = self.new_label();
         let (ret_reg, ret_regs) = if kernel { (None, Vec::new()) } else { self.return_registers(sig.ret) };
         self.frames.push(Frame { func: fi, kernel, ret: sig.ret, ret_reg, ret_regs, ret_label });
@@ -523,6 +526,40 @@ impl<'a, 'd> Gen<'a, 'd> {
             self.diags.warning(f.end, format!("`{}` can reach its end without returning a value", f.name));
         }
         self.emit(VInstr::Exit);
+    }
+
+    /// The file's named constants (`const int BLOCK = 256;` at file scope), seen by every
+    /// function as file-scope names: each must have a value known when compiling.
+    fn file_constants(&mut self) {
+        let unit = self.unit;
+        for d in &unit.constants {
+            let ty = Ty::from_type_expr(&d.ty).filter(|t| t.is_arith());
+            let (Some(ty), true, Some(Init::Expr(e))) = (ty, d.dims.is_empty(), &d.init) else {
+                self.diags.error_help(
+                    d.name_span,
+                    format!("file-scope constant `{}` must be a number with a value", d.name),
+                    "for an array or a struct, use `__constant__` memory",
+                );
+                continue;
+            };
+            let v = self.expr(e);
+            let v = self.convert_checked(v, ty, super::expr::Ctx::Init, e);
+            let sym = match v.op {
+                VOp::Imm(bits) if !ty.is_wide() => Sym::Const { bits, ty, declared: true },
+                VOp::Reg(reg) if ty.is_wide() && self.wide_bits(v).is_some() => {
+                    // Read wherever the name appears: never retargeted.
+                    self.is_temp[reg as usize] = false;
+                    Sym::Var { reg, ty, is_const: true }
+                }
+                _ => {
+                    if v.ty != Ty::Error {
+                        self.diags.error(e.span, format!("the value of `{}` must be known when compiling", d.name));
+                    }
+                    continue;
+                }
+            };
+            self.globals.push((d.name.clone(), sym));
+        }
     }
 
     /// Inlines device function `fi` with already-evaluated arguments; a reference parameter's
@@ -936,7 +973,28 @@ impl<'a, 'd> Gen<'a, 'd> {
 
     /// A constant array dimension (at least 1).
     fn dimension(&mut self, e: &Expr, name: &str) -> Option<u32> {
-        match self.const_value(e) {
+        // Literals and operators, or names of constants (`const int N = 64;`): a dry run, whose
+        // code (none, for a constant) goes.
+        let mut named_constants = true;
+        super::ast::for_each_subexpr(e, &mut |x| {
+            if let ExprKind::Name(n) = &x.kind {
+                named_constants &= matches!(self.lookup(n), Some(Sym::Const { declared: true, .. }));
+            }
+        });
+        let known = self.const_value(e).or_else(|| {
+            if !named_constants {
+                return None;
+            }
+            let mark = self.code.len();
+            let v = self.expr(e);
+            self.code.truncate(mark);
+            self.available.clear();
+            match v.op {
+                VOp::Imm(k) if !v.ty.is_wide() => Some((k, v.ty)),
+                _ => None,
+            }
+        });
+        match known {
             Some((v, t)) if t.is_integer() && t != Ty::Error => {
                 if v == 0 || (t == Ty::Int && (v as i32) < 0) {
                     self.diags.error(e.span, format!("the size of `{name}` must be at least 1, got {}", v as i32));
@@ -986,7 +1044,8 @@ impl<'a, 'd> Gen<'a, 'd> {
                     let v = self.expr(e);
                     let v = self.convert_checked(v, ty, super::expr::Ctx::Init, e);
                     if let VOp::Imm(bits) = v.op {
-                        self.declare(&d.name, d.name_span, Sym::Const { bits, ty: v.ty });
+                        let declared = d.ty.is_const;
+                        self.declare(&d.name, d.name_span, Sym::Const { bits, ty: v.ty, declared });
                         return;
                     }
                 }

@@ -434,7 +434,7 @@ impl Gen<'_, '_> {
     fn name_value(&mut self, name: &str, span: Span) -> Val {
         match self.lookup(name).cloned() {
             Some(Sym::Var { reg, ty, .. }) => Val { op: VOp::Reg(reg), ty },
-            Some(Sym::Const { bits, ty }) => Val::imm(bits, ty),
+            Some(Sym::Const { bits, ty, .. }) => Val::imm(bits, ty),
             Some(Sym::MemRef { space, base, offset, ty, readonly }) => {
                 let p = Place::Mem { space, base, offset, ty, readonly };
                 self.access_at = span;

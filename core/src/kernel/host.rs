@@ -91,13 +91,13 @@ struct Host<'a, 'd> {
 /// their launches are still checked against the signatures).
 pub(crate) fn run(
     host: &HostBlock,
-    globals: &[GlobalVar],
-    structs: &[StructDef],
+    unit: &Unit,
     sigs: &[FnSig],
     kernels: &[Option<Kernel>],
     config: &GpuConfig,
     diags: &mut Diags,
 ) -> HostOutput {
+    let (globals, structs) = (&unit.globals, &unit.structs);
     let mut h = Host {
         structs,
         buffer_structs: Vec::new(),
@@ -127,6 +127,13 @@ pub(crate) fn run(
             _ => None,
         };
         h.global_buffers.push(buffer);
+    }
+    // The file's named constants, as constants of the host block (a 64-bit one is for kernels:
+    // the host block computes in 32 bits).
+    for d in &unit.constants {
+        if !matches!(d.ty.base, BaseType::Scalar(Scalar::Long | Scalar::ULong | Scalar::Double)) {
+            h.declaration(d, true);
+        }
     }
     for s in &host.body {
         if matches!(h.exec(s, true), Flow::Stop) {

@@ -117,7 +117,7 @@ pub fn compile(source: &str, options: &CompileOptions<'_>) -> Result<Program, Ve
     let sigs = codegen::signatures(&unit, &mut diags);
     let kernels = codegen::compile_kernels(&unit, &sigs, options.config, options.optimize, &mut diags);
     let output = match &unit.host {
-        Some(host) => host::run(host, &unit.globals, &unit.structs, &sigs, &kernels, options.config, &mut diags),
+        Some(host) => host::run(host, &unit, &sigs, &kernels, options.config, &mut diags),
         None => {
             diags.error_help(
                 unit.end,

@@ -47,6 +47,7 @@ fn is_vector_type(word: &str) -> bool {
 
 const TYPE_WORDS: &[&str] = &[
     "const",
+    "constexpr",
     "unsigned",
     "signed",
     "int",
@@ -578,11 +579,19 @@ impl<'a> Parser<'a> {
         if let Some(span) = constant {
             return Err(self.error(span, "a function cannot be `__constant__`; only variables are"));
         }
+        if !self.at("(") && ret.is_const && !ret.pointer && self.at("=") {
+            // `const float PI = 3.14159f;`: a named constant of the file.
+            self.pos = after_qualifiers;
+            let Stmt { kind: StmtKind::Decl(decls), .. } = self.declaration()? else { return Ok(()) };
+            self.expect_semicolon("after the declaration")?;
+            unit.constants.extend(decls);
+            return Ok(());
+        }
         if !self.at("(") {
             return Err(self.error_help(
                 name_span,
                 "variables outside functions are not supported",
-                "pass a buffer or a value to the kernel instead",
+                "make it `const` with a constant value, `__device__` or `__constant__` memory, or pass it to the kernel",
             ));
         }
         if !global && !device {
@@ -663,7 +672,7 @@ impl<'a> Parser<'a> {
             let t = self.peek();
             let Tok::Ident(w) = &t.tok else { break };
             match w.as_str() {
-                "const" => is_const = true,
+                "const" | "constexpr" => is_const = true,
                 "__restrict__" | "register" => {}
                 "volatile" => {
                     self.diags.warning(t.span, "`volatile` is ignored");
