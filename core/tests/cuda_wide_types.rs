@@ -326,3 +326,30 @@ host { float x[32] = random(-5.0, 5.0, 11); float fo[64]; double dout[64]; int f
         assert_eq!(flags[i], want, "flags {i} for {v}");
     }
 }
+
+#[test]
+fn a_64_bit_variable_read_before_its_first_write_in_the_text_keeps_its_value() {
+    // `prev` is read (from the second iteration on) above the line that writes it.
+    let src = r#"
+__global__ void k(double* out, long long* sums) {
+    double prev;
+    long long total;
+    for (int i = 0; i < 6; i++) {
+        if (i > 0) {
+            out[i] = prev * 2.0;
+            sums[i] = total + i;
+        }
+        prev = (double)i + 0.25;
+        total = (long long)i << 33;
+    }
+}
+host { double out[6]; long long sums[6]; k<<<1, 1>>>(out, sums); }
+"#;
+    let run = Run::new(src);
+    let out = run.f64s("out");
+    let sums: Vec<i64> = run.u64s("sums").into_iter().map(|v| v as i64).collect();
+    for i in 1..6usize {
+        assert_eq!(out[i], ((i - 1) as f64 + 0.25) * 2.0, "out {i}");
+        assert_eq!(sums[i], (((i - 1) as i64) << 33) + i as i64, "sums {i}");
+    }
+}

@@ -464,6 +464,19 @@ impl<'a, 'd> Gen<'a, 'd> {
     }
 
     pub(super) fn declare(&mut self, name: &str, span: Span, sym: Sym) {
+        // A 64-bit variable is wide from its declaration on, so that a read placed before its
+        // first write (a loop's) already reads the pair.
+        match &sym {
+            Sym::Var { reg, ty, .. } if ty.is_wide() => self.wide[*reg as usize] = true,
+            Sym::Local { regs, elem, .. } if elem.is_wide() => regs.iter().for_each(|&r| self.wide[r as usize] = true),
+            Sym::Struct { regs, id, .. } => {
+                let leaves = super::structs::leaves(&self.unit.structs, *id).unwrap_or_default();
+                for (&r, (_, ty)) in regs.iter().zip(&leaves) {
+                    self.wide[r as usize] |= ty.is_wide();
+                }
+            }
+            _ => {}
+        }
         let scope = self.scopes.last_mut().expect("a scope is open while generating");
         if scope.iter().any(|(n, _)| n == name) {
             self.diags.error(span, format!("`{name}` is already declared in this block"));
@@ -1077,7 +1090,11 @@ impl<'a, 'd> Gen<'a, 'd> {
                 let n = super::structs::leaf_count(&self.unit.structs, id);
                 (None, (0..n).map(|_| self.var()).collect())
             }
-            _ => (Some(self.var()), Vec::new()),
+            _ => {
+                let reg = self.var();
+                self.wide[reg as usize] = ret.is_wide();
+                (Some(reg), Vec::new())
+            }
         }
     }
 

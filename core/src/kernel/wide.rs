@@ -45,7 +45,10 @@ impl Gen<'_, '_> {
     /// A 64-bit value's register (the value of an error: a zero).
     pub(super) fn wide_reg(&mut self, v: Val) -> VReg {
         match v.op {
-            VOp::Reg(r) if self.wide.get(r as usize).copied().unwrap_or(false) => r,
+            VOp::Reg(r) if v.ty.is_wide() || self.wide.get(r as usize).copied().unwrap_or(false) => {
+                self.wide[r as usize] = true;
+                r
+            }
             _ => match self.wide_const(0, Ty::Long).op {
                 VOp::Reg(r) => r,
                 VOp::Imm(_) => 0,
