@@ -326,22 +326,7 @@ impl Workload {
                 regions.push(region);
                 continue;
             }
-            match &buffer.init {
-                BufferInit::Zeros => {}
-                BufferInit::Iota => words.iter_mut().enumerate().for_each(|(i, w)| *w = i as u32),
-                BufferInit::Constant(v) => words.fill(*v),
-                BufferInit::RandomFloat { seed, min, max } => {
-                    let mut rng = SplitMix64::new(*seed as u64);
-                    let (lo, hi) = (f32::from_bits(*min), f32::from_bits(*max));
-                    words.iter_mut().for_each(|w| *w = (lo + (hi - lo) * rng.unit_f32()).to_bits());
-                }
-                BufferInit::Random { seed, min, max } => {
-                    let mut rng = SplitMix64::new(*seed as u64);
-                    let span = (*max - *min) as u64 + 1;
-                    words.iter_mut().for_each(|w| *w = *min + rng.below(span) as u32);
-                }
-                BufferInit::Words(values) => words.iter_mut().zip(values).for_each(|(w, v)| *w = *v),
-            }
+            fill_words(&buffer.init, words);
             regions.push(region);
         }
         (memory, regions)
@@ -360,6 +345,26 @@ impl Workload {
     }
 }
 
+/// Fills a word buffer (or a wide buffer's 32-bit counterparts) as `init` says.
+fn fill_words(init: &BufferInit, words: &mut [u32]) {
+    match init {
+        BufferInit::Zeros => {}
+        BufferInit::Iota => words.iter_mut().enumerate().for_each(|(i, w)| *w = i as u32),
+        BufferInit::Constant(v) => words.fill(*v),
+        BufferInit::RandomFloat { seed, min, max } => {
+            let mut rng = SplitMix64::new(*seed as u64);
+            let (lo, hi) = (f32::from_bits(*min), f32::from_bits(*max));
+            words.iter_mut().for_each(|w| *w = (lo + (hi - lo) * rng.unit_f32()).to_bits());
+        }
+        BufferInit::Random { seed, min, max } => {
+            let mut rng = SplitMix64::new(*seed as u64);
+            let span = (*max - *min) as u64 + 1;
+            words.iter_mut().for_each(|w| *w = *min + rng.below(span) as u32);
+        }
+        BufferInit::Words(values) => words.iter_mut().zip(values).for_each(|(w, v)| *w = *v),
+    }
+}
+
 /// Fills `words` with a buffer of 8-byte elements, which `init` gives element by element in
 /// the 32-bit type of the same kind (`int`, `unsigned`, `float`), widened: sign-extended for
 /// `long long`, zero-extended for `unsigned long long`, exactly converted for `double` (whose
@@ -367,22 +372,7 @@ impl Workload {
 fn widen_elements(init: &BufferInit, elem: ElemType, words: &mut [u32]) {
     let count = words.len() / 2;
     let mut narrow = alloc::vec![0u32; count];
-    match init {
-        BufferInit::Zeros => {}
-        BufferInit::Iota => narrow.iter_mut().enumerate().for_each(|(i, w)| *w = i as u32),
-        BufferInit::Constant(v) => narrow.fill(*v),
-        BufferInit::RandomFloat { seed, min, max } => {
-            let mut rng = SplitMix64::new(*seed as u64);
-            let (lo, hi) = (f32::from_bits(*min), f32::from_bits(*max));
-            narrow.iter_mut().for_each(|w| *w = (lo + (hi - lo) * rng.unit_f32()).to_bits());
-        }
-        BufferInit::Random { seed, min, max } => {
-            let mut rng = SplitMix64::new(*seed as u64);
-            let span = (*max - *min) as u64 + 1;
-            narrow.iter_mut().for_each(|w| *w = *min + rng.below(span) as u32);
-        }
-        BufferInit::Words(values) => narrow.iter_mut().zip(values).for_each(|(w, v)| *w = *v),
-    }
+    fill_words(init, &mut narrow);
     let counting = matches!(init, BufferInit::Iota);
     for (i, &w) in narrow.iter().enumerate() {
         let value = match elem {
