@@ -746,6 +746,17 @@ __global__ void p(const int* o, int* l, int n) {
 }
 host { graph g = mesh(4, 4, 1); int l[16]; int o[17] = iota(); dim3 b(16); if (g.vertices > 3) p<<<1, b>>>(o, l, 16); else p<<<2, 8>>>(o, l, 16); }
 "#,
+    // A pasted file's host code, set aside.
+    r#"#include <vector>
+typedef std::vector<int> V;
+struct Net { float** w; };
+template <typename T> T id(T x) { return x; }
+extern "C" { void prep(Net* n); }
+namespace util { __device__ int twice(int x) { return 2 * x; } }
+int count = 4;
+__global__ void k(int* o) { o[threadIdx.x] = util::twice(threadIdx.x); }
+int main(int argc, char** argv) { V v(count); k<<<1, 32>>>(nullptr); return 0; }
+host { int o[32]; k<<<1, 32>>>(o); }"#,
 ];
 
 fn tokens_of(src: &str) -> Vec<String> {
@@ -793,6 +804,16 @@ fn random_token_streams_and_mutations_never_panic() {
                 "/*",
                 "\n",
                 "host",
+                "template",
+                "<",
+                ">",
+                "extern",
+                "\"C\"",
+                "namespace",
+                "typedef",
+                "struct",
+                "__device__",
+                "__host__",
             ]
             .iter()
             .map(|s| s.to_string()),
@@ -1040,10 +1061,11 @@ fn standard_includes_and_host_device_functions_compile() {
 #include "device_launch_parameters.h"
 #include <stdio.h>
 __host__ __device__ inline float sq(float x) { return x * x; }
-__device__ __host__ float cube(float x) { return sq(x) * x; }
+float __device__ __host__ cube(float x) { return sq(x) * x; }
+__device__ void static store(float* p, float v) { *p = v; }
 __global__ void k(float* out) {
     int i = threadIdx.x;
-    out[i] = sq(i) + cube(2.0f);
+    store(&out[i], sq(i) + cube(2.0f));
 }
 host {
     float out[32];
@@ -1052,9 +1074,10 @@ host {
 "#;
     let run = Run::new(src);
     assert_eq!(run.floats("out"), (0..32).map(|i| (i * i) as f32 + 8.0).collect::<Vec<_>>());
+    // `__host__` alone is host code: set aside, and an error where a kernel calls it.
     assert_eq!(
-        errors("__host__ float f(float x) { return x; }\n__global__ void k() {}\nhost { k<<<1, 1>>>(); }"),
-        [(1, 1, "`__host__` functions are not supported, unless also `__device__`".to_string())]
+        errors("__host__ float f(float x) { return x; }\n__global__ void k(float* o) { o[0] = f(1.0f); }\nhost { float o[1]; k<<<1, 1>>>(o); }"),
+        [(2, 38, "`f` is a host function (line 1), which device code cannot call".to_string())]
     );
 }
 

@@ -5,6 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::diag::Span;
+pub(crate) use super::host_code::HostItem;
 
 /// The value types that fit a register: 32-bit ones, and the narrow integers (and `bool`)
 /// that registers hold extended and memory holds in 1 or 2 bytes.
@@ -422,6 +423,9 @@ pub(crate) struct Unit {
     pub structs: Vec<StructDef>,
     pub functions: Vec<Function>,
     pub host: Option<HostBlock>,
+    /// The host code of a pasted `.cu` file, set aside unread (`host_code.rs`): for the
+    /// error where device code uses one of its names.
+    pub host_code: Vec<HostItem>,
     /// The end of the file.
     pub end: Span,
 }

@@ -412,6 +412,11 @@ impl Gen<'_, '_> {
 
     /// Every name that could be meant where `name` is unknown.
     fn undefined(&mut self, what: &str, name: &str, span: Span, functions: bool) {
+        if let Some(item) = self.unit.host_code.iter().find(|h| h.name == name) {
+            let (message, help) = item.misuse();
+            self.diags.error_help(span, message, help);
+            return;
+        }
         let mut candidates: Vec<&str> = self.visible_names();
         candidates.extend_from_slice(BUILTIN_VECTORS);
         candidates.push("warpSize");

@@ -70,6 +70,8 @@ pub(crate) struct HostOutput {
 
 struct Host<'a, 'd> {
     structs: &'a [StructDef],
+    /// The file's host code, set aside: named in the error where the host block calls it.
+    host_code: &'a [HostItem],
     /// The buffers that hold structs: (buffer, struct).
     buffer_structs: Vec<(u32, u16)>,
     /// The buffer of each file-scope variable (`None` where its declaration failed).
@@ -100,6 +102,7 @@ pub(crate) fn run(
     let (globals, structs) = (&unit.globals, &unit.structs);
     let mut h = Host {
         structs,
+        host_code: &unit.host_code,
         buffer_structs: Vec::new(),
         global_buffers: Vec::new(),
         sigs,
@@ -896,6 +899,9 @@ impl Host<'_, '_> {
     }
 
     fn undefined_name(&mut self, name: &str, span: Span) {
+        if self.set_aside(name, span) {
+            return;
+        }
         let message = format!("undefined name `{name}`");
         let names = self.host_names();
         match suggest(name, names) {
@@ -905,6 +911,18 @@ impl Host<'_, '_> {
             }
             None => self.diags.error(span, message),
         }
+    }
+
+    /// Whether `name` is the file's host code, set aside; if so, the error says so.
+    fn set_aside(&mut self, name: &str, span: Span) -> bool {
+        let Some(item) = self.host_code.iter().find(|h| h.name == name) else { return false };
+        let what = if item.function { "function" } else { "variable" };
+        self.diags.error_help(
+            span,
+            format!("`{name}` is the file's host {what} (line {}), which is set aside, not run", item.span.line),
+            "the host block is warpscope's own: declare the buffers and launch the kernels in it (docs/language.md)",
+        );
+        true
     }
 
     fn assign(&mut self, op: Option<BinOp>, l: &Expr, r: &Expr, span: Span) -> Option<HVal> {
@@ -1026,6 +1044,7 @@ impl Host<'_, '_> {
                 } else if self.sigs.iter().any(|s| s.name == name) {
                     self.diags
                         .error(span, format!("`{name}` is a `__device__` function; the host block cannot call it"));
+                } else if self.set_aside(name, nspan) {
                 } else {
                     let mut candidates = alloc::vec!["swap", "dim3", "min", "max"];
                     candidates.extend(self.sigs.iter().filter(|s| s.global).map(|s| s.name.as_str()));

@@ -7,6 +7,8 @@
 //! - `preprocess.rs`: `#define` (object-like and function-like), `#include` of standard
 //!   headers, with overrides from [`CompileOptions::defines`]; `conditional.rs`: `#if` and
 //!   its kin.
+//! - `host_code.rs`: a pasted `.cu` file's host code (`main`, helpers, host globals) is set
+//!   aside, named in a warning.
 //! - `parser.rs`: recursive descent into the syntax tree of `ast.rs`, recovering at `;` and
 //!   `}` so several errors are reported at once; nesting is bounded.
 //! - `types.rs`: value types, C's conversions and constant folding.
@@ -33,6 +35,7 @@ mod enums;
 mod expr;
 mod groups;
 mod host;
+mod host_code;
 mod lexer;
 mod liveness;
 mod opt;
@@ -109,8 +112,16 @@ pub struct Program {
 pub fn compile(source: &str, options: &CompileOptions<'_>) -> Result<Program, Vec<Diagnostic>> {
     let mut diags = diag::Diags::default();
     let (tokens, lexical) = lex(source);
-    let (tokens, defines) = preprocess::preprocess(source, tokens, lexical, options.defines, &mut diags);
-    let unit = parser::parse(&tokens, &mut diags);
+    let (tokens, defines, lexical) = preprocess::preprocess(source, tokens, lexical, options.defines, &mut diags);
+    let (tokens, host_code, host_ranges) = host_code::set_aside(tokens, &mut diags);
+    for d in lexical {
+        if !host_ranges.iter().any(|&(from, to)| (from..to).contains(&d.span.offset)) {
+            diags.add(d);
+        }
+    }
+    let tokens = preprocess::rewrite(tokens, &mut diags);
+    let mut unit = parser::parse(&tokens, &mut diags);
+    unit.host_code = host_code;
     if diags.has_errors() {
         return Err(diags.finish());
     }
@@ -119,11 +130,13 @@ pub fn compile(source: &str, options: &CompileOptions<'_>) -> Result<Program, Ve
     let output = match &unit.host {
         Some(host) => host::run(host, &unit, &sigs, &kernels, options.config, &mut diags),
         None => {
-            diags.error_help(
-                unit.end,
-                "the file has no `host { … }` block",
-                "add one after the kernels: it declares the buffers and launches the kernels",
-            );
+            let help = if unit.host_code.is_empty() {
+                "add one after the kernels: it declares the buffers and launches the kernels"
+            } else {
+                "the file's own host code is set aside: add a `host { … }` block after the kernels that \
+                 declares the buffers and launches the kernels"
+            };
+            diags.error_help(unit.end, "the file has no `host { … }` block", help);
             host::HostOutput { buffers: Vec::new(), launches: Vec::new(), sites: Vec::new() }
         }
     };

@@ -115,6 +115,17 @@ struct Parser<'a> {
 }
 
 /// Parses a preprocessed token stream (ending in `Eof`).
+/// What the specifiers before (or after) a function's or variable's type say.
+#[derive(Clone, Copy, Default, PartialEq)]
+struct Qualifiers {
+    global: bool,
+    device: bool,
+    /// `__host__`, where it is: only with `__device__` (the device's code is the one used).
+    host: Option<Span>,
+    /// `__constant__`, where it is.
+    constant: Option<Span>,
+}
+
 pub(crate) fn parse(toks: &[Token], diags: &mut Diags) -> Unit {
     if toks.is_empty() {
         return Unit::default();
@@ -489,37 +500,25 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn function(&mut self, unit: &mut Unit) -> PResult<()> {
-        let start = self.peek().span;
-        if self.at_word("using") && self.peek_at(1).is_ident("namespace") {
-            // `using namespace std;`: names are not qualified here, so it changes nothing.
-            let at = self.bump().span;
-            self.bump();
-            let (name, span) = self.ident("a namespace name")?;
-            self.expect_semicolon("after `using namespace …`")?;
-            self.diags.warning(at.to(span), format!("`using namespace {name};` is ignored"));
-            return Ok(());
-        }
-        let (mut global, mut device) = (false, false);
-        let mut constant = None;
-        // `__host__ __device__` compiles for both sides: here, the device's is the one used.
-        let mut host = None;
+    /// The specifiers of a function or file-scope variable (`__global__`, `__device__`,
+    /// `__host__`, `__constant__`, `static`, `inline`, `__launch_bounds__(…)`), into `q`.
+    fn qualifiers(&mut self, q: &mut Qualifiers) -> PResult<()> {
         loop {
             let t = self.peek();
             match &t.tok {
-                Tok::Ident(w) if w == "__global__" => global = true,
-                Tok::Ident(w) if w == "__device__" => device = true,
+                Tok::Ident(w) if w == "__global__" => q.global = true,
+                Tok::Ident(w) if w == "__device__" => q.device = true,
                 Tok::Ident(w)
                     if matches!(
                         w.as_str(),
                         "__forceinline__" | "__noinline__" | "__inline__" | "inline" | "static"
                     ) => {}
-                Tok::Ident(w) if w == "__host__" => host = Some(t.span),
+                Tok::Ident(w) if w == "__host__" => q.host = Some(t.span),
                 Tok::Ident(w) if w == "__launch_bounds__" && self.peek_at(1).is_punct("(") => {
                     self.skip_launch_bounds();
                     continue;
                 }
-                Tok::Ident(w) if w == "__constant__" => constant = Some(t.span),
+                Tok::Ident(w) if w == "__constant__" => q.constant = Some(t.span),
                 Tok::Ident(w)
                     if matches!(
                         w.as_str(),
@@ -535,21 +534,25 @@ impl<'a> Parser<'a> {
                         "pass the data to the kernel as a buffer",
                     ))
                 }
-                _ => break,
+                _ => return Ok(()),
             }
             self.bump();
         }
-        if global && device {
-            return Err(self.error(start, "a function is either `__global__` (a kernel) or `__device__`, not both"));
-        }
+    }
 
-        if let (Some(span), false) = (host, device) {
-            return Err(self.error_help(
-                span,
-                "`__host__` functions are not supported, unless also `__device__`",
-                "host code goes in the `host { … }` block",
-            ));
+    fn function(&mut self, unit: &mut Unit) -> PResult<()> {
+        let start = self.peek().span;
+        if self.at_word("using") && self.peek_at(1).is_ident("namespace") {
+            // `using namespace std;`: names are not qualified here, so it changes nothing.
+            let at = self.bump().span;
+            self.bump();
+            let (name, span) = self.ident("a namespace name")?;
+            self.expect_semicolon("after `using namespace …`")?;
+            self.diags.warning(at.to(span), format!("`using namespace {name};` is ignored"));
+            return Ok(());
         }
+        let mut q = Qualifiers::default();
+        self.qualifiers(&mut q)?;
         if !self.starts_type() {
             let t = self.peek();
             return Err(self.error(
@@ -562,6 +565,24 @@ impl<'a> Parser<'a> {
         }
         let after_qualifiers = self.pos;
         let mut ret = self.base_type()?;
+        // C++ takes specifiers in any order: `void __device__ f()`, `int static g()`.
+        let before = q;
+        self.qualifiers(&mut q)?;
+        if q != before && !self.peek_at(1).is_punct("(") {
+            // A variable: its declaration is read again from the type on.
+            return Err(self.error(self.prev_span(), "write a variable's qualifiers before its type"));
+        }
+        let Qualifiers { global, device, host, constant } = q;
+        if global && device {
+            return Err(self.error(start, "a function is either `__global__` (a kernel) or `__device__`, not both"));
+        }
+        if let (Some(span), false) = (host, device) {
+            return Err(self.error_help(
+                span,
+                "`__host__` functions are not supported, unless also `__device__`",
+                "host code goes in the `host { … }` block",
+            ));
+        }
         self.pointer_suffix(&mut ret)?;
         // `void __launch_bounds__(256) k(…)`: where nvcc's samples put it.
         self.skip_launch_bounds();

@@ -62,7 +62,7 @@ pub(crate) fn preprocess(
     lexical: Vec<Diagnostic>,
     overrides: &[(String, String)],
     diags: &mut Diags,
-) -> (Vec<Token>, Vec<Define>) {
+) -> (Vec<Token>, Vec<Define>, Vec<Diagnostic>) {
     let mut defines = Vec::new();
     let mut used_overrides = alloc::vec![false; overrides.len()];
     let mut ex = Expander {
@@ -133,11 +133,6 @@ pub(crate) fn preprocess(
         skipped.push((from, u32::MAX));
     }
     conditionals.finish(ex.diags);
-    for d in lexical {
-        if !skipped.iter().any(|&(from, to)| (from..to).contains(&d.span.offset)) {
-            ex.diags.add(d);
-        }
-    }
     let unused: Vec<&str> =
         overrides.iter().zip(&used_overrides).filter(|(_, used)| !**used).map(|((name, _), _)| name.as_str()).collect();
     let top = Span { line: 1, column: 1, offset: 0, len: 0 };
@@ -156,20 +151,32 @@ pub(crate) fn preprocess(
             ),
         );
     }
-    let resolved = super::qualified::resolve(ex.out, ex.diags);
-    let instantiated = super::templates::instantiate(resolved, ex.diags);
-    let enumerated = super::enums::resolve(instantiated, ex.diags);
-    let mut out = typedefs(enumerated, ex.diags);
+    // The lexer's errors but for those in text skipped by `#if`: the caller reports them
+    // (host code set aside may hold more it does not report).
+    let lexical: Vec<Diagnostic> = lexical
+        .into_iter()
+        .filter(|d| !skipped.iter().any(|&(from, to)| (from..to).contains(&d.span.offset)))
+        .collect();
+    let mut out = ex.out;
     if out.last().is_none_or(|t| t.tok != Tok::Eof) {
-        let eof = tokens.last().cloned().unwrap_or(Token {
-            tok: Tok::Eof,
-            span: Span::default(),
-            logical_line: 1,
-            line_start: true,
-        });
+        out.extend(tokens.last().filter(|t| t.tok == Tok::Eof).cloned());
+    }
+    (out, defines, lexical)
+}
+
+/// The token passes after macro expansion (and after host code is set aside): qualified
+/// names, templates, enums, typedefs; the tokens end with `Eof`.
+pub(crate) fn rewrite(tokens: Vec<Token>, diags: &mut Diags) -> Vec<Token> {
+    let eof = tokens.last().cloned();
+    let resolved = super::qualified::resolve(tokens, diags);
+    let instantiated = super::templates::instantiate(resolved, diags);
+    let enumerated = super::enums::resolve(instantiated, diags);
+    let mut out = typedefs(enumerated, diags);
+    if out.last().is_none_or(|t| t.tok != Tok::Eof) {
+        let eof = eof.unwrap_or(Token { tok: Tok::Eof, span: Span::default(), logical_line: 1, line_start: true });
         out.push(Token { tok: Tok::Eof, ..eof });
     }
-    (out, defines)
+    out
 }
 
 fn directive(
@@ -447,7 +454,18 @@ const STANDARD_HEADERS: &[&str] = &[
 fn include(src: &str, hash: &Token, word: &Token, diags: &mut Diags) {
     let from = (word.span.offset + word.span.len) as usize;
     let rest = src.get(from..).unwrap_or("");
-    let text = rest.split('\n').next().unwrap_or("").trim();
+    let rest_of_line = rest.split('\n').next().unwrap_or("").trim();
+    // The header name ends at its closing `>` or `"`; a comment may follow it on the line.
+    let close = match rest_of_line.chars().next() {
+        Some('<') => rest_of_line.find('>'),
+        Some('"') => rest_of_line[1..].find('"').map(|k| k + 1),
+        _ => None,
+    };
+    let after = close.map_or("", |k| rest_of_line[k + 1..].trim_start());
+    let text = match close {
+        Some(k) if after.is_empty() || after.starts_with("//") || after.starts_with("/*") => &rest_of_line[..=k],
+        _ => rest_of_line,
+    };
     let line = Span { len: word.span.offset + word.span.len - hash.span.offset + text.len() as u32 + 1, ..hash.span };
     let name = match (text.chars().next(), text.chars().last()) {
         (Some('<'), Some('>')) | (Some('"'), Some('"')) if text.len() >= 3 => &text[1..text.len() - 1],
@@ -906,7 +924,11 @@ mod tests {
         let toks = lex(src, &mut lexical);
         let ov: Vec<(String, String)> = overrides.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
         let mut d = Diags::default();
-        let (out, defines) = preprocess(src, toks, lexical.finish(), &ov, &mut d);
+        let (out, defines, lexical) = preprocess(src, toks, lexical.finish(), &ov, &mut d);
+        for e in lexical {
+            d.add(e);
+        }
+        let out = rewrite(out, &mut d);
         (out.into_iter().map(|t| t.tok).collect(), defines, d.finish())
     }
 
@@ -1005,10 +1027,11 @@ mod tests {
 
     #[test]
     fn a_cuda_files_standard_headers_are_ignored_with_a_note() {
-        let src = "#include <cuda_runtime.h>\n#include \"cuda.h\"\n#include <stdio.h>\n#include <vector>\nx";
+        let src = "#include <cuda_runtime.h>\n#include \"cuda.h\" // the driver API\n#include <stdio.h>\t\t/* printf */\n#include <vector>\nx";
         let mut d = Diags::default();
         let toks = lex(src, &mut d);
-        let (out, _) = preprocess(src, toks, Vec::new(), &[], &mut d);
+        let (out, ..) = preprocess(src, toks, Vec::new(), &[], &mut d);
+        let out = rewrite(out, &mut d);
         let d = d.finish();
         assert!(d.iter().all(|d| d.severity == super::super::Severity::Warning), "{d:?}");
         let notes: Vec<(u32, &str)> = d.iter().map(|d| (d.span.line, d.message.as_str())).collect();
