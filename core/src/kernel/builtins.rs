@@ -83,6 +83,12 @@ pub const MATH: &[&str] = &[
     "__clz",
     "__mul24",
     "__umul24",
+    "__int_as_float",
+    "__uint_as_float",
+    "__float_as_int",
+    "__float_as_uint",
+    "__longlong_as_double",
+    "__double_as_longlong",
 ];
 /// Warp shuffles and votes, and the calls that only order memory or lanes (compiled in
 /// `warp_intrinsics`).

@@ -125,6 +125,19 @@ struct ArrayAt {
 const FLOAT_ONE: u32 = 0x3F80_0000;
 
 /// The memory a pointer's address is in.
+/// CUDA's bit casts: (the type the argument is taken as, the type its bits are read as).
+fn reinterpretation(name: &str) -> Option<(Ty, Ty)> {
+    Some(match name {
+        "__int_as_float" => (Ty::Int, Ty::Float),
+        "__uint_as_float" => (Ty::Uint, Ty::Float),
+        "__float_as_int" => (Ty::Float, Ty::Int),
+        "__float_as_uint" => (Ty::Float, Ty::Uint),
+        "__longlong_as_double" => (Ty::Long, Ty::Double),
+        "__double_as_longlong" => (Ty::Double, Ty::Long),
+        _ => return None,
+    })
+}
+
 fn space_of(shared: bool) -> Space {
     if shared {
         Space::Shared
@@ -1603,6 +1616,7 @@ impl Gen<'_, '_> {
             "fma" => "fmaf",
             "rsqrt" => "rsqrtf",
             "__popc" | "__clz" | "__fdividef" | "__mul24" | "__umul24" => name,
+            n if n.contains("_as_") => name,
             other => {
                 let plain = other.trim_start_matches("__");
                 match plain {
@@ -1639,6 +1653,12 @@ impl Gen<'_, '_> {
         let vals: Vec<Val> = args.iter().map(|e| self.arith_arg(name, e)).collect();
         if vals.iter().any(|v| v.ty == Ty::Error) {
             return Val::error();
+        }
+        if let Some((from, to)) = reinterpretation(name) {
+            // The bits as they are, read as the other type (the argument converted to the
+            // one the function takes first, as C++ would).
+            let v = self.convert(vals[0], from);
+            return Val { op: v.op, ty: to };
         }
         if vals.iter().any(|v| v.ty.is_wide()) {
             if let Some(v) = self.wide_math(written, &vals, span) {

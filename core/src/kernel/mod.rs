@@ -5,7 +5,7 @@
 //! The pipeline, one file per step:
 //! - `lexer.rs`: text to tokens, with spans (line, column, byte offset).
 //! - `preprocess.rs`: `#define` (object-like and function-like), `#include` of standard
-//!   headers, with overrides from [`CompileOptions::defines`]; `conditional.rs`: `#if` and
+//!   headers (`headers.rs`: which, and the macros each defines), with overrides from [`CompileOptions::defines`]; `conditional.rs`: `#if` and
 //!   its kin.
 //! - `host_code.rs`: a pasted `.cu` file's host code (`main`, helpers, host globals) is set
 //!   aside, named in a warning.
@@ -34,6 +34,7 @@ mod diag;
 mod enums;
 mod expr;
 mod groups;
+mod headers;
 mod host;
 mod host_code;
 mod lexer;

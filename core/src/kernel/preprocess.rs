@@ -223,7 +223,20 @@ fn directive(
             return;
         }
         "include" => {
-            include(src, hash, name_tok, ex.diags);
+            if let Some(header) = include(src, hash, name_tok, ex.diags) {
+                // What the header defines, unless the file already has it.
+                for (name, value) in super::headers::macros(header) {
+                    if !ex.macros.contains_key(*name) {
+                        let mut sub = Diags::default();
+                        let body = lex(value, &mut sub)
+                            .into_iter()
+                            .filter(|t| t.tok != Tok::Eof)
+                            .map(|t| Token { span: name_tok.span, ..t })
+                            .collect();
+                        ex.macros.insert((*name).to_string(), Rc::new(Macro { params: None, body }));
+                    }
+                }
+            }
             return;
         }
         "error" | "warning" => {
@@ -416,42 +429,10 @@ fn typedef_struct(
     Some(close + 3)
 }
 
-/// Headers a CUDA file includes for what the language has built in: `#include` of one of
-/// them is ignored, with a note.
-const STANDARD_HEADERS: &[&str] = &[
-    "cuda.h",
-    "cuda_runtime.h",
-    "cuda_runtime_api.h",
-    "device_launch_parameters.h",
-    "device_functions.h",
-    "math_functions.h",
-    "math_constants.h",
-    "stdio.h",
-    "stdlib.h",
-    "string.h",
-    "math.h",
-    "assert.h",
-    "stdint.h",
-    "float.h",
-    "limits.h",
-    "time.h",
-    "sys/time.h",
-    "cstdio",
-    "cstdlib",
-    "cstring",
-    "cmath",
-    "cassert",
-    "cstdint",
-    "climits",
-    "cfloat",
-    "iostream",
-    "helper_cuda.h",
-    "helper_functions.h",
-];
-
-/// `#include <name>` or `#include "name"`: a standard header is ignored with a note; another
-/// file cannot be read, which is an error saying what to do.
-fn include(src: &str, hash: &Token, word: &Token, diags: &mut Diags) {
+/// `#include <name>` or `#include "name"`: a standard header is ignored with a note (its name
+/// is returned, for the macros it defines); another file cannot be read, which is an error
+/// saying what to do.
+fn include<'s>(src: &'s str, hash: &Token, word: &Token, diags: &mut Diags) -> Option<&'s str> {
     let from = (word.span.offset + word.span.len) as usize;
     let rest = src.get(from..).unwrap_or("");
     let rest_of_line = rest.split('\n').next().unwrap_or("").trim();
@@ -471,11 +452,12 @@ fn include(src: &str, hash: &Token, word: &Token, diags: &mut Diags) {
         (Some('<'), Some('>')) | (Some('"'), Some('"')) if text.len() >= 3 => &text[1..text.len() - 1],
         _ => {
             diags.error(line, "expected a header name after `#include`, as `<cuda_runtime.h>` or `\"file.h\"`");
-            return;
+            return None;
         }
     };
-    if STANDARD_HEADERS.contains(&name) {
+    if super::headers::STANDARD.contains(&name) {
         diags.warning(line, format!("`#include {text}` is ignored: what kernels use from it is built in"));
+        return Some(name);
     } else if text.starts_with('<') {
         // A system or library header: kernels can use nothing of a host library, and what
         // they take from CUDA's headers is built in. A name it would have declared is an
@@ -487,6 +469,7 @@ fn include(src: &str, hash: &Token, word: &Token, diags: &mut Diags) {
             format!("`#include {text}`: other files cannot be included; paste what the kernels need from it here"),
         );
     }
+    None
 }
 
 /// The name a variadic macro's body gives the arguments after its named ones.
