@@ -1286,8 +1286,9 @@ fn struct_mistakes_are_named() {
     assert_eq!(e.2, "a `P*` has no member `x`; use `->` through a pointer");
     let e = case("__global__ void k(P* ps) { float y = ps[0] + 1.0f; }");
     assert_eq!(e.2, "operator `+` cannot be applied to a `struct` and a `float`");
+    // A struct by value takes a struct value of the host block, not a buffer.
     let e = case("__global__ void k(P p) { }");
-    assert_eq!(e.2, "a kernel cannot take a struct by value here");
+    assert_eq!(e.2, "argument 1 of `k` must be a `P`, found a buffer");
     let e = case("__global__ void k(P* ps) { P q = ps[0]; int n = q; }");
     assert_eq!(e.2, "a `P` is not a value: use one of its members");
     let e = errors(&format!("{base}__global__ void k(P* ps) {{ }}\nhost {{ float f[4]; k<<<1, 4>>>(f); }}"));

@@ -80,12 +80,15 @@ pub(crate) fn signatures(unit: &Unit, diags: &mut Diags) -> Vec<FnSig> {
             if f.global && matches!(ty, Ty::Group(_)) {
                 diags.error(p.ty.span, "a kernel cannot take a cooperative group; make it with `this_thread_block()`");
             }
-            if f.global && matches!(ty, Ty::Struct(_)) {
-                diags.error_help(
-                    p.ty.span,
-                    "a kernel cannot take a struct by value here",
-                    "pass a pointer to a buffer of them (`Node* nodes`)",
-                );
+            if let (true, Ty::Struct(id)) = (f.global, ty) {
+                // By value: its leaves are argument words, which an array member cannot be.
+                if let Err(member) = super::structs::leaves(&unit.structs, id) {
+                    diags.error_help(
+                        p.ty.span,
+                        format!("a kernel cannot take a struct with an array member ({member}) by value"),
+                        "pass a pointer to a buffer of them",
+                    );
+                }
             }
             params.push(ty);
             if let Some(prev) = f.params.iter().take_while(|q| q.span != p.span).find(|q| q.name == p.name) {
@@ -505,7 +508,15 @@ impl<'a, 'd> Gen<'a, 'd> {
         self.scopes.push(Vec::new());
         for (p, &ty) in f.params.iter().zip(&sig.params) {
             if let Ty::Struct(id) = ty {
-                let regs = (0..super::structs::leaf_count(&unit.structs, id)).map(|_| self.var()).collect();
+                // A leaf per register, a 64-bit one a pair (a kernel's are argument words).
+                let leaves = super::structs::leaves(&unit.structs, id).unwrap_or_default();
+                let mut regs = Vec::with_capacity(leaves.len());
+                for (_, leaf) in leaves {
+                    regs.push(self.var());
+                    if leaf.is_wide() {
+                        self.var();
+                    }
+                }
                 self.declare(&p.name, p.span, Sym::Struct { regs, id, is_const: p.ty.is_const });
                 continue;
             }
@@ -666,10 +677,19 @@ impl<'a, 'd> Gen<'a, 'd> {
         // A 64-bit parameter takes two registers, the first marked wide.
         let sig = &self.sigs[self.root];
         let mut wide_params = Vec::new();
-        for ty in &sig.params {
-            wide_params.push(ty.is_wide());
-            if ty.is_wide() {
+        let mut word = |wide: bool| {
+            wide_params.push(wide);
+            if wide {
                 wide_params.push(false);
+            }
+        };
+        for &ty in &sig.params {
+            match ty {
+                Ty::Struct(id) => super::structs::leaves(&self.unit.structs, id)
+                    .unwrap_or_default()
+                    .iter()
+                    .for_each(|(_, leaf)| word(leaf.is_wide())),
+                ty => word(ty.is_wide()),
             }
         }
         wide_params.resize(wide_params.len() + sig.globals.len(), false);
@@ -1386,6 +1406,13 @@ impl<'a, 'd> Gen<'a, 'd> {
         }
         if param_tys.iter().any(|t| t.is_wide()) {
             self.wide_unsupported(l.kernel_span, "launching a kernel with 64-bit parameters from the device");
+            return;
+        }
+        if param_tys.iter().any(|t| matches!(t, Ty::Struct(_))) {
+            self.diags.error(
+                l.kernel_span,
+                format!("launching a kernel that takes a struct by value from the device is not supported yet (`{kernel_name}`)"),
+            );
             return;
         }
         let mut args = Vec::with_capacity(l.args.len());

@@ -19,6 +19,8 @@ use crate::workload::{Arg, BufferInit, BufferSpec, ElemType, LaunchSpec};
 
 use super::LaunchSite;
 
+mod struct_values;
+
 /// Most kernels a host program may launch.
 pub(crate) const MAX_LAUNCHES: usize = 10_000;
 /// Most loop iterations the host program may run (an endless loop stops here).
@@ -35,6 +37,8 @@ enum HVal {
     Graph(GraphInfo),
     Stream(u32),
     Dim3(Dim3),
+    /// A struct value: its index in `Host::struct_values` (`host/struct_values.rs`).
+    Struct(u32),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +76,8 @@ struct Host<'a, 'd> {
     structs: &'a [StructDef],
     /// The file's host code, set aside: named in the error where the host block calls it.
     host_code: &'a [HostItem],
+    /// The struct values of the host block, by `HVal::Struct` index.
+    struct_values: Vec<struct_values::StructValue>,
     /// The buffers that hold structs: (buffer, struct).
     buffer_structs: Vec<(u32, u16)>,
     /// The buffer of each file-scope variable (`None` where its declaration failed).
@@ -103,6 +109,7 @@ pub(crate) fn run(
     let mut h = Host {
         structs,
         host_code: &unit.host_code,
+        struct_values: Vec::new(),
         buffer_structs: Vec::new(),
         global_buffers: Vec::new(),
         sigs,
@@ -156,6 +163,7 @@ fn describe(v: &HVal) -> String {
         HVal::Graph(_) => "a graph".into(),
         HVal::Stream(_) => "a stream".into(),
         HVal::Dim3(_) => "a `dim3`".into(),
+        HVal::Struct(_) => "a struct value".into(),
     }
 }
 
@@ -347,14 +355,7 @@ impl Host<'_, '_> {
             BaseType::Auto => self.diags.error(d.ty.span, "`auto` is not supported in the host block; name the type"),
             BaseType::Scalar(s) if !d.dims.is_empty() => self.buffer(d, s),
             BaseType::Struct(id) if !d.dims.is_empty() => self.struct_buffer(d, id),
-            BaseType::Struct(id) => self.diags.error_help(
-                d.name_span,
-                format!("a `{}` in the host block is a buffer of them", self.structs[id as usize].name),
-                format!(
-                    "declare `{} {}[N];` and pass it to a kernel as a pointer",
-                    self.structs[id as usize].name, d.name
-                ),
-            ),
+            BaseType::Struct(id) => self.struct_value(d, id),
             BaseType::Scalar(s @ (Scalar::Long | Scalar::ULong | Scalar::Double)) => self.diags.error_help(
                 d.ty.span,
                 format!("the host block computes in 32 bits: `{}` variables are for kernels", Ty::from_scalar(s)),
@@ -766,6 +767,7 @@ impl Host<'_, '_> {
                     None
                 }
             },
+            ExprKind::Member(..) if self.is_struct_path(e) => self.member_value(e),
             ExprKind::Member(base, m, mspan) => {
                 let b = self.eval(base)?;
                 let v = match (b, m.as_str()) {
@@ -926,6 +928,9 @@ impl Host<'_, '_> {
     }
 
     fn assign(&mut self, op: Option<BinOp>, l: &Expr, r: &Expr, span: Span) -> Option<HVal> {
+        if self.is_struct_path(l) {
+            return self.assign_member(op, l, r, span);
+        }
         let ExprKind::Name(name) = &l.kind else {
             self.diags.error(l.span, "only host variables can be assigned in the host block");
             return None;
@@ -1320,6 +1325,16 @@ impl Host<'_, '_> {
                     }
                 }
                 (Ty::Ptr { .. } | Ty::StructPtr { .. }, HVal::Num(0, t)) if t.is_integer() => Some(Arg::Value(0)),
+                // A struct by value: its leaves' words.
+                (Ty::Struct(id), HVal::Struct(j)) => {
+                    if self.struct_words(j, id, &mut out) {
+                        continue;
+                    }
+                    let (want, found) = (&self.structs[id as usize].name, self.describe(&v));
+                    self.diags
+                        .error(e.span, format!("argument {} of `{name}` must be a `{want}`, found {found}", k + 1));
+                    None
+                }
                 // A 64-bit parameter takes two words, low first.
                 (p, HVal::Num(v, t)) if p.is_wide() && t.is_arith() => {
                     let bits = super::types::convert_bits(v as u64, t, p);
@@ -1330,7 +1345,11 @@ impl Host<'_, '_> {
                     Some(Arg::Value(convert_const(v, t, p)))
                 }
                 (p, other) => {
-                    let want = if p.is_ptr() { format!("a buffer ({})", a(p)) } else { a(p) };
+                    let want = match p {
+                        Ty::Struct(id) => format!("a `{}`", self.structs[id as usize].name),
+                        p if p.is_ptr() => format!("a buffer ({})", a(p)),
+                        p => a(p),
+                    };
                     self.diags.error(
                         e.span,
                         format!("argument {} of `{name}` must be {want}, found {}", k + 1, describe(&other)),
