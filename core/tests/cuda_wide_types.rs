@@ -159,13 +159,15 @@ fn shared_and_local_arrays_of_doubles_select_and_reduce_as_in_rust() {
 
 #[test]
 fn the_timing_engine_computes_what_the_reference_runner_does() {
-    let program = compiled(HASH_AND_SERIES);
-    let mut sim = Simulation::new(config(), program.workload.clone(), &Policies::default(), RunOptions::default())
-        .expect("valid");
-    assert_eq!(sim.run(), StepOutcome::Finished);
-    let reference = Run::new(HASH_AND_SERIES);
-    for (b, spec) in program.workload.buffers.iter().enumerate() {
-        assert_eq!(sim.buffer(b), reference.words(&spec.name), "buffer {}", spec.name);
+    for src in [HASH_AND_SERIES, ATOMICS64] {
+        let program = compiled(src);
+        let mut sim = Simulation::new(config(), program.workload.clone(), &Policies::default(), RunOptions::default())
+            .expect("valid");
+        assert_eq!(sim.run(), StepOutcome::Finished);
+        let reference = Run::new(src);
+        for (b, spec) in program.workload.buffers.iter().enumerate() {
+            assert_eq!(sim.buffer(b), reference.words(&spec.name), "buffer {}", spec.name);
+        }
     }
 }
 
@@ -352,4 +354,81 @@ host { double out[6]; long long sums[6]; k<<<1, 1>>>(out, sums); }
         assert_eq!(out[i], ((i - 1) as f64 + 0.25) * 2.0, "out {i}");
         assert_eq!(sums[i], (((i - 1) as i64) << 33) + i as i64, "sums {i}");
     }
+}
+
+const ATOMICS64: &str = r#"
+__global__ void k(unsigned long long* count, long long* lo, long long* hi, unsigned long long* bits,
+                  double* sum, double* top, unsigned long long* swapped, double* shared_sum) {
+    __shared__ double s;
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x == 0) s = 0.0;
+    __syncthreads();
+    atomicAdd(count, 3000000000ULL);                 // past 32 bits at the second lane
+    atomicMin(lo, (long long)(t - 40) * 100000000000LL);
+    atomicMax(hi, (long long)(t - 40) * 100000000000LL);
+    atomicOr(bits, 1ULL << (t % 64));
+    atomicXor(bits + 1, (unsigned long long)t << 33);
+    atomicAnd(bits + 2, ~(1ULL << (t % 64)));
+    atomicAdd(sum, 0.25 * t);
+    atomicAdd(&s, 0.5);
+    // A double maximum by compare-and-swap on its bits.
+    double v = (double)((t * 37) % 64) + 0.125;
+    unsigned long long* p = (unsigned long long*)top;
+    unsigned long long old = *p, assumed;
+    do {
+        assumed = old;
+        double cur = __longlong_as_double(assumed);
+        if (cur >= v) break;
+        old = atomicCAS(p, assumed, __double_as_longlong(v));
+    } while (old != assumed);
+    if (t == 5) swapped[0] = atomicExch(swapped + 1, 77ULL);
+    __syncthreads();
+    if (threadIdx.x == 0) shared_sum[blockIdx.x] = s;
+}
+host {
+    unsigned long long count[1];
+    long long lo[1];
+    long long hi[1];
+    unsigned long long bits[3] = {0, 0, -1};
+    double sum[1];
+    double top[1];
+    unsigned long long swapped[2] = {0, 9};
+    double shared_sum[2];
+    k<<<2, 64>>>(count, lo, hi, bits, sum, top, swapped, shared_sum);
+}
+"#;
+
+/// 64-bit atomics, each lane's update on a register pair: counters past 2^32, signed minima
+/// and maxima, bit operations, exchange, a compare-and-swap loop (a double maximum, as code
+/// for older GPUs writes it) and `atomicAdd` on doubles (values whose sums are exact in any
+/// order), in global and shared memory. Checked against the same updates in Rust.
+#[test]
+fn atomics_on_64_bit_values_update_the_pair() {
+    let src = ATOMICS64;
+    let run = Run::new(src);
+    let n = 128u64;
+    assert_eq!(run.u64s("count"), [3_000_000_000u64.wrapping_mul(n)]);
+    let scaled = |t: i64| (t - 40) * 100_000_000_000;
+    assert_eq!(run.u64s("lo")[0] as i64, (0..128).map(scaled).min().unwrap().min(0));
+    assert_eq!(run.u64s("hi")[0] as i64, (0..128).map(scaled).max().unwrap());
+    let mut expected = [0u64, 0, u64::MAX];
+    for t in 0..n {
+        expected[0] |= 1 << (t % 64);
+        expected[1] ^= t << 33;
+        expected[2] &= !(1 << (t % 64));
+    }
+    assert_eq!(run.u64s("bits"), expected);
+    assert_eq!(run.f64s("sum"), [(0..n).map(|t| 0.25 * t as f64).sum::<f64>()]);
+    assert_eq!(run.f64s("top"), [(0..n).map(|t| ((t * 37) % 64) as f64 + 0.125).fold(0.0, f64::max)]);
+    assert_eq!(run.u64s("swapped"), [9, 77]);
+    assert_eq!(run.f64s("shared_sum"), [32.0, 32.0]);
+    // What CUDA does not have is named.
+    assert_eq!(
+        errors("__global__ void k(double* d) { atomicMax(d, 1.0); }\nhost { double d[1]; k<<<1, 1>>>(d); }")[0].2,
+        "`atomicMax` does not support `double`; CUDA has `atomicAdd` on it"
+    );
+    assert_eq!(
+        errors("__global__ void k(unsigned long long* d) { atomicInc(d, 1ULL); }\nhost { unsigned long long d[1]; k<<<1, 1>>>(d); }")[0].2,
+        "`atomicInc` has no 64-bit form; it works on `int` and `unsigned`"
+    );
 }

@@ -56,6 +56,7 @@ fn parent_and_children() -> Vec<Kernel> {
     c.push(Instr::Atomic {
         op: AtomicOp::Add,
         space: Space::Global,
+        width: warpscope_core::isa::Width::Word,
         dst: value,
         addr,
         src: Operand::Imm(1),

@@ -96,13 +96,24 @@ fn random_kernel(rng: &mut SplitMix64) -> Kernel {
                         let src = if width == Width::Dword { Operand::Reg(pair(rng)) } else { operand(rng) };
                         Instr::Store { width, space: Space::Global, addr: a, offset: pick(rng, &[0, 2, 8]), src }
                     }
-                    _ => Instr::Atomic {
+                    _ if rng.below(2) == 0 => Instr::Atomic {
                         op: AtomicOp::Add,
                         space: Space::Global,
+                        width: Width::Word,
                         dst: reg(rng),
                         addr: a,
                         src: operand(rng),
                         compare: Operand::Imm(0),
+                    },
+                    // A 64-bit atomic on register pairs (8-byte aligned or not: a fault ends it).
+                    _ => Instr::Atomic {
+                        op: pick(rng, &[AtomicOp::Add, AtomicOp::FAdd, AtomicOp::Cas, AtomicOp::MaxS, AtomicOp::Exch]),
+                        space: Space::Global,
+                        width: Width::Dword,
+                        dst: pair_dst(rng),
+                        addr: a,
+                        src: Operand::Reg(pair(rng)),
+                        compare: Operand::Reg(pair(rng)),
                     },
                 }
             }

@@ -248,6 +248,25 @@ pub fn atomic(op: AtomicOp, old: u32, src: u32, compare: u32) -> u32 {
     }
 }
 
+/// The 64-bit form of [`atomic`]: the new value at the address (`FAdd` adds doubles). `Inc`
+/// and `Dec` have no 64-bit form; they leave the old value.
+pub fn atomic64(op: AtomicOp, old: u64, src: u64, compare: u64) -> u64 {
+    match op {
+        AtomicOp::Add => old.wrapping_add(src),
+        AtomicOp::FAdd => (f64::from_bits(old) + f64::from_bits(src)).to_bits(),
+        AtomicOp::MinS => (old as i64).min(src as i64) as u64,
+        AtomicOp::MaxS => (old as i64).max(src as i64) as u64,
+        AtomicOp::MinU => old.min(src),
+        AtomicOp::MaxU => old.max(src),
+        AtomicOp::And => old & src,
+        AtomicOp::Or => old | src,
+        AtomicOp::Xor => old ^ src,
+        AtomicOp::Exch => src,
+        AtomicOp::Cas if old == compare => src,
+        AtomicOp::Cas | AtomicOp::Inc | AtomicOp::Dec => old,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -525,7 +525,38 @@ pub fn step(
             }
             outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Store, mask: active, block });
         }
-        Instr::Atomic { op, space, dst, addr, src, compare } => {
+        Instr::Atomic { op, space, width: Width::Dword, dst, addr, src, compare } => {
+            gather_addresses(regs, addr, 0, active, env.addresses);
+            check(space, active, None, 8, env, pc)?;
+            let pair = |regs: &[u32], o: Operand, l: usize| match o {
+                Operand::Reg(r) => regs[row(r) + l] as u64 | (regs[row(r) + LANES + l] as u64) << 32,
+                Operand::Imm(v) => v as u64,
+            };
+            // Lanes in lane order, as the 32-bit atomics.
+            for_lanes(active, |l| {
+                let a = env.addresses[l];
+                let (lo, hi) = match space {
+                    Space::Global => (env.global.word(a), env.global.word(a + 4)),
+                    Space::Shared => (env.shared.read(a).unwrap_or(0), env.shared.read(a + 4).unwrap_or(0)),
+                };
+                let old = lo as u64 | (hi as u64) << 32;
+                let new = alu::atomic64(op, old, pair(regs, src, l), pair(regs, compare, l));
+                match space {
+                    Space::Global => {
+                        env.global.set_word(a, new as u32);
+                        env.global.set_word(a + 4, (new >> 32) as u32);
+                    }
+                    Space::Shared => {
+                        let _ = env.shared.write(a, new as u32);
+                        let _ = env.shared.write(a + 4, (new >> 32) as u32);
+                    }
+                }
+                regs[row(dst) + l] = lo;
+                regs[row(dst) + LANES + l] = hi;
+            });
+            outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Atomic, mask: active, block: None });
+        }
+        Instr::Atomic { op, space, dst, addr, src, compare, .. } => {
             gather_addresses(regs, addr, 0, active, env.addresses);
             check(space, active, None, 4, env, pc)?;
             // Lanes are serialised in lane order: the result is deterministic.

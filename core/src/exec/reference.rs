@@ -369,6 +369,7 @@ mod tests {
         b.push(Instr::Atomic {
             op: AtomicOp::Add,
             space: Space::Global,
+            width: crate::isa::Width::Word,
             dst: old,
             addr: a,
             src: Operand::Imm(1),

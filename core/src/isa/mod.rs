@@ -698,6 +698,11 @@ pub enum Instr {
         op: AtomicOp,
         /// Memory.
         space: Space,
+        /// A word, or ([`Width::Dword`]) eight bytes: `dst`, `src` and `compare` are then
+        /// register pairs, and the operation is the 64-bit one (`FAdd` adds doubles; `Inc` and
+        /// `Dec` have none).
+        #[serde(default, skip_serializing_if = "Width::is_word")]
+        width: Width,
         /// Receives the old value.
         dst: Reg,
         /// Register holding the byte address.
@@ -886,7 +891,7 @@ impl Instr {
         match *self {
             Instr::Wide { .. } => true,
             Instr::WideUnary { op, .. } => op.writes_pair(),
-            Instr::Load { width: Width::Dword, .. } => true,
+            Instr::Load { width: Width::Dword, .. } | Instr::Atomic { width: Width::Dword, .. } => true,
             _ => false,
         }
     }
@@ -918,6 +923,11 @@ impl Instr {
             Instr::Load { addr, .. } => [Some(addr), None, None, None],
             Instr::Store { addr, src, width: Width::Dword, .. } => [Some(addr), r(src), r(src).and_then(next), None],
             Instr::Store { addr, src, .. } => [Some(addr), r(src), None, None],
+            // A 64-bit compare-and-swap reads five registers; the compared value's high word,
+            // written with its low one or just after, is not waited for.
+            Instr::Atomic { addr, src, compare, width: Width::Dword, .. } => {
+                [Some(addr), r(src), r(src).and_then(next), r(compare)]
+            }
             Instr::Atomic { addr, src, compare, .. } => [Some(addr), r(src), r(compare), None],
             Instr::Branch { cond, .. } => [cond, None, None, None],
         }

@@ -15,7 +15,7 @@ use super::types::{
 };
 use super::vcode::{VInstr, VOp, VReg};
 use crate::exec::alu;
-use crate::isa::{AluOp, AtomicOp, Axis, CmpOp, CmpType, SfuOp, Space, Special, UnaryOp, WideCmpType};
+use crate::isa::{AluOp, AtomicOp, Axis, CmpOp, CmpType, SfuOp, Space, Special, UnaryOp, WideCmpType, Width};
 
 /// A computed value: where it is and its type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1853,7 +1853,7 @@ impl Gen<'_, '_> {
             return Val::error();
         }
         if elem.is_wide() {
-            return self.wide_unsupported(args[0].span, &format!("`{name}` on 64-bit values (`long long`, `double`)"));
+            return self.atomic64(name, space, addr, elem, &vals, span);
         }
         let float = elem == Ty::Float;
         let unsigned = elem == Ty::Uint;
@@ -1891,7 +1891,45 @@ impl Gen<'_, '_> {
         };
         let dst = self.temp();
         let site = self.site(span);
-        self.emit(VInstr::Atomic { op, space, dst, addr, src, compare, site });
+        self.emit(VInstr::Atomic { op, space, width: Width::Word, dst, addr, src, compare, site });
+        Val { op: VOp::Reg(dst), ty: elem }
+    }
+
+    /// An atomic on 8 bytes: `atomicAdd` on `double` (as sm_60 has it), and on 64-bit
+    /// integers `atomicAdd`, `atomicExch`, `atomicCAS`, `atomicMin`, `atomicMax` (signed for
+    /// `long long`), `atomicAnd`, `atomicOr` and `atomicXor`. One instruction on register pairs.
+    fn atomic64(&mut self, name: &str, space: Space, addr: VReg, elem: Ty, vals: &[Val], span: Span) -> Val {
+        let signed = elem == Ty::Long;
+        let op = match name {
+            "atomicAdd" if elem == Ty::Double => AtomicOp::FAdd,
+            _ if elem == Ty::Double => {
+                self.diags.error(span, format!("`{name}` does not support `double`; CUDA has `atomicAdd` on it"));
+                return Val::error();
+            }
+            "atomicAdd" => AtomicOp::Add,
+            "atomicExch" => AtomicOp::Exch,
+            "atomicCAS" => AtomicOp::Cas,
+            "atomicMin" if signed => AtomicOp::MinS,
+            "atomicMin" => AtomicOp::MinU,
+            "atomicMax" if signed => AtomicOp::MaxS,
+            "atomicMax" => AtomicOp::MaxU,
+            "atomicAnd" => AtomicOp::And,
+            "atomicOr" => AtomicOp::Or,
+            "atomicXor" => AtomicOp::Xor,
+            _ => {
+                self.diags.error(span, format!("`{name}` has no 64-bit form; it works on `int` and `unsigned`"));
+                return Val::error();
+            }
+        };
+        // Operands in registers: a 64-bit value is a pair, never an immediate.
+        let pair = |g: &mut Self, v: Val| VOp::Reg(g.wide_reg(v));
+        let (src, compare) = match name {
+            "atomicCAS" => (pair(self, vals[1]), pair(self, vals[0])),
+            _ => (pair(self, vals[0]), VOp::Imm(0)),
+        };
+        let dst = self.temp();
+        let site = self.site(span);
+        self.emit(VInstr::Atomic { op, space, width: Width::Dword, dst, addr, src, compare, site });
         Val { op: VOp::Reg(dst), ty: elem }
     }
 }

@@ -159,6 +159,8 @@ pub(crate) enum VInstr {
     Atomic {
         op: AtomicOp,
         space: Space,
+        /// A word, or a 64-bit atomic (`dst`, `src` and `compare` wide).
+        width: Width,
         dst: VReg,
         addr: VReg,
         src: VOp,
@@ -430,7 +432,7 @@ impl VInstr {
         match *self {
             VInstr::Wide { .. } | VInstr::Pack { .. } | VInstr::Mov64 { .. } | VInstr::Select64 { .. } => true,
             VInstr::WideUnary { op, .. } => op.writes_pair(),
-            VInstr::Load { width, .. } => width == Width::Dword,
+            VInstr::Load { width, .. } | VInstr::Atomic { width, .. } => width == Width::Dword,
             _ => false,
         }
     }
@@ -525,9 +527,15 @@ impl VInstr {
             VInstr::Store { space, width, addr, offset, src, .. } => {
                 Instr::Store { space, width, addr: reg(addr), offset, src: op(src) }
             }
-            VInstr::Atomic { op: o, space, dst, addr, src, compare, .. } => {
-                Instr::Atomic { op: o, space, dst: reg(dst), addr: reg(addr), src: op(src), compare: op(compare) }
-            }
+            VInstr::Atomic { op: o, space, width, dst, addr, src, compare, .. } => Instr::Atomic {
+                op: o,
+                space,
+                width,
+                dst: reg(dst),
+                addr: reg(addr),
+                src: op(src),
+                compare: op(compare),
+            },
             VInstr::Branch { cond, negate, target, reconverge } => {
                 Instr::Branch { cond: cond.map(&reg), negate, target, reconverge }
             }
