@@ -112,3 +112,26 @@ fn a_pointers_memory_space_is_kept_and_mistakes_are_named() {
     // A null pointer, and a pointer assigned within its own space, are fine.
     compiled(&src("float* p = s; p = p + 1; p[0] = 2.0f; float* q = 0; if (q) a[0] = 1.0f;"));
 }
+
+/// A cast of a pointer keeps the memory it points into: Rodinia's dwt2d copies bytes into a
+/// `__shared__ unsigned char` array through `(float*)` views of it and of the global source.
+#[test]
+fn a_cast_pointer_into_shared_memory_still_points_there() {
+    let src = r#"
+__global__ void k(unsigned char* src, unsigned* out) {
+    __shared__ unsigned char bytes[64];
+    int x = threadIdx.x;
+    float* s = (float*)src;
+    float* d = (float*)bytes;
+    d[x] = s[x];
+    __syncthreads();
+    unsigned* w = (unsigned*)d;
+    out[x] = w[15 - x] + bytes[4 * x];
+}
+host { unsigned char src[64] = iota(); unsigned out[16]; k<<<1, 16>>>(src, out); }
+"#;
+    let run = Run::new(src);
+    let word = |k: u32| u32::from_le_bytes([4 * k as u8, 4 * k as u8 + 1, 4 * k as u8 + 2, 4 * k as u8 + 3]);
+    let expected: Vec<u32> = (0..16).map(|x| word(15 - x) + 4 * x).collect();
+    assert_eq!(run.words("out"), expected);
+}

@@ -54,9 +54,6 @@ pub(crate) fn signatures(unit: &Unit, diags: &mut Diags) -> Vec<FnSig> {
     let mut sigs: Vec<FnSig> = Vec::new();
     let mut kernels = 0;
     for (i, f) in unit.functions.iter().enumerate() {
-        if let Some(prev) = unit.functions[..i].iter().find(|g| g.name == f.name) {
-            diags.error(f.name_span, format!("`{}` is already defined at line {}", f.name, prev.name_span.line));
-        }
         let ret = match Ty::from_type_expr(&f.ret) {
             Some(Ty::Group(_)) => {
                 diags.error(f.ret.span, "returning a cooperative group is not supported; pass it as a parameter");
@@ -100,6 +97,15 @@ pub(crate) fn signatures(unit: &Unit, diags: &mut Diags) -> Vec<FnSig> {
             kernels += 1;
             kernels - 1
         });
+        // Device functions may be overloaded on their parameter types (`overloads.rs`);
+        // kernels, launched by name, may not.
+        let clash = unit.functions[..i]
+            .iter()
+            .zip(&sigs)
+            .find(|(g, s)| g.name == f.name && (g.global || f.global || s.params == params));
+        if let Some((prev, _)) = clash {
+            diags.error(f.name_span, format!("`{}` is already defined at line {}", f.name, prev.name_span.line));
+        }
         let globals = if f.global { globals_used(unit, i) } else { Vec::new() };
         sigs.push(FnSig { name: f.name.clone(), global: f.global, ret, params, kernel_index, globals });
     }
@@ -1501,7 +1507,8 @@ fn assigned_names(unit: &Unit, body: &[Stmt]) -> Vec<String> {
             ExprKind::IncDec { target, .. } | ExprKind::Unary(UnOp::AddrOf, target) => target,
             // A variable passed to a reference parameter may be written by the callee.
             ExprKind::Call(name, _, args) => {
-                if let Some(f) = unit.functions.iter().find(|f| f.name == *name) {
+                // Every overload of the name: over-approximating costs a register at most.
+                for f in unit.functions.iter().filter(|f| f.name == *name) {
                     for (p, a) in f.params.iter().zip(args) {
                         if let (true, ExprKind::Name(n)) = (p.reference, &a.kind) {
                             out.push(n.clone());
@@ -1539,9 +1546,9 @@ pub(crate) fn globals_used(unit: &Unit, fi: usize) -> Vec<usize> {
                 }
             }
             ExprKind::Call(name, _, _) => {
-                if let Some(callee) = unit.functions.iter().position(|g| !g.global && g.name == *name) {
-                    todo.push(callee);
-                }
+                // Every overload of the name (a variable one does not call costs nothing).
+                let callees = unit.functions.iter().enumerate().filter(|(_, g)| !g.global && g.name == *name);
+                todo.extend(callees.map(|(k, _)| k));
             }
             _ => {}
         });

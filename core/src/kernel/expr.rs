@@ -662,7 +662,12 @@ impl Gen<'_, '_> {
         match (v.ty, to) {
             (_, Ty::Void) => Val::imm(0, Ty::Void),
             (f, t) if f.is_arith() && t.is_arith() => self.convert(v, to),
-            (Ty::Ptr { .. }, Ty::Ptr { .. } | Ty::Int | Ty::Uint) => Val { op: v.op, ty: to },
+            // A pointer cast keeps the memory the address is in: `(float*)shared_bytes` still
+            // points into shared memory.
+            (Ty::Ptr { shared, .. }, Ty::Ptr { elem, readonly, .. }) => {
+                Val { op: v.op, ty: Ty::Ptr { elem, readonly, shared } }
+            }
+            (Ty::Ptr { .. }, Ty::Int | Ty::Uint) => Val { op: v.op, ty: to },
             (Ty::Ptr { .. }, Ty::Bool) => self.convert(v, Ty::Bool),
             (f, Ty::Ptr { .. }) if f.is_integer() && matches!(self.const_value(x), Some((0, _))) => Val::imm(0, to),
             (f, Ty::Ptr { .. }) if f.is_integer() => {
@@ -1441,7 +1446,13 @@ impl Gen<'_, '_> {
     // ---- calls --------------------------------------------------------------------------
 
     fn call(&mut self, name: &str, nspan: Span, args: &[Expr], span: Span) -> Val {
-        if let Some(fi) = self.sigs.iter().position(|s| s.name == name) {
+        if let Some(resolved) = self.resolve_call(name, args, span) {
+            let Ok(fi) = resolved else {
+                for e in args {
+                    self.expr(e);
+                }
+                return Val::error();
+            };
             let sig = &self.sigs[fi];
             if sig.global {
                 self.diags

@@ -40,6 +40,7 @@ mod host_code;
 mod lexer;
 mod liveness;
 mod opt;
+mod overloads;
 mod parser;
 mod preprocess;
 mod qualified;

@@ -216,8 +216,12 @@ impl Gen<'_, '_> {
             return self.value_place(v);
         };
         // A device function returning a struct: its leaves, once inlined.
-        if let Some(sig) = self.sigs.iter().find(|s| s.name == *name) {
-            let returns = sig.ret;
+        let resolved = self.resolve_call(name, args, e.span);
+        if let Some(Err(())) = resolved {
+            return Place::Error;
+        }
+        if let Some(Ok(fi)) = resolved {
+            let returns = self.sigs[fi].ret;
             let v = self.expr(e);
             return match returns {
                 Ty::Struct(id) if v.ty != Ty::Error => {
