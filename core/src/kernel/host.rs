@@ -961,9 +961,20 @@ impl Host<'_, '_> {
             self.diags.error(r.span, format!("cannot assign {} to {} variable", describe(&value), a(ct)));
             return None;
         };
+        let new = HVal::Num(self.assigned(op, (cv, ct), (v, t), span)?, ct);
+        if let Some(sym) = self.lookup_mut(name) {
+            sym.val = new;
+        }
+        Some(new)
+    }
+
+    /// What `x = v` (`op` none) or `x op= v` stores in `x`, which holds `current` of its
+    /// type: the bits in that type, or `None` once the fold's error is said.
+    fn assigned(&mut self, op: Option<BinOp>, current: (u32, Ty), v: (u32, Ty), span: Span) -> Option<u32> {
+        let (cv, ct) = current;
         let (v, t) = match op {
-            None => (v, t),
-            Some(op) => match fold_binary(op, cv, ct, v, t) {
+            None => v,
+            Some(op) => match fold_binary(op, cv, ct, v.0, v.1) {
                 Ok(r) => r,
                 Err(message) => {
                     self.diags.error(span, message);
@@ -971,11 +982,7 @@ impl Host<'_, '_> {
                 }
             },
         };
-        let new = HVal::Num(convert_const(v, t, ct), ct);
-        if let Some(sym) = self.lookup_mut(name) {
-            sym.val = new;
-        }
-        Some(new)
+        Some(convert_const(v, t, ct))
     }
 
     fn call(&mut self, name: &str, nspan: Span, args: &[Expr], span: Span) -> Option<HVal> {

@@ -39,8 +39,8 @@ const DEVICE_MARKS: &[&str] = &["__global__", "__device__", "__constant__", "__s
 enum Kind {
     /// Kept as it is: device code, the host block, a namespace's braces, `using namespace`.
     Device,
-    /// Host code: the names it declares.
-    Host(Vec<(String, Span)>),
+    /// Host code: the names it declares, and whether it declares a function.
+    Host(Vec<(String, Span)>, bool),
     /// A type or a `const` scalar: kept if device code uses it; in a file with host code,
     /// one nothing on the device names is left out unread (it may be a host class).
     Shared,
@@ -54,7 +54,7 @@ pub(super) fn set_aside(tokens: Vec<Token>, diags: &mut Diags) -> (Vec<Token>, V
     let items = split(&tokens);
     // A file of the language's own (no host code outside the host block) keeps every type,
     // so each is checked.
-    let has_host = items.iter().any(|(_, _, kind)| matches!(kind, Kind::Host(_)));
+    let has_host = items.iter().any(|(_, _, kind)| matches!(kind, Kind::Host(..)));
     let mut keep: Vec<bool> = items
         .iter()
         .map(|(_, _, kind)| matches!(kind, Kind::Device) || (!has_host && matches!(kind, Kind::Shared)))
@@ -97,9 +97,9 @@ pub(super) fn set_aside(tokens: Vec<Token>, diags: &mut Diags) -> (Vec<Token>, V
             continue;
         }
         ranges.push((first.span.offset, last.span.offset + last.span.len));
-        if let Kind::Host(names) = kind {
+        if let Kind::Host(names, function) = kind {
             first_span.get_or_insert(first.span);
-            let function = is_function(&tokens, *from, *to);
+            let function = *function;
             host_items.extend(names.iter().map(|(name, span)| HostItem { name: name.clone(), span: *span, function }));
         }
     }
@@ -145,12 +145,6 @@ fn split(tokens: &[Token]) -> Vec<(usize, usize, Kind)> {
         i = end;
     }
     items
-}
-
-/// Whether the item at `from..to` declares a function.
-fn is_function(tokens: &[Token], from: usize, to: usize) -> bool {
-    let item = Item::scan(tokens, from);
-    item.end == to && item.function
 }
 
 /// Every identifier of `tokens`.
@@ -346,14 +340,14 @@ impl Item {
         }
         if self.function {
             let name = name_before(head, head.iter().position(|t| t.is_punct("(")).unwrap_or(head.len()));
-            return Kind::Host(name.into_iter().collect());
+            return Kind::Host(name.into_iter().collect(), true);
         }
         // A `const` scalar at file scope is a constant device code may use.
         let constant = (has("const") || has("constexpr")) && !has("extern");
         if constant && !head.iter().any(|t| t.is_punct("*") || t.is_punct("[") || t.is_punct("&")) {
             return Kind::Shared;
         }
-        Kind::Host(declared_names(head))
+        Kind::Host(declared_names(head), false)
     }
 }
 

@@ -88,12 +88,7 @@ impl Gen<'_, '_> {
                 // An array's name is the address of its first element.
                 Sym::Shared { elem, dims, .. } if !dims.is_empty() => pointer_to(*elem, true)?,
                 Sym::Global { elem, dims, readonly, .. } if !dims.is_empty() => {
-                    let p = pointer_to(*elem, false)?;
-                    if let Ty::Ptr { elem, shared, .. } = p {
-                        Ty::Ptr { elem, shared, readonly: *readonly }
-                    } else {
-                        p
-                    }
+                    Ty::Ptr { elem: elem.scalar()?, readonly: *readonly, shared: false }
                 }
                 Sym::Shared { elem, .. } | Sym::Global { elem, .. } => *elem,
                 Sym::Local { .. } => return None,

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use super::super::ast::{BinOp, Expr, ExprKind, Init, VarDecl};
 use super::super::diag::Span;
 use super::super::structs::{leaves, member_ty};
-use super::super::types::{convert_bits, convert_const, fold_binary, Ty};
+use super::super::types::{convert_bits, convert_const, Ty};
 use super::{describe, HVal, Host};
 use crate::workload::Arg;
 
@@ -146,18 +146,9 @@ impl Host<'_, '_> {
             self.diags.error(r.span, format!("cannot assign {} to a member", self.describe(&value)));
             return None;
         };
-        let (current, ct) = self.struct_values[j as usize].leaves[leaf];
-        let (v, t) = match op {
-            None => (v, t),
-            Some(op) => match fold_binary(op, current, ct, v, t) {
-                Ok(r) => r,
-                Err(message) => {
-                    self.diags.error(span, message);
-                    return None;
-                }
-            },
-        };
-        let stored = convert_const(v, t, ct);
+        let current = self.struct_values[j as usize].leaves[leaf];
+        let ct = current.1;
+        let stored = self.assigned(op, current, (v, t), span)?;
         self.struct_values[j as usize].leaves[leaf].0 = stored;
         Some(HVal::Num(stored, ct))
     }
