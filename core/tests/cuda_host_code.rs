@@ -112,6 +112,19 @@ fn device_code_that_uses_host_code_is_told_so() {
     );
 }
 
+/// Only a whole declaration is host code: one cut short (a stray word at the end of the
+/// file, or before the host block) is kept, so the parser says what is wrong with it.
+#[test]
+fn a_stray_word_is_an_error_not_host_code() {
+    let kernel = "void helper() {}\n\
+                  __global__ void k(int* o) { o[0] = 1; }\n";
+    let expected = "expected a `__global__` kernel, a `__device__` function or the `host` block, found `broken`";
+    let at_end = format!("{kernel}host {{ int o[1]; k<<<1, 1>>>(o); }}\nbroken");
+    assert_eq!(errors(&at_end), [(4, 1, expected.to_string())]);
+    let before_host = format!("{kernel}int missing_semicolon\nhost {{ int o[1]; k<<<1, 1>>>(o); }}");
+    assert_eq!(errors(&before_host)[0].0, 3, "{:?}", errors(&before_host));
+}
+
 /// Without host code, every type of the file is kept and checked, used or not; with host
 /// code, a type no device code names is set aside (it may be a host class), and one a kept
 /// type uses is kept too.

@@ -258,6 +258,10 @@ struct Item {
     head_end: usize,
     /// It declares a function (a `(` comes before any `=` at the top level).
     function: bool,
+    /// It ends as a declaration does: with its `;`, or a function's body. An item cut short
+    /// (by the end of the file, a stray `}`, or the host block) is never host code: it is
+    /// kept, so the parser reports what is missing rather than the item vanishing.
+    complete: bool,
 }
 
 impl Item {
@@ -286,15 +290,21 @@ impl Item {
                 Tok::Punct(")" | "]") => depth = depth.saturating_sub(1),
                 Tok::Punct("=") if depth == 0 => initialised = true,
                 Tok::Punct(";") if depth == 0 => {
-                    return Item { start, end: k + 1, head_end: k + 1, function: function && !type_definition };
+                    return Item {
+                        start,
+                        end: k + 1,
+                        head_end: k + 1,
+                        function: function && !type_definition,
+                        complete: true,
+                    };
                 }
                 Tok::Punct("}") if depth == 0 => break,
-                // A declaration missing its `;` ends before the host block all the same.
+                // A declaration missing its `;` ends before the host block (and is not host code).
                 Tok::Ident(w) if w == "host" && depth == 0 && k > start && at(tokens, k + 1, "{") => break,
                 Tok::Punct("{") if depth == 0 => {
                     let close = matching_close(tokens, k).unwrap_or(tokens.len() - 1);
                     if function && !type_definition {
-                        return Item { start, end: close + 1, head_end: k, function: true };
+                        return Item { start, end: close + 1, head_end: k, function: true, complete: true };
                     }
                     // A type's body or a braced initializer: the declaration goes on.
                     k = close;
@@ -304,7 +314,7 @@ impl Item {
             k += 1;
         }
         let end = k.min(tokens.len() - 1).max(start + 1);
-        Item { start, end, head_end: end, function: function && !type_definition }
+        Item { start, end, head_end: end, function: function && !type_definition, complete: false }
     }
 
     /// Device code, host code (with the names it declares: every one of a variable list),
@@ -312,7 +322,7 @@ impl Item {
     fn kind(&self, tokens: &[Token]) -> Kind {
         let head = &tokens[self.start..self.head_end];
         let has = |w: &str| head.iter().any(|t| t.is_ident(w));
-        if DEVICE_MARKS.iter().any(|w| has(w)) {
+        if !self.complete || DEVICE_MARKS.iter().any(|w| has(w)) {
             return Kind::Device;
         }
         let mut k = 0;
