@@ -1114,23 +1114,30 @@ host {
     );
 }
 
-/// `sizeof(type)` as ported kernels size things with it: 4 for every scalar and pointer (an
-/// unsigned value, as C's `size_t`).
+/// `sizeof(type)` as ported kernels size things with it: a scalar's bytes in memory, as nvcc
+/// gives them, and 4 for a pointer (addresses are 32 bits here); an unsigned value, as C's
+/// `size_t`.
 #[test]
-fn sizeof_a_type_is_four_bytes() {
+fn sizeof_a_type_is_its_bytes_in_memory() {
     let src = r#"
 __global__ void k(unsigned* out) {
     out[0] = sizeof(float);
     out[1] = sizeof(unsigned int) * 8;
     out[2] = sizeof(const float*);
     out[3] = (sizeof(int) - 5) > 0;
+    out[4] = sizeof(double);
+    out[5] = sizeof(char);
+    out[6] = sizeof(unsigned short);
+    out[7] = sizeof(long long);
+    out[8] = sizeof(bool);
+    out[9] = sizeof(double*);
 }
 host {
-    unsigned out[4];
+    unsigned out[10];
     k<<<1, 1>>>(out);
 }
 "#;
-    assert_eq!(Run::new(src).words("out"), [4, 32, 4, 1], "4 - 5 wraps, as size_t does");
+    assert_eq!(Run::new(src).words("out"), [4, 32, 4, 1, 8, 1, 2, 8, 1, 4], "4 - 5 wraps, as size_t does");
 }
 
 /// A kernel as PolyBench and Rodinia write them: a header guarded by `#ifndef`, a dataset

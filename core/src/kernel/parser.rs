@@ -1338,8 +1338,9 @@ impl<'a> Parser<'a> {
                 .mk(ExprKind::IncDec { pre: true, increment: t.is_punct("++"), target: Box::new(operand) }, span);
         }
         if t.is_ident("sizeof") {
-            // `sizeof(type)`: every scalar and every pointer is 4 bytes. Of an expression (an
-            // array's size among them) it is refused rather than guessed.
+            // `sizeof(type)`: a scalar's bytes in memory; a pointer is 4 bytes, as addresses are
+            // 32 bits here. Of an expression (an array's size among them) it is refused rather
+            // than guessed.
             self.bump();
             let open = self.peek();
             if !(open.is_punct("(") && self.is_cast()) {
@@ -1358,7 +1359,9 @@ impl<'a> Parser<'a> {
                 return Err(self.error(ty.span, "`sizeof(void)` has no size"));
             }
             let size = match ty.base {
-                BaseType::Struct(id) if !ty.pointer => self.structs[id as usize].size,
+                _ if ty.pointer => 4,
+                BaseType::Struct(id) => self.structs[id as usize].size,
+                BaseType::Scalar(s) => super::types::Ty::from_scalar(s).width().bytes(),
                 _ => 4,
             };
             return self.mk(ExprKind::Int { value: size, unsigned: true }, t.span.to(close));
