@@ -130,13 +130,13 @@ fn a_stray_word_is_an_error_not_host_code() {
 /// type uses is kept too.
 #[test]
 fn types_are_kept_by_what_device_code_uses() {
-    let own = "struct Unused { float** p; };\n\
+    let own = "struct Unused { float*** p; };\n\
                __global__ void k(int* o) { o[0] = 1; }\n\
                host { int o[1]; k<<<1, 1>>>(o); }";
-    assert_eq!(errors(own)[0].2, "pointers to pointers are not supported");
+    assert_eq!(errors(own)[0].2, "pointers to pointers to pointers are not supported");
     let pasted = "struct Inner { int v; };\n\
                   struct Outer { Inner in; int w; };\n\
-                  struct HostOnly { float** p; };\n\
+                  struct HostOnly { float*** p; };\n\
                   void host_helper() {}\n\
                   __global__ void k(const Outer* s, int* o) { o[0] = s->in.v + s->w; }\n\
                   host { Outer s[1] = {5, 2}; int o[1]; k<<<1, 1>>>(s, o); }";

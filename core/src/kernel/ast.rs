@@ -52,6 +52,8 @@ pub(crate) enum BaseType {
 pub(crate) struct TypeExpr {
     pub base: BaseType,
     pub pointer: bool,
+    /// `T**` (with `pointer`): a pointer to pointers in global memory.
+    pub indirect: bool,
     /// `const` before the `*`: the pointee may not be written.
     pub pointee_const: bool,
     /// `const` on the variable itself (`const int n`, `float* const p`).

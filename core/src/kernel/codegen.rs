@@ -1180,7 +1180,7 @@ impl<'a, 'd> Gen<'a, 'd> {
         let var = &self.unit.globals[g];
         let d = &var.decl;
         let elem = match Ty::from_type_expr(&d.ty) {
-            Some(Ty::Void | Ty::Ptr { .. } | Ty::StructPtr { .. }) | None => {
+            Some(Ty::Void | Ty::Ptr { .. } | Ty::PtrPtr { .. } | Ty::StructPtr { .. }) | None => {
                 self.diags.error(d.ty.span, "a variable at file scope holds numbers or structs, not pointers");
                 return None;
             }

@@ -312,7 +312,9 @@ impl Gen<'_, '_> {
             }
             Ty::Float => self.cmp(CmpOp::Ne, CmpType::Float, v.op, VOp::Imm(0)),
             Ty::Long | Ty::ULong | Ty::Double => self.convert(v, Ty::Bool).op,
-            Ty::Ptr { .. } | Ty::StructPtr { .. } => self.cmp(CmpOp::Ne, CmpType::Uint, v.op, VOp::Imm(0)),
+            Ty::Ptr { .. } | Ty::PtrPtr { .. } | Ty::StructPtr { .. } => {
+                self.cmp(CmpOp::Ne, CmpType::Uint, v.op, VOp::Imm(0))
+            }
             Ty::Void => {
                 self.diags.error(span, "a `void` value cannot be used as a condition");
                 VOp::Imm(0)
@@ -574,7 +576,7 @@ impl Gen<'_, '_> {
                 let op = match v.ty {
                     Ty::Float => self.cmp(CmpOp::Eq, CmpType::Float, v.op, VOp::Imm(0)),
                     Ty::Long | Ty::ULong | Ty::Double => self.wide_truth(v, true),
-                    Ty::Ptr { .. } => self.cmp(CmpOp::Eq, CmpType::Uint, v.op, VOp::Imm(0)),
+                    t if t.is_ptr() => self.cmp(CmpOp::Eq, CmpType::Uint, v.op, VOp::Imm(0)),
                     Ty::Void => {
                         self.diags.error(span, "operator `!` cannot be applied to a `void` value");
                         return Val::error();
@@ -667,10 +669,15 @@ impl Gen<'_, '_> {
             (Ty::Ptr { shared, .. }, Ty::Ptr { elem, readonly, .. }) => {
                 Val { op: v.op, ty: Ty::Ptr { elem, readonly, shared } }
             }
-            (Ty::Ptr { .. }, Ty::Int | Ty::Uint) => Val { op: v.op, ty: to },
-            (Ty::Ptr { .. }, Ty::Bool) => self.convert(v, Ty::Bool),
-            (f, Ty::Ptr { .. }) if f.is_integer() && matches!(self.const_value(x), Some((0, _))) => Val::imm(0, to),
-            (f, Ty::Ptr { .. }) if f.is_integer() => {
+            (Ty::PtrPtr { .. }, Ty::PtrPtr { .. }) => Val { op: v.op, ty: to },
+            (f, Ty::Int | Ty::Uint) if f.is_ptr() && !matches!(f, Ty::StructPtr { .. }) => Val { op: v.op, ty: to },
+            (f, Ty::Bool) if f.is_ptr() && !matches!(f, Ty::StructPtr { .. }) => self.convert(v, Ty::Bool),
+            (f, Ty::Ptr { .. } | Ty::PtrPtr { .. })
+                if f.is_integer() && matches!(self.const_value(x), Some((0, _))) =>
+            {
+                Val::imm(0, to)
+            }
+            (f, Ty::Ptr { .. } | Ty::PtrPtr { .. }) if f.is_integer() => {
                 self.diags.error(span, "casting an integer to a pointer is not supported");
                 Val::error()
             }
@@ -740,13 +747,17 @@ impl Gen<'_, '_> {
                 let s = scaled(self, y);
                 Val { op: self.alu(AluOp::Sub, x.op, s), ty: x.ty }
             }
-            (BinOp::Sub, Ty::Ptr { elem: e1, .. }, Ty::Ptr { elem: e2, .. }) if e1 == e2 => {
+            (BinOp::Sub, Ty::Ptr { elem: e1, .. }, Ty::Ptr { elem: e2, .. })
+            | (BinOp::Sub, Ty::PtrPtr { elem: e1, .. }, Ty::PtrPtr { elem: e2, .. })
+                if e1 == e2 =>
+            {
                 let bytes = self.alu(AluOp::Sub, x.op, y.op);
                 Val { op: self.alu(AluOp::ShrS, bytes, VOp::Imm(pointee.trailing_zeros())), ty: Ty::Int }
             }
             (c, tx, ty) if c.is_comparison() && (tx.is_ptr() || ty.is_ptr()) => {
                 let comparable = match (tx, ty) {
                     (Ty::Ptr { elem: e1, .. }, Ty::Ptr { elem: e2, .. }) => e1 == e2,
+                    (Ty::PtrPtr { elem: e1, .. }, Ty::PtrPtr { elem: e2, .. }) => e1 == e2,
                     (Ty::StructPtr { id: a, .. }, Ty::StructPtr { id: b, .. }) => a == b,
                     (p, t) if p.is_ptr() && !t.is_ptr() => t.is_integer() && matches!(const_value(rhs), Some((0, _))),
                     (t, p) if p.is_ptr() && !t.is_ptr() => t.is_integer() && x.op == VOp::Imm(0),
@@ -938,8 +949,11 @@ impl Gen<'_, '_> {
             {
                 Ty::Ptr { elem: e1, readonly: r1 || r2, shared: s1 }
             }
-            (p @ Ty::Ptr { .. }, _) if zero(y) => p,
-            (_, p @ Ty::Ptr { .. }) if zero(x) => p,
+            (Ty::PtrPtr { elem: e1, readonly: r1 }, Ty::PtrPtr { elem: e2, readonly: r2 }) if e1 == e2 && r1 == r2 => {
+                tx
+            }
+            (p @ (Ty::Ptr { .. } | Ty::PtrPtr { .. }), _) if zero(y) => p,
+            (_, p @ (Ty::Ptr { .. } | Ty::PtrPtr { .. })) if zero(x) => p,
             _ => {
                 self.diags.error(span, format!("the branches of `?:` have different types: {} and {}", a(tx), a(ty)));
                 Ty::Error
@@ -980,25 +994,17 @@ impl Gen<'_, '_> {
             ExprKind::Index(..) => self.index_place(e),
             ExprKind::Unary(UnOp::Deref, p) => {
                 let v = self.expr(p);
-                match v.ty {
-                    Ty::Ptr { elem, readonly, shared } => {
+                match v.ty.pointee() {
+                    Some((ty, readonly, shared)) => {
                         let (base, offset) = match v.op {
                             VOp::Imm(c) => (None, c as i32),
                             VOp::Reg(r) => (Some(r), 0),
                         };
-                        let space = space_of(shared);
-                        Place::Mem { space, base, offset, ty: Ty::from_scalar(elem), readonly }
+                        Place::Mem { space: space_of(shared), base, offset, ty, readonly }
                     }
-                    Ty::StructPtr { id, readonly } => {
-                        let (base, offset) = match v.op {
-                            VOp::Imm(c) => (None, c as i32),
-                            VOp::Reg(r) => (Some(r), 0),
-                        };
-                        Place::Mem { space: Space::Global, base, offset, ty: Ty::Struct(id), readonly }
-                    }
-                    Ty::Error => Place::Error,
-                    t => {
-                        self.diags.error(e.span, format!("cannot dereference {}", a(t)));
+                    None if v.ty == Ty::Error => Place::Error,
+                    None => {
+                        self.diags.error(e.span, format!("cannot dereference {}", a(v.ty)));
                         Place::Error
                     }
                 }
@@ -1074,14 +1080,14 @@ impl Gen<'_, '_> {
         let p = self.expr(b);
         // The element's type and size: a number's 1, 2 or 4 bytes, a struct's own.
         let size = self.pointee_size(p.ty);
-        let (elem, readonly, space) = match p.ty {
-            Ty::Ptr { elem, readonly, shared } => (Ty::from_scalar(elem), readonly, space_of(shared)),
-            Ty::StructPtr { id, readonly } => (Ty::Struct(id), readonly, Space::Global),
-            Ty::Error => {
+        let (elem, readonly, space) = match p.ty.pointee() {
+            Some((elem, readonly, shared)) => (elem, readonly, space_of(shared)),
+            None if p.ty == Ty::Error => {
                 self.expr(i);
                 return Place::Error;
             }
-            t => {
+            None => {
+                let t = p.ty;
                 self.diags.error(b.span, format!("cannot index {}", a(t)));
                 self.expr(i);
                 return Place::Error;
@@ -1426,7 +1432,9 @@ impl Gen<'_, '_> {
         }
         let (add, sub, step) = match ty {
             Ty::Float => (AluOp::FAdd, AluOp::FSub, FLOAT_ONE),
-            Ty::Ptr { .. } | Ty::StructPtr { .. } => (AluOp::Add, AluOp::Sub, self.pointee_size(ty)),
+            Ty::Ptr { .. } | Ty::PtrPtr { .. } | Ty::StructPtr { .. } => {
+                (AluOp::Add, AluOp::Sub, self.pointee_size(ty))
+            }
             _ => (AluOp::Add, AluOp::Sub, 1),
         };
         let new = self.alu(if increment { add } else { sub }, current.op, VOp::Imm(step));

@@ -18,7 +18,9 @@ use crate::workload::graph::{self, GraphKind, GraphSpec};
 use crate::workload::{Arg, BufferInit, BufferSpec, ElemType, LaunchSpec};
 
 use super::LaunchSite;
+use pointer_buffers::sign_blind;
 
+mod pointer_buffers;
 mod struct_values;
 
 /// Most kernels a host program may launch.
@@ -80,6 +82,8 @@ struct Host<'a, 'd> {
     struct_values: Vec<struct_values::StructValue>,
     /// The buffers that hold structs: (buffer, struct).
     buffer_structs: Vec<(u32, u16)>,
+    /// The buffers that hold pointers: (buffer, the pointers' element type).
+    pointer_buffers: Vec<(u32, Scalar)>,
     /// The buffer of each file-scope variable (`None` where its declaration failed).
     global_buffers: Vec<Option<u32>>,
     sigs: &'a [FnSig],
@@ -111,6 +115,7 @@ pub(crate) fn run(
         host_code: &unit.host_code,
         struct_values: Vec::new(),
         buffer_structs: Vec::new(),
+        pointer_buffers: Vec::new(),
         global_buffers: Vec::new(),
         sigs,
         kernels,
@@ -313,11 +318,25 @@ impl Host<'_, '_> {
     // ---- declarations -------------------------------------------------------------------
 
     fn declaration(&mut self, d: &VarDecl, top: bool) {
+        if let (true, false, false, BaseType::Scalar(elem)) =
+            (d.ty.pointer, d.ty.indirect, d.dims.is_empty(), d.ty.base)
+        {
+            if top {
+                self.pointer_buffer(d, elem);
+            } else {
+                self.diags
+                    .error(d.name_span, "buffers, graphs and streams are declared at the top level of the host block");
+            }
+            return;
+        }
         if d.ty.pointer {
             self.diags.error_help(
                 d.ty.span,
                 "pointers are not supported in the host block",
-                format!("declare a buffer such as `int {}[N];`", d.name),
+                format!(
+                    "declare a buffer such as `int {}[N];`, or a buffer of pointers, `float* {}[N] = {{a, b}};`",
+                    d.name, d.name
+                ),
             );
             return;
         }
@@ -550,6 +569,10 @@ impl Host<'_, '_> {
         }
         if self.struct_of(b).is_some() {
             self.diags.error(r.span, format!("buffer `{name}` holds structs: it starts as zeros or as a list"));
+            return None;
+        }
+        if self.pointee_of(b).is_some() {
+            self.diags.error(r.span, format!("buffer `{name}` holds pointers: it starts as its list of addresses"));
             return None;
         }
         let spec = &self.buffers[b as usize];
@@ -1305,16 +1328,34 @@ impl Host<'_, '_> {
                         None
                     }
                 }
+                (Ty::PtrPtr { elem, .. }, HVal::Buffer(b)) => {
+                    if self.pointee_of(b).is_some_and(|held| sign_blind(held) == sign_blind(elem)) {
+                        Some(Arg::Buffer(b))
+                    } else {
+                        let spec = &self.buffers[b as usize];
+                        let held = match self.pointee_of(b) {
+                            Some(s) => format!("`{}*` pointers", elem_name(elem_type(s))),
+                            None if self.struct_of(b).is_some() => "structs".into(),
+                            None => format!("`{}` elements", elem_name(spec.elem)),
+                        };
+                        let message = format!(
+                            "argument {} of `{name}` is {}, but buffer `{}` holds {held}",
+                            k + 1,
+                            a(p),
+                            spec.name
+                        );
+                        self.diags.error_help(
+                            e.span,
+                            message,
+                            format!("pass a buffer of pointers, `{}* rows[N] = {{a, a + 64}};`", Ty::from_scalar(elem)),
+                        );
+                        None
+                    }
+                }
                 (Ty::Ptr { elem, .. }, HVal::Buffer(b)) => {
                     let held = self.buffers[b as usize].elem;
-                    // Signed and unsigned of one size may share a buffer, as C lets pointers.
-                    let sign_blind = |s: Scalar| match s {
-                        Scalar::Uint => Scalar::Int,
-                        Scalar::UChar => Scalar::Char,
-                        Scalar::UShort => Scalar::Short,
-                        s => s,
-                    };
-                    let fits = self.struct_of(b).is_none() && sign_blind(elem) == sign_blind(scalar_type(held));
+                    let plain = self.struct_of(b).is_none() && self.pointee_of(b).is_none();
+                    let fits = plain && sign_blind(elem) == sign_blind(scalar_type(held));
                     if fits {
                         Some(Arg::Buffer(b))
                     } else {
@@ -1331,7 +1372,7 @@ impl Host<'_, '_> {
                         None
                     }
                 }
-                (Ty::Ptr { .. } | Ty::StructPtr { .. }, HVal::Num(0, t)) if t.is_integer() => Some(Arg::Value(0)),
+                (p, HVal::Num(0, t)) if p.is_ptr() && t.is_integer() => Some(Arg::Value(0)),
                 // A struct by value: its leaves' words.
                 (Ty::Struct(id), HVal::Struct(j)) => {
                     if self.struct_words(j, id, &mut out) {

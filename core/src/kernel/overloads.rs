@@ -152,11 +152,7 @@ fn pointer_to(t: Ty, shared: bool) -> Option<Ty> {
 
 /// What a pointer points to.
 fn pointee(t: Ty) -> Option<Ty> {
-    match t {
-        Ty::Ptr { elem, .. } => Some(Ty::from_scalar(elem)),
-        Ty::StructPtr { id, .. } => Some(Ty::Struct(id)),
-        _ => None,
-    }
+    t.pointee().map(|(elem, _, _)| elem)
 }
 
 /// How far argument type `a` is from parameter type `p`: 0 the same (a pointer to the same

@@ -398,8 +398,14 @@ impl<'a> Parser<'a> {
             return Some(id);
         }
         let &(_, elem, lanes) = VECTOR_TYPES.iter().find(|(n, _, _)| *n == name)?;
-        let scalar =
-            TypeExpr { base: BaseType::Scalar(elem), pointer: false, pointee_const: false, is_const: false, span: at };
+        let scalar = TypeExpr {
+            base: BaseType::Scalar(elem),
+            pointer: false,
+            indirect: false,
+            pointee_const: false,
+            is_const: false,
+            span: at,
+        };
         let fields = ["x", "y", "z", "w"][..lanes as usize]
             .iter()
             .enumerate()
@@ -633,12 +639,16 @@ impl<'a> Parser<'a> {
                 if self.eat("[") {
                     // `float x[]` is a pointer parameter, as in C.
                     self.expect("]", "in the array parameter (its size cannot be given)")?;
-                    if ty.pointer {
-                        return Err(self.error(pspan, "pointers to pointers are not supported"));
+                    if ty.indirect {
+                        return Err(self.error(pspan, "pointers to pointers to pointers are not supported"));
                     }
-                    ty.pointer = true;
-                    ty.pointee_const = ty.is_const;
-                    ty.is_const = false;
+                    if ty.pointer {
+                        self.indirect(&mut ty, pspan)?;
+                    } else {
+                        ty.pointer = true;
+                        ty.pointee_const = ty.is_const;
+                        ty.is_const = false;
+                    }
                 }
                 params.push(Param { ty, name: pname, span: pspan, reference });
                 if !self.eat(",") {
@@ -788,10 +798,28 @@ impl<'a> Parser<'a> {
                 return Err(self.error(t.span, format!("expected a type, found {}", t.describe())));
             }
         };
-        Ok(TypeExpr { base, pointer: false, pointee_const: false, is_const, span: start.to(self.prev_span()) })
+        Ok(TypeExpr {
+            base,
+            pointer: false,
+            indirect: false,
+            pointee_const: false,
+            is_const,
+            span: start.to(self.prev_span()),
+        })
     }
 
-    /// `* const __restrict__` after a base type.
+    /// A second `*` (or `[]` after a pointer parameter): pointers to numbers only. A `const`
+    /// between the two stars is not kept: the pointers themselves are always writable.
+    fn indirect(&mut self, ty: &mut TypeExpr, at: Span) -> PResult<()> {
+        if !matches!(ty.base, BaseType::Scalar(_)) {
+            return Err(self.error(at, "pointers to pointers are supported to numbers only (as `float**`)"));
+        }
+        ty.indirect = true;
+        ty.is_const = false;
+        Ok(())
+    }
+
+    /// `* const __restrict__` after a base type (and a second `*`).
     fn pointer_suffix(&mut self, ty: &mut TypeExpr) -> PResult<()> {
         if !self.at("*") {
             return Ok(());
@@ -809,7 +837,13 @@ impl<'a> Parser<'a> {
             }
         }
         if self.at("*") {
-            return Err(self.error(self.peek().span, "pointers to pointers are not supported"));
+            let star = self.peek().span;
+            self.bump();
+            self.indirect(ty, star)?;
+            while self.eat_word("const") || self.eat_word("__restrict__") {}
+            if self.at("*") {
+                return Err(self.error(self.peek().span, "pointers to pointers to pointers are not supported"));
+            }
         }
         if self.at("&") {
             return Err(self.error(self.peek().span, "references are not supported"));
@@ -1578,7 +1612,14 @@ mod tests {
             &[(1, 43, "expected `:` after the `case` value, found `break`")],
         );
         assert_errors("__global__ void k() { goto end; }", &[(1, 23, "`goto` is not supported")]);
-        assert_errors("__global__ void k() { int** p; }", &[(1, 27, "pointers to pointers are not supported")]);
+        assert_errors(
+            "__global__ void k() { int*** p; }",
+            &[(1, 28, "pointers to pointers to pointers are not supported")],
+        );
+        assert_errors(
+            "struct S { int v; };\n__global__ void k(S** p) { }",
+            &[(2, 20, "pointers to pointers are supported to numbers only (as `float**`)")],
+        );
         assert_errors(
             "__global__ void k(int* a) { int n = sizeof a; }",
             &[(1, 44, "`sizeof` of an expression is not supported")],

@@ -38,6 +38,14 @@ pub(crate) enum Ty {
     /// A struct of the file (by its index in the unit's structs). Only places (variables,
     /// memory) have this type: a struct is copied member by member.
     Struct(u16),
+    /// `T**`: a byte address in global memory of an array of addresses of `elem`s, each in
+    /// global memory too (an address read from memory has no space the compiler could know;
+    /// CUDA's generic addressing would find it, this machine's separate loads cannot, so
+    /// only global addresses are stored). `readonly` is the elements' `const`.
+    PtrPtr {
+        elem: Scalar,
+        readonly: bool,
+    },
     /// A byte address of a struct in global memory.
     StructPtr {
         id: u16,
@@ -68,6 +76,9 @@ impl fmt::Display for Ty {
             Ty::Ptr { elem, readonly, shared } => {
                 let space = if *shared { "__shared__ " } else { "" };
                 write!(f, "{space}{}{}*", if *readonly { "const " } else { "" }, Ty::from_scalar(*elem))
+            }
+            Ty::PtrPtr { elem, readonly } => {
+                write!(f, "{}{}**", if *readonly { "const " } else { "" }, Ty::from_scalar(*elem))
             }
             // Messages that can name the struct do so through `Gen::type_name`.
             Ty::Struct(_) => f.write_str("struct"),
@@ -198,7 +209,9 @@ impl Ty {
             BaseType::Group if !t.pointer => return Some(Ty::Group(Group::Any)),
             _ => return None,
         };
-        Some(if t.pointer {
+        Some(if t.indirect {
+            Ty::PtrPtr { elem: scalar, readonly: t.pointee_const }
+        } else if t.pointer {
             Ty::Ptr { elem: scalar, readonly: t.pointee_const, shared: false }
         } else {
             Ty::from_scalar(scalar)
@@ -214,7 +227,18 @@ impl Ty {
     }
 
     pub fn is_ptr(self) -> bool {
-        matches!(self, Ty::Ptr { .. } | Ty::StructPtr { .. })
+        matches!(self, Ty::Ptr { .. } | Ty::PtrPtr { .. } | Ty::StructPtr { .. })
+    }
+
+    /// What a pointer addresses: the element's type, whether it is read-only, and whether it
+    /// is in shared memory (else global). `None` for a value that is not a pointer.
+    pub fn pointee(self) -> Option<(Ty, bool, bool)> {
+        match self {
+            Ty::Ptr { elem, readonly, shared } => Some((Ty::from_scalar(elem), readonly, shared)),
+            Ty::PtrPtr { elem, readonly } => Some((Ty::Ptr { elem, readonly, shared: false }, false, false)),
+            Ty::StructPtr { id, readonly } => Some((Ty::Struct(id), readonly, false)),
+            _ => None,
+        }
     }
 
     /// Integer promotion: `bool`, `char` and `short` compute as `int`.
@@ -621,10 +645,13 @@ pub(crate) fn assignable(from: Ty, to: Ty, is_zero_const: bool) -> Result<(), As
         (Ty::StructPtr { id: a, readonly: ra }, Ty::StructPtr { id: b, readonly: rb }) => {
             pointer_to_pointer(a == b, ra, rb)
         }
+        // As C++: `float**` does not become `const float**` either (it would let a `const
+        // float*` be stored where a `float*` is read).
+        (Ty::PtrPtr { elem: a, readonly: ra }, Ty::PtrPtr { elem: b, readonly: rb }) if a == b && ra == rb => Ok(()),
         (Ty::Struct(a), Ty::Struct(b)) if a == b => Ok(()),
         (Ty::Group(a), Ty::Group(b)) if a == b || b == Group::Any => Ok(()),
-        (f, Ty::Ptr { .. } | Ty::StructPtr { .. }) if f.is_integer() && is_zero_const => Ok(()),
-        (Ty::Ptr { .. } | Ty::StructPtr { .. }, Ty::Bool) => Ok(()),
+        (f, t) if t.is_ptr() && f.is_integer() && is_zero_const => Ok(()),
+        (f, Ty::Bool) if f.is_ptr() => Ok(()),
         _ => Err(AssignError::Mismatch),
     }
 }

@@ -51,6 +51,20 @@ pub enum BufferInit {
     },
     /// Exactly these elements (the rest, if the buffer is longer, zero).
     Words(Vec<u32>),
+    /// Addresses of other buffers' elements (a `float*` array for a `float**` parameter):
+    /// element `i` holds the address `pointers[i]` names once every buffer is placed, or 0
+    /// (a null pointer) where it is `None`. The rest, if the buffer is longer, zero.
+    Pointers(Vec<Option<PointerInit>>),
+}
+
+/// Where a pointer in a [`BufferInit::Pointers`] buffer points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PointerInit {
+    /// The buffer it points into.
+    pub buffer: u32,
+    /// Bytes from that buffer's start (at most its length: one past the end is a pointer C
+    /// allows).
+    pub offset: u32,
 }
 
 /// The type of a buffer's elements: how its bytes are read (for display), and, for the
@@ -220,6 +234,25 @@ impl Workload {
                     return err(format!("buffers[{b}].init"), format!("random range {min}..={max} is empty"));
                 }
             }
+            if let BufferInit::Pointers(pointers) = &buffer.init {
+                if buffer.elem.width() != Width::Word {
+                    return err(format!("buffers[{b}].elem"), "a buffer of pointers has 4-byte elements".into());
+                }
+                for (i, p) in pointers.iter().enumerate().filter_map(|(i, p)| p.map(|p| (i, p))) {
+                    let Some(target) = self.buffers.get(p.buffer as usize) else {
+                        return err(
+                            format!("buffers[{b}].init[{i}]"),
+                            format!("points into buffer {}, which does not exist", p.buffer),
+                        );
+                    };
+                    if p.offset as u64 > target.words as u64 * 4 {
+                        return err(
+                            format!("buffers[{b}].init[{i}]"),
+                            format!("points {} bytes into `{}`, which has {}", p.offset, target.name, target.words * 4),
+                        );
+                    }
+                }
+            }
         }
         if total_bytes > crate::exec::memory::MAX_GLOBAL_BYTES / 2 {
             return err("buffers".into(), format!("{total_bytes} bytes of buffers is more than the 512 MiB allowed"));
@@ -329,6 +362,18 @@ impl Workload {
             fill_words(&buffer.init, words);
             regions.push(region);
         }
+        // Addresses, once every buffer has its place.
+        for (buffer, region) in self.buffers.iter().zip(&regions) {
+            let BufferInit::Pointers(pointers) = &buffer.init else { continue };
+            let addresses: Vec<u32> = pointers
+                .iter()
+                .map(|p| match p {
+                    Some(p) => regions.get(p.buffer as usize).map_or(0, |r| r.base.wrapping_add(p.offset)),
+                    None => 0,
+                })
+                .collect();
+            memory.words_mut(*region).iter_mut().zip(addresses).for_each(|(w, a)| *w = a);
+        }
         (memory, regions)
     }
 
@@ -362,6 +407,8 @@ fn fill_words(init: &BufferInit, words: &mut [u32]) {
             words.iter_mut().for_each(|w| *w = *min + rng.below(span) as u32);
         }
         BufferInit::Words(values) => words.iter_mut().zip(values).for_each(|(w, v)| *w = *v),
+        // Filled once every buffer is placed (`Workload::materialize`).
+        BufferInit::Pointers(_) => {}
     }
 }
 
@@ -413,6 +460,8 @@ fn pack_elements(init: &BufferInit, width: Width, words: &mut [u32]) {
         BufferInit::Words(values) => {
             values.iter().take(count as usize).enumerate().for_each(|(i, &v)| put(i as u32, v))
         }
+        // Pointer buffers have word elements (`Workload::validate`).
+        BufferInit::Pointers(_) => {}
     }
 }
 
