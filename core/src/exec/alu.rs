@@ -166,6 +166,20 @@ pub fn sfu(op: SfuOp, a: u32, b: u32) -> u32 {
         SfuOp::Pow => libm::powf(x, f(b)),
         SfuOp::Log10 => libm::log10f(x),
         SfuOp::Fmod => libm::fmodf(x, f(b)),
+        SfuOp::Tan => libm::tanf(x),
+        SfuOp::Asin => libm::asinf(x),
+        SfuOp::Acos => libm::acosf(x),
+        SfuOp::Atan => libm::atanf(x),
+        SfuOp::Atan2 => libm::atan2f(x, f(b)),
+        SfuOp::Sinh => libm::sinhf(x),
+        SfuOp::Cosh => libm::coshf(x),
+        SfuOp::Cbrt => libm::cbrtf(x),
+        SfuOp::Hypot => libm::hypotf(x, f(b)),
+        SfuOp::Erf => libm::erff(x),
+        SfuOp::Erfc => libm::erfcf(x),
+        SfuOp::Expm1 => libm::expm1f(x),
+        SfuOp::Log1p => libm::log1pf(x),
+        SfuOp::Exp10 => libm::exp10f(x),
     })
 }
 

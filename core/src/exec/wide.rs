@@ -64,6 +64,8 @@ pub fn wide(op: WideOp, a: u64, b: u64) -> u64 {
         WideOp::DMax => bits(libm::fmax(d(a), d(b))),
         WideOp::DPow => bits(libm::pow(d(a), d(b))),
         WideOp::DFmod => bits(libm::fmod(d(a), d(b))),
+        WideOp::DAtan2 => bits(libm::atan2(d(a), d(b))),
+        WideOp::DHypot => bits(libm::hypot(d(a), d(b))),
     }
 }
 
@@ -89,6 +91,18 @@ pub fn wide_unary(op: WideUnaryOp, a: u64) -> u64 {
         WideUnaryOp::DCos => bits(libm::cos(d(a))),
         WideUnaryOp::DTanh => bits(libm::tanh(d(a))),
         WideUnaryOp::DLog10 => bits(libm::log10(d(a))),
+        WideUnaryOp::DTan => bits(libm::tan(d(a))),
+        WideUnaryOp::DAsin => bits(libm::asin(d(a))),
+        WideUnaryOp::DAcos => bits(libm::acos(d(a))),
+        WideUnaryOp::DAtan => bits(libm::atan(d(a))),
+        WideUnaryOp::DSinh => bits(libm::sinh(d(a))),
+        WideUnaryOp::DCosh => bits(libm::cosh(d(a))),
+        WideUnaryOp::DCbrt => bits(libm::cbrt(d(a))),
+        WideUnaryOp::DErf => bits(libm::erf(d(a))),
+        WideUnaryOp::DErfc => bits(libm::erfc(d(a))),
+        WideUnaryOp::DExpm1 => bits(libm::expm1(d(a))),
+        WideUnaryOp::DLog1p => bits(libm::log1p(d(a))),
+        WideUnaryOp::DExp10 => bits(libm::exp10(d(a))),
         WideUnaryOp::DFloor => bits(libm::floor(d(a))),
         WideUnaryOp::DCeil => bits(libm::ceil(d(a))),
         WideUnaryOp::DTrunc => bits(libm::trunc(d(a))),

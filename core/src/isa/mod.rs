@@ -185,6 +185,36 @@ pub enum SfuOp {
     /// `fmodf(a, b)`: the remainder of `a / b` truncated, with `a`'s sign (software on a GPU,
     /// one SFU operation here).
     Fmod,
+    // The rest of CUDA's single-precision math library. On a GPU each is a short software
+    // sequence around the SFU's approximations; here each is one SFU operation, as `Pow` is.
+    /// `tanf(a)`.
+    Tan,
+    /// `asinf(a)`.
+    Asin,
+    /// `acosf(a)`.
+    Acos,
+    /// `atanf(a)`.
+    Atan,
+    /// `atan2f(a, b)`: the angle of the point (b, a).
+    Atan2,
+    /// `sinhf(a)`.
+    Sinh,
+    /// `coshf(a)`.
+    Cosh,
+    /// `cbrtf(a)`.
+    Cbrt,
+    /// `hypotf(a, b)`.
+    Hypot,
+    /// `erff(a)`.
+    Erf,
+    /// `erfcf(a)`.
+    Erfc,
+    /// `expm1f(a)`.
+    Expm1,
+    /// `log1pf(a)`.
+    Log1p,
+    /// `exp10f(a)`.
+    Exp10,
 }
 
 /// How two words are compared.
@@ -278,6 +308,10 @@ pub enum WideOp {
     DPow,
     /// `fmod(a, b)` (software on a GPU, one FP64 operation here).
     DFmod,
+    /// `atan2(a, b)` (software on a GPU, one FP64 operation here, as the functions below).
+    DAtan2,
+    /// `hypot(a, b)`.
+    DHypot,
 }
 
 impl WideOp {
@@ -293,6 +327,8 @@ impl WideOp {
                 | WideOp::DMax
                 | WideOp::DPow
                 | WideOp::DFmod
+                | WideOp::DAtan2
+                | WideOp::DHypot
         )
     }
 }
@@ -332,6 +368,30 @@ pub enum WideUnaryOp {
     DTanh,
     /// `log10`.
     DLog10,
+    /// `tan`.
+    DTan,
+    /// `asin`.
+    DAsin,
+    /// `acos`.
+    DAcos,
+    /// `atan`.
+    DAtan,
+    /// `sinh`.
+    DSinh,
+    /// `cosh`.
+    DCosh,
+    /// `cbrt`.
+    DCbrt,
+    /// `erf`.
+    DErf,
+    /// `erfc`.
+    DErfc,
+    /// `expm1`.
+    DExpm1,
+    /// `log1p`.
+    DLog1p,
+    /// `exp10`.
+    DExp10,
     /// `floor`.
     DFloor,
     /// `ceil`.

@@ -1640,7 +1640,22 @@ impl Gen<'_, '_> {
                 let plain = other.trim_start_matches("__");
                 match plain {
                     "sqrt" | "exp" | "exp2" | "log" | "log2" | "sin" | "cos" | "tanh" | "pow" | "floor" | "ceil"
-                    | "trunc" | "round" | "log10" | "fmod" => match plain {
+                    | "trunc" | "round" | "log10" | "fmod" | "tan" | "asin" | "acos" | "atan" | "atan2" | "sinh"
+                    | "cosh" | "cbrt" | "hypot" | "erf" | "erfc" | "expm1" | "log1p" | "exp10" => match plain {
+                        "tan" => "tanf",
+                        "asin" => "asinf",
+                        "acos" => "acosf",
+                        "atan" => "atanf",
+                        "atan2" => "atan2f",
+                        "sinh" => "sinhf",
+                        "cosh" => "coshf",
+                        "cbrt" => "cbrtf",
+                        "hypot" => "hypotf",
+                        "erf" => "erff",
+                        "erfc" => "erfcf",
+                        "expm1" => "expm1f",
+                        "log1p" => "log1pf",
+                        "exp10" => "exp10f",
                         "log10" => "log10f",
                         "fmod" => "fmodf",
                         "sqrt" => "sqrtf",
@@ -1662,7 +1677,8 @@ impl Gen<'_, '_> {
             }
         };
         let n = match name {
-            "min" | "max" | "fminf" | "fmaxf" | "__fdividef" | "powf" | "fmodf" | "__mul24" | "__umul24" => 2,
+            "min" | "max" | "fminf" | "fmaxf" | "__fdividef" | "powf" | "fmodf" | "atan2f" | "hypotf" | "__mul24"
+            | "__umul24" => 2,
             "fmaf" => 3,
             _ => 1,
         };
@@ -1738,9 +1754,14 @@ impl Gen<'_, '_> {
                 let (x, y) = (low24(self, vals[0]), low24(self, vals[1]));
                 Val { op: self.alu(AluOp::Mul, x, y), ty }
             }
-            "powf" | "fmodf" => {
+            "powf" | "fmodf" | "atan2f" | "hypotf" => {
                 let (x, y) = (float(self, vals[0]), float(self, vals[1]));
-                let op = if name == "powf" { SfuOp::Pow } else { SfuOp::Fmod };
+                let op = match name {
+                    "powf" => SfuOp::Pow,
+                    "fmodf" => SfuOp::Fmod,
+                    "atan2f" => SfuOp::Atan2,
+                    _ => SfuOp::Hypot,
+                };
                 Val { op: self.sfu(op, x, y), ty: Ty::Float }
             }
             // C's classification macros: `x != x`, and `|x|` against infinity.
@@ -1778,6 +1799,18 @@ impl Gen<'_, '_> {
                     "log2f" => SfuOp::Log2,
                     "tanhf" => SfuOp::Tanh,
                     "log10f" => SfuOp::Log10,
+                    "tanf" => SfuOp::Tan,
+                    "asinf" => SfuOp::Asin,
+                    "acosf" => SfuOp::Acos,
+                    "atanf" => SfuOp::Atan,
+                    "sinhf" => SfuOp::Sinh,
+                    "coshf" => SfuOp::Cosh,
+                    "cbrtf" => SfuOp::Cbrt,
+                    "erff" => SfuOp::Erf,
+                    "erfcf" => SfuOp::Erfc,
+                    "expm1f" => SfuOp::Expm1,
+                    "log1pf" => SfuOp::Log1p,
+                    "exp10f" => SfuOp::Exp10,
                     _ => SfuOp::Cos,
                 };
                 let x = float(self, vals[0]);

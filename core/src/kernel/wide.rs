@@ -206,6 +206,18 @@ impl Gen<'_, '_> {
             "round" => Some(U::DRound),
             "fabs" => Some(U::DAbs),
             "log10" => Some(U::DLog10),
+            "tan" => Some(U::DTan),
+            "asin" => Some(U::DAsin),
+            "acos" => Some(U::DAcos),
+            "atan" => Some(U::DAtan),
+            "sinh" => Some(U::DSinh),
+            "cosh" => Some(U::DCosh),
+            "cbrt" => Some(U::DCbrt),
+            "erf" => Some(U::DErf),
+            "erfc" => Some(U::DErfc),
+            "expm1" => Some(U::DExpm1),
+            "log1p" => Some(U::DLog1p),
+            "exp10" => Some(U::DExp10),
             _ => None,
         };
         if let Some(op) = unary {
@@ -224,14 +236,16 @@ impl Gen<'_, '_> {
                 }
                 Some(self.wide_negate_abs(vals[0]))
             }
-            "pow" | "fmod" | "fmin" | "fmax" | "min" | "max" => {
-                let floating = matches!(name, "pow" | "fmod" | "fmin" | "fmax");
+            "pow" | "fmod" | "atan2" | "hypot" | "fmin" | "fmax" | "min" | "max" => {
+                let floating = matches!(name, "pow" | "fmod" | "atan2" | "hypot" | "fmin" | "fmax");
                 let t = if floating { Ty::Double } else { super::types::common(vals[0].ty, vals[1].ty) };
                 let (x, y) = (self.convert(vals[0], t), self.convert(vals[1], t));
                 let unsigned = t == Ty::ULong;
                 let op = match (name, t) {
                     ("pow", _) => WideOp::DPow,
                     ("fmod", _) => WideOp::DFmod,
+                    ("atan2", _) => WideOp::DAtan2,
+                    ("hypot", _) => WideOp::DHypot,
                     ("fmin" | "min", Ty::Double) => WideOp::DMin,
                     ("fmax" | "max", Ty::Double) => WideOp::DMax,
                     ("min", _) if unsigned => WideOp::MinU,
