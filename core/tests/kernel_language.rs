@@ -1587,6 +1587,30 @@ host { int out[7]; k<<<1, 1>>>(out); }
     assert_eq!(Run::new(src).ints("out"), [0, 1, 10, 11, 21, 10, -1]);
 }
 
+/// C++'s scoped enumerations: `enum class Tag { … }` names its enumerators `Tag::A` (inside its
+/// braces they are unqualified), an underlying type is accepted, an unscoped enumerator may be
+/// named through its type too, and a name the enumeration lacks is an error saying so.
+#[test]
+fn scoped_enumerations_name_their_constants_through_the_type() {
+    let src = r#"
+enum Colour { RED, GREEN };
+enum class Phase : unsigned char { Load = 2, Compute, Store = Compute * 4 };
+enum struct Mode { Fast, Exact };
+__device__ int cost(Phase p) { return p == Phase::Store ? 100 : (int)p; }
+__global__ void k(int* out) {
+    Phase p = Phase::Compute;
+    out[0] = (int)p; out[1] = (int)Phase::Store; out[2] = cost(Phase::Load); out[3] = cost(Phase::Store);
+    out[4] = (int)Mode::Exact; out[5] = Colour::GREEN;
+}
+host { int out[6]; k<<<1, 1>>>(out); }
+"#;
+    assert_eq!(Run::new(src).ints("out"), [3, 12, 2, 100, 1, 1]);
+    let wrong = "enum class Phase { Load };\n__global__ void k(int* o) { o[0] = (int)Phase::Stor; }\nhost { }";
+    assert_eq!(errors(wrong)[0], (2, 48, "`Phase` has no enumerator `Stor`".to_string()));
+    let unqualified = "enum class Phase { Load };\n__global__ void k(int* o) { o[0] = Load; }\nhost { }";
+    assert_eq!(errors(unqualified)[0].2, "undefined name `Load`");
+}
+
 /// `#pragma unroll`, written before many loops, is noted once per file; other pragmas each.
 #[test]
 fn pragma_unroll_is_noted_once() {

@@ -1,7 +1,10 @@
 //! Enumerations, after macro expansion: `enum Tag { A, B = 4, C };` (or `typedef enum { … }
 //! Name;`) defines integer constants, so the definition goes and each later `A` becomes its
 //! value (C's rule: the given value, else one more than the enumerator before, from 0); the
-//! type, `enum Tag`, `Tag` or `Name`, is an `int`.
+//! type, `enum Tag`, `Tag` or `Name`, is an `int`. A scoped enumeration, `enum class Tag {
+//! A, B };`, names its enumerators `Tag::A` (an unscoped one may be named so too); its values
+//! are `int`s like the rest, so it converts where C++ would ask for a cast. An underlying
+//! type (`enum Tag : unsigned char`) is read past: the values are `int`s all the same.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -22,17 +25,35 @@ pub(super) fn resolve(tokens: Vec<Token>, diags: &mut Diags) -> Vec<Token> {
         let typedef = t.is_ident("typedef") && tokens.get(i + 1).is_some_and(|n| n.is_ident("enum"));
         let start = if typedef { i + 1 } else { i };
         if tokens[start].is_ident("enum") {
-            let tag = match tokens.get(start + 1).map(|t| &t.tok) {
-                Some(Tok::Ident(w)) if w != "class" => Some(w.clone()),
+            // `enum class Name` (or `enum struct`): scoped, its enumerators named `Name::A`.
+            let scoped = tokens.get(start + 1).is_some_and(|t| t.is_ident("class") || t.is_ident("struct"));
+            let name_at = start + 1 + scoped as usize;
+            let tag = match tokens.get(name_at).map(|t| &t.tok) {
+                Some(Tok::Ident(w)) => Some(w.clone()),
                 _ => None,
             };
-            let open = start + 1 + tag.is_some() as usize;
+            let mut open = name_at + tag.is_some() as usize;
+            // `: unsigned char`, the underlying type: the values are `int`s here all the same.
+            if tokens.get(open).is_some_and(|c| c.is_punct(":")) {
+                while tokens.get(open).is_some_and(|t| !t.is_punct("{") && !t.is_punct(";") && t.tok != Tok::Eof) {
+                    open += 1;
+                }
+            }
             if tokens.get(open).is_some_and(|o| o.is_punct("{")) {
                 let Some(close) = tokens[open..].iter().position(|t| t.is_punct("}")).map(|k| open + k) else {
                     diags.error(t.span, "expected `}` to close the enumeration");
                     return out;
                 };
-                enumerators(&tokens[open + 1..close], &mut values, diags);
+                match (&tag, scoped) {
+                    (Some(tag), true) => {
+                        // Inside its braces the enumerators are unqualified; outside, `tag::A`.
+                        let mut own = values.clone();
+                        let before = own.len();
+                        enumerators(&tokens[open + 1..close], &mut own, diags);
+                        values.extend(own.drain(before..).map(|(n, v)| (alloc::format!("{tag}::{n}"), v)));
+                    }
+                    _ => enumerators(&tokens[open + 1..close], &mut values, diags),
+                }
                 types.extend(tag);
                 let mut next = close + 1;
                 if typedef {
@@ -56,6 +77,26 @@ pub(super) fn resolve(tokens: Vec<Token>, diags: &mut Diags) -> Vec<Token> {
             }
         }
         let after_member = out.last().is_some_and(|p: &Token| p.is_punct(".") || p.is_punct("->"));
+        // `Tag::A`: a scoped enumerator (or an unscoped one named through its type).
+        if let (Tok::Ident(w), Some(c), Some(Token { tok: Tok::Ident(e), span, .. })) =
+            (&t.tok, tokens.get(i + 1), tokens.get(i + 2))
+        {
+            if !after_member && c.is_punct("::") && types.contains(w) {
+                let qualified = alloc::format!("{w}::{e}");
+                let found = values.iter().find(|(n, _)| *n == qualified || n == e);
+                if let Some((_, value)) = found {
+                    let at = t.span.to(*span);
+                    out.push(Token { tok: Tok::Punct("("), span: at, ..t.clone() });
+                    out.extend(value.iter().map(|v| Token { span: at, ..v.clone() }));
+                    out.push(Token { tok: Tok::Punct(")"), span: at, ..t.clone() });
+                    i += 3;
+                    continue;
+                }
+                diags.error(*span, alloc::format!("`{w}` has no enumerator `{e}`"));
+                i += 3;
+                continue;
+            }
+        }
         match &t.tok {
             Tok::Ident(w) if !after_member && types.contains(w) => {
                 out.push(Token { tok: Tok::Ident(String::from("int")), ..t.clone() });

@@ -1618,7 +1618,7 @@ mod tests {
         );
         assert_errors(
             "struct S { int v; };\n__global__ void k(S** p) { }",
-            &[(2, 20, "pointers to pointers are supported to numbers only (as `float**`)")],
+            &[(2, 21, "pointers to pointers are supported to numbers only (as `float**`)")],
         );
         assert_errors(
             "__global__ void k(int* a) { int n = sizeof a; }",
