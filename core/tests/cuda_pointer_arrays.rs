@@ -5,7 +5,6 @@
 
 mod language_common;
 use language_common::*;
-use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
 
 /// Three cells of different shapes in one buffer, found through arrays of pointers; a device
 /// function takes a pointer read from one, pointer arithmetic and comparisons on `float**`.
@@ -67,14 +66,7 @@ fn a_kernel_finds_each_cells_matrix_through_an_array_of_pointers() {
 
 #[test]
 fn the_timing_engine_computes_what_the_reference_runner_does() {
-    let program = compiled(CELLS);
-    let mut sim = Simulation::new(config(), program.workload.clone(), &Policies::default(), RunOptions::default())
-        .expect("valid");
-    assert_eq!(sim.run(), StepOutcome::Finished);
-    let reference = Run::new(CELLS);
-    for (b, spec) in program.workload.buffers.iter().enumerate() {
-        assert_eq!(sim.buffer(b), reference.words(&spec.name), "buffer {}", spec.name);
-    }
+    assert_timing_matches_reference(CELLS);
 }
 
 /// A kernel may store pointers too (a table of rows it builds for a later launch), and a null

@@ -6,8 +6,7 @@
 
 mod language_common;
 
-use language_common::{compiled, config, errors, Run};
-use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
+use language_common::{assert_timing_matches_reference, compiled, errors, Run};
 
 impl Run {
     /// A buffer of 8-byte elements, as 64-bit words (low word first).
@@ -160,14 +159,7 @@ fn shared_and_local_arrays_of_doubles_select_and_reduce_as_in_rust() {
 #[test]
 fn the_timing_engine_computes_what_the_reference_runner_does() {
     for src in [HASH_AND_SERIES, ATOMICS64] {
-        let program = compiled(src);
-        let mut sim = Simulation::new(config(), program.workload.clone(), &Policies::default(), RunOptions::default())
-            .expect("valid");
-        assert_eq!(sim.run(), StepOutcome::Finished);
-        let reference = Run::new(src);
-        for (b, spec) in program.workload.buffers.iter().enumerate() {
-            assert_eq!(sim.buffer(b), reference.words(&spec.name), "buffer {}", spec.name);
-        }
+        assert_timing_matches_reference(src);
     }
 }
 

@@ -18,7 +18,6 @@ use crate::workload::graph::{self, GraphKind, GraphSpec};
 use crate::workload::{Arg, BufferInit, BufferSpec, ElemType, LaunchSpec};
 
 use super::LaunchSite;
-use pointer_buffers::sign_blind;
 
 mod pointer_buffers;
 mod struct_values;
@@ -1292,6 +1291,30 @@ impl Host<'_, '_> {
         self.buffer_structs.iter().find(|&&(k, _)| k == b).map(|&(_, id)| id)
     }
 
+    /// Whether buffer `b` may be passed as pointer type `p`: its structs, its pointers or its
+    /// numbers are what `p` points at (signed and unsigned of one size alike).
+    fn buffer_fits(&self, b: u32, p: Ty) -> bool {
+        match p {
+            Ty::StructPtr { id, .. } => self.struct_of(b) == Some(id),
+            Ty::PtrPtr { elem, .. } => self.pointee_of(b).is_some_and(|held| sign_blind(held) == sign_blind(elem)),
+            Ty::Ptr { elem, .. } => {
+                let held = scalar_type(self.buffers[b as usize].elem);
+                self.struct_of(b).is_none() && self.pointee_of(b).is_none() && sign_blind(elem) == sign_blind(held)
+            }
+            _ => false,
+        }
+    }
+
+    /// What buffer `b` holds, for messages: "`Node` structs", "`float*` pointers" or "`int`
+    /// elements".
+    fn contents(&self, b: u32) -> String {
+        match (self.struct_of(b), self.pointee_of(b)) {
+            (Some(id), _) => format!("`{}` structs", self.structs[id as usize].name),
+            (None, Some(elem)) => format!("`{}*` pointers", elem_name(elem_type(elem))),
+            (None, None) => format!("`{}` elements", elem_name(self.buffers[b as usize].elem)),
+        }
+    }
+
     fn launch_args(&mut self, l: &Launch, ki: usize, span: Span) -> Option<Vec<Arg>> {
         let sig = &self.sigs[ki];
         let (name, params) = (sig.name.clone(), sig.params.clone());
@@ -1308,67 +1331,28 @@ impl Host<'_, '_> {
             };
             let arg = match (p, v) {
                 (Ty::Error, _) => Some(Arg::Value(0)),
-                (Ty::StructPtr { id, .. }, HVal::Buffer(b)) => {
-                    if self.struct_of(b) == Some(id) {
+                (p, HVal::Buffer(b)) if p.is_ptr() => {
+                    if self.buffer_fits(b, p) {
                         Some(Arg::Buffer(b))
                     } else {
-                        let buffer = self.buffers[b as usize].name.clone();
-                        let want = &self.structs[id as usize].name;
-                        let held = match self.struct_of(b) {
-                            Some(other) => format!("`{}` structs", self.structs[other as usize].name),
-                            None => format!("`{}` elements", elem_name(self.buffers[b as usize].elem)),
+                        let want = match p {
+                            Ty::StructPtr { id, .. } => format!("a `{}*`", self.structs[id as usize].name),
+                            p => a(p),
                         };
-                        self.diags.error(
-                            e.span,
-                            format!(
-                                "argument {} of `{name}` is a `{want}*`, but buffer `{buffer}` holds {held}",
-                                k + 1
+                        let (buffer, held) = (&self.buffers[b as usize].name, self.contents(b));
+                        let message =
+                            format!("argument {} of `{name}` is {want}, but buffer `{buffer}` holds {held}", k + 1);
+                        match p {
+                            Ty::PtrPtr { elem, .. } => self.diags.error_help(
+                                e.span,
+                                message,
+                                format!(
+                                    "pass a buffer of pointers, `{}* rows[N] = {{a, a + 64}};`",
+                                    Ty::from_scalar(elem)
+                                ),
                             ),
-                        );
-                        None
-                    }
-                }
-                (Ty::PtrPtr { elem, .. }, HVal::Buffer(b)) => {
-                    if self.pointee_of(b).is_some_and(|held| sign_blind(held) == sign_blind(elem)) {
-                        Some(Arg::Buffer(b))
-                    } else {
-                        let spec = &self.buffers[b as usize];
-                        let held = match self.pointee_of(b) {
-                            Some(s) => format!("`{}*` pointers", elem_name(elem_type(s))),
-                            None if self.struct_of(b).is_some() => "structs".into(),
-                            None => format!("`{}` elements", elem_name(spec.elem)),
-                        };
-                        let message = format!(
-                            "argument {} of `{name}` is {}, but buffer `{}` holds {held}",
-                            k + 1,
-                            a(p),
-                            spec.name
-                        );
-                        self.diags.error_help(
-                            e.span,
-                            message,
-                            format!("pass a buffer of pointers, `{}* rows[N] = {{a, a + 64}};`", Ty::from_scalar(elem)),
-                        );
-                        None
-                    }
-                }
-                (Ty::Ptr { elem, .. }, HVal::Buffer(b)) => {
-                    let held = self.buffers[b as usize].elem;
-                    let plain = self.struct_of(b).is_none() && self.pointee_of(b).is_none();
-                    let fits = plain && sign_blind(elem) == sign_blind(scalar_type(held));
-                    if fits {
-                        Some(Arg::Buffer(b))
-                    } else {
-                        let held = elem_name(held);
-                        let buffer = self.buffers[b as usize].name.clone();
-                        self.diags.error(
-                            e.span,
-                            format!(
-                                "argument {} of `{name}` is {}, but buffer `{buffer}` holds `{held}` elements",
-                                k + 1,
-                                a(p)
-                            ),
-                        );
+                            _ => self.diags.error(e.span, message),
+                        }
                         None
                     }
                 }
@@ -1429,6 +1413,17 @@ fn init_span(init: &Init) -> Span {
 }
 
 /// An element type as the source spells it.
+/// Signed and unsigned of one size may share a buffer, as C lets pointers convert.
+fn sign_blind(s: Scalar) -> Scalar {
+    match s {
+        Scalar::Uint => Scalar::Int,
+        Scalar::UChar => Scalar::Char,
+        Scalar::UShort => Scalar::Short,
+        Scalar::ULong => Scalar::Long,
+        s => s,
+    }
+}
+
 fn elem_name(elem: ElemType) -> &'static str {
     match elem {
         ElemType::Int => "int",

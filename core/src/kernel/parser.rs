@@ -639,9 +639,6 @@ impl<'a> Parser<'a> {
                 if self.eat("[") {
                     // `float x[]` is a pointer parameter, as in C.
                     self.expect("]", "in the array parameter (its size cannot be given)")?;
-                    if ty.indirect {
-                        return Err(self.error(pspan, "pointers to pointers to pointers are not supported"));
-                    }
                     if ty.pointer {
                         self.indirect(&mut ty, pspan)?;
                     } else {
@@ -811,6 +808,9 @@ impl<'a> Parser<'a> {
     /// A second `*` (or `[]` after a pointer parameter): pointers to numbers only. A `const`
     /// between the two stars is not kept: the pointers themselves are always writable.
     fn indirect(&mut self, ty: &mut TypeExpr, at: Span) -> PResult<()> {
+        if ty.indirect {
+            return Err(self.error(at, "pointers to pointers to pointers are not supported"));
+        }
         if !matches!(ty.base, BaseType::Scalar(_)) {
             return Err(self.error(at, "pointers to pointers are supported to numbers only (as `float**`)"));
         }
@@ -836,14 +836,11 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        if self.at("*") {
+        while self.at("*") {
             let star = self.peek().span;
             self.bump();
             self.indirect(ty, star)?;
             while self.eat_word("const") || self.eat_word("__restrict__") {}
-            if self.at("*") {
-                return Err(self.error(self.peek().span, "pointers to pointers to pointers are not supported"));
-            }
         }
         if self.at("&") {
             return Err(self.error(self.peek().span, "references are not supported"));

@@ -8,6 +8,7 @@ use warpscope_core::exec::memory::{GlobalMemory, Region};
 use warpscope_core::exec::reference::{self, Launch};
 use warpscope_core::kernel::{compile, CompileOptions, Diagnostic, Program, Severity};
 use warpscope_core::workload::Workload;
+use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
 
 pub fn config() -> GpuConfig {
     presets::fermi_gtx480()
@@ -84,5 +85,18 @@ impl Run {
 
     pub fn floats(&self, name: &str) -> Vec<f32> {
         self.words(name).into_iter().map(f32::from_bits).collect()
+    }
+}
+
+/// Runs `src` in the timing engine to the end and checks that every buffer ends as the
+/// reference runner leaves it.
+pub fn assert_timing_matches_reference(src: &str) {
+    let program = compiled(src);
+    let mut sim = Simulation::new(config(), program.workload.clone(), &Policies::default(), RunOptions::default())
+        .expect("valid");
+    assert_eq!(sim.run(), StepOutcome::Finished);
+    let reference = Run::new(src);
+    for (b, spec) in program.workload.buffers.iter().enumerate() {
+        assert_eq!(sim.buffer(b), reference.words(&spec.name), "buffer {}", spec.name);
     }
 }

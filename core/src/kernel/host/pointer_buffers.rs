@@ -9,19 +9,8 @@ use alloc::vec::Vec;
 
 use super::super::ast::{BinOp, Expr, ExprKind, Init, Scalar, UnOp, VarDecl};
 use super::super::types::Ty;
-use super::{describe, elem_name, elem_type, scalar_type, HVal, Host};
+use super::{describe, elem_name, elem_type, HVal, Host};
 use crate::workload::{BufferInit, BufferSpec, ElemType, PointerInit};
-
-/// Signed and unsigned of one size may share a buffer, as C lets pointers convert.
-pub(super) fn sign_blind(s: Scalar) -> Scalar {
-    match s {
-        Scalar::Uint => Scalar::Int,
-        Scalar::UChar => Scalar::Char,
-        Scalar::UShort => Scalar::Short,
-        Scalar::ULong => Scalar::Long,
-        s => s,
-    }
-}
 
 impl Host<'_, '_> {
     /// `T* name[N];` (null pointers) or `T* name[N] = {p, q, …};`.
@@ -105,21 +94,14 @@ impl Host<'_, '_> {
                 return None;
             }
         };
-        let spec = &self.buffers[b as usize];
-        let held = scalar_type(spec.elem);
-        if self.struct_of(b).is_some() || self.pointee_of(b).is_some() || sign_blind(held) != sign_blind(elem) {
-            let what = if self.struct_of(b).is_some() {
-                "structs".into()
-            } else if self.pointee_of(b).is_some() {
-                "pointers".into()
-            } else {
-                format!("`{}` elements", elem_name(spec.elem))
-            };
+        if !self.buffer_fits(b, Ty::Ptr { elem, readonly: false, shared: false }) {
+            let (buffer, held) = (&self.buffers[b as usize].name, self.contents(b));
             let message =
-                format!("buffer `{}` holds {what}, so its address is no `{}*`", spec.name, elem_name(elem_type(elem)));
+                format!("buffer `{buffer}` holds {held}, so its address is no `{}*`", elem_name(elem_type(elem)));
             self.diags.error(base.span, message);
             return None;
         }
+        let spec = &self.buffers[b as usize];
         let size = spec.elem.width().bytes() as i64;
         let elements = spec.words as i64 * 4 / size;
         let name = spec.name.clone();
