@@ -42,7 +42,8 @@ pub struct Part {
 pub fn estimate(config: &GpuConfig, workload: &Workload, smc_bytes: u32) -> [Part; 5] {
     let core = &config.core;
     let sms = core.sm_count as u64;
-    let regs = workload.kernels.iter().map(|k| k.regs_per_thread).max().unwrap_or(0);
+    // A warp slot's spilled registers are kept beside its registers, a row of words each.
+    let regs = workload.kernels.iter().map(|k| k.regs_per_thread + k.spill_words).max().unwrap_or(0);
     let shared = workload.kernels.iter().map(|k| k.shared_bytes).max().unwrap_or(0);
     let resident_shared = (core.max_tbs_per_sm as u64 * shared as u64).min(core.shared_memory_per_sm as u64);
     let buffers: u64 = workload.buffers.iter().map(|b| b.words as u64 * 4).sum();

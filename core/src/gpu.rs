@@ -357,6 +357,7 @@ impl Simulation {
             .map(|i| {
                 let mut sm = Sm::new(i, &config, &warp_policy, options.skip_idle, options.record);
                 sm.set_co_running(&streams);
+                sm.set_local_frames(workload.kernels.iter().map(|k| k.spill_words).max().unwrap_or(0));
                 if !workload.parts.is_empty() {
                     sm.keep_stall_spans();
                 }

@@ -2,7 +2,7 @@
 //! the defined outcomes, and give byte-identical reports with and without the shortcuts that
 //! skip idle work. Kernels mix every instruction kind, including divergent and backward
 //! branches, barriers in divergent code, atomics, narrow and 8-byte accesses, 64-bit integer and
-//! double arithmetic in register pairs, and out-of-bounds or misaligned addresses.
+//! double arithmetic in register pairs, spills and fills of local memory, and out-of-bounds or misaligned addresses.
 
 use warpscope_core::config::{presets, TbDispatchRate};
 use warpscope_core::isa::{
@@ -41,7 +41,7 @@ fn random_kernel(rng: &mut SplitMix64) -> Kernel {
     code.push(Instr::Alu { op: AluOp::Shl, dst: Reg(2), a: Operand::Reg(Reg(2)), b: Operand::Imm(2) });
     while (code.len() as u32) < len {
         let pc = code.len() as u32;
-        let instr = match rng.below(15) {
+        let instr = match rng.below(16) {
             0 => Instr::Mov { dst: reg(rng), src: operand(rng) },
             1 => Instr::Special { dst: reg(rng), which: pick(rng, &[Special::LaneId, Special::BlockIdx(Axis::X)]) },
             2 | 3 => {
@@ -165,6 +165,17 @@ fn random_kernel(rng: &mut SplitMix64) -> Kernel {
                 a: pair(rng),
                 b: pair(rng),
             },
+            // A spill or fill of a word or a pair of local memory, diverged or not.
+            14 => {
+                let wide = rng.below(2) == 0;
+                let slot = if wide { 2 * rng.below(2) as u16 } else { rng.below(4) as u16 };
+                if rng.below(2) == 0 {
+                    let src = if wide { pair(rng) } else { Reg(rng.below(REGS as u64) as u8) };
+                    Instr::Spill { src, slot, pair: wide }
+                } else {
+                    Instr::Fill { dst: if wide { pair_dst(rng) } else { reg(rng) }, slot, pair: wide }
+                }
+            }
             _ => Instr::Barrier,
         };
         code.push(instr);
@@ -184,6 +195,7 @@ fn random_kernel(rng: &mut SplitMix64) -> Kernel {
         regs_per_thread: REGS,
         shared_bytes: 256,
         params: 2,
+        spill_words: 4,
         local_arrays: Vec::new(),
         source: Vec::new(),
     }

@@ -484,3 +484,38 @@ fn the_thrashing_benchmark_thrashes_the_l1_until_the_warps_are_limited() {
     let limited = hit_rate("swl:limit=8");
     assert!((0.7..=0.8).contains(&limited), "8 warps: L1 hit rate {limited}");
 }
+
+/// Each thread saves its index in local memory, overwrites the register, loads the index back
+/// and stores it to `data[tid]`.
+fn spill_and_fill(pair: bool) -> Kernel {
+    let mut b = KernelBuilder::new("spill", 1);
+    let (t, high, back, addr) = (b.reg(), b.reg(), b.reg(), b.reg());
+    let _ = b.reg();
+    b.special(t, Special::ThreadIdx(Axis::X)).alu(AluOp::Mul, high, t, Operand::Imm(3));
+    b.spill(t, 0, pair).mov(t, Operand::Imm(7)).mov(high, Operand::Imm(7));
+    b.fill(back, 0, pair);
+    let data = b.param(0);
+    b.alu(AluOp::Shl, addr, back, Operand::Imm(2)).alu(AluOp::Add, addr, addr, data);
+    b.store(Space::Global, addr, 0, back).exit();
+    b.build()
+}
+
+#[test]
+fn spilled_registers_round_trip_through_each_warps_own_coalesced_frame() {
+    // One block of four warps on one SM: each warp's spill or fill is one request of one line,
+    // and the four warps' frames are four lines, so the fills miss four times (the spills,
+    // stores, allocate nothing in a write-through L1).
+    for pair in [false, true] {
+        let kernel = spill_and_fill(pair);
+        assert_eq!(kernel.spill_words, 1 + pair as u32);
+        let (report, sim) = run_with(machine(1), workload(kernel, 1, 128, 128, 1), RunOptions::default());
+        let expected: Vec<u32> = (0..128).collect();
+        assert_eq!(sim.buffer(0), expected, "pair {pair}");
+        let l1 = &report.sms[0].l1;
+        // Four warps' spills and fills, each one line (two for pairs: 8 bytes a lane), and the
+        // four stores to `data`; only the fills miss, each its own line.
+        let lines = 4 * (1 + pair as u64);
+        assert_eq!(l1.accesses, 2 * lines + 4, "pair {pair}: {l1:?}");
+        assert_eq!((l1.misses, l1.hits), (lines, 0), "pair {pair}: {l1:?}");
+    }
+}

@@ -36,6 +36,9 @@ pub struct WarpPlace {
     pub first_thread: u32,
     /// Lanes per warp.
     pub warp_size: u32,
+    /// The address of the warp's frame in the local window ([`crate::isa::LOCAL_WINDOW_BASE`]),
+    /// where the timing model sees its spills and fills go.
+    pub local_base: u32,
 }
 
 /// Which thread faulted: its block's index in the grid and its index in the block.
@@ -321,6 +324,9 @@ pub struct Fault {
 pub struct WarpExec {
     /// Control flow.
     pub stack: SimtStack,
+    /// The threads' local memory (spilled registers): word `w` of lane `l` at `w * LANES + l`,
+    /// `spill_words` rows sized when the warp starts.
+    pub local: Vec<u32>,
 }
 
 /// Everything an instruction may touch besides the warp's own registers and stack.
@@ -577,6 +583,23 @@ pub fn step(
             });
             outcome = Executed::Memory(MemAccess { space, kind: AccessKind::Atomic, mask: active, block: None });
         }
+        Instr::Spill { src, slot, pair } => {
+            for k in 0..=pair as usize {
+                let (from, to) = (row(src) + k * LANES, (slot as usize + k) * LANES);
+                for_lanes(active, |l| warp.local[to + l] = regs[from + l]);
+            }
+            let block = local_addresses(place, slot, pair, active, env.addresses);
+            outcome =
+                Executed::Memory(MemAccess { space: Space::Global, kind: AccessKind::Store, mask: active, block });
+        }
+        Instr::Fill { dst, slot, pair } => {
+            for k in 0..=pair as usize {
+                let (from, to) = ((slot as usize + k) * LANES, row(dst) + k * LANES);
+                for_lanes(active, |l| regs[to + l] = warp.local[from + l]);
+            }
+            let block = local_addresses(place, slot, pair, active, env.addresses);
+            outcome = Executed::Memory(MemAccess { space: Space::Global, kind: AccessKind::Load, mask: active, block });
+        }
         Instr::Branch { cond, negate, target, reconverge } => {
             let taken = match cond {
                 None => active,
@@ -662,6 +685,18 @@ fn gather_addresses(regs: &[u32], addr: Reg, offset: i32, mask: u32, out: &mut [
     }
 }
 
+/// Writes each lane's address of local memory word `slot` (a pair of words where `pair`) into
+/// `out`, interleaved by lane ([`crate::isa::LOCAL_WINDOW_BASE`]); returns the first when every
+/// lane moves one word, a block of 32 consecutive words.
+fn local_addresses(place: &WarpPlace, slot: u16, pair: bool, mask: u32, out: &mut [u32; LANES]) -> Option<u32> {
+    let stripe = place.local_base.wrapping_add(slot as u32 * 4 * LANES as u32);
+    let step = 4 << pair as u32;
+    for (l, a) in out.iter_mut().enumerate() {
+        *a = stripe.wrapping_add(step * l as u32);
+    }
+    (mask == u32::MAX && !pair).then_some(stripe)
+}
+
 /// Checks every lane's access of `bytes` before any lane's effect is applied.
 /// `block` is the first address when the lanes access 32 consecutive global words.
 fn check(space: Space, mask: u32, block: Option<u32>, bytes: u32, env: &ExecEnv<'_>, pc: u32) -> Result<(), Fault> {
@@ -708,7 +743,14 @@ mod tests {
         // stay in one row.
         for (block, first_thread) in [((5, 3, 4), 0), ((5, 3, 4), 32), ((64, 2, 2), 0), ((64, 2, 2), 96)] {
             let block = Dim3 { x: block.0, y: block.1, z: block.2 };
-            let place = WarpPlace { grid: Dim3::linear(1), block, block_idx: [0; 3], first_thread, warp_size: 32 };
+            let place = WarpPlace {
+                grid: Dim3::linear(1),
+                block,
+                block_idx: [0; 3],
+                first_thread,
+                warp_size: 32,
+                local_base: 0,
+            };
             for (axis, a) in [Axis::X, Axis::Y, Axis::Z].into_iter().enumerate() {
                 let row = place.special_row(Special::ThreadIdx(a));
                 for (lane, &value) in row.iter().enumerate() {

@@ -218,11 +218,16 @@ fn run_blocks<O: RunObserver + ?Sized>(
                 block_idx,
                 first_thread: w * launch.warp_size,
                 warp_size: launch.warp_size,
+                // Any frames apart do: only the timing model looks at local addresses.
+                local_base: crate::isa::LOCAL_WINDOW_BASE
+                    .wrapping_add((w as u64 * crate::workload::local_frame_bytes(launch.kernel.spill_words)) as u32),
             })
             .collect();
         regs.fill(0);
         for (w, exec) in execs.iter_mut().enumerate() {
             exec.stack.reset(places[w].live_mask());
+            exec.local.clear();
+            exec.local.resize(launch.kernel.spill_words as usize * LANES, 0);
             let warp_regs = &mut regs[w * regs_per_warp..(w + 1) * regs_per_warp];
             for (i, &arg) in launch.args.iter().enumerate() {
                 warp_regs[i * LANES..(i + 1) * LANES].fill(arg);

@@ -18,6 +18,8 @@ pub struct KernelBuilder {
     next_reg: u32,
     params: u32,
     shared_bytes: u32,
+    /// Words of local memory the spills and fills reach.
+    spill_words: u32,
     /// Instruction index of each label once placed.
     labels: Vec<Option<u32>>,
     /// Branches whose target/reconvergence refer to labels: (instruction, target, reconverge).
@@ -33,6 +35,7 @@ impl KernelBuilder {
             next_reg: params,
             params,
             shared_bytes: 0,
+            spill_words: 0,
             labels: Vec::new(),
             fixups: Vec::new(),
         }
@@ -154,6 +157,18 @@ impl KernelBuilder {
         self.push(Instr::Launch { kernel, dims, args })
     }
 
+    /// Saves `src` (a pair where `pair`) at word `slot` of the thread's local memory.
+    pub fn spill(&mut self, src: Reg, slot: u16, pair: bool) -> &mut Self {
+        self.spill_words = self.spill_words.max(slot as u32 + 1 + pair as u32);
+        self.push(Instr::Spill { src, slot, pair })
+    }
+
+    /// `dst = ` word `slot` (a pair where `pair`) of the thread's local memory.
+    pub fn fill(&mut self, dst: Reg, slot: u16, pair: bool) -> &mut Self {
+        self.spill_words = self.spill_words.max(slot as u32 + 1 + pair as u32);
+        self.push(Instr::Fill { dst, slot, pair })
+    }
+
     /// A local array's bounds check: lanes whose `index` is not below `len` fault.
     pub fn bound(&mut self, index: impl Into<Operand>, len: u32) -> &mut Self {
         self.push(Instr::Bound { index: index.into(), len, array: 0 })
@@ -179,6 +194,7 @@ impl KernelBuilder {
             regs_per_thread: self.next_reg.max(1),
             shared_bytes: self.shared_bytes,
             params: self.params,
+            spill_words: self.spill_words,
             local_arrays: Vec::new(),
             source: Vec::new(),
         }

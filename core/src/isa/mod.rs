@@ -245,6 +245,15 @@ pub enum CmpType {
     Float,
 }
 
+/// Where local memory's addresses start ([`Instr::Spill`], [`Instr::Fill`]): above every
+/// buffer (device memory holds at most [`MAX_GLOBAL_BYTES`](crate::exec::memory::MAX_GLOBAL_BYTES)),
+/// so a spilled register never shares a cache line with data. The window holds one frame per
+/// warp slot of the GPU, each `spill words × 128` bytes: word `w` of lane `l` at `128 w + 4 l`,
+/// the interleaving that makes a warp's spill or fill one coalesced access, as on NVIDIA GPUs.
+pub const LOCAL_WINDOW_BASE: u32 = 1 << 30;
+/// Bytes the local window may span: the rest of the 32-bit address space.
+pub const LOCAL_WINDOW_BYTES: u64 = (1 << 32) - LOCAL_WINDOW_BASE as u64;
+
 /// Which memory an access goes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Space {
@@ -752,6 +761,30 @@ pub enum Instr {
         /// Value stored.
         src: Operand,
     },
+    /// Saves `src` (a pair where `pair`) in the thread's local memory at word `slot`: a
+    /// register the compiler spilled because the kernel needs more than fit. Local memory is
+    /// the thread's own, lives in device memory and is cached in the L1 as global data is
+    /// (its addresses are in a window of their own: [`LOCAL_WINDOW_BASE`]).
+    Spill {
+        /// The register saved (the low word of a pair where `pair`).
+        src: Reg,
+        /// The word of the thread's local memory (even for a pair).
+        slot: u16,
+        /// Whether it saves a register pair (8 bytes).
+        #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+        pair: bool,
+    },
+    /// `dst = ` the word (a pair where `pair`) at `slot` of the thread's local memory, where a
+    /// [`Instr::Spill`] saved it.
+    Fill {
+        /// Destination (the low word of a pair where `pair`).
+        dst: Reg,
+        /// The word of the thread's local memory (even for a pair).
+        slot: u16,
+        /// Whether it loads a register pair (8 bytes).
+        #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+        pair: bool,
+    },
     /// `dst = atomic_op(addr, src[, compare])`, returning the old value.
     Atomic {
         /// Operation.
@@ -890,6 +923,9 @@ impl Instr {
             Instr::Load { space: Space::Global, .. } => InstrClass::GlobalLoad,
             Instr::Store { space: Space::Global, .. } => InstrClass::GlobalStore,
             Instr::Atomic { space: Space::Global, .. } => InstrClass::GlobalAtomic,
+            // Local memory goes through the L1 like global data.
+            Instr::Fill { .. } => InstrClass::GlobalLoad,
+            Instr::Spill { .. } => InstrClass::GlobalStore,
             Instr::Load { .. } | Instr::Store { .. } | Instr::Atomic { .. } => InstrClass::Shared,
             _ => InstrClass::Compute,
         }
@@ -914,7 +950,11 @@ impl Instr {
             Instr::WideCmp { ty: WideCmpType::Double, .. } => Unit::Fp64,
             Instr::Wide { .. } | Instr::WideUnary { .. } | Instr::WideCmp { .. } => Unit::Alu,
             Instr::Sfu { .. } => Unit::Sfu,
-            Instr::Load { .. } | Instr::Store { .. } | Instr::Atomic { .. } => Unit::Memory,
+            Instr::Load { .. }
+            | Instr::Store { .. }
+            | Instr::Atomic { .. }
+            | Instr::Spill { .. }
+            | Instr::Fill { .. } => Unit::Memory,
             Instr::Branch { .. } | Instr::Barrier | Instr::Exit | Instr::Launch { .. } => Unit::Control,
         }
     }
@@ -935,8 +975,10 @@ impl Instr {
             | Instr::Shuffle { dst, .. }
             | Instr::Vote { dst, .. }
             | Instr::Load { dst, .. }
+            | Instr::Fill { dst, .. }
             | Instr::Atomic { dst, .. } => Some(dst),
             Instr::Store { .. }
+            | Instr::Spill { .. }
             | Instr::Bound { .. }
             | Instr::Branch { .. }
             | Instr::Barrier
@@ -952,6 +994,7 @@ impl Instr {
             Instr::Wide { .. } => true,
             Instr::WideUnary { op, .. } => op.writes_pair(),
             Instr::Load { width: Width::Dword, .. } | Instr::Atomic { width: Width::Dword, .. } => true,
+            Instr::Fill { pair, .. } => pair,
             _ => false,
         }
     }
@@ -981,6 +1024,8 @@ impl Instr {
             Instr::Shuffle { value, b, width, .. } => [r(value), r(b), r(width), None],
             Instr::Vote { mask, pred, .. } => [r(mask), r(pred), None, None],
             Instr::Load { addr, .. } => [Some(addr), None, None, None],
+            Instr::Fill { .. } => [None, None, None, None],
+            Instr::Spill { src, pair, .. } => [Some(src), if pair { next(src) } else { None }, None, None],
             Instr::Store { addr, src, width: Width::Dword, .. } => [Some(addr), r(src), r(src).and_then(next), None],
             Instr::Store { addr, src, .. } => [Some(addr), r(src), None, None],
             // A 64-bit compare-and-swap reads five registers; the compared value's high word,
@@ -1007,6 +1052,10 @@ pub struct Kernel {
     pub shared_bytes: u32,
     /// Number of parameters; at launch they are copied into registers `r0..`.
     pub params: u32,
+    /// Words of local memory each thread uses for the registers the compiler spilled
+    /// ([`Instr::Spill`]); 0 for most kernels.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub spill_words: u32,
     /// Debug info: what the `array` of each [`Instr::Bound`] refers to, for fault messages,
     /// such as ``local array `x` `` or ``dimension 2 of local array `m` ``. May be empty (a
     /// hand-built kernel): faults then say "a local array".
@@ -1016,6 +1065,10 @@ pub struct Kernel {
     /// instruction index; line 0 where it is not known). May be empty (a hand-built kernel).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub source: Vec<SourcePos>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A line and column of a kernel's source (from 1; line 0: unknown).

@@ -15,6 +15,7 @@ use super::cfg;
 use super::diag::{Diags, Span};
 use super::opt;
 use super::regalloc;
+use super::spill;
 use super::types::{a, Ty};
 use super::vcode::{Site, VInstr, VOp, VReg, NO_SITE};
 use crate::config::GpuConfig;
@@ -707,6 +708,7 @@ impl<'a, 'd> Gen<'a, 'd> {
         let vregs = self.is_temp.len() as u32;
         opt::contract(&mut code, vregs);
         let mut allocated = None;
+        let mut spill_from = None;
         if optimize {
             // Should the optimised code need more registers than fit (unrolled copies keep
             // more values alive), the unoptimised code, which computes the same bits, is used.
@@ -714,12 +716,50 @@ impl<'a, 'd> Gen<'a, 'd> {
             let mut fast_vregs = vregs;
             opt::optimize(&mut fast, &mut fast_vregs, params);
             cfg::set_reconvergence(&mut fast);
-            allocated = regalloc::allocate(&fast, fast_vregs, &wide_params).ok().map(|done| (done, sites_of(&fast)));
+            match regalloc::allocate(&fast, fast_vregs, &wide_params) {
+                Ok(done) => allocated = Some((done, sites_of(&fast))),
+                Err(_) => spill_from = Some((fast, fast_vregs)),
+            }
         }
         cfg::set_reconvergence(&mut code);
-        let allocated = match allocated {
+        let mut spilled = (0, 0);
+        let allocated: Result<_, u32> = match allocated {
             Some(done) => Ok(done),
-            None => regalloc::allocate(&code, vregs, &wide_params).map(|done| (done, sites_of(&code))),
+            None => {
+                regalloc::allocate(&code, vregs, &wide_params).map(|done| (done, sites_of(&code))).or_else(|needed| {
+                    // Neither fits: some values go to local memory, as a real compiler does. Of
+                    // the optimised and the unoptimised code, the one that spills fewer words
+                    // (unrolled copies may keep many more values alive than a compiler that
+                    // weighs unrolling against registers would).
+                    let plain = spill::allocate_spilling(&code, vregs, &wide_params);
+                    let fast = spill_from.map(|(fast, fast_vregs)| {
+                        let done = spill::allocate_spilling(&fast, fast_vregs, &wide_params);
+                        (done, fast)
+                    });
+                    let (done, code) = match (plain, fast) {
+                        (plain, Some((Ok(fast), fast_code)))
+                            if plain.as_ref().is_ok_and(|p| fast.words <= p.words) || plain.is_err() =>
+                        {
+                            (fast, fast_code)
+                        }
+                        (plain, _) => (plain.map_err(|_| needed)?, code),
+                    };
+                    spilled = (done.words, done.values);
+                    self.diags.warning(
+                        f.name_span,
+                        format!(
+                            "kernel `{}` needs {needed} registers per thread, more than the {} that fit: {} values \
+                             are spilled to local memory ({} bytes per thread), each read or write of one a load or \
+                             store through the L1",
+                            f.name,
+                            crate::workload::MAX_REGS_PER_THREAD,
+                            done.values,
+                            done.words * 4
+                        ),
+                    );
+                    Ok((done.allocated, sites_of(&code)))
+                })
+            }
         };
         match allocated {
             Ok((regalloc::Allocated { code: mut machine, origin, regs }, sites)) => {
@@ -743,6 +783,7 @@ impl<'a, 'd> Gen<'a, 'd> {
                     regs_per_thread: regs,
                     shared_bytes: self.shared_bytes,
                     params,
+                    spill_words: spilled.0,
                     local_arrays,
                     source,
                 })

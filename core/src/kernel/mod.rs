@@ -45,6 +45,7 @@ mod parser;
 mod preprocess;
 mod qualified;
 mod regalloc;
+mod spill;
 mod structs;
 mod templates;
 mod types;

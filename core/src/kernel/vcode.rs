@@ -167,6 +167,19 @@ pub(crate) enum VInstr {
         compare: VOp,
         site: Site,
     },
+    /// Saves the register `src` (wide where `wide`) in local memory ([`Instr::Spill`]); made
+    /// only by the allocator's spilling, after every other pass.
+    Spill {
+        src: VReg,
+        slot: u16,
+        wide: bool,
+    },
+    /// Loads a spilled register back ([`Instr::Fill`]).
+    Fill {
+        dst: VReg,
+        slot: u16,
+        wide: bool,
+    },
     Branch {
         cond: Option<VReg>,
         negate: bool,
@@ -228,8 +241,10 @@ impl VInstr {
             | VInstr::Shuffle { dst, .. }
             | VInstr::Vote { dst, .. }
             | VInstr::Load { dst, .. }
+            | VInstr::Fill { dst, .. }
             | VInstr::Atomic { dst, .. } => Some(dst),
             VInstr::Store { .. }
+            | VInstr::Spill { .. }
             | VInstr::Bound { .. }
             | VInstr::Branch { .. }
             | VInstr::Barrier { .. }
@@ -259,6 +274,7 @@ impl VInstr {
             | VInstr::Shuffle { dst, .. }
             | VInstr::Vote { dst, .. }
             | VInstr::Load { dst, .. }
+            | VInstr::Fill { dst, .. }
             | VInstr::Atomic { dst, .. } => *dst = to,
             _ => {}
         }
@@ -273,7 +289,8 @@ impl VInstr {
         };
         match *self {
             VInstr::Mov { src, .. } => op(src),
-            VInstr::Special { .. } | VInstr::Barrier { .. } | VInstr::Exit => {}
+            VInstr::Special { .. } | VInstr::Fill { .. } | VInstr::Barrier { .. } | VInstr::Exit => {}
+            VInstr::Spill { src, .. } => op(VOp::Reg(src)),
             VInstr::Alu { a, b, .. } | VInstr::Sfu { a, b, .. } | VInstr::Cmp { a, b, .. } => {
                 op(a);
                 op(b)
@@ -371,6 +388,8 @@ impl VInstr {
             | VInstr::Select64 { .. }
             | VInstr::Special { .. }
             | VInstr::Load { .. }
+            | VInstr::Spill { .. }
+            | VInstr::Fill { .. }
             | VInstr::Branch { .. }
             | VInstr::Barrier { .. }
             | VInstr::Exit
@@ -400,6 +419,7 @@ impl VInstr {
             }
             VInstr::Load { addr, .. } | VInstr::Store { addr, .. } | VInstr::Atomic { addr, .. } => f(addr),
             VInstr::Branch { cond: Some(c), .. } => f(c),
+            VInstr::Spill { src, .. } => f(src),
             _ => {}
         }
     }
@@ -433,6 +453,7 @@ impl VInstr {
             VInstr::Wide { .. } | VInstr::Pack { .. } | VInstr::Mov64 { .. } | VInstr::Select64 { .. } => true,
             VInstr::WideUnary { op, .. } => op.writes_pair(),
             VInstr::Load { width, .. } | VInstr::Atomic { width, .. } => width == Width::Dword,
+            VInstr::Fill { wide, .. } => wide,
             _ => false,
         }
     }
@@ -536,6 +557,8 @@ impl VInstr {
                 src: op(src),
                 compare: op(compare),
             },
+            VInstr::Spill { src, slot, wide } => Instr::Spill { src: reg(src), slot, pair: wide },
+            VInstr::Fill { dst, slot, wide } => Instr::Fill { dst: reg(dst), slot, pair: wide },
             VInstr::Branch { cond, negate, target, reconverge } => {
                 Instr::Branch { cond: cond.map(&reg), negate, target, reconverge }
             }

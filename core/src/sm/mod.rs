@@ -200,6 +200,9 @@ pub struct LaunchShape {
 pub struct Sm {
     id: u32,
     warp_size: u32,
+    /// Bytes of the local window each warp slot's frame takes: the most any kernel of the
+    /// workload spills ([`crate::workload::local_frame_bytes`]).
+    local_frame_bytes: u32,
     /// What a device-side launch costs the launching warp.
     launch_cost: DeviceLaunchConfig,
     /// The warp-scheduling policy, one object for all the schedulers.
@@ -342,6 +345,7 @@ impl Sm {
         Sm {
             id,
             warp_size: core.warp_size,
+            local_frame_bytes: 0,
             launch_cost: config.device_launch,
             policy,
             recorder: record.then(Vec::new),
@@ -433,6 +437,12 @@ impl Sm {
             spans.iter().for_each(&mut take);
             spans.clear();
         }
+    }
+
+    /// Sizes the warp slots' frames in the local window for kernels spilling at most
+    /// `spill_words` words per thread (the workload is valid, so every frame fits the window).
+    pub fn set_local_frames(&mut self, spill_words: u32) {
+        self.local_frame_bytes = crate::workload::local_frame_bytes(spill_words) as u32;
     }
 
     /// Bytes the warp and block slots of an SM of `core` allocate, about, running kernels of
@@ -593,6 +603,8 @@ impl Sm {
                 block_idx,
                 first_thread: warp_in_block * self.warp_size,
                 warp_size: self.warp_size,
+                local_base: crate::isa::LOCAL_WINDOW_BASE
+                    + (self.id * self.warps.len() as u32 + w as u32) * self.local_frame_bytes,
             };
             let warp = &mut self.warps[w];
             warp.regs.clear();
@@ -603,6 +615,8 @@ impl Sm {
             warp.ready_at.clear();
             warp.ready_at.resize(rows, 0);
             warp.exec.stack.reset(place.live_mask());
+            warp.exec.local.clear();
+            warp.exec.local.resize(kernel.spill_words as usize * LANES, 0);
             warp.place = Some(place);
             warp.block_slot = slot as u16;
             warp.code_index = launch.code_index;

@@ -195,6 +195,16 @@ pub struct Workload {
 /// Most registers a thread may use.
 pub const MAX_REGS_PER_THREAD: u32 = 255;
 
+/// Most words of local memory a thread may use for spilled registers (4 KiB): far more than a
+/// kernel that fits in 255 registers spills, and small enough that a frame for every warp
+/// slot of a large GPU fits the local window ([`crate::isa::LOCAL_WINDOW_BYTES`]).
+pub const MAX_SPILL_WORDS: u32 = 1024;
+
+/// The bytes of local memory one warp's spilled registers take (`spill_words` per thread).
+pub fn local_frame_bytes(spill_words: u32) -> u64 {
+    spill_words as u64 * 4 * crate::exec::LANES as u64
+}
+
 fn err<T>(field: String, reason: String) -> Result<T, ConfigError> {
     Err(ConfigError::new(field, reason))
 }
@@ -224,6 +234,23 @@ impl Workload {
                         ),
                     );
                 }
+            }
+        }
+        if let Some((k, kernel)) = self.kernels.iter().enumerate().max_by_key(|(_, k)| k.spill_words) {
+            let frames = config.core.sm_count as u64 * config.core.max_warps_per_sm as u64;
+            let window = frames * local_frame_bytes(kernel.spill_words);
+            if window > crate::isa::LOCAL_WINDOW_BYTES {
+                return err(
+                    format!("kernels[{k}].spill_words"),
+                    format!(
+                        "{} spills {} bytes per thread; a frame for each of the GPU's {frames} warp slots \
+                         takes {} MiB, more than the {} MiB of local memory",
+                        kernel.name,
+                        kernel.spill_words * 4,
+                        window >> 20,
+                        crate::isa::LOCAL_WINDOW_BYTES >> 20
+                    ),
+                );
             }
         }
         let mut total_bytes = 0u64;
@@ -478,6 +505,12 @@ pub fn validate_kernel(kernel: &Kernel, at: &str) -> Result<(), ConfigError> {
             format!("must be between 1 and {MAX_REGS_PER_THREAD}, got {}", kernel.regs_per_thread),
         );
     }
+    if kernel.spill_words > MAX_SPILL_WORDS {
+        return err(
+            format!("{at}.spill_words"),
+            format!("must be at most {MAX_SPILL_WORDS}, got {}", kernel.spill_words),
+        );
+    }
     if kernel.params > kernel.regs_per_thread {
         return err(format!("{at}.params"), "parameters live in registers: more parameters than registers".into());
     }
@@ -497,6 +530,20 @@ pub fn validate_kernel(kernel: &Kernel, at: &str) -> Result<(), ConfigError> {
                 format!("{at}.code[{pc}]"),
                 "an 8-byte store's source must be a register (the low word of a pair)".into(),
             );
+        }
+        if let Instr::Spill { slot, pair, .. } | Instr::Fill { slot, pair, .. } = *instr {
+            let end = slot as u32 + 1 + pair as u32;
+            if end > kernel.spill_words || (pair && slot % 2 != 0) {
+                return err(
+                    format!("{at}.code[{pc}]"),
+                    format!(
+                        "local memory word {slot}{} is outside the kernel's {} spill words{}",
+                        if pair { " (a pair)" } else { "" },
+                        kernel.spill_words,
+                        if pair { " or not even" } else { "" }
+                    ),
+                );
+            }
         }
         if let Instr::Bound { array, .. } = *instr {
             if !kernel.local_arrays.is_empty() && array as usize >= kernel.local_arrays.len() {
@@ -619,5 +666,39 @@ mod tests {
         assert!(w.validate(&config).is_ok(), "a hand-built kernel without names");
         w.kernels[0].local_arrays = alloc::vec!["local array `x`".into()];
         assert!(w.validate(&config).unwrap_err().reason.contains("names local array #1"));
+
+        // Spills and fills stay inside the kernel's local words; a pair starts at an even one.
+        let mut w = tiny();
+        w.kernels[0].spill_words = 2;
+        w.kernels[0].code.insert(0, Instr::Fill { dst: Reg(0), slot: 0, pair: true });
+        assert!(w.validate(&config).is_ok());
+        w.kernels[0].code.insert(0, Instr::Spill { src: Reg(0), slot: 1, pair: false });
+        assert!(w.validate(&config).is_ok());
+        w.kernels[0].code[0] = Instr::Spill { src: Reg(0), slot: 1, pair: true };
+        let e = w.validate(&config).unwrap_err();
+        assert_eq!(e.field, "kernels[0].code[0]");
+        assert!(e.reason.contains("outside the kernel's 2 spill words"), "{}", e.reason);
+        w.kernels[0].code[0] = Instr::Fill { dst: Reg(0), slot: 2, pair: false };
+        assert_eq!(w.validate(&config).unwrap_err().field, "kernels[0].code[0]");
+    }
+
+    #[test]
+    fn every_warp_slot_gets_a_frame_of_local_memory_or_the_workload_is_refused() {
+        // 15 SMs × 48 warp slots × 1024 words × 128 bytes = 90 MiB fits the 3 GiB window;
+        // 1024 SMs × 64 slots × 512 words × 128 bytes = 4 GiB does not.
+        let mut config = presets::fermi_gtx480();
+        let mut w = tiny();
+        w.kernels[0].spill_words = MAX_SPILL_WORDS;
+        assert!(w.validate(&config).is_ok());
+        w.kernels[0].spill_words = MAX_SPILL_WORDS + 1;
+        assert_eq!(w.validate(&config).unwrap_err().field, "kernels[0].spill_words");
+        config.core.sm_count = 1024;
+        config.core.max_warps_per_sm = 64;
+        w.kernels[0].spill_words = 512;
+        let e = w.validate(&config).unwrap_err();
+        assert_eq!(e.field, "kernels[0].spill_words");
+        assert!(e.reason.contains("takes 4096 MiB, more than the 3072 MiB"), "{}", e.reason);
+        w.kernels[0].spill_words = 256;
+        assert!(w.validate(&config).is_ok());
     }
 }
