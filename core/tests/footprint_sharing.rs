@@ -1,5 +1,5 @@
 //! The shared-footprint profiler (LaPerm Fig. 2) on a launch tree small enough to work out by
-//! hand: loads, stores and atomics all count, children of one parent are pooled across the
+//! hand: loads, stores and atomics all count (spills and fills do not), children of one parent are pooled across the
 //! grids it launched, and each block is compared with the union of the others.
 
 use warpscope_core::exec::footprint_sharing::{sharing, MeanRatio};
@@ -29,6 +29,8 @@ fn parent_and_children() -> Vec<Kernel> {
     p.alu(AluOp::Mul, base, b, Operand::Imm(2 * LINE)).alu(AluOp::Add, base, base, buf);
     p.alu(AluOp::And, addr, t, Operand::Imm(1)).alu(AluOp::Mul, addr, addr, Operand::Imm(LINE));
     p.alu(AluOp::Add, addr, addr, base).load(Space::Global, value, addr, 0);
+    // A spill and fill: a thread's local memory is not footprint.
+    p.spill(value, 0, false).fill(value, 0, false);
     p.load(Space::Global, value, base, 3 * LINE as i32);
     p.alu(AluOp::Shl, addr, t, Operand::Imm(2)).alu(AluOp::Add, addr, addr, base);
     p.store(Space::Global, addr, 2 * LINE as i32, value);
@@ -52,6 +54,7 @@ fn parent_and_children() -> Vec<Kernel> {
     c.alu(AluOp::Add, base, base, buf);
     c.alu(AluOp::And, addr, t, Operand::Imm(1)).alu(AluOp::Mul, addr, addr, Operand::Imm(LINE));
     c.alu(AluOp::Add, addr, addr, base).load(Space::Global, value, addr, 0);
+    c.spill(value, 0, false).fill(value, 0, false);
     c.alu(AluOp::Add, addr, base, Operand::Imm(8 * LINE));
     c.push(Instr::Atomic {
         op: AtomicOp::Add,

@@ -126,7 +126,9 @@ impl RunObserver for FootprintRecorder {
     }
 
     fn memory_access(&mut self, block: u32, access: &MemAccess, addresses: &[u32; LANES]) {
-        if access.space != Space::Global {
+        // A thread's local memory (spilled registers) is its own: only data is footprint.
+        let first = addresses[access.mask.trailing_zeros() as usize % LANES];
+        if access.space != Space::Global || crate::isa::is_local_address(first) {
             return;
         }
         let Some(lines) = self.grids.last_mut().and_then(|g| g.blocks.get_mut(block as usize)) else { return };

@@ -254,6 +254,11 @@ pub const LOCAL_WINDOW_BASE: u32 = 1 << 30;
 /// Bytes the local window may span: the rest of the 32-bit address space.
 pub const LOCAL_WINDOW_BYTES: u64 = (1 << 32) - LOCAL_WINDOW_BASE as u64;
 
+/// Whether `addr` is in the local window: a spill or fill's, never a buffer's.
+pub fn is_local_address(addr: u32) -> bool {
+    addr >= LOCAL_WINDOW_BASE
+}
+
 /// Which memory an access goes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Space {
