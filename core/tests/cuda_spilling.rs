@@ -69,7 +69,7 @@ fn three_hundred_live_floats_spill_and_compute_what_they_would_in_registers() {
     assert!(kernel.spill_words > 0 && kernel.spill_words <= COUNT as u32, "{}", kernel.spill_words);
     let (spills, fills) = spill_instructions(&run.program);
     assert!(spills > 0 && fills > 0, "{spills} spills, {fills} fills");
-    let warning = run.program.warnings.iter().find(|w| w.message.contains("spilled")).expect("a warning says so");
+    let warning = run.program.warnings.iter().find(|w| w.message.contains("local memory")).expect("a warning says so");
     assert!(warning.message.starts_with("kernel `keep` needs "), "{}", warning.message);
     assert_eq!((warning.span.line, warning.span.column), (1, 17));
 
@@ -115,5 +115,22 @@ fn a_kernel_that_fits_does_not_spill() {
     let program = compiled(&src);
     assert_eq!(program.workload.kernels[0].spill_words, 0);
     assert_eq!(spill_instructions(&program), (0, 0));
-    assert!(program.warnings.iter().all(|w| !w.message.contains("spilled")));
+    assert!(program.warnings.iter().all(|w| !w.message.contains("local memory")));
+}
+
+#[test]
+fn more_than_local_memory_holds_is_an_error_naming_the_limit() {
+    // 1300 live floats: 1045 or more would have to be spilled, past the 1024 words allowed.
+    let src = many_values("float", 1300)
+        + "host {\n    float input[1300] = random(-4.0f, 4.0f, 3);\n    float out[1];\n    keep<<<1, 1>>>(input, out, 1);\n}\n";
+    let found = errors(&src);
+    assert_eq!((found[0].0, found[0].1), (1, 17), "{found:?}");
+    assert!(
+        found[0].2.starts_with("kernel `keep` needs ")
+            && found[0].2.ends_with(
+                "registers per thread; at most 255 fit, and spilling the rest would take more than the 4096 bytes \
+                 of local memory a thread may use"
+            ),
+        "{found:?}"
+    );
 }

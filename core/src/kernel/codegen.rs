@@ -135,6 +135,57 @@ fn sites_of(code: &[VInstr]) -> Vec<Site> {
     code.iter().map(VInstr::site).collect()
 }
 
+/// How a kernel's values were spilled to fit.
+struct SpillSummary {
+    /// Registers the code needs without spilling.
+    needed: u32,
+    values: u32,
+    words: u32,
+}
+
+/// Registers for the optimised code `fast` (if any) or, should it need more than `limit`
+/// (unrolled copies keep more values alive), the unoptimised `plain`, which computes the same
+/// bits. Should neither fit, some values go to local memory, as a real compiler does, in the
+/// one of the two that spills fewer words (the optimised where equal): a compiler that weighs
+/// unrolling against registers would not unroll into spills. `Err`: registers the plain code
+/// needs, when even spilling cannot fit it.
+fn fit_registers(
+    fast: Option<(Vec<VInstr>, u32)>,
+    plain: (Vec<VInstr>, u32),
+    wide_params: &[bool],
+    limit: u32,
+) -> Result<(regalloc::Allocated, Vec<Site>, Option<SpillSummary>), u32> {
+    let fast = match fast {
+        Some((code, vregs)) => match regalloc::allocate(&code, vregs, wide_params, limit) {
+            Ok(done) => return Ok((done, sites_of(&code), None)),
+            Err(_) => Some((code, vregs)),
+        },
+        None => None,
+    };
+    let (code, vregs) = plain;
+    let needed = match regalloc::allocate(&code, vregs, wide_params, limit) {
+        Ok(done) => return Ok((done, sites_of(&code), None)),
+        Err(needed) => needed,
+    };
+    let spilled_plain = spill::allocate_spilling(&code, vregs, wide_params, limit).map(|s| (s, code));
+    let spilled_fast = fast
+        .and_then(|(code, vregs)| spill::allocate_spilling(&code, vregs, wide_params, limit).ok().map(|s| (s, code)));
+    let (spilled, code) = match (spilled_plain, spilled_fast) {
+        (Ok(plain), Some(fast)) => {
+            if fast.0.words <= plain.0.words {
+                fast
+            } else {
+                plain
+            }
+        }
+        (Ok(plain), None) => plain,
+        (Err(_), Some(fast)) => fast,
+        (Err(_), None) => return Err(needed),
+    };
+    let summary = SpillSummary { needed, values: spilled.values, words: spilled.words };
+    Ok((spilled.allocated, sites_of(&code), Some(summary)))
+}
+
 /// Compiles every kernel (in definition order) and checks every device function. A kernel
 /// with errors is `None`; the errors are in `diags`.
 pub(crate) fn compile_kernels(
@@ -707,60 +758,33 @@ impl<'a, 'd> Gen<'a, 'd> {
         cfg::remove_unreachable(&mut code);
         let vregs = self.is_temp.len() as u32;
         opt::contract(&mut code, vregs);
-        let mut allocated = None;
-        let mut spill_from = None;
-        if optimize {
-            // Should the optimised code need more registers than fit (unrolled copies keep
-            // more values alive), the unoptimised code, which computes the same bits, is used.
+        let limit = crate::workload::MAX_REGS_PER_THREAD;
+        let fast = optimize.then(|| {
             let mut fast = code.clone();
             let mut fast_vregs = vregs;
             opt::optimize(&mut fast, &mut fast_vregs, params);
             cfg::set_reconvergence(&mut fast);
-            match regalloc::allocate(&fast, fast_vregs, &wide_params) {
-                Ok(done) => allocated = Some((done, sites_of(&fast))),
-                Err(_) => spill_from = Some((fast, fast_vregs)),
-            }
-        }
+            (fast, fast_vregs)
+        });
         cfg::set_reconvergence(&mut code);
-        let mut spilled = (0, 0);
-        let allocated: Result<_, u32> = match allocated {
-            Some(done) => Ok(done),
-            None => {
-                regalloc::allocate(&code, vregs, &wide_params).map(|done| (done, sites_of(&code))).or_else(|needed| {
-                    // Neither fits: some values go to local memory, as a real compiler does. Of
-                    // the optimised and the unoptimised code, the one that spills fewer words
-                    // (unrolled copies may keep many more values alive than a compiler that
-                    // weighs unrolling against registers would).
-                    let plain = spill::allocate_spilling(&code, vregs, &wide_params);
-                    let fast = spill_from.map(|(fast, fast_vregs)| {
-                        let done = spill::allocate_spilling(&fast, fast_vregs, &wide_params);
-                        (done, fast)
-                    });
-                    let (done, code) = match (plain, fast) {
-                        (plain, Some((Ok(fast), fast_code)))
-                            if plain.as_ref().is_ok_and(|p| fast.words <= p.words) || plain.is_err() =>
-                        {
-                            (fast, fast_code)
-                        }
-                        (plain, _) => (plain.map_err(|_| needed)?, code),
-                    };
-                    spilled = (done.words, done.values);
-                    self.diags.warning(
-                        f.name_span,
-                        format!(
-                            "kernel `{}` needs {needed} registers per thread, more than the {} that fit: {} values \
-                             are spilled to local memory ({} bytes per thread), each read or write of one a load or \
-                             store through the L1",
-                            f.name,
-                            crate::workload::MAX_REGS_PER_THREAD,
-                            done.values,
-                            done.words * 4
-                        ),
-                    );
-                    Ok((done.allocated, sites_of(&code)))
-                })
-            }
-        };
+        let allocated = fit_registers(fast, (code, vregs), &wide_params, limit);
+        let mut spill_words = 0;
+        if let Ok((_, _, Some(spilled))) = &allocated {
+            spill_words = spilled.words;
+            self.diags.warning(
+                f.name_span,
+                format!(
+                    "kernel `{}` needs {} registers per thread, more than the {limit} that fit: {} values live \
+                     in local memory instead ({} bytes per thread), loaded and stored through the L1 where they \
+                     are used",
+                    f.name,
+                    spilled.needed,
+                    spilled.values,
+                    spilled.words * 4
+                ),
+            );
+        }
+        let allocated = allocated.map(|(done, sites, _)| (done, sites));
         match allocated {
             Ok((regalloc::Allocated { code: mut machine, origin, regs }, sites)) => {
                 // Each machine instruction has its virtual one's site; the no-ops the allocator
@@ -783,7 +807,7 @@ impl<'a, 'd> Gen<'a, 'd> {
                     regs_per_thread: regs,
                     shared_bytes: self.shared_bytes,
                     params,
-                    spill_words: spilled.0,
+                    spill_words,
                     local_arrays,
                     source,
                 })
@@ -792,9 +816,10 @@ impl<'a, 'd> Gen<'a, 'd> {
                 self.diags.error_help(
                     f.name_span,
                     format!(
-                        "kernel `{}` needs {needed} registers per thread; at most {} fit",
+                        "kernel `{}` needs {needed} registers per thread; at most {limit} fit, and spilling the rest \
+                         would take more than the {} bytes of local memory a thread may use",
                         f.name,
-                        crate::workload::MAX_REGS_PER_THREAD
+                        crate::workload::MAX_SPILL_WORDS * 4
                     ),
                     "keep fewer values alive at once (smaller local arrays, fewer unrolled copies)",
                 );

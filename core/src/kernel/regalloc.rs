@@ -10,7 +10,6 @@ use super::cfg::Blocks;
 use super::liveness::{liveness, Liveness};
 use super::vcode::{VInstr, VOp, VReg};
 use crate::isa::{Instr, Reg};
-use crate::workload::MAX_REGS_PER_THREAD;
 
 /// Code in machine registers.
 pub(crate) struct Allocated {
@@ -22,11 +21,11 @@ pub(crate) struct Allocated {
     pub regs: u32,
 }
 
-/// Allocated code, or the number of registers it would need (more than the machine allows).
+/// Allocated code, or the number of registers it would need (more than `limit`).
 /// The parameters are virtual registers `0..wide_params.len()`, each in the machine register
 /// of its number; a wide one (`wide_params[p]`) takes `p + 1` too, whose virtual register is
 /// left unused.
-pub(crate) fn allocate(code: &[VInstr], vregs: u32, wide_params: &[bool]) -> Result<Allocated, u32> {
+pub(crate) fn allocate(code: &[VInstr], vregs: u32, wide_params: &[bool], limit: u32) -> Result<Allocated, u32> {
     let params = wide_params.len() as u32;
     let n = vregs.max(params) as usize;
     // Which registers hold 64-bit values: a pair of machine registers each.
@@ -194,7 +193,7 @@ pub(crate) fn allocate(code: &[VInstr], vregs: u32, wide_params: &[bool]) -> Res
         .unwrap_or(0)
         .max(params)
         .max(1);
-    if used > MAX_REGS_PER_THREAD {
+    if used > limit {
         return Err(used);
     }
     let reg = |v: VReg| Reg(color.get(v as usize).copied().filter(|&c| c != NONE).unwrap_or(0) as u8);
@@ -226,6 +225,7 @@ pub(crate) fn allocate(code: &[VInstr], vregs: u32, wide_params: &[bool]) -> Res
 mod tests {
     use super::*;
     use crate::isa::AluOp;
+    use crate::workload::MAX_REGS_PER_THREAD;
 
     #[test]
     fn short_lived_values_share_registers_and_copies_vanish() {
@@ -237,7 +237,7 @@ mod tests {
             VInstr::Alu { op: AluOp::Add, dst: 4, a: VOp::Reg(3), b: VOp::Reg(3) },
             VInstr::Exit,
         ];
-        let Allocated { code: out, regs, .. } = allocate(&code, 5, &[false]).unwrap();
+        let Allocated { code: out, regs, .. } = allocate(&code, 5, &[false], MAX_REGS_PER_THREAD).unwrap();
         assert_eq!(regs, 1, "{out:?}");
         assert!(matches!(out[2], Instr::Mov { dst, src: crate::isa::Operand::Reg(s) } if dst == s));
     }
@@ -253,7 +253,7 @@ mod tests {
         code.push(VInstr::Launch { kernel: 0, dims: 10, args: 20, nargs: 2 });
         code.push(VInstr::Alu { op: AluOp::Add, dst: 5, a: VOp::Reg(0), b: VOp::Reg(1) });
         code.push(VInstr::Exit);
-        let out = allocate(&code, 22, &[false; 2]).unwrap().code;
+        let out = allocate(&code, 22, &[false; 2], MAX_REGS_PER_THREAD).unwrap().code;
         let Instr::Launch { dims, args, .. } = out[8] else { panic!() };
         for k in 0..6u8 {
             assert!(matches!(out[k as usize], Instr::Mov { dst, .. } if dst.0 == dims.0 + k));
@@ -280,7 +280,7 @@ mod tests {
             VInstr::Alu { op: AluOp::Add, dst: 7, a: VOp::Reg(6), b: VOp::Reg(4) },
             VInstr::Exit,
         ];
-        let Allocated { code: out, origin, regs } = allocate(&code, 8, &[false]).unwrap();
+        let Allocated { code: out, origin, regs } = allocate(&code, 8, &[false], MAX_REGS_PER_THREAD).unwrap();
         // Each pack is two moves; the copy coalesces with its source (two `mov r, r`).
         assert_eq!(out.len(), code.len() + 3, "{out:?}");
         assert_eq!(origin[..4], [0, 1, 1, 2]);
@@ -329,7 +329,7 @@ mod tests {
             VInstr::Mov64 { dst: 2, src: 1 },
             VInstr::Exit,
         ];
-        let Allocated { code: out, .. } = allocate(&code, 3, &[false]).unwrap();
+        let Allocated { code: out, .. } = allocate(&code, 3, &[false], MAX_REGS_PER_THREAD).unwrap();
         let Instr::Branch { target, .. } = out[0] else { panic!() };
         assert!(matches!(out[target as usize], Instr::Exit), "{out:?}");
     }
@@ -347,7 +347,7 @@ mod tests {
             VInstr::Half { dst: 5, src: 3, high: true },
             VInstr::Exit,
         ];
-        let out = allocate(&code, 6, &[false]).unwrap().code;
+        let out = allocate(&code, 6, &[false], MAX_REGS_PER_THREAD).unwrap().code;
         let [Instr::Mov { src: crate::isa::Operand::Reg(high_word), .. }] = [out[4]] else { panic!("{out:?}") };
         let Instr::Mov { dst: pack_low, .. } = out[3] else { panic!("{out:?}") };
         assert_ne!(pack_low, high_word, "the pack's first move would overwrite its high word: {out:?}");

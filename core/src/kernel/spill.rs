@@ -18,7 +18,7 @@ use super::cfg::Blocks;
 use super::liveness::{liveness, Liveness};
 use super::regalloc::{allocate, Allocated};
 use super::vcode::{VInstr, VOp, VReg};
-use crate::workload::{MAX_REGS_PER_THREAD, MAX_SPILL_WORDS};
+use crate::workload::MAX_SPILL_WORDS;
 
 /// Code that fits the registers with some values in local memory.
 pub(crate) struct Spilled {
@@ -38,11 +38,11 @@ const HEADROOM: u32 = 8;
 /// Rounds of spilling before giving up.
 const MAX_ROUNDS: u32 = 64;
 
-/// [`allocate`], spilling values to local memory until the code fits. `Err` carries the
+/// [`allocate`], spilling values to local memory until the code fits in `limit` registers. `Err` carries the
 /// registers the code needs without spilling, when even spilling cannot make it fit (more
 /// than [`MAX_SPILL_WORDS`] words, or values that cannot be spilled).
-pub(crate) fn allocate_spilling(code: &[VInstr], vregs: u32, wide_params: &[bool]) -> Result<Spilled, u32> {
-    let needed = match allocate(code, vregs, wide_params) {
+pub(crate) fn allocate_spilling(code: &[VInstr], vregs: u32, wide_params: &[bool], limit: u32) -> Result<Spilled, u32> {
+    let needed = match allocate(code, vregs, wide_params, limit) {
         Ok(allocated) => return Ok(Spilled { allocated, words: 0, values: 0 }),
         Err(needed) => needed,
     };
@@ -61,7 +61,7 @@ pub(crate) fn allocate_spilling(code: &[VInstr], vregs: u32, wide_params: &[bool
     let mut wide = wide_of(code, n, wide_params);
     let mut slot_of: Vec<Option<u16>> = vec![None; n as usize];
     let (mut words, mut values) = (0u32, 0u32);
-    let mut target = MAX_REGS_PER_THREAD - HEADROOM;
+    let mut target = limit.saturating_sub(HEADROOM);
     for _ in 0..MAX_ROUNDS {
         let victims = choose(&work, n, &wide, &pinned, target);
         if victims.is_empty() {
@@ -83,7 +83,7 @@ pub(crate) fn allocate_spilling(code: &[VInstr], vregs: u32, wide_params: &[bool
         pinned.resize(n as usize, true);
         slot_of.resize(n as usize, None);
         wide = wide_of(&work, n, wide_params);
-        if let Ok(mut allocated) = allocate(&work, n, wide_params) {
+        if let Ok(mut allocated) = allocate(&work, n, wide_params, limit) {
             for k in &mut allocated.origin {
                 *k = origin[*k as usize];
             }
