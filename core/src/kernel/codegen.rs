@@ -1997,7 +1997,7 @@ mod tests {
     }
 
     #[test]
-    fn register_pressure_beyond_the_machine_is_an_error_naming_the_kernel() {
+    fn register_pressure_beyond_the_machine_spills_with_a_warning_naming_the_kernel() {
         // 8 × 32 array elements, all alive until the end.
         let mut body = String::from("__global__ void k(int* o, float* f) {\n");
         for a in 0..8 {
@@ -2010,9 +2010,12 @@ mod tests {
             }
         }
         body += "  o[0] = s;\n}";
-        let (l, c, m, _) = error(&body);
-        assert_eq!((l, c), (1, 17));
-        assert!(m.starts_with("kernel `k` needs ") && m.ends_with("registers per thread; at most 255 fit"), "{m}");
+        let d = diagnostics(&body);
+        assert!(d.iter().all(|d| d.severity == Severity::Warning), "{d:?}");
+        let spilled = d.iter().find(|d| d.message.contains("local memory")).expect("a warning");
+        assert_eq!((spilled.span.line, spilled.span.column), (1, 17));
+        let m = &spilled.message;
+        assert!(m.starts_with("kernel `k` needs ") && m.contains("more than the 255 that fit: "), "{m}");
     }
 
     #[test]
