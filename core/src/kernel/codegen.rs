@@ -148,13 +148,13 @@ struct SpillSummary {
 /// bits. Should neither fit, some values go to local memory, as a real compiler does, in the
 /// one of the two that spills fewer words (the optimised where equal): a compiler that weighs
 /// unrolling against registers would not unroll into spills. `Err`: registers the plain code
-/// needs, when even spilling cannot fit it.
+/// needs, and why even spilling cannot fit it.
 fn fit_registers(
     fast: Option<(Vec<VInstr>, u32)>,
     plain: (Vec<VInstr>, u32),
     wide_params: &[bool],
     limit: u32,
-) -> Result<(regalloc::Allocated, Vec<Site>, Option<SpillSummary>), u32> {
+) -> Result<(regalloc::Allocated, Vec<Site>, Option<SpillSummary>), (u32, spill::Unfit)> {
     let fast = match fast {
         Some((code, vregs)) => match regalloc::allocate(&code, vregs, wide_params, limit) {
             Ok(done) => return Ok((done, sites_of(&code), None)),
@@ -180,7 +180,7 @@ fn fit_registers(
         }
         (Ok(plain), None) => plain,
         (Err(_), Some(fast)) => fast,
-        (Err(_), None) => return Err(needed),
+        (Err(why), None) => return Err((needed, why)),
     };
     let summary = SpillSummary { needed, values: spilled.values, words: spilled.words };
     Ok((spilled.allocated, sites_of(&code), Some(summary)))
@@ -812,15 +812,20 @@ impl<'a, 'd> Gen<'a, 'd> {
                     source,
                 })
             }
-            Err(needed) => {
-                self.diags.error_help(
-                    f.name_span,
-                    format!(
-                        "kernel `{}` needs {needed} registers per thread; at most {limit} fit, and spilling the rest \
-                         would take more than the {} bytes of local memory a thread may use",
-                        f.name,
+            Err((needed, why)) => {
+                let why = match why {
+                    spill::Unfit::LocalMemory => alloc::format!(
+                        "spilling the rest would take more than the {} bytes of local memory a thread may use",
                         crate::workload::MAX_SPILL_WORDS * 4
                     ),
+                    spill::Unfit::Registers => "even with values spilled to local memory more than that must be in \
+                                                registers at once (a device-side launch's dimensions and arguments \
+                                                cannot be spilled)"
+                        .into(),
+                };
+                self.diags.error_help(
+                    f.name_span,
+                    format!("kernel `{}` needs {needed} registers per thread; at most {limit} fit, and {why}", f.name),
                     "keep fewer values alive at once (smaller local arrays, fewer unrolled copies)",
                 );
                 None

@@ -38,14 +38,27 @@ const HEADROOM: u32 = 8;
 /// Rounds of spilling before giving up.
 const MAX_ROUNDS: u32 = 64;
 
-/// [`allocate`], spilling values to local memory until the code fits in `limit` registers. `Err` carries the
-/// registers the code needs without spilling, when even spilling cannot make it fit (more
-/// than [`MAX_SPILL_WORDS`] words, or values that cannot be spilled).
-pub(crate) fn allocate_spilling(code: &[VInstr], vregs: u32, wide_params: &[bool], limit: u32) -> Result<Spilled, u32> {
-    let needed = match allocate(code, vregs, wide_params, limit) {
-        Ok(allocated) => return Ok(Spilled { allocated, words: 0, values: 0 }),
-        Err(needed) => needed,
-    };
+/// Why spilling could not make code fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unfit {
+    /// It would spill more than [`MAX_SPILL_WORDS`] words.
+    LocalMemory,
+    /// What must stay in registers at once (a device launch's groups, an instruction's
+    /// inputs and result) does not fit.
+    Registers,
+}
+
+/// [`allocate`], spilling values to local memory until the code fits in `limit` registers,
+/// or why it cannot.
+pub(crate) fn allocate_spilling(
+    code: &[VInstr],
+    vregs: u32,
+    wide_params: &[bool],
+    limit: u32,
+) -> Result<Spilled, Unfit> {
+    if let Ok(allocated) = allocate(code, vregs, wide_params, limit) {
+        return Ok(Spilled { allocated, words: 0, values: 0 });
+    }
     let params = wide_params.len() as u32;
     let mut work = code.to_vec();
     let mut origin: Vec<u32> = (0..code.len() as u32).collect();
@@ -66,7 +79,7 @@ pub(crate) fn allocate_spilling(code: &[VInstr], vregs: u32, wide_params: &[bool
         let victims = choose(&work, n, &wide, &pinned, target);
         if victims.is_empty() {
             // As few values are live as aimed for, yet the colouring does not fit: aim lower.
-            target = target.checked_sub(HEADROOM).filter(|&t| t > HEADROOM).ok_or(needed)?;
+            target = target.checked_sub(HEADROOM).filter(|&t| t > HEADROOM).ok_or(Unfit::Registers)?;
             continue;
         }
         for &v in &victims {
@@ -74,7 +87,7 @@ pub(crate) fn allocate_spilling(code: &[VInstr], vregs: u32, wide_params: &[bool
             let slot = words.next_multiple_of(size);
             words = slot + size;
             if words > MAX_SPILL_WORDS {
-                return Err(needed);
+                return Err(Unfit::LocalMemory);
             }
             slot_of[v as usize] = Some(slot as u16);
             values += 1;
@@ -90,7 +103,7 @@ pub(crate) fn allocate_spilling(code: &[VInstr], vregs: u32, wide_params: &[bool
             return Ok(Spilled { allocated, words, values });
         }
     }
-    Err(needed)
+    Err(Unfit::Registers)
 }
 
 /// Which registers hold 64-bit values.
