@@ -135,6 +135,14 @@ fn sites_of(code: &[VInstr]) -> Vec<Site> {
     code.iter().map(VInstr::site).collect()
 }
 
+/// Code in machine registers, with each virtual instruction's site.
+struct Fitted {
+    allocated: regalloc::Allocated,
+    sites: Vec<Site>,
+    /// How values were spilled, where they were.
+    spilled: Option<SpillSummary>,
+}
+
 /// How a kernel's values were spilled to fit.
 struct SpillSummary {
     /// Registers the code needs without spilling.
@@ -154,17 +162,17 @@ fn fit_registers(
     plain: (Vec<VInstr>, u32),
     wide_params: &[bool],
     limit: u32,
-) -> Result<(regalloc::Allocated, Vec<Site>, Option<SpillSummary>), (u32, spill::Unfit)> {
+) -> Result<Fitted, (u32, spill::Unfit)> {
     let fast = match fast {
         Some((code, vregs)) => match regalloc::allocate(&code, vregs, wide_params, limit) {
-            Ok(done) => return Ok((done, sites_of(&code), None)),
+            Ok(allocated) => return Ok(Fitted { allocated, sites: sites_of(&code), spilled: None }),
             Err(_) => Some((code, vregs)),
         },
         None => None,
     };
     let (code, vregs) = plain;
     let needed = match regalloc::allocate(&code, vregs, wide_params, limit) {
-        Ok(done) => return Ok((done, sites_of(&code), None)),
+        Ok(allocated) => return Ok(Fitted { allocated, sites: sites_of(&code), spilled: None }),
         Err(needed) => needed,
     };
     let spilled_plain = spill::allocate_spilling(&code, vregs, wide_params, limit).map(|s| (s, code));
@@ -183,7 +191,7 @@ fn fit_registers(
         (Err(why), None) => return Err((needed, why)),
     };
     let summary = SpillSummary { needed, values: spilled.values, words: spilled.words };
-    Ok((spilled.allocated, sites_of(&code), Some(summary)))
+    Ok(Fitted { allocated: spilled.allocated, sites: sites_of(&code), spilled: Some(summary) })
 }
 
 /// Compiles every kernel (in definition order) and checks every device function. A kernel
@@ -769,7 +777,7 @@ impl<'a, 'd> Gen<'a, 'd> {
         cfg::set_reconvergence(&mut code);
         let allocated = fit_registers(fast, (code, vregs), &wide_params, limit);
         let mut spill_words = 0;
-        if let Ok((_, _, Some(spilled))) = &allocated {
+        if let Ok(Fitted { spilled: Some(spilled), .. }) = &allocated {
             spill_words = spilled.words;
             self.diags.warning(
                 f.name_span,
@@ -784,7 +792,7 @@ impl<'a, 'd> Gen<'a, 'd> {
                 ),
             );
         }
-        let allocated = allocated.map(|(done, sites, _)| (done, sites));
+        let allocated = allocated.map(|fitted| (fitted.allocated, fitted.sites));
         match allocated {
             Ok((regalloc::Allocated { code: mut machine, origin, regs }, sites)) => {
                 // Each machine instruction has its virtual one's site; the no-ops the allocator
