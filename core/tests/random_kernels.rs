@@ -196,6 +196,7 @@ fn random_kernel(rng: &mut SplitMix64) -> Kernel {
         shared_bytes: 256,
         params: 2,
         spill_words: 4,
+        max_block_threads: 0,
         local_arrays: Vec::new(),
         source: Vec::new(),
     }

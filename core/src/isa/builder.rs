@@ -195,6 +195,7 @@ impl KernelBuilder {
             shared_bytes: self.shared_bytes,
             params: self.params,
             spill_words: self.spill_words,
+            max_block_threads: 0,
             local_arrays: Vec::new(),
             source: Vec::new(),
         }

@@ -1061,6 +1061,9 @@ pub struct Kernel {
     /// ([`Instr::Spill`]); 0 for most kernels.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub spill_words: u32,
+    /// The most threads a block of it may have (`__launch_bounds__`); 0: as many as an SM holds.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub max_block_threads: u32,
     /// Debug info: what the `array` of each [`Instr::Bound`] refers to, for fault messages,
     /// such as ``local array `x` `` or ``dimension 2 of local array `m` ``. May be empty (a
     /// hand-built kernel): faults then say "a local array".

@@ -287,6 +287,19 @@ pub(crate) struct Function {
     pub body: Vec<Stmt>,
     /// The closing brace, where falling off the end happens.
     pub end: Span,
+    /// `__launch_bounds__(…)` of a kernel.
+    pub launch_bounds: Option<LaunchBounds>,
+}
+
+/// `__launch_bounds__(max_threads, min_blocks)`: the kernel's blocks have at most
+/// `max_threads` threads, and `min_blocks` of them (1 if absent) should fit on an SM at once,
+/// which caps the registers a thread may use.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct LaunchBounds {
+    pub max_threads: Expr,
+    pub min_blocks: Option<Expr>,
+    /// The whole `__launch_bounds__(…)`.
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]

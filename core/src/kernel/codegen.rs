@@ -766,7 +766,15 @@ impl<'a, 'd> Gen<'a, 'd> {
         cfg::remove_unreachable(&mut code);
         let vregs = self.is_temp.len() as u32;
         opt::contract(&mut code, vregs);
-        let limit = crate::workload::MAX_REGS_PER_THREAD;
+        let (limit, max_block_threads) = match &f.launch_bounds {
+            Some(bounds) => self.register_limit(bounds)?,
+            None => (crate::workload::MAX_REGS_PER_THREAD, 0),
+        };
+        let fit = if max_block_threads > 0 {
+            alloc::format!("the {limit} that its `__launch_bounds__` leaves on this machine")
+        } else {
+            alloc::format!("the {limit} that fit")
+        };
         let fast = optimize.then(|| {
             let mut fast = code.clone();
             let mut fast_vregs = vregs;
@@ -782,7 +790,7 @@ impl<'a, 'd> Gen<'a, 'd> {
             self.diags.warning(
                 f.name_span,
                 format!(
-                    "kernel `{}` needs {} registers per thread, more than the {limit} that fit: {} values live \
+                    "kernel `{}` needs {} registers per thread, more than {fit}: {} values live \
                      in local memory instead ({} bytes per thread), loaded and stored through the L1 where they \
                      are used",
                     f.name,
@@ -816,6 +824,7 @@ impl<'a, 'd> Gen<'a, 'd> {
                     shared_bytes: self.shared_bytes,
                     params,
                     spill_words,
+                    max_block_threads,
                     local_arrays,
                     source,
                 })
@@ -833,12 +842,64 @@ impl<'a, 'd> Gen<'a, 'd> {
                 };
                 self.diags.error_help(
                     f.name_span,
-                    format!("kernel `{}` needs {needed} registers per thread; at most {limit} fit, and {why}", f.name),
+                    format!("kernel `{}` needs {needed} registers per thread, more than {fit}, and {why}", f.name),
                     "keep fewer values alive at once (smaller local arrays, fewer unrolled copies)",
                 );
                 None
             }
         }
+    }
+
+    /// The registers a thread may use under `__launch_bounds__(max_threads, min_blocks)`, and
+    /// `max_threads`: as many as let `min_blocks` blocks of `max_threads` threads (whole warps)
+    /// share an SM's registers, at most 255. Blocks that could not share an SM anyway (too many
+    /// threads or blocks) leave the minimum ignored with a warning, as `ptxas` does. `None`
+    /// after an error.
+    fn register_limit(&mut self, bounds: &LaunchBounds) -> Option<(u32, u32)> {
+        let core = &self.config.core;
+        let count = |e: &Expr| match super::expr::const_value(e) {
+            Some((v, t)) if t.is_integer() && (v as i32) > 0 => Some(v),
+            _ => None,
+        };
+        let Some(max_threads) = count(&bounds.max_threads) else {
+            self.diags
+                .error(bounds.max_threads.span, "`__launch_bounds__` takes a constant, positive number of threads");
+            return None;
+        };
+        if max_threads > core.max_threads_per_sm {
+            self.diags.error(
+                bounds.max_threads.span,
+                format!(
+                    "`__launch_bounds__` of {max_threads} threads: an SM of this machine holds {} threads",
+                    core.max_threads_per_sm
+                ),
+            );
+            return None;
+        }
+        let mut min_blocks = match &bounds.min_blocks {
+            None => 1,
+            Some(e) => match count(e) {
+                Some(n) => n,
+                None => {
+                    self.diags.error(e.span, "`__launch_bounds__` takes a constant, positive number of blocks");
+                    return None;
+                }
+            },
+        };
+        let threads = max_threads.div_ceil(core.warp_size.max(1)) as u64 * core.warp_size as u64;
+        if min_blocks > core.max_tbs_per_sm || threads * min_blocks as u64 > core.max_threads_per_sm as u64 {
+            self.diags.warning(
+                bounds.span,
+                format!(
+                    "{min_blocks} blocks of {max_threads} threads cannot share an SM of this machine ({} threads and {} \
+                     blocks at most): the minimum is ignored, as ptxas does",
+                    core.max_threads_per_sm, core.max_tbs_per_sm
+                ),
+            );
+            min_blocks = 1;
+        }
+        let limit = core.registers_per_sm as u64 / (threads * min_blocks as u64);
+        Some((limit.min(crate::workload::MAX_REGS_PER_THREAD as u64) as u32, max_threads))
     }
 
     // ---- statements ---------------------------------------------------------------------

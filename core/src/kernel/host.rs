@@ -1271,6 +1271,16 @@ impl Host<'_, '_> {
         }
         let kernel_index = self.sigs[ki].kernel_index.unwrap_or(0) as usize;
         if let Some(Some(k)) = self.kernels.get(kernel_index) {
+            if k.max_block_threads > 0 && threads > k.max_block_threads as u64 {
+                self.diags.error(
+                    at,
+                    format!(
+                        "a block of {threads} threads is more than the {} that `{}`'s `__launch_bounds__` allows",
+                        k.max_block_threads, k.name
+                    ),
+                );
+                return false;
+            }
             let regs = warps * core.warp_size as u64 * k.regs_per_thread as u64;
             if regs > core.registers_per_sm as u64 {
                 self.diags.error(

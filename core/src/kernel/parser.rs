@@ -112,6 +112,8 @@ struct Parser<'a> {
     misindented: Option<Span>,
     /// `size_t`'s width was noted (once per file).
     size_t_noted: bool,
+    /// The `__launch_bounds__(…)` read among the current function's specifiers.
+    launch_bounds: Option<LaunchBounds>,
 }
 
 /// Parses a preprocessed token stream (ending in `Eof`).
@@ -141,6 +143,7 @@ pub(crate) fn parse(toks: &[Token], diags: &mut Diags) -> Unit {
         unclosed_reported: false,
         misindented: None,
         size_t_noted: false,
+        launch_bounds: None,
     };
     p.unit()
 }
@@ -521,7 +524,7 @@ impl<'a> Parser<'a> {
                     ) => {}
                 Tok::Ident(w) if w == "__host__" => q.host = Some(t.span),
                 Tok::Ident(w) if w == "__launch_bounds__" && self.peek_at(1).is_punct("(") => {
-                    self.skip_launch_bounds();
+                    self.launch_bounds()?;
                     continue;
                 }
                 Tok::Ident(w) if w == "__constant__" => q.constant = Some(t.span),
@@ -558,6 +561,7 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         let mut q = Qualifiers::default();
+        self.launch_bounds = None;
         self.qualifiers(&mut q)?;
         if !self.starts_type() {
             let t = self.peek();
@@ -591,7 +595,7 @@ impl<'a> Parser<'a> {
         }
         self.pointer_suffix(&mut ret)?;
         // `void __launch_bounds__(256) k(…)`: where nvcc's samples put it.
-        self.skip_launch_bounds();
+        self.launch_bounds()?;
         let (name, name_span) = self.ident("a function name")?;
         if !self.at("(") && (constant.is_some() || (device && !global)) {
             // `__constant__ float c[16] = {…};`, `__device__ int count;`: memory at file scope.
@@ -668,7 +672,13 @@ impl<'a> Parser<'a> {
         }
         let body = self.block_body();
         let end = self.prev_span();
-        unit.functions.push(Function { global, ret, name, name_span, params, body, end });
+        let launch_bounds = self.launch_bounds.take().filter(|bounds| {
+            if !global {
+                self.diags.warning(bounds.span, "`__launch_bounds__` applies to kernels only; it is ignored here");
+            }
+            global
+        });
+        unit.functions.push(Function { global, ret, name, name_span, params, body, end, launch_bounds });
         Ok(())
     }
 
@@ -1048,13 +1058,26 @@ impl<'a> Parser<'a> {
 
     /// Skips `__launch_bounds__(…)` if it is next, with a note: a hint to nvcc's register
     /// allocator, which this compiler's allocation does not need.
-    fn skip_launch_bounds(&mut self) {
+    /// `__launch_bounds__(max_threads[, min_blocks[, max_blocks_per_cluster]])`, if next: the
+    /// values, numbers once macros and template arguments are substituted, are kept for the
+    /// function; a cluster bound (Hopper's third) is read past, as clusters are not simulated.
+    fn launch_bounds(&mut self) -> PResult<()> {
         if !(self.at_word("__launch_bounds__") && self.peek_at(1).is_punct("(")) {
-            return;
+            return Ok(());
         }
         let at = self.bump().span;
-        self.skip_parenthesised();
-        self.diags.warning(at.to(self.prev_span()), "`__launch_bounds__` is ignored");
+        self.bump();
+        let max_threads = self.assign()?;
+        let mut min_blocks = None;
+        if self.eat(",") {
+            min_blocks = Some(self.assign()?);
+            if self.eat(",") {
+                self.assign()?;
+            }
+        }
+        self.expect(")", "to close `__launch_bounds__(…)`")?;
+        self.launch_bounds = Some(LaunchBounds { max_threads, min_blocks, span: at.to(self.prev_span()) });
+        Ok(())
     }
 
     /// Skips `( … )`, the `(` being next, balancing brackets.

@@ -88,6 +88,32 @@ fn pending(templates: &[Template], n: &mut usize) -> Option<(usize, usize)> {
     None
 }
 
+/// The first `(` or `{` in `tokens[from..end]` outside a `__launch_bounds__(…)`: a function's
+/// parameters (its name just before) or a body.
+fn parameters_or_body(tokens: &[Token], from: usize, end: usize) -> Option<usize> {
+    let mut k = from;
+    while k < end {
+        let t = &tokens[k];
+        if t.is_ident("__launch_bounds__") && tokens.get(k + 1).is_some_and(|n| n.is_punct("(")) {
+            let mut depth = 0u32;
+            k += 1;
+            while k < end {
+                depth = if tokens[k].is_punct("(") { depth + 1 } else { depth - tokens[k].is_punct(")") as u32 };
+                k += 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            continue;
+        }
+        if t.is_punct("(") || t.is_punct("{") {
+            return Some(k);
+        }
+        k += 1;
+    }
+    None
+}
+
 /// Reads `template <params> definition` at `start`; returns where the next token is.
 fn definition(
     tokens: &[Token],
@@ -102,8 +128,7 @@ fn definition(
         return tokens.len().saturating_sub(1);
     };
     let end = definition_end(tokens, close + 1);
-    let header_end =
-        tokens[close + 1..end].iter().position(|t| t.is_punct("(") || t.is_punct("{")).map(|k| close + 1 + k);
+    let header_end = parameters_or_body(tokens, close + 1, end);
     let is_function =
         header_end.is_some_and(|h| tokens[h].is_punct("(")) && tokens[end.min(tokens.len() - 1)].is_punct("}");
     if close == start + 2 {

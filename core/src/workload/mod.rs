@@ -300,6 +300,15 @@ impl Workload {
                     format!("{threads} threads per block; an SM holds at most {}", core.max_threads_per_sm),
                 );
             }
+            if kernel.max_block_threads > 0 && threads > kernel.max_block_threads as u64 {
+                return err(
+                    at("block"),
+                    format!(
+                        "{threads} threads per block; {}'s launch bounds allow at most {}",
+                        kernel.name, kernel.max_block_threads
+                    ),
+                );
+            }
             let warps = threads.div_ceil(core.warp_size as u64);
             if warps > core.max_warps_per_sm as u64 {
                 return err(
