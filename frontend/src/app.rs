@@ -624,7 +624,11 @@ pub fn app() -> Html {
                 let kernels: Vec<String> = s
                     .kernels
                     .iter()
-                    .map(|k| format!("{} ({} regs, {} B shared)", k.name, k.registers, k.shared_bytes))
+                    .map(|k| {
+                        let spilled =
+                            if k.spill_bytes > 0 { format!(" + {} B spilled", k.spill_bytes) } else { String::new() };
+                        format!("{} ({} regs{spilled}, {} B shared)", k.name, k.registers, k.shared_bytes)
+                    })
                     .collect();
                 format!(
                     "{} launch{} · {} · {} KiB of buffers",

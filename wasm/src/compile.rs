@@ -62,6 +62,7 @@ pub fn summary(program: &Program, source: &str, config: &GpuConfig) -> CompileSu
                 KernelSummary {
                     name: k.name.clone(),
                     registers: k.regs_per_thread,
+                    spill_bytes: k.spill_words * 4,
                     shared_bytes: k.shared_bytes,
                     instructions: k.code.len() as u32,
                     device_launches,

@@ -434,6 +434,9 @@ pub struct KernelSummary {
     pub name: String,
     /// Registers per thread after allocation.
     pub registers: u32,
+    /// Bytes of local memory per thread holding the registers spilled (0 for most kernels).
+    #[serde(default)]
+    pub spill_bytes: u32,
     /// Shared memory per block in bytes.
     pub shared_bytes: u32,
     /// Instructions.

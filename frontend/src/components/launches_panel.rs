@@ -84,13 +84,18 @@ pub fn launches_panel(props: &LaunchesPanelProps) -> Html {
 fn launch_row(row: &LaunchRow, summary: &CompileSummary, on_select: &Callback<(u32, u32)>) -> Html {
     let (line, column) = (row.at.line, row.at.column);
     let onclick = on_select.reform(move |_: MouseEvent| (line, column));
-    let registers = summary.kernels.iter().find(|k| k.name == row.kernel).map(|k| k.registers);
+    let kernel = summary.kernels.iter().find(|k| k.name == row.kernel);
+    let registers = kernel.map(|k| k.registers);
+    let spill_bytes = kernel.map_or(0, |k| k.spill_bytes);
     let blocks = row.grid.count();
     let threads = row.block.count();
     let occupancy = &row.occupancy;
     let mut block_detail = format!("{} threads", grouped(threads));
     if let Some(registers) = registers {
         block_detail.push_str(&format!(" · {registers} regs"));
+    }
+    if spill_bytes > 0 {
+        block_detail.push_str(&format!(" · {} spilled per thread", bytes(u64::from(spill_bytes))));
     }
     if row.shared_bytes > 0 {
         block_detail.push_str(&format!(" · {} shared", bytes(u64::from(row.shared_bytes))));
