@@ -128,9 +128,51 @@ fn more_than_local_memory_holds_is_an_error_naming_the_limit() {
     assert!(
         found[0].2.starts_with("kernel `keep` needs ")
             && found[0].2.ends_with(
-                "registers per thread; at most 255 fit, and spilling the rest would take more than the 4096 bytes \
-                 of local memory a thread may use"
+                "registers per thread, more than the 255 that fit, and spilling the rest would take more than the \
+                 4096 bytes of local memory a thread may use"
             ),
         "{found:?}"
     );
+}
+
+/// Two phases one after the other, each with `count` values alive at once (`v…` then `w…`),
+/// summed into `out[2t]` and `out[2t + 1]`.
+fn two_phases(count: usize) -> String {
+    let mut src = String::from("__global__ void phases(const float* input, float* out, int n) {\n");
+    src += "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n";
+    for (phase, name) in ["v", "w"].into_iter().enumerate() {
+        for i in 0..count {
+            src += &format!("    float {name}{i} = input[{} * n + t];\n", phase * count + i);
+        }
+        src += &format!("    float s{name} = 0.0f;\n");
+        for i in (0..count).rev() {
+            src += &format!("    s{name} = s{name} * 0.5f + {name}{i};\n");
+        }
+        src += &format!("    out[2 * t + {phase}] = s{name};\n");
+    }
+    src + "}\n"
+}
+
+#[test]
+fn values_never_alive_together_share_local_memory() {
+    const COUNT: usize = 300;
+    let one = compiled(
+        &(many_values("float", COUNT)
+            + "host {\n    float input[300 * 32];\n    float out[32];\n    keep<<<1, 32>>>(input, out, 32);\n}\n"),
+    );
+    let src = two_phases(COUNT)
+        + "host {\n    float input[600 * 32] = random(-2.0f, 2.0f, 4);\n    float out[64];\n    phases<<<1, 32>>>(input, out, 32);\n}\n";
+    let run = Run::new(&src);
+    let (single, double) = (one.workload.kernels[0].spill_words, run.program.workload.kernels[0].spill_words);
+    // The second phase's spilled values take the words the first phase's leave: about one
+    // phase's worth, not two.
+    assert!(single > 0 && double < single + single / 4, "one phase {single} words, two phases {double}");
+    let (input, out) = (run.floats("input"), run.floats("out"));
+    for t in 0..32 {
+        for phase in 0..2 {
+            let s = (0..COUNT).rev().fold(0.0f32, |s, i| s * 0.5 + input[(phase * COUNT + i) * 32 + t]);
+            assert_eq!(out[2 * t + phase].to_bits(), s.to_bits(), "thread {t}, phase {phase}");
+        }
+    }
+    assert_timing_matches_reference(&src);
 }

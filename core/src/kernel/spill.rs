@@ -6,18 +6,21 @@
 //! it and loaded into a fresh register just before every instruction that reads it, so it
 //! holds a register only for a moment. They are chosen where the most values are live, those
 //! live across the most crowded points for the fewest reads and writes first, in rounds until
-//! the colouring of [`allocate`] fits. A spilled value keeps its own words (slots are not
-//! shared), and fills are not scheduled early: each waits for its load where it is used.
+//! the colouring of [`allocate`] fits. Values never live at the same time then share words of
+//! local memory, as `ptxas` shares stack slots ([`pack_slots`]). Fills are not scheduled
+//! early: each waits for its load where it is used.
 
 use alloc::collections::BinaryHeap;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::cmp::Reverse;
 
+use super::bitset::BitSet;
 use super::cfg::Blocks;
 use super::liveness::{liveness, Liveness};
 use super::regalloc::{allocate, Allocated};
 use super::vcode::{VInstr, VOp, VReg};
+use crate::isa::Instr;
 use crate::workload::MAX_SPILL_WORDS;
 
 /// Code that fits the registers with some values in local memory.
@@ -86,7 +89,8 @@ pub(crate) fn allocate_spilling(
             let size = 1 + wide[v as usize] as u32;
             let slot = words.next_multiple_of(size);
             words = slot + size;
-            if words > MAX_SPILL_WORDS {
+            // Words are packed once the code fits; a slot must fit its field until then.
+            if words > u16::MAX as u32 {
                 return Err(Unfit::LocalMemory);
             }
             slot_of[v as usize] = Some(slot as u16);
@@ -100,10 +104,117 @@ pub(crate) fn allocate_spilling(
             for k in &mut allocated.origin {
                 *k = origin[*k as usize];
             }
+            let (packed, words) = pack_slots(&work, words);
+            if words > MAX_SPILL_WORDS {
+                return Err(Unfit::LocalMemory);
+            }
+            for instr in &mut allocated.code {
+                if let Instr::Spill { slot, .. } | Instr::Fill { slot, .. } = instr {
+                    *slot = packed[*slot as usize];
+                }
+            }
             return Ok(Spilled { allocated, words, values });
         }
     }
     Err(Unfit::Registers)
+}
+
+/// New slots for the spilled values of `code` (each value's first word, of `words`), so that
+/// values never live at the same time share words, as registers do: a value is live from a
+/// spill to the fills that read it. Returns the new slot of each old one, and the words used.
+fn pack_slots(code: &[VInstr], words: u32) -> (Vec<u16>, u32) {
+    let len = code.len() as u32;
+    let blocks = Blocks::new(code);
+    let nb = blocks.starts.len();
+    let n = words as usize;
+    // Each value is known by its first word; `pair[w]`: the value at `w` is two words.
+    let mut pair = vec![false; n];
+    let mut value = vec![false; n];
+    let access = |instr: &VInstr| match *instr {
+        VInstr::Spill { slot, wide, .. } => Some((slot as u32, wide, true)),
+        VInstr::Fill { slot, wide, .. } => Some((slot as u32, wide, false)),
+        _ => None,
+    };
+    // Per block: values read before being written in it, and values written in it.
+    let mut gen = vec![BitSet::new(n); nb];
+    let mut kill = vec![BitSet::new(n); nb];
+    for b in 0..nb {
+        for i in (blocks.starts[b]..blocks.end(b, len)).rev() {
+            if let Some((slot, wide, write)) = access(&code[i as usize]) {
+                pair[slot as usize] = wide;
+                value[slot as usize] = true;
+                if write {
+                    kill[b].insert(slot);
+                    gen[b].remove(slot);
+                } else {
+                    gen[b].insert(slot);
+                }
+            }
+        }
+    }
+    let successors: Vec<Vec<usize>> = (0..nb)
+        .map(|b| {
+            let last = blocks.end(b, len) - 1;
+            let (next, count) = code[last as usize].successors(last, len);
+            next[..count].iter().map(|&t| blocks.starts.partition_point(|&s| s <= t) - 1).collect()
+        })
+        .collect();
+    let mut live_in = gen.clone();
+    let mut live_out = vec![BitSet::new(n); nb];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..nb).rev() {
+            for &s in &successors[b] {
+                let from = live_in[s].clone();
+                changed |= live_out[b].union(&from);
+            }
+            // live_in = gen ∪ (live_out − kill)
+            let mut through = live_out[b].clone();
+            for (t, k) in through.0.iter_mut().zip(&kill[b].0) {
+                *t &= !k;
+            }
+            changed |= live_in[b].union(&through);
+        }
+    }
+    // Values interfere where one is written while the other is live.
+    let mut adjacent: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (b, out) in live_out.iter().enumerate() {
+        let mut live = out.clone();
+        for i in (blocks.starts[b]..blocks.end(b, len)).rev() {
+            let Some((slot, _, write)) = access(&code[i as usize]) else { continue };
+            if write {
+                live.remove(slot);
+                live.for_each(|other| {
+                    adjacent[slot as usize].push(other);
+                    adjacent[other as usize].push(slot);
+                });
+            } else {
+                live.insert(slot);
+            }
+        }
+    }
+    // Greedy, in slot order: the lowest free word (even for a pair).
+    let mut new = vec![u16::MAX; n];
+    let mut used = 0u32;
+    let mut taken: Vec<bool> = Vec::new();
+    for v in (0..n).filter(|&v| value[v]) {
+        let size = 1 + pair[v] as u32;
+        taken.clear();
+        taken.resize(used as usize + 2, false);
+        for &m in &adjacent[v] {
+            let at = new[m as usize];
+            if at != u16::MAX {
+                let end = at as usize + 1 + pair[m as usize] as usize;
+                taken[at as usize..end].fill(true);
+            }
+        }
+        let fits = |w: u32| (w..w + size).all(|x| !taken.get(x as usize).copied().unwrap_or(false));
+        let at = (0..).step_by(size as usize).find(|&w| fits(w)).unwrap_or(0);
+        new[v] = at as u16;
+        used = used.max(at + size);
+    }
+    (new, used)
 }
 
 /// Which registers hold 64-bit values.
