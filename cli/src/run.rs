@@ -508,6 +508,14 @@ fn print_summary(r: &Report, seconds: f64) {
         percent(s.barrier, total),
         percent(s.throttled, total)
     );
+    let (spills, fills) = r.sms.iter().fold((0, 0), |(s, f), sm| (s + sm.spills, f + sm.fills));
+    if spills + fills > 0 {
+        println!(
+            "local memory       {:>12} spills, {fills} fills of registers (warp instructions, {} of all)",
+            spills,
+            percent(spills + fills, r.warp_instructions)
+        );
+    }
     let l = &r.launches;
     if l.device_launches > 0 {
         println!(

@@ -517,5 +517,7 @@ fn spilled_registers_round_trip_through_each_warps_own_coalesced_frame() {
         let lines = 4 * (1 + pair as u64);
         assert_eq!(l1.accesses, 2 * lines + 4, "pair {pair}: {l1:?}");
         assert_eq!((l1.misses, l1.hits), (lines, 0), "pair {pair}: {l1:?}");
+        // Counted as such: one spill and one fill per warp.
+        assert_eq!((report.sms[0].spills, report.sms[0].fills), (4, 4));
     }
 }

@@ -1022,6 +1022,13 @@ impl Sm {
             }
             Executed::Memory(access) => {
                 let dst = ops.dst;
+                // A spill or fill: every lane's address is in the local window.
+                if crate::isa::is_local_address(self.addresses[access.mask.trailing_zeros() as usize % LANES]) {
+                    match access.kind {
+                        AccessKind::Load => self.report.fills += 1,
+                        _ => self.report.spills += 1,
+                    }
+                }
                 match access.space {
                     Space::Shared => {
                         let degree = bank_conflict_degree(access.mask, &self.addresses, self.shared_banks) as u64;

@@ -405,6 +405,12 @@ pub struct KernelReport {
 pub struct SmReport {
     /// Warp instructions issued.
     pub warp_instructions: u64,
+    /// Of which spills of registers to local memory ([`crate::isa::Instr::Spill`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub spills: u64,
+    /// Of which fills of spilled registers from local memory ([`crate::isa::Instr::Fill`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fills: u64,
     /// Scheduler cycles by outcome (summed over the SM's schedulers).
     pub stalls: StallBreakdown,
     /// Its L1.
