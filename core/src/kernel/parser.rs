@@ -441,15 +441,42 @@ impl<'a> Parser<'a> {
         let mut fields: Vec<Field> = Vec::new();
         let (mut size, mut align) = (0u32, 1u32);
         while !self.at("}") && !self.at_eof() {
+            let t = self.peek();
+            let function_word = matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(),
+                "__device__" | "__host__" | "__forceinline__" | "inline" | "static" | "virtual" | "template"
+                    | "operator" | "explicit" | "friend"));
+            let constructor = t.is_ident(&name) && self.peek_at(1).is_punct("(");
+            if function_word || constructor {
+                return Err(self.member_function(t.span));
+            }
+            if let Tok::Ident(w) = &t.tok {
+                if matches!(w.as_str(), "public" | "private" | "protected") && self.peek_at(1).is_punct(":") {
+                    let message = format!(
+                        "access specifiers (`{w}:`) are not supported: every member of a struct is public here"
+                    );
+                    return Err(self.error(t.span, message));
+                }
+            }
             if !self.starts_type() {
-                let t = self.peek();
                 return Err(self.error(t.span, format!("expected a member of struct `{name}`, found {}", t.describe())));
             }
             let base = self.base_type()?;
             loop {
                 let mut ty = base;
                 self.pointer_suffix(&mut ty)?;
+                // `T& f(…)`, `T& operator[](…)`: a function returning a reference.
+                let by_reference =
+                    self.at("&") && (self.peek_at(1).is_ident("operator") || self.peek_at(2).is_punct("("));
+                if by_reference {
+                    self.bump();
+                }
+                if self.at_word("operator") {
+                    return Err(self.member_function(self.peek().span));
+                }
                 let (fname, fspan) = self.ident("a member name")?;
+                if self.at("(") || by_reference {
+                    return Err(self.member_function(fspan));
+                }
                 if fields.iter().any(|f| f.name == fname) {
                     return Err(self.error(fspan, format!("struct `{name}` has two members named `{fname}`")));
                 }
@@ -1078,6 +1105,16 @@ impl<'a> Parser<'a> {
         self.expect(")", "to close `__launch_bounds__(…)`")?;
         self.launch_bounds = Some(LaunchBounds { max_threads, min_blocks, span: at.to(self.prev_span()) });
         Ok(())
+    }
+
+    /// A struct member that is a function (a method, constructor or operator): C++ classes
+    /// are not part of the language.
+    fn member_function(&mut self, at: Span) -> Reported {
+        self.error_help(
+            at,
+            "member functions (methods, constructors, operators) are not supported: a struct holds data here",
+            "write a `__device__` function that takes the struct, or a pointer to it",
+        )
     }
 
     /// Skips `( … )`, the `(` being next, balancing brackets.
