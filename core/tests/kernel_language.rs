@@ -1684,25 +1684,3 @@ host { float out[128]; double d[128]; k<<<128 / BLOCK, BLOCK>>>(out, d); }
     let messages = errors(not_constant);
     assert!(messages.iter().any(|(_, _, m)| m == "the value of `R` must be known when compiling"), "{messages:?}");
 }
-
-/// A struct with member functions (dwt2d's functors, a constructor, an operator) or access
-/// specifiers is C++ beyond the language: the error names what is not supported, where it is.
-#[test]
-fn member_functions_in_a_struct_are_named_as_unsupported() {
-    let member = "member functions (methods, constructors, operators) are not supported: a struct holds data here";
-    for (src, column) in [
-        ("struct Add {\n  __device__ void operator()(float p, float& c) const { c += p; }\n};", 3),
-        ("struct P {\n  int a;\n  int get() const { return a; }\n};", 7),
-        ("struct P {\n  P(int x) : a(x) {}\n  int a;\n};", 3),
-        ("struct P {\n  float& operator[](int i);\n};", 10),
-    ] {
-        let found = errors(&format!("{src}\n__global__ void k(int* o) {{ o[0] = 1; }}"));
-        let line = if src.contains("int get") { 3 } else { 2 };
-        assert_eq!(found[0], (line, column, member.to_string()), "{src}");
-    }
-    let found = errors("struct P {\npublic:\n  int a;\n};\n__global__ void k(int* o) { o[0] = 1; }");
-    assert_eq!(
-        found[0],
-        (2, 1, "access specifiers (`public:`) are not supported: every member of a struct is public here".to_string())
-    );
-}

@@ -204,6 +204,8 @@ pub(crate) enum ExprKind {
 pub(crate) enum Init {
     Expr(Expr),
     List(Vec<Expr>, Span),
+    /// `T name(args);`: a struct's constructor (a number's single value).
+    Construct(Vec<Expr>, Span),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -217,6 +219,8 @@ pub(crate) struct VarDecl {
     /// Array dimensions; `None` for `[]` (size from the initializer).
     pub dims: Vec<Option<Expr>>,
     pub init: Option<Init>,
+    /// `T& name = place;`: the name is another name of the place.
+    pub reference: bool,
 }
 
 /// `kernel<<<config>>>(args)`, in a kernel or the host block.
@@ -289,6 +293,24 @@ pub(crate) struct Function {
     pub end: Span,
     /// `__launch_bounds__(…)` of a kernel.
     pub launch_bounds: Option<LaunchBounds>,
+    /// A member function's struct (its name is `Struct::member`).
+    pub owner: Option<Owner>,
+    /// `T& f(…)`: a call names the place its `return` names (device functions are inlined).
+    pub ret_reference: bool,
+}
+
+/// What a member function belongs to.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Owner {
+    /// The struct, by its index in [`Unit::structs`].
+    pub id: u16,
+    /// The member's own name: `norm`, `operator()`, `operator[]`, or the struct's name for a
+    /// constructor.
+    pub member: String,
+    /// `static`: no object, no `this` parameter. Otherwise `this` is the first parameter, a
+    /// reference to the object (`const` for a `const` member function).
+    pub is_static: bool,
+    pub constructor: bool,
 }
 
 /// `__launch_bounds__(max_threads, min_blocks)`: the kernel's blocks have at most
@@ -331,6 +353,9 @@ pub(crate) struct StructDef {
     pub size: u32,
     /// The alignment of its address: its most aligned member's (C's layout rule).
     pub align: u32,
+    /// The struct it derives from (`struct B : A`): A's members come first, at the same
+    /// offsets, so a B is viewed as an A by its prefix.
+    pub base: Option<u16>,
 }
 
 impl StructDef {
@@ -388,7 +413,7 @@ pub(crate) fn for_each_expr(body: &[Stmt], f: &mut dyn FnMut(&Expr)) {
                     d.dims.iter().flatten().for_each(|e| expr(e, f));
                     match &d.init {
                         Some(Init::Expr(e)) => expr(e, f),
-                        Some(Init::List(items, _)) => items.iter().for_each(|e| expr(e, f)),
+                        Some(Init::List(items, _) | Init::Construct(items, _)) => items.iter().for_each(|e| expr(e, f)),
                         None => {}
                     }
                 }

@@ -294,6 +294,8 @@ pub(super) struct Frame {
     /// A function returning a struct: the registers of its leaves.
     pub ret_regs: Vec<VReg>,
     pub ret_label: Label,
+    /// A function returning a reference: the place its `return` named.
+    pub ret_place: Option<super::expr::Place>,
 }
 
 /// Generation state for one kernel (or one device function checked on its own).
@@ -335,6 +337,8 @@ pub(super) struct Gen<'a, 'd> {
     pub uses_dynamic_shared: bool,
     /// The leaves of the struct the last inlined call returned.
     pub returned: Vec<VReg>,
+    /// The place the last inlined call named, if it returns a reference (`methods.rs`).
+    pub returned_place: Option<super::expr::Place>,
     /// Whether the kernel was reported as growing past [`MAX_KERNEL_INSTRUCTIONS`].
     pub too_long_reported: bool,
     /// Statements being generated inside one another, across inlined calls.
@@ -398,6 +402,7 @@ impl<'a, 'd> Gen<'a, 'd> {
             dynamic_shared_at: None,
             uses_dynamic_shared: false,
             returned: Vec::new(),
+            returned_place: None,
             too_long_reported: false,
             depth: 0,
             too_deep_reported: false,
@@ -573,6 +578,17 @@ impl<'a, 'd> Gen<'a, 'd> {
         self.assigned = assigned_names(unit, &f.body);
         self.scopes.push(Vec::new());
         for (p, &ty) in f.params.iter().zip(&sig.params) {
+            if let (Ty::Struct(id), true) = (ty, p.reference) {
+                if super::structs::leaves(&unit.structs, id).is_err() {
+                    // An object with an array member lives in memory: checked on its own, the
+                    // function sees one at an address in a register.
+                    let base = Some(self.var());
+                    let sym =
+                        Sym::MemRef { space: crate::isa::Space::Global, base, offset: 0, ty, readonly: p.ty.is_const };
+                    self.declare(&p.name, p.span, sym);
+                    continue;
+                }
+            }
             if let Ty::Struct(id) = ty {
                 // A leaf per register, a 64-bit one a pair (a kernel's are argument words).
                 let leaves = super::structs::leaves(&unit.structs, id).unwrap_or_default();
@@ -607,7 +623,7 @@ impl<'a, 'd> Gen<'a, 'd> {
         self.file_constants();
         let ret_label = self.new_label();
         let (ret_reg, ret_regs) = if kernel { (None, Vec::new()) } else { self.return_registers(sig.ret) };
-        self.frames.push(Frame { func: fi, kernel, ret: sig.ret, ret_reg, ret_regs, ret_label });
+        self.frames.push(Frame { func: fi, kernel, ret: sig.ret, ret_reg, ret_regs, ret_label, ret_place: None });
         self.stmts(&f.body);
         self.frames.pop();
         self.place_label(ret_label);
@@ -719,10 +735,19 @@ impl<'a, 'd> Gen<'a, 'd> {
         }
         let ret_label = self.new_label();
         let (ret_reg, ret_regs) = self.return_registers(sig.ret);
-        self.frames.push(Frame { func: fi, kernel: false, ret: sig.ret, ret_reg, ret_regs, ret_label });
+        self.frames.push(Frame {
+            func: fi,
+            kernel: false,
+            ret: sig.ret,
+            ret_reg,
+            ret_regs,
+            ret_label,
+            ret_place: None,
+        });
         self.stmts(&f.body);
         if let Some(frame) = self.frames.pop() {
             self.returned = frame.ret_regs;
+            self.returned_place = frame.ret_place;
         }
         self.place_label(ret_label);
         self.scopes = saved_scopes;
@@ -1104,6 +1129,11 @@ impl<'a, 'd> Gen<'a, 'd> {
             self.emit(VInstr::Exit);
             return;
         }
+        if self.unit.functions[frame.func].ret_reference {
+            self.return_reference(value, span);
+            self.jump(ret_label);
+            return;
+        }
         if let Ty::Struct(id) = ret {
             let regs = self.frames.last().map(|f| f.ret_regs.clone()).unwrap_or_default();
             match value {
@@ -1146,6 +1176,45 @@ impl<'a, 'd> Gen<'a, 'd> {
             (None, None) => {}
         }
         self.jump(ret_label);
+    }
+
+    /// `return place;` in a function returning a reference: the call names that place. The
+    /// code is inlined, so one place per function: a second `return` is refused rather than
+    /// choosing between places at run time.
+    fn return_reference(&mut self, value: Option<&Expr>, span: Span) {
+        let name = self.function_name();
+        let Some(frame) = self.frames.last() else { return };
+        let ret = frame.ret;
+        let Some(v) = value else {
+            self.diags.error(span, format!("`{name}` returns a reference: return a variable, an element or a member"));
+            return;
+        };
+        if frame.ret_place.is_some() {
+            self.diags.error_help(
+                v.span,
+                format!("`{name}` returns a reference from a second `return`"),
+                "a function returning a reference has one `return` here (it is inlined where it is called)",
+            );
+            return;
+        }
+        let place = if v.names_a_place() { self.place(v) } else { super::expr::Place::Error };
+        let found = place.ty();
+        if !v.names_a_place() {
+            self.expr(v);
+            self.diags.error(
+                v.span,
+                format!("`{name}` returns a reference: return a variable, an element or a member, not a value"),
+            );
+            return;
+        }
+        if found != ret && found != Ty::Error && ret != Ty::Error {
+            let (want, got) = (self.a_type(ret), self.a_type(found));
+            self.diags.error(v.span, format!("`{name}` returns a reference to {want}, not to {got}"));
+            return;
+        }
+        if let Some(frame) = self.frames.last_mut() {
+            frame.ret_place = Some(place);
+        }
     }
 
     // ---- declarations -------------------------------------------------------------------
@@ -1203,7 +1272,9 @@ impl<'a, 'd> Gen<'a, 'd> {
             Some(t) => t,
             None => Ty::Error, // host-only types were reported by the parser
         };
-        if d.shared {
+        if d.reference {
+            self.reference_declaration(d, ty);
+        } else if d.shared {
             self.shared_declaration(d, ty, stmt_span);
         } else if let (Ty::Struct(id), true) = (ty, d.dims.is_empty()) {
             self.struct_variable(d, id);
@@ -1238,7 +1309,7 @@ impl<'a, 'd> Gen<'a, 'd> {
                     ty = super::types::declared_as(ty, v.ty);
                     self.move_into(reg, v.op);
                 }
-                Some(Init::List(_, span)) => {
+                Some(Init::List(_, span) | Init::Construct(_, span)) => {
                     self.diags.error(*span, format!("`{}` is not an array; initialize it with a value", d.name));
                 }
                 None => {}
@@ -1279,6 +1350,58 @@ impl<'a, 'd> Gen<'a, 'd> {
             _ => Sym::Var { reg: self.var(), ty: Ty::Error, is_const },
         };
         self.declare(&p.name, p.span, sym);
+    }
+
+    /// `T& name = place;`: `name` is another name of the place (a `const` reference may
+    /// also name a value, copied into a register of its own, as C++ binds a temporary).
+    fn reference_declaration(&mut self, d: &VarDecl, ty: Ty) {
+        let (Some(Init::Expr(e)), true) = (&d.init, d.dims.is_empty()) else {
+            self.diags
+                .error(d.name_span, format!("reference `{}` is bound to one place: `T& {} = place;`", d.name, d.name));
+            return;
+        };
+        let param = Param { ty: d.ty, name: d.name.clone(), span: d.name_span, reference: true };
+        let place = self.reference_argument_for(&d.name, ty, d.ty.is_const, e);
+        self.bind_reference(&param, ty, place);
+    }
+
+    /// What reference `name` (to a `ty`) is bound to by its initializer `e`.
+    fn reference_argument_for(&mut self, name: &str, ty: Ty, is_const: bool, e: &Expr) -> super::expr::Place {
+        use super::expr::Place;
+        if e.names_a_place() {
+            let place = self.place(e);
+            let element = matches!(place, Place::Local { .. } | Place::MemArray { .. });
+            match place.ty() {
+                Ty::Error => return Place::Error,
+                t if t == ty && !element => return place,
+                _ if is_const && !element && !matches!(ty, Ty::Struct(_)) => {}
+                t => {
+                    let (want, got) = (self.a_type(ty), self.a_type(t));
+                    let got = if element { String::from("an element of a local array") } else { got };
+                    self.diags
+                        .error(e.span, format!("`{name}` is a reference to {want}: bind it to one, not to {got}"));
+                    return Place::Error;
+                }
+            }
+        } else if !is_const {
+            self.diags.error(
+                e.span,
+                format!("`{name}` is a reference: bind it to a variable, an element or a member, not a value"),
+            );
+            return Place::Error;
+        }
+        if matches!(ty, Ty::Struct(_)) {
+            let place = self.struct_source(e);
+            if place.ty() != ty && place.ty() != Ty::Error {
+                let (want, got) = (self.a_type(ty), self.a_type(place.ty()));
+                self.diags.error(e.span, format!("`{name}` is a reference to {want}, not to {got}"));
+                return Place::Error;
+            }
+            return place;
+        }
+        let v = self.expr(e);
+        let v = self.convert_checked(v, ty, super::expr::Ctx::Init, e);
+        self.value_place(v)
     }
 
     /// `auto x = value;`: `x` takes the value's type.
@@ -1354,6 +1477,14 @@ impl<'a, 'd> Gen<'a, 'd> {
                     }
                 }
             }
+            Some(Init::Construct(args, span)) => {
+                let to = super::expr::Place::Regs { regs: regs.clone(), id, name: d.name.clone(), is_const: false };
+                self.construct(&to, id, args, *span);
+            }
+            None if self.has_constructor(id) => {
+                let to = super::expr::Place::Regs { regs: regs.clone(), id, name: d.name.clone(), is_const: false };
+                self.construct(&to, id, &[], d.name_span);
+            }
             Some(Init::List(items, _)) => {
                 if items.len() > regs.len() {
                     self.diags.error(
@@ -1410,7 +1541,7 @@ impl<'a, 'd> Gen<'a, 'd> {
         if let Some(init) = &d.init {
             let s = match init {
                 Init::Expr(e) => e.span,
-                Init::List(_, s) => *s,
+                Init::List(_, s) | Init::Construct(_, s) => *s,
             };
             self.diags.error(s, "`__shared__` variables cannot have an initializer; assign them in the kernel");
         }
@@ -1470,8 +1601,8 @@ impl<'a, 'd> Gen<'a, 'd> {
     fn local_array(&mut self, d: &VarDecl, ty: Ty) {
         let list = match &d.init {
             Some(Init::List(items, _)) => Some(items),
-            Some(Init::Expr(e)) => {
-                self.diags.error(e.span, format!("array `{}` is initialized with a list such as `{{1, 2}}`", d.name));
+            Some(Init::Expr(Expr { span, .. }) | Init::Construct(_, span)) => {
+                self.diags.error(*span, format!("array `{}` is initialized with a list such as `{{1, 2}}`", d.name));
                 None
             }
             None => None,

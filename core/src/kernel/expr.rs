@@ -384,8 +384,14 @@ impl Gen<'_, '_> {
                 self.access_at = e.span;
                 self.load_place(&p)
             }
-            ExprKind::Call(name, nspan, args) => self.call(name, *nspan, args, e.span),
-            ExprKind::Method(receiver, name, nspan, args) => self.group_method(receiver, name, *nspan, args, e.span),
+            ExprKind::Call(name, nspan, args) => {
+                let v = self.call(name, *nspan, args, e.span);
+                self.call_value(v, e.span)
+            }
+            ExprKind::Method(receiver, name, nspan, args) => {
+                let v = self.method(receiver, name, *nspan, args, e.span);
+                self.call_value(v, e.span)
+            }
             ExprKind::Unary(op, x) => self.unary(*op, x, e.span),
             ExprKind::IncDec { pre, increment, target } => self.incdec(*pre, *increment, target, true),
             ExprKind::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), l, r) => self.logical(*op == BinOp::LogAnd, l, r),
@@ -518,6 +524,10 @@ impl Gen<'_, '_> {
             }
             None if self.sigs.iter().any(|s| s.name == name) => {
                 self.diags.error(span, format!("`{name}` is a function; call it with `{name}(…)`"));
+                Val::error()
+            }
+            None if name == "this" => {
+                self.diags.error(span, "`this` is the object of a member function, and this is not one");
                 Val::error()
             }
             None => {
@@ -992,6 +1002,16 @@ impl Gen<'_, '_> {
                 }
             },
             ExprKind::Index(..) => self.index_place(e),
+            ExprKind::Call(name, nspan, args) => {
+                self.returned_place = None;
+                let v = self.call(name, *nspan, args, e.span);
+                self.reference_result(v, e.span)
+            }
+            ExprKind::Method(receiver, name, nspan, args) => {
+                self.returned_place = None;
+                let v = self.method(receiver, name, *nspan, args, e.span);
+                self.reference_result(v, e.span)
+            }
             ExprKind::Unary(UnOp::Deref, p) => {
                 let v = self.expr(p);
                 match v.ty.pointee() {
@@ -1038,6 +1058,11 @@ impl Gen<'_, '_> {
     }
 
     fn index_place(&mut self, e: &Expr) -> Place {
+        if let ExprKind::Index(b, i) = &e.kind {
+            if self.struct_type_of(b).is_some() {
+                return self.subscript_place(b, i, e.span);
+            }
+        }
         let mut indices = Vec::new();
         let mut base = e;
         while let ExprKind::Index(b, i) = &base.kind {
@@ -1453,7 +1478,19 @@ impl Gen<'_, '_> {
 
     // ---- calls --------------------------------------------------------------------------
 
-    fn call(&mut self, name: &str, nspan: Span, args: &[Expr], span: Span) -> Val {
+    pub(super) fn call(&mut self, name: &str, nspan: Span, args: &[Expr], span: Span) -> Val {
+        if self.names_an_object(name) {
+            // `f(x)` where `f` is an object: its `operator()`.
+            let receiver = Expr::new(ExprKind::Name(name.into()), nspan);
+            return self.method(&receiver, "operator()", nspan, args, span);
+        }
+        if let Some(id) = self.struct_named(name) {
+            // `S(a, b)`: a temporary object, made by its constructor.
+            let made = self.temporary(id, args, span);
+            let Place::Regs { regs, .. } = made else { return Val::error() };
+            self.returned = regs;
+            return Val::error_free(Ty::Struct(id));
+        }
         if let Some(resolved) = self.resolve_call(name, args, span) {
             let Ok(fi) = resolved else {
                 for e in args {
@@ -1461,44 +1498,7 @@ impl Gen<'_, '_> {
                 }
                 return Val::error();
             };
-            let sig = &self.sigs[fi];
-            if sig.global {
-                self.diags
-                    .error(span, format!("kernel `{name}` is launched with `{name}<<<grid, block>>>(…)`, not called"));
-                return Val::error();
-            }
-            let params = sig.params.clone();
-            if args.len() != params.len() {
-                self.diags.error(span, format!("`{name}` takes {} arguments, got {}", params.len(), args.len()));
-                for e in args {
-                    self.expr(e);
-                }
-                return Val::error();
-            }
-            let mut vals = Vec::with_capacity(args.len());
-            let mut refs = Vec::with_capacity(args.len());
-            let mut ok = true;
-            for (k, (e, &t)) in args.iter().zip(&params).enumerate() {
-                let param = &self.unit.functions[fi].params[k];
-                if param.reference {
-                    let place = self.reference_argument(name, k, t, param.ty.is_const, e);
-                    ok &= !matches!(place, Place::Error);
-                    refs.push(Some(place));
-                    continue;
-                }
-                refs.push(None);
-                if let Ty::Struct(id) = t {
-                    // A struct argument is its leaves, one value each, in order.
-                    ok &= self.struct_argument(id, e, (name, k), &mut vals);
-                    continue;
-                }
-                let v = self.expr(e);
-                vals.push(self.convert_checked(v, t, Ctx::Arg { func: name, index: k }, e));
-            }
-            if !ok {
-                return Val::error();
-            }
-            return self.inline_call(fi, vals, refs, span);
+            return self.call_function(fi, name, args, None, span);
         }
         if ATOMICS.contains(&name) {
             return self.atomic(name, args, span);
@@ -1551,12 +1551,99 @@ impl Gen<'_, '_> {
         Val::error()
     }
 
+    /// Calls device function `fi` (named `name` in messages) with `args`, and a member
+    /// function's object `this` (its first parameter). A function returning a reference
+    /// leaves the place it names in [`Gen::returned_place`].
+    pub(super) fn call_function(
+        &mut self,
+        fi: usize,
+        name: &str,
+        args: &[Expr],
+        this: Option<Place>,
+        span: Span,
+    ) -> Val {
+        let sig = &self.sigs[fi];
+        if sig.global {
+            self.diags
+                .error(span, format!("kernel `{name}` is launched with `{name}<<<grid, block>>>(…)`, not called"));
+            return Val::error();
+        }
+        let f = &self.unit.functions[fi];
+        let needs_this = f.owner.as_ref().is_some_and(|o| !o.is_static);
+        if needs_this && this.is_none() {
+            self.diags.error_help(
+                span,
+                format!("`{name}` is a member function: it is called on an object"),
+                "call it as `object.f(…)`, or make it `static`",
+            );
+            return Val::error();
+        }
+        let skip = usize::from(needs_this);
+        let params = sig.params[skip..].to_vec();
+        if args.len() != params.len() {
+            self.diags.error(span, format!("`{name}` takes {} arguments, got {}", params.len(), args.len()));
+            for e in args {
+                self.expr(e);
+            }
+            return Val::error();
+        }
+        let mut vals = Vec::with_capacity(args.len());
+        let mut refs = Vec::with_capacity(args.len() + 1);
+        if let Some(this) = this.filter(|_| needs_this) {
+            refs.push(Some(this));
+        }
+        let mut ok = true;
+        for (k, (e, &t)) in args.iter().zip(&params).enumerate() {
+            let param = &self.unit.functions[fi].params[k + skip];
+            if param.reference {
+                let place = self.reference_argument(name, k, t, param.ty.is_const, e);
+                ok &= !matches!(place, Place::Error);
+                refs.push(Some(place));
+                continue;
+            }
+            refs.push(None);
+            if let Ty::Struct(id) = t {
+                // A struct argument is its leaves, one value each, in order.
+                ok &= self.struct_argument(id, e, (name, k), &mut vals);
+                continue;
+            }
+            let v = self.expr(e);
+            vals.push(self.convert_checked(v, t, Ctx::Arg { func: name, index: k }, e));
+        }
+        if !ok {
+            return Val::error();
+        }
+        self.inline_call(fi, vals, refs, span)
+    }
+
+    /// The value of a call just generated: for a function returning a reference, what is at
+    /// the place it names.
+    fn call_value(&mut self, v: Val, span: Span) -> Val {
+        match self.returned_place.take() {
+            Some(place) if !matches!(place.ty(), Ty::Struct(_)) => {
+                self.access_at = span;
+                self.load_place(&place)
+            }
+            _ => v,
+        }
+    }
+
     /// What reference parameter `index` of `func`, of type `ty`, names: the argument's place
     /// when it is a variable or element of that type; for a `const` reference, a value (a
     /// copy in a register of its own) also does, as C++ binds a temporary.
     fn reference_argument(&mut self, func: &str, index: usize, ty: Ty, is_const: bool, e: &Expr) -> Place {
         let lvalue = e.names_a_place();
         let is_local_value = |p: &Place| matches!(p, Place::Local { .. } | Place::MemArray { .. });
+        if let (false, true, Ty::Struct(_)) = (lvalue, is_const, ty) {
+            // A `const` reference to a temporary object (`f(S(1))`, a call returning one).
+            let place = self.struct_source(e);
+            if place.ty() == ty || place.ty() == Ty::Error {
+                return place;
+            }
+            let (want, got) = (self.a_type(ty), self.a_type(place.ty()));
+            self.diags.error(e.span, format!("argument {} of `{func}` is a reference to {want}, not {got}", index + 1));
+            return Place::Error;
+        }
         if lvalue {
             let place = self.place(e);
             let found = place.ty();

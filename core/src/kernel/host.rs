@@ -359,7 +359,7 @@ impl Host<'_, '_> {
                 let v = match &d.init {
                     None => Some(HVal::Dim3(Dim3 { x: 1, y: 1, z: 1 })),
                     Some(Init::Expr(e)) => self.dims(e).map(HVal::Dim3),
-                    Some(Init::List(_, s)) => {
+                    Some(Init::List(_, s) | Init::Construct(_, s)) => {
                         self.diags.error(*s, "write `dim3(x, y, z)`");
                         None
                     }
@@ -384,7 +384,7 @@ impl Host<'_, '_> {
                 let v = match &d.init {
                     None => Some(0),
                     Some(Init::Expr(e)) => self.number(e, ty, &format!("`{}`", d.name)),
-                    Some(Init::List(_, span)) => {
+                    Some(Init::List(_, span) | Init::Construct(_, span)) => {
                         self.diags.error(*span, format!("`{}` is not a buffer; initialize it with a value", d.name));
                         None
                     }
@@ -424,7 +424,7 @@ impl Host<'_, '_> {
         let ty = init_type(scalar);
         let elem = elem_type(scalar);
         let list = match &d.init {
-            Some(Init::List(items, _)) => Some(items),
+            Some(Init::List(items, _) | Init::Construct(items, _)) => Some(items),
             _ => None,
         };
         let Some(elements) = self.buffer_length(d, list.map(|l| l.len())) else { return };
@@ -439,7 +439,7 @@ impl Host<'_, '_> {
         }
         let init = match &d.init {
             None => Some(BufferInit::Zeros),
-            Some(Init::List(items, span)) => {
+            Some(Init::List(items, span) | Init::Construct(items, span)) => {
                 if items.len() as u64 > elements {
                     self.diags.error(
                         *span,
@@ -467,7 +467,7 @@ impl Host<'_, '_> {
         let per = slots.len() as u64;
         let size = self.structs[id as usize].size;
         let list = match &d.init {
-            Some(Init::List(items, _)) => Some(items),
+            Some(Init::List(items, _) | Init::Construct(items, _)) => Some(items),
             _ => None,
         };
         let list_structs = list.map(|l| l.len().div_ceil(per as usize));
@@ -482,7 +482,7 @@ impl Host<'_, '_> {
         }
         let init = match &d.init {
             None => BufferInit::Zeros,
-            Some(Init::List(items, span)) => {
+            Some(Init::List(items, span) | Init::Construct(items, span)) => {
                 if items.len() as u64 > count.saturating_mul(per) {
                     self.diags.error(
                         *span,
@@ -1418,7 +1418,7 @@ impl Host<'_, '_> {
 fn init_span(init: &Init) -> Span {
     match init {
         Init::Expr(e) => e.span,
-        Init::List(_, s) => *s,
+        Init::List(_, s) | Init::Construct(_, s) => *s,
     }
 }
 

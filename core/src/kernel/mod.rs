@@ -39,6 +39,8 @@ mod host;
 mod host_code;
 mod lexer;
 mod liveness;
+mod member_names;
+mod methods;
 mod opt;
 mod overloads;
 mod parser;
@@ -124,7 +126,8 @@ pub fn compile(source: &str, options: &CompileOptions<'_>) -> Result<Program, Ve
     }
     let tokens = preprocess::rewrite(tokens, &mut diags);
     let mut unit = parser::parse(&tokens, &mut diags);
-    unit.host_code = host_code;
+    unit.host_code.splice(0..0, host_code);
+    member_names::resolve(&mut unit);
     if diags.has_errors() {
         return Err(diags.finish());
     }

@@ -11,6 +11,8 @@ use super::ast::*;
 use super::diag::{Diags, Span};
 use super::lexer::{Tok, Token};
 
+mod members;
+
 /// Most statements or parentheses nested inside one another.
 pub(crate) const MAX_NESTING: u32 = 200;
 /// Tallest expression tree (a long chain `a + b + c + …` counts one level per operator).
@@ -114,6 +116,10 @@ struct Parser<'a> {
     size_t_noted: bool,
     /// The `__launch_bounds__(…)` read among the current function's specifiers.
     launch_bounds: Option<LaunchBounds>,
+    /// Member functions to read at the end (`members.rs`): their struct and where each starts.
+    pending_members: Vec<(u16, usize)>,
+    /// Member functions that are host code, set aside.
+    host_members: Vec<super::host_code::HostItem>,
 }
 
 /// Parses a preprocessed token stream (ending in `Eof`).
@@ -144,6 +150,8 @@ pub(crate) fn parse(toks: &[Token], diags: &mut Diags) -> Unit {
         misindented: None,
         size_t_noted: false,
         launch_bounds: None,
+        pending_members: Vec::new(),
+        host_members: Vec::new(),
     };
     p.unit()
 }
@@ -357,10 +365,16 @@ impl<'a> Parser<'a> {
                     unit.host = Some(HostBlock { body, span });
                 }
             } else if self.eat(";") {
-            } else if self.at_word("struct") && matches!(self.peek_at(1).tok, Tok::Ident(_)) && {
-                let after = self.peek_at(2);
-                after.is_punct("{") || after.is_punct(";") || self.peek_at(1).is_ident("__align__")
-            } {
+            } else if (self.at_word("struct") || self.at_word("class"))
+                && matches!(self.peek_at(1).tok, Tok::Ident(_))
+                && {
+                    let after = self.peek_at(2);
+                    after.is_punct("{")
+                        || after.is_punct(";")
+                        || after.is_punct(":")
+                        || self.peek_at(1).is_ident("__align__")
+                }
+            {
                 let start = self.pos;
                 if self.struct_definition().is_err() {
                     // Skip the whole definition, braces and all, so its members do not
@@ -380,7 +394,9 @@ impl<'a> Parser<'a> {
             }
         }
         unit.end = self.peek().span;
+        self.read_member_functions(&mut unit);
         unit.structs = core::mem::take(&mut self.structs);
+        unit.host_code = core::mem::take(&mut self.host_members);
         unit
     }
 
@@ -416,124 +432,8 @@ impl<'a> Parser<'a> {
             .collect();
         // CUDA aligns two- and four-element vectors to their size (`float3` only to 4).
         let align = if lanes == 3 { 4 } else { 4 * lanes };
-        self.structs.push(StructDef { name: name.to_string(), span: at, fields, size: 4 * lanes, align });
+        self.structs.push(StructDef { name: name.to_string(), span: at, fields, size: 4 * lanes, align, base: None });
         Some(self.structs.len() as u16 - 1)
-    }
-
-    /// `struct Name { members };` (or a declaration `struct Name;`, which adds nothing).
-    fn struct_definition(&mut self) -> PResult<()> {
-        self.bump();
-        if self.at_word("__align__") && self.peek_at(1).is_punct("(") {
-            // Every member is 4-byte aligned here; a larger alignment changes no layout.
-            let at = self.bump().span;
-            self.skip_parenthesised();
-            self.diags.warning(at.to(self.prev_span()), "`__align__` is ignored: members are 4 bytes apart here");
-        }
-        let (name, span) = self.ident("a struct name")?;
-        if self.eat(";") {
-            return Ok(());
-        }
-        if let Some(prev) = self.struct_id(&name) {
-            let line = self.structs[prev as usize].span.line;
-            return Err(self.error(span, format!("struct `{name}` is already defined at line {line}")));
-        }
-        self.expect("{", "to start the members of the struct")?;
-        let mut fields: Vec<Field> = Vec::new();
-        let (mut size, mut align) = (0u32, 1u32);
-        while !self.at("}") && !self.at_eof() {
-            let t = self.peek();
-            let function_word = matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(),
-                "__device__" | "__host__" | "__forceinline__" | "inline" | "static" | "virtual" | "template"
-                    | "operator" | "explicit" | "friend"));
-            let constructor = t.is_ident(&name) && self.peek_at(1).is_punct("(");
-            if function_word || constructor {
-                return Err(self.member_function(t.span));
-            }
-            if let Tok::Ident(w) = &t.tok {
-                if matches!(w.as_str(), "public" | "private" | "protected") && self.peek_at(1).is_punct(":") {
-                    let message = format!(
-                        "access specifiers (`{w}:`) are not supported: every member of a struct is public here"
-                    );
-                    return Err(self.error(t.span, message));
-                }
-            }
-            if !self.starts_type() {
-                return Err(self.error(t.span, format!("expected a member of struct `{name}`, found {}", t.describe())));
-            }
-            let base = self.base_type()?;
-            loop {
-                let mut ty = base;
-                self.pointer_suffix(&mut ty)?;
-                // `T& f(…)`, `T& operator[](…)`: a function returning a reference.
-                let by_reference =
-                    self.at("&") && (self.peek_at(1).is_ident("operator") || self.peek_at(2).is_punct("("));
-                if by_reference {
-                    self.bump();
-                }
-                if self.at_word("operator") {
-                    return Err(self.member_function(self.peek().span));
-                }
-                let (fname, fspan) = self.ident("a member name")?;
-                if self.at("(") || by_reference {
-                    return Err(self.member_function(fspan));
-                }
-                if fields.iter().any(|f| f.name == fname) {
-                    return Err(self.error(fspan, format!("struct `{name}` has two members named `{fname}`")));
-                }
-                let mut dims = Vec::new();
-                while self.eat("[") {
-                    let e = self.assign()?;
-                    match super::expr::const_value(&e) {
-                        Some((n, t)) if t.is_integer() && n > 0 && (n as i32) > 0 => dims.push(n),
-                        _ => {
-                            return Err(self.error(e.span, "an array member's size must be a positive constant"));
-                        }
-                    }
-                    self.expect("]", "to close the array size")?;
-                }
-                // Each member at the next multiple of its alignment, as C lays structs out.
-                let (elem, elem_align) = match (ty.base, ty.pointer) {
-                    (_, true) => (4, 4),
-                    (BaseType::Scalar(s), false) => {
-                        let bytes = super::types::Ty::from_scalar(s).width().bytes();
-                        (bytes, bytes)
-                    }
-                    (BaseType::Struct(id), false) => {
-                        let inner = &self.structs[id as usize];
-                        (inner.size, inner.align)
-                    }
-                    _ => {
-                        return Err(self.error(ty.span, "a struct member is a number, a `bool`, a pointer or a struct"))
-                    }
-                };
-                size = size.next_multiple_of(elem_align);
-                align = align.max(elem_align);
-                let count = dims.iter().try_fold(1u32, |n, &d| n.checked_mul(d));
-                let bytes = count
-                    .and_then(|n| n.checked_mul(elem))
-                    .filter(|b| size.checked_add(*b).is_some_and(|t| t <= 1 << 24));
-                let Some(bytes) = bytes else {
-                    return Err(self.error(fspan, format!("struct `{name}` is too large (more than 16 MiB)")));
-                };
-                fields.push(Field { name: fname, span: fspan, ty, dims, offset: size });
-                size += bytes;
-                if !self.eat(",") {
-                    break;
-                }
-            }
-            self.expect_semicolon("after the struct member")?;
-        }
-        self.expect("}", "to close the struct")?;
-        self.expect_semicolon("after the struct's `}`")?;
-        if fields.is_empty() {
-            return Err(self.error(span, format!("struct `{name}` has no members")));
-        }
-        if self.structs.len() >= u16::MAX as usize {
-            return Err(self.error(span, "too many structs"));
-        }
-        let size = size.next_multiple_of(align);
-        self.structs.push(StructDef { name, span, fields, size, align });
-        Ok(())
     }
 
     /// The specifiers of a function or file-scope variable (`__global__`, `__device__`,
@@ -621,6 +521,10 @@ impl<'a> Parser<'a> {
             ));
         }
         self.pointer_suffix(&mut ret)?;
+        let ret_reference = self.at("&") && self.peek_at(2).is_punct("(") && self.peek_at(1).tok != Tok::Eof && {
+            self.bump();
+            true
+        };
         // `void __launch_bounds__(256) k(…)`: where nvcc's samples put it.
         self.launch_bounds()?;
         let (name, name_span) = self.ident("a function name")?;
@@ -659,7 +563,43 @@ impl<'a> Parser<'a> {
                 "host code goes in the `host { … }` block",
             );
         }
-        self.bump();
+        let params = self.parameter_list()?;
+        if self.eat(";") {
+            // A prototype: every function is visible everywhere, so it adds nothing.
+            return Ok(());
+        }
+        if !self.at("{") {
+            let t = self.peek();
+            return Err(
+                self.error(t.span, format!("expected `{{` to start the body of `{name}`, found {}", t.describe()))
+            );
+        }
+        let body = self.block_body();
+        let end = self.prev_span();
+        let launch_bounds = self.launch_bounds.take().filter(|bounds| {
+            if !global {
+                self.diags.warning(bounds.span, "`__launch_bounds__` applies to kernels only; it is ignored here");
+            }
+            global
+        });
+        unit.functions.push(Function {
+            global,
+            ret,
+            name,
+            name_span,
+            params,
+            body,
+            end,
+            launch_bounds,
+            owner: None,
+            ret_reference,
+        });
+        Ok(())
+    }
+
+    /// `(T a, const U& b, float x[])`, the `(` being next, through its `)`.
+    fn parameter_list(&mut self) -> PResult<Vec<Param>> {
+        self.expect("(", "to start the parameter list")?;
         let mut params = Vec::new();
         if !(self.at_word("void") && self.peek_at(1).is_punct(")")) {
             while !self.at(")") {
@@ -687,26 +627,7 @@ impl<'a> Parser<'a> {
             self.bump();
         }
         self.expect(")", "to close the parameter list")?;
-        if self.eat(";") {
-            // A prototype: every function is visible everywhere, so it adds nothing.
-            return Ok(());
-        }
-        if !self.at("{") {
-            let t = self.peek();
-            return Err(
-                self.error(t.span, format!("expected `{{` to start the body of `{name}`, found {}", t.describe()))
-            );
-        }
-        let body = self.block_body();
-        let end = self.prev_span();
-        let launch_bounds = self.launch_bounds.take().filter(|bounds| {
-            if !global {
-                self.diags.warning(bounds.span, "`__launch_bounds__` applies to kernels only; it is ignored here");
-            }
-            global
-        });
-        unit.functions.push(Function { global, ret, name, name_span, params, body, end, launch_bounds });
-        Ok(())
+        Ok(params)
     }
 
     // ---- types --------------------------------------------------------------------------
@@ -1107,16 +1028,6 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// A struct member that is a function (a method, constructor or operator): C++ classes
-    /// are not part of the language.
-    fn member_function(&mut self, at: Span) -> Reported {
-        self.error_help(
-            at,
-            "member functions (methods, constructors, operators) are not supported: a struct holds data here",
-            "write a `__device__` function that takes the struct, or a pointer to it",
-        )
-    }
-
     /// Skips `( … )`, the `(` being next, balancing brackets.
     fn skip_parenthesised(&mut self) {
         let mut depth = 0u32;
@@ -1213,7 +1124,14 @@ impl<'a> Parser<'a> {
         loop {
             let mut ty = base;
             self.pointer_suffix(&mut ty)?;
+            let reference = !self.in_host && self.eat("&");
             let (name, name_span) = self.ident("a variable name")?;
+            if reference && !self.at("=") {
+                return Err(self.error(
+                    name_span.after(),
+                    format!("reference `{name}` must be bound where it is declared: `T& {name} = place;`"),
+                ));
+            }
             let mut dims = Vec::new();
             while self.eat("[") {
                 if self.eat("]") {
@@ -1259,6 +1177,19 @@ impl<'a> Parser<'a> {
                 } else {
                     Some(Init::Expr(self.assign()?))
                 }
+            } else if !self.in_host && self.at("(") && matches!(ty.base, BaseType::Struct(_)) && !ty.pointer {
+                // `S s(a, b);`: a constructor's arguments.
+                let args_start = self.peek().span;
+                let args = self.call_args()?;
+                Some(Init::Construct(args, args_start.to(self.prev_span())))
+            } else if !self.in_host && self.at("(") && matches!(ty.base, BaseType::Scalar(_)) && dims.is_empty() {
+                // `int n(5);`: C++'s direct initialization, one value.
+                let args_start = self.peek().span;
+                let mut args = self.call_args()?;
+                if args.len() != 1 {
+                    return Err(self.error(args_start, format!("`{name}` is initialized with one value")));
+                }
+                args.pop().map(Init::Expr)
             } else if ty.base == BaseType::Dim3 && self.at("(") {
                 // `dim3 grid(16, 16);`
                 let args_start = self.peek().span;
@@ -1275,7 +1206,7 @@ impl<'a> Parser<'a> {
                     format!("`extern __shared__` declares an array without a size, sized by the launch: `{name}[]`"),
                 ));
             }
-            decls.push(VarDecl { shared, dynamic, ty, name, name_span, dims, init });
+            decls.push(VarDecl { shared, dynamic, ty, name, name_span, dims, init, reference });
             if !self.eat(",") {
                 break;
             }
@@ -1418,6 +1349,10 @@ impl<'a> Parser<'a> {
         if let Some(op) = op {
             self.bump();
             let operand = self.nested(|p| p.unary())?;
+            if op == UnOp::Deref && matches!(&operand.kind, ExprKind::Name(n) if n == "this") {
+                // `*this`: the object, which `this` already names.
+                return Ok(operand);
+            }
             let span = t.span.to(operand.span);
             return self.mk(ExprKind::Unary(op, Box::new(operand)), span);
         }
@@ -1511,15 +1446,22 @@ impl<'a> Parser<'a> {
                 }
                 Tok::Punct(".") => {
                     self.bump();
+                    // `object.template f<N>()`: the word only tells C++ that a template follows.
+                    self.eat_word("template");
                     let (member, mspan) = self.ident("a member name after `.`")?;
                     let span = e.span.to(mspan);
                     e = self.mk(ExprKind::Member(Box::new(e), member, mspan), span)?;
                 }
                 Tok::Punct("->") => {
-                    // `p->m` is `(*p).m`.
+                    // `p->m` is `(*p).m`; `this` names the object itself (a reference here).
                     self.bump();
+                    self.eat_word("template");
                     let (member, mspan) = self.ident("a member name after `->`")?;
                     let span = e.span.to(mspan);
+                    if matches!(&e.kind, ExprKind::Name(n) if n == "this") {
+                        e = self.mk(ExprKind::Member(Box::new(e), member, mspan), span)?;
+                        continue;
+                    }
                     let deref = self.mk(ExprKind::Unary(UnOp::Deref, Box::new(e)), span)?;
                     e = self.mk(ExprKind::Member(Box::new(deref), member, mspan), span)?;
                 }
@@ -1564,6 +1506,13 @@ impl<'a> Parser<'a> {
                 "nullptr" | "NULL" => ExprKind::Int { value: 0, unsigned: false },
                 w if KEYWORDS.contains(&w) || TYPE_WORDS.contains(&w) => {
                     return Err(self.error(t.span, format!("expected an expression, found the keyword `{w}`")))
+                }
+                w if self.names_struct(w) && self.peek_at(1).is_punct("::") => {
+                    // `Struct::member`: a static member function, by its full name.
+                    self.bump();
+                    self.bump();
+                    let (member, at) = self.ident("a member name after `::`")?;
+                    return self.mk(ExprKind::Name(format!("{w}::{member}")), t.span.to(at));
                 }
                 w => {
                     // `make_float3(…)` makes a `float3`: the type exists from here on.

@@ -211,25 +211,33 @@ impl Gen<'_, '_> {
         if e.names_a_place() {
             return self.place(e);
         }
+        if let ExprKind::Method(receiver, name, nspan, args) = &e.kind {
+            // A member function returning an object (or a reference to one).
+            self.returned_place = None;
+            let v = self.method(receiver, name, *nspan, args, e.span);
+            return self.returned_object(v);
+        }
         let ExprKind::Call(name, _, args) = &e.kind else {
             let v = self.expr(e);
             return self.value_place(v);
         };
+        if let Some(id) = self.struct_named(name) {
+            return self.temporary(id, args, e.span);
+        }
+        if self.names_an_object(name) {
+            self.returned_place = None;
+            let v = self.expr(e);
+            return self.returned_object(v);
+        }
         // A device function returning a struct: its leaves, once inlined.
         let resolved = self.resolve_call(name, args, e.span);
         if let Some(Err(())) = resolved {
             return Place::Error;
         }
-        if let Some(Ok(fi)) = resolved {
-            let returns = self.sigs[fi].ret;
-            let v = self.expr(e);
-            return match returns {
-                Ty::Struct(id) if v.ty != Ty::Error => {
-                    let regs = core::mem::take(&mut self.returned);
-                    Place::Regs { regs, id, name: String::new(), is_const: true }
-                }
-                _ => self.value_place(v),
-            };
+        if let Some(Ok(_)) = resolved {
+            self.returned_place = None;
+            let v = self.call(name, e.span, args, e.span);
+            return self.returned_object(v);
         }
         let unit = self.unit;
         let made = name.strip_prefix("make_").and_then(|vector| unit.structs.iter().position(|s| s.name == vector));
@@ -249,6 +257,26 @@ impl Gen<'_, '_> {
             regs.push(self.copied(v.op));
         }
         Place::Regs { regs, id: id as u16, name: String::new(), is_const: true }
+    }
+
+    /// What a call that returned `v` gives as a struct's place: the place a reference names,
+    /// the registers of an object returned by value, or a value (for the caller's message).
+    fn returned_object(&mut self, v: Val) -> Place {
+        if let Some(place) = self.returned_place.take() {
+            if matches!(place.ty(), Ty::Struct(_)) {
+                return place;
+            }
+            self.access_at = Span::default();
+            let v = self.load_place(&place);
+            return self.value_place(v);
+        }
+        match v.ty {
+            Ty::Struct(id) => {
+                let regs = core::mem::take(&mut self.returned);
+                Place::Regs { regs, id, name: String::new(), is_const: true }
+            }
+            _ => self.value_place(v),
+        }
     }
 
     /// A struct where a number is wanted: an error at `span`.

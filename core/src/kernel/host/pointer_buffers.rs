@@ -21,7 +21,7 @@ impl Host<'_, '_> {
         }
         let items = match &d.init {
             None => &[][..],
-            Some(Init::List(items, _)) => &items[..],
+            Some(Init::List(items, _) | Init::Construct(items, _)) => &items[..],
             Some(Init::Expr(e)) => {
                 self.diags.error_help(
                     e.span,

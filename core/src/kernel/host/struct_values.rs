@@ -48,7 +48,7 @@ impl Host<'_, '_> {
         let mut value: Vec<(u32, Ty)> = kinds.iter().map(|&(_, t)| (0, host_ty(t))).collect();
         match &d.init {
             None => {}
-            Some(Init::List(items, _)) => {
+            Some(Init::List(items, _) | Init::Construct(items, _)) => {
                 if let Some(extra) = items.get(value.len()) {
                     self.diags
                         .error(extra.span, format!("too many initializers for `{}` ({} members)", d.name, value.len()));
