@@ -255,3 +255,39 @@ host { int o[8]; k<<<1, 8>>>(o); }
     let run = Run::new(src);
     assert_eq!(run.ints("o"), (0..8).map(|t| 8 * t).collect::<Vec<i32>>());
 }
+
+#[test]
+fn class_templates_with_member_templates_inside_one_another() {
+    // `Grid<W, H>` holds a `Buf<int, W * H>` and calls its member template with a struct
+    // template's instance as the argument; `Grid<4, 2>` and `Buf<int, 4 * 2>` are made from
+    // the kernel template's instance `k<4>`.
+    let src = r#"
+template <typename T, int N>
+struct Buf {
+    T data[N];
+    template <typename F>
+    __device__ void apply(const F& f) { data[threadIdx.x] = f(data[threadIdx.x]); }
+    __device__ T& operator[](int i) { return data[i]; }
+    __device__ static int size() { return N; }
+};
+template <int K>
+struct Add { __device__ int operator()(int x) const { return x + K; } };
+template <int W, int H>
+class Grid {
+    Buf<int, W * H> cells;
+  public:
+    __device__ static void run(int* out) {
+        __shared__ Grid<W, H> g;
+        g.cells[threadIdx.x] = threadIdx.x;
+        g.cells.apply<Add<5> >(Add<5>());
+        out[threadIdx.x] = g.cells[threadIdx.x] * Buf<int, W * H>::size();
+    }
+};
+template <int W>
+__global__ void k(int* out) { Grid<W, 2>::run(out); }
+host { int out[8]; k<4><<<1, 8>>>(out); }
+"#;
+    let run = Run::new(src);
+    assert_eq!(run.ints("out"), (0..8).map(|t| (t + 5) * 8).collect::<Vec<i32>>());
+    assert_timing_matches_reference(src);
+}

@@ -638,7 +638,7 @@ impl<'a> Parser<'a> {
             Tok::Ident(w) => {
                 TYPE_WORDS.contains(&w.as_str())
                     || (w == "struct" && matches!(self.peek_at(1).tok, Tok::Ident(_)))
-                    || (self.names_struct(w) && !self.peek_at(1).is_punct("("))
+                    || (self.names_struct(w) && !self.peek_at(1).is_punct("(") && !self.peek_at(1).is_punct("::"))
                     || w == "auto"
                     || is_group_type(w)
                     || (self.in_host && matches!(w.as_str(), "graph" | "stream" | "dim3"))

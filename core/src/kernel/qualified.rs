@@ -1,4 +1,4 @@
-//! Qualified names, after macro expansion: `std::` and `::` are dropped (the standard
+//! Qualified names, after macro expansion: `std::` and a leading `::` are dropped (the standard
 //! functions a kernel may call, `std::min` or `std::sqrt`, are the built-ins of the same
 //! name), the file's own `namespace` blocks open into the file (their names' qualifiers go
 //! too), and a name of cooperative groups (`cooperative_groups::`, an alias declared with
@@ -107,7 +107,7 @@ pub(super) fn resolve(tokens: Vec<Token>, diags: &mut Diags) -> Vec<Token> {
         if (t.is_ident("std") && tokens.get(i + 1).is_some_and(|c| c.is_punct("::")))
             || (t.is_punct("::")
                 && ident(i + 1).is_some()
-                && !out.last().is_some_and(|p| matches!(p.tok, Tok::Ident(_))))
+                && !out.last().is_some_and(|p| matches!(p.tok, Tok::Ident(_)) || p.is_punct(">")))
         {
             i += if t.is_punct("::") { 1 } else { 2 };
             continue;

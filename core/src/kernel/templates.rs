@@ -1,10 +1,13 @@
-//! Function templates, after macro expansion: `template <typename T, int N> __device__ T f(…)`
-//! is kept aside, and each use with arguments, `f<float, 4>(…)` or a launch
-//! `k<256><<<g, b>>>(…)`, becomes a call of a function named `f<float, 4>`, made once from
-//! the template's tokens with each parameter replaced by its argument (a value that is more
-//! than one token in parentheses) and placed where the template was. Uses inside an instance
-//! are found the same way, so templates may use each other. Arguments must be written out:
-//! they are not deduced from a call's arguments.
+//! Templates, after macro expansion: `template <typename T, int N> __device__ T f(…)` (or a
+//! `struct`/`class` template) is kept aside, and each use with arguments, `f<float, 4>(…)`, a
+//! launch `k<256><<<g, b>>>(…)` or a type `Buf<int, 64>`, names an instance, `f<float, 4>`,
+//! made once from the template's tokens with each parameter replaced by its argument (a value
+//! that is more than one token in parentheses) and placed where the template was. Uses
+//! inside an instance are found the same way, so templates may use each other; a template
+//! defined inside a class template's instance (a member template) is that instance's own,
+//! seen from its code first, and `object.f<…>()` makes `f`'s instance in every struct that
+//! has a member template `f`, as the object's type is not known here. Arguments must be
+//! written out: they are not deduced from a call's arguments.
 
 use alloc::format;
 use alloc::string::String;
@@ -25,67 +28,118 @@ struct Param {
 struct Template {
     name: String,
     params: Vec<Param>,
-    /// The definition after `template <…>`, from its first token to its closing `}`.
+    /// The definition after `template <…>`, from its first token to its closing `}` (and a
+    /// struct's `;`).
     body: Vec<Token>,
-    /// Where in the output its instances go.
-    insert_at: usize,
+    /// A `struct` or `class` template, whose instances are structs.
+    class: bool,
+    /// The instance whose body defines it (a member template of a class template's
+    /// instance), or `None` for one at file scope or in a plain struct.
+    container: Option<(usize, usize)>,
     /// Its instances: the name of each and its tokens.
     instances: Vec<(String, Vec<Token>)>,
 }
+
+/// Most templates defined inside one another's instances: a bound on the nesting that
+/// assembling the output follows.
+const MAX_NESTING: usize = 32;
+
+/// The start of a marker token's name: a place where a template was defined, which its
+/// instances replace. No identifier of a source file can contain the control character.
+const MARK: &str = "\u{1}template ";
 
 pub(super) fn instantiate(tokens: Vec<Token>, diags: &mut Diags) -> Vec<Token> {
     if !tokens.iter().any(|t| t.is_ident("template")) {
         return tokens;
     }
     let mut templates: Vec<Template> = Vec::new();
+    let rest = extract(&tokens, None, &mut templates, diags);
+    let mut made = Made::default();
+    let rest = rewrite(&rest, None, &mut templates, &mut made, diags);
+    // Instances may define and use templates too: each in turn, in the order they were
+    // made, until none is left new.
+    let mut next = 0;
+    while let Some(&(t, k)) = made.order.get(next) {
+        next += 1;
+        let body = core::mem::take(&mut templates[t].instances[k].1);
+        let rewritten = rewrite(&body, Some((t, k)), &mut templates, &mut made, diags);
+        templates[t].instances[k].1 = rewritten;
+    }
+    let mut out = Vec::with_capacity(rest.len());
+    emit(&rest, &templates, &mut out);
+    out
+}
+
+/// `tokens` with each template definition taken out into `templates` (defined in
+/// `container`), a marker left where it was.
+fn extract(
+    tokens: &[Token],
+    container: Option<(usize, usize)>,
+    templates: &mut Vec<Template>,
+    diags: &mut Diags,
+) -> Vec<Token> {
     let mut rest: Vec<Token> = Vec::with_capacity(tokens.len());
     let mut i = 0;
     while i < tokens.len() {
         if tokens[i].is_ident("template") && tokens.get(i + 1).is_some_and(|t| t.is_punct("<")) {
-            i = definition(&tokens, i, rest.len(), &mut templates, diags);
+            let before = templates.len();
+            let at = tokens[i].clone();
+            i = definition(tokens, i, container, templates, diags);
+            if templates.len() > before {
+                rest.push(Token { tok: Tok::Ident(format!("{MARK}{before}")), ..at });
+            }
             continue;
         }
         rest.push(tokens[i].clone());
         i += 1;
     }
-    let mut made = 0;
-    let rest = rewrite(&rest, &mut templates, &mut made, diags);
-    // Instances may use templates too: rewrite each until none is left new.
-    let mut next = 0;
-    while let Some((t, k)) = pending(&templates, &mut next) {
-        let body = core::mem::take(&mut templates[t].instances[k].1);
-        let rewritten = rewrite(&body, &mut templates, &mut made, diags);
-        templates[t].instances[k].1 = rewritten;
-    }
-    let mut out = Vec::with_capacity(rest.len());
-    let mut at = 0;
-    for t in &templates {
-        out.extend(rest[at..t.insert_at].iter().cloned());
-        at = t.insert_at;
-        for (_, body) in &t.instances {
-            out.extend(body.iter().cloned());
-        }
-    }
-    out.extend(rest[at..].iter().cloned());
-    out
+    rest
 }
 
-/// The `n`-th instance made overall (templates in order, then instances in order), if
-/// there is one, as (template, instance); advances `n`.
-fn pending(templates: &[Template], n: &mut usize) -> Option<(usize, usize)> {
-    // Instances are appended as they are made, so counting them again in a fixed order
-    // finds every one exactly once whatever template it belongs to.
-    let mut seen = 0;
-    for (t, template) in templates.iter().enumerate() {
-        for k in 0..template.instances.len() {
-            if seen == *n {
-                *n += 1;
-                return Some((t, k));
-            }
-            seen += 1;
+/// `tokens` into `out`, each marker replaced by its template's instances (themselves
+/// expanded).
+fn emit(tokens: &[Token], templates: &[Template], out: &mut Vec<Token>) {
+    for t in tokens {
+        let marked = match &t.tok {
+            Tok::Ident(w) => w.strip_prefix(MARK).and_then(|n| n.parse::<usize>().ok()),
+            _ => None,
+        };
+        match marked.and_then(|n| templates.get(n)) {
+            Some(template) => template.instances.iter().for_each(|(_, body)| emit(body, templates, out)),
+            None => out.push(t.clone()),
         }
     }
-    None
+}
+
+/// How many instances contain the code of `scope` (the instance itself included).
+fn depth(templates: &[Template], mut scope: Option<(usize, usize)>) -> usize {
+    let mut n = 0;
+    while let Some((t, _)) = scope {
+        n += 1;
+        scope = templates[t].container;
+    }
+    n
+}
+
+/// The template named `name` seen from code in `scope`: the innermost one of that name
+/// defined in `scope` or an instance containing it, else one at file scope.
+fn visible(templates: &[Template], name: &str, mut scope: Option<(usize, usize)>) -> Option<usize> {
+    loop {
+        if let Some(t) = templates.iter().position(|tp| tp.name == name && tp.container == scope) {
+            return Some(t);
+        }
+        let (t, _) = scope?;
+        scope = templates[t].container;
+    }
+}
+
+/// The instances made so far, in order, as (template, instance); how many were asked for.
+#[derive(Default)]
+struct Made {
+    order: Vec<(usize, usize)>,
+    asked: usize,
+    /// Template arguments being named inside one another's.
+    level: usize,
 }
 
 /// The first `(` or `{` in `tokens[from..end]` outside a `__launch_bounds__(…)`: a function's
@@ -114,11 +168,12 @@ fn parameters_or_body(tokens: &[Token], from: usize, end: usize) -> Option<usize
     None
 }
 
-/// Reads `template <params> definition` at `start`; returns where the next token is.
+/// Reads `template <params> definition` at `start` (in code of `container`); returns where
+/// the next token is.
 fn definition(
     tokens: &[Token],
     start: usize,
-    insert_at: usize,
+    container: Option<(usize, usize)>,
     templates: &mut Vec<Template>,
     diags: &mut Diags,
 ) -> usize {
@@ -127,7 +182,7 @@ fn definition(
         diags.error(at, "expected `>` to close the template's parameters");
         return tokens.len().saturating_sub(1);
     };
-    let end = definition_end(tokens, close + 1);
+    let mut end = definition_end(tokens, close + 1);
     let header_end = parameters_or_body(tokens, close + 1, end);
     let is_function =
         header_end.is_some_and(|h| tokens[h].is_punct("(")) && tokens[end.min(tokens.len() - 1)].is_punct("}");
@@ -135,19 +190,31 @@ fn definition(
         diags.error(at, "explicit specializations (`template <>`) are not supported");
         return end + 1;
     }
-    if tokens[close + 1..end].iter().any(|t| t.is_ident("struct") || t.is_ident("class")) && !is_function {
-        diags.error(at, "class templates are not supported; only function templates");
+    // `template <…> struct Name { … };` (or `class`, or `struct Name : Base<…> {`).
+    let keyword = (close + 1..end).find(|&k| tokens[k].is_ident("struct") || tokens[k].is_ident("class"));
+    let class = !is_function && keyword.is_some() && tokens[end.min(tokens.len() - 1)].is_punct("}");
+    if !is_function && keyword.is_some() && !class {
+        // `template <…> struct Name;`: a declaration ahead of the definition.
         return end + 1;
     }
-    let Some(paren) = header_end.filter(|_| is_function) else {
+    if depth(templates, container) >= MAX_NESTING {
+        diags.error(at, format!("templates are defined inside one another more than {MAX_NESTING} deep"));
+        return end + 1;
+    }
+    let name_at = match (class, header_end.filter(|_| is_function)) {
+        (true, _) => keyword.map_or(end, |k| k + 1),
+        (false, Some(paren)) => paren - 1,
         // A declaration ahead of the definition: the definition is what counts.
+        (false, None) => return end + 1,
+    };
+    let Some(Tok::Ident(name)) = tokens.get(name_at).map(|t| &t.tok) else {
+        let what = if class { "the struct template's name" } else { "the template function's name before `(`" };
+        diags.error(tokens[name_at.min(tokens.len() - 1)].span, format!("expected {what}"));
         return end + 1;
     };
-    let name_at = paren - 1;
-    let Tok::Ident(name) = &tokens[name_at].tok else {
-        diags.error(tokens[name_at].span, "expected the template function's name before `(`");
-        return end + 1;
-    };
+    if class && tokens.get(end + 1).is_some_and(|t| t.is_punct(";")) {
+        end += 1;
+    }
     let mut params = Vec::new();
     for p in split_arguments(&tokens[start + 2..close]) {
         let eq = p.iter().position(|t| t.is_punct("="));
@@ -159,90 +226,147 @@ fn definition(
         params.push(Param { name: pname.clone(), default: eq.map(|e| p[e + 1..].to_vec()) });
     }
     let body = tokens[close + 1..=end].to_vec();
-    templates.push(Template { name: name.clone(), params, body, insert_at, instances: Vec::new() });
+    templates.push(Template { name: name.clone(), params, body, class, container, instances: Vec::new() });
     end + 1
 }
 
 /// Replaces every `name<args>` of a template in `tokens` by its instance's name, making the
 /// instance where it is new.
-fn rewrite(tokens: &[Token], templates: &mut [Template], made: &mut usize, diags: &mut Diags) -> Vec<Token> {
+fn rewrite(
+    tokens: &[Token],
+    scope: Option<(usize, usize)>,
+    templates: &mut Vec<Template>,
+    made: &mut Made,
+    diags: &mut Diags,
+) -> Vec<Token> {
     let mut out = Vec::with_capacity(tokens.len());
     let mut i = 0;
     while i < tokens.len() {
         let t = &tokens[i];
-        let Some(ti) = (match &t.tok {
-            Tok::Ident(w) => templates.iter().position(|tp| &tp.name == w),
-            _ => None,
-        }) else {
+        let Tok::Ident(word) = &t.tok else {
             out.push(t.clone());
             i += 1;
             continue;
         };
+        // `object.f<…>(…)` where no `f` is in sight: a member template of the object's struct,
+        // whose type is not known here, so it is made in every struct that has an `f`.
+        let member = matches!(out.last(), Some(p) if p.is_punct(".") || p.is_punct("->"));
+        let targets: Vec<usize> = match visible(templates, word, scope) {
+            Some(ti) => alloc::vec![ti],
+            None if member => (0..templates.len()).filter(|&k| templates[k].name == *word).collect(),
+            None => Vec::new(),
+        };
+        if targets.is_empty() {
+            out.push(t.clone());
+            i += 1;
+            continue;
+        }
         let close = tokens.get(i + 1).filter(|n| n.is_punct("<")).and_then(|_| closing_angle(tokens, i + 1));
         let Some(close) = close else {
             if tokens.get(i + 1).is_some_and(|n| n.is_punct("(") || n.is_punct("<<<")) {
-                let name = &templates[ti].name;
                 diags.error(
                     t.span,
-                    format!("`{name}` is a template: write its arguments, `{name}<…>`; they are not deduced here"),
+                    format!("`{word}` is a template: write its arguments, `{word}<…>`; they are not deduced here"),
                 );
             }
             out.push(t.clone());
             i += 1;
             continue;
         };
-        let args = split_arguments(&tokens[i + 2..close]);
-        let template = &templates[ti];
-        if args.len() > template.params.len() {
-            diags.error(
-                t.span,
-                format!("`{}` takes {} template arguments, got {}", template.name, template.params.len(), args.len()),
-            );
-            i = close + 1;
-            continue;
-        }
-        let mut bound: Vec<(String, Vec<Token>)> = Vec::new();
-        let mut missing = None;
-        for (k, p) in template.params.iter().enumerate() {
-            let value = match (args.get(k), &p.default) {
-                (Some(a), _) => a.to_vec(),
-                (None, Some(d)) => substitute(d, &bound),
-                (None, None) => {
-                    missing = Some(p.name.clone());
-                    break;
-                }
-            };
-            bound.push((p.name.clone(), value));
-        }
-        if let Some(p) = missing {
-            diags.error(t.span, format!("`{}` needs a template argument for `{p}`", template.name));
-            i = close + 1;
-            continue;
-        }
-        let texts: Vec<String> = bound.iter().map(|(_, v)| text(v)).collect();
-        let instance = format!("{}<{}>", template.name, texts.join(", "));
-        if !templates[ti].instances.iter().any(|(n, _)| *n == instance) {
-            *made += 1;
-            if *made > MAX_INSTANCES {
-                if *made == MAX_INSTANCES + 1 {
-                    diags.error(t.span, format!("more than {MAX_INSTANCES} template instances: does a template instantiate itself without end?"));
-                }
-            } else {
-                let template = &templates[ti];
-                let mut body = substitute(&template.body, &bound);
-                if let Some(at) = name_position(&body, &template.name) {
-                    body[at].tok = Tok::Ident(instance.clone());
-                }
-                templates[ti].instances.push((instance.clone(), body));
+        // Arguments that are instances themselves (`apply<Add<5>>`) are named first.
+        let mut args: Vec<Vec<Token>> = split_arguments(&tokens[i + 2..close]).iter().map(|a| a.to_vec()).collect();
+        if args.iter().any(|a| a.iter().any(|t| t.is_punct("<"))) {
+            if made.level >= MAX_NESTING {
+                diags.error(t.span, format!("template arguments nest more than {MAX_NESTING} deep"));
+                i = close + 1;
+                continue;
             }
+            made.level += 1;
+            args = args.iter().map(|a| rewrite(a, scope, templates, made, diags)).collect();
+            made.level -= 1;
         }
-        let mut named = t.clone();
-        named.tok = Tok::Ident(instance);
-        named.span = t.span.to(tokens[close].span);
-        out.push(named);
+        let mut name = None;
+        for ti in targets {
+            name = name.or(instance(ti, &args, t, templates, made, diags));
+        }
+        if let Some(instance) = name {
+            let mut named = t.clone();
+            named.tok = Tok::Ident(instance);
+            named.span = t.span.to(tokens[close].span);
+            out.push(named);
+        }
         i = close + 1;
     }
     out
+}
+
+/// The instance of template `ti` for arguments `args` (written at `t`), made if it is new;
+/// its name, or `None` after an error.
+fn instance(
+    ti: usize,
+    args: &[Vec<Token>],
+    t: &Token,
+    templates: &mut Vec<Template>,
+    made: &mut Made,
+    diags: &mut Diags,
+) -> Option<String> {
+    let template = &templates[ti];
+    if args.len() > template.params.len() {
+        diags.error(
+            t.span,
+            format!("`{}` takes {} template arguments, got {}", template.name, template.params.len(), args.len()),
+        );
+        return None;
+    }
+    let mut bound: Vec<(String, Vec<Token>)> = Vec::new();
+    for (k, p) in template.params.iter().enumerate() {
+        let value = match (args.get(k), &p.default) {
+            (Some(a), _) => a.clone(),
+            (None, Some(d)) => substitute(d, &bound),
+            (None, None) => {
+                diags.error(t.span, format!("`{}` needs a template argument for `{}`", template.name, p.name));
+                return None;
+            }
+        };
+        bound.push((p.name.clone(), value));
+    }
+    let texts: Vec<String> = bound.iter().map(|(_, v)| text(v)).collect();
+    let instance = format!("{}<{}>", template.name, texts.join(", "));
+    if templates[ti].instances.iter().any(|(n, _)| *n == instance) {
+        return Some(instance);
+    }
+    made.asked += 1;
+    if made.asked > MAX_INSTANCES {
+        if made.asked == MAX_INSTANCES + 1 {
+            diags.error(
+                t.span,
+                format!(
+                    "more than {MAX_INSTANCES} template instances: does a template instantiate itself without end?"
+                ),
+            );
+        }
+        return Some(instance);
+    }
+    let template = &templates[ti];
+    let mut body = substitute(&template.body, &bound);
+    if template.class {
+        // The struct's own name, alone (its constructors, `Name& other`), is this instance;
+        // `Name<…>` is rewritten as any use is.
+        for k in 0..body.len() {
+            let alone = !body.get(k + 1).is_some_and(|n| n.is_punct("<"));
+            if body[k].is_ident(&template.name) && alone {
+                body[k].tok = Tok::Ident(instance.clone());
+            }
+        }
+    } else if let Some(at) = name_position(&body, &template.name) {
+        body[at].tok = Tok::Ident(instance.clone());
+    }
+    // The templates it defines exist from now on, for the code that uses the instance.
+    let k = templates[ti].instances.len();
+    let body = extract(&body, Some((ti, k)), templates, diags);
+    made.order.push((ti, k));
+    templates[ti].instances.push((instance.clone(), body));
+    Some(instance)
 }
 
 /// Where the function's name is in a definition's tokens: its first use before a `(`.
