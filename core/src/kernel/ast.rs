@@ -61,6 +61,13 @@ pub(crate) struct TypeExpr {
     pub span: Span,
 }
 
+impl TypeExpr {
+    /// `base` as such: no pointer, no `const`.
+    pub fn plain(base: BaseType, span: Span) -> TypeExpr {
+        TypeExpr { base, pointer: false, indirect: false, pointee_const: false, is_const: false, span }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum UnOp {
     Neg,

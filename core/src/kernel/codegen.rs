@@ -1197,8 +1197,6 @@ impl<'a, 'd> Gen<'a, 'd> {
             );
             return;
         }
-        let place = if v.names_a_place() { self.place(v) } else { super::expr::Place::Error };
-        let found = place.ty();
         if !v.names_a_place() {
             self.expr(v);
             self.diags.error(
@@ -1207,6 +1205,8 @@ impl<'a, 'd> Gen<'a, 'd> {
             );
             return;
         }
+        let place = self.place(v);
+        let found = place.ty();
         if found != ret && found != Ty::Error && ret != Ty::Error {
             let (want, got) = (self.a_type(ret), self.a_type(found));
             self.diags.error(v.span, format!("`{name}` returns a reference to {want}, not to {got}"));
@@ -1361,47 +1361,8 @@ impl<'a, 'd> Gen<'a, 'd> {
             return;
         };
         let param = Param { ty: d.ty, name: d.name.clone(), span: d.name_span, reference: true };
-        let place = self.reference_argument_for(&d.name, ty, d.ty.is_const, e);
+        let place = self.bound_place(super::expr::Binding::Var(&d.name), ty, d.ty.is_const, e);
         self.bind_reference(&param, ty, place);
-    }
-
-    /// What reference `name` (to a `ty`) is bound to by its initializer `e`.
-    fn reference_argument_for(&mut self, name: &str, ty: Ty, is_const: bool, e: &Expr) -> super::expr::Place {
-        use super::expr::Place;
-        if e.names_a_place() {
-            let place = self.place(e);
-            let element = matches!(place, Place::Local { .. } | Place::MemArray { .. });
-            match place.ty() {
-                Ty::Error => return Place::Error,
-                t if t == ty && !element => return place,
-                _ if is_const && !element && !matches!(ty, Ty::Struct(_)) => {}
-                t => {
-                    let (want, got) = (self.a_type(ty), self.a_type(t));
-                    let got = if element { String::from("an element of a local array") } else { got };
-                    self.diags
-                        .error(e.span, format!("`{name}` is a reference to {want}: bind it to one, not to {got}"));
-                    return Place::Error;
-                }
-            }
-        } else if !is_const {
-            self.diags.error(
-                e.span,
-                format!("`{name}` is a reference: bind it to a variable, an element or a member, not a value"),
-            );
-            return Place::Error;
-        }
-        if matches!(ty, Ty::Struct(_)) {
-            let place = self.struct_source(e);
-            if place.ty() != ty && place.ty() != Ty::Error {
-                let (want, got) = (self.a_type(ty), self.a_type(place.ty()));
-                self.diags.error(e.span, format!("`{name}` is a reference to {want}, not to {got}"));
-                return Place::Error;
-            }
-            return place;
-        }
-        let v = self.expr(e);
-        let v = self.convert_checked(v, ty, super::expr::Ctx::Init, e);
-        self.value_place(v)
     }
 
     /// `auto x = value;`: `x` takes the value's type.

@@ -59,6 +59,56 @@ pub(crate) enum Ctx<'s> {
     Return(&'s str),
 }
 
+/// Where a reference is bound, for the wording of a mistake: an argument of a device function,
+/// or a reference variable (`T& name = …;`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Binding<'s> {
+    Arg { func: &'s str, index: usize },
+    Var(&'s str),
+}
+
+impl<'s> Binding<'s> {
+    fn ctx(self) -> Ctx<'s> {
+        match self {
+            Binding::Arg { func, index } => Ctx::Arg { func, index },
+            Binding::Var(_) => Ctx::Init,
+        }
+    }
+
+    /// Bound to a temporary object of the wrong struct.
+    fn not_that_object(self, want: &str, got: &str) -> String {
+        match self {
+            Binding::Arg { func, index } => {
+                format!("argument {} of `{func}` is a reference to {want}, not {got}", index + 1)
+            }
+            Binding::Var(name) => format!("`{name}` is a reference to {want}, not to {got}"),
+        }
+    }
+
+    /// Bound to a place of the wrong type (`what`).
+    fn not_that_place(self, want: &str, what: &str) -> String {
+        match self {
+            Binding::Arg { func, index } => {
+                format!("argument {} of `{func}` is a reference to {want}: pass one, not {what}", index + 1)
+            }
+            Binding::Var(name) => format!("`{name}` is a reference to {want}: bind it to one, not to {what}"),
+        }
+    }
+
+    /// A non-`const` reference bound to a value.
+    fn not_a_value(self, want: &str) -> String {
+        match self {
+            Binding::Arg { func, index } => format!(
+                "argument {} of `{func}` is a reference to {want}: pass a variable or an element, not a value",
+                index + 1
+            ),
+            Binding::Var(name) => {
+                format!("`{name}` is a reference: bind it to a variable, an element or a member, not a value")
+            }
+        }
+    }
+}
+
 /// Something that can be written: a variable, a local-array element or a memory word (or a
 /// struct: a struct variable's registers, a struct in memory).
 #[derive(Clone, Debug)]
@@ -1596,7 +1646,7 @@ impl Gen<'_, '_> {
         for (k, (e, &t)) in args.iter().zip(&params).enumerate() {
             let param = &self.unit.functions[fi].params[k + skip];
             if param.reference {
-                let place = self.reference_argument(name, k, t, param.ty.is_const, e);
+                let place = self.bound_place(Binding::Arg { func: name, index: k }, t, param.ty.is_const, e);
                 ok &= !matches!(place, Place::Error);
                 refs.push(Some(place));
                 continue;
@@ -1628,10 +1678,11 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// What reference parameter `index` of `func`, of type `ty`, names: the argument's place
-    /// when it is a variable or element of that type; for a `const` reference, a value (a
-    /// copy in a register of its own) also does, as C++ binds a temporary.
-    fn reference_argument(&mut self, func: &str, index: usize, ty: Ty, is_const: bool, e: &Expr) -> Place {
+    /// What a reference to a `ty` bound by `e` names (`at` says where, for the messages):
+    /// the argument's place when it is a variable, element or member of that type; for a
+    /// `const` reference, a value (a copy in a register of its own) or a temporary object
+    /// also does, as C++ binds a temporary.
+    pub(super) fn bound_place(&mut self, at: Binding<'_>, ty: Ty, is_const: bool, e: &Expr) -> Place {
         let lvalue = e.names_a_place();
         let is_local_value = |p: &Place| matches!(p, Place::Local { .. } | Place::MemArray { .. });
         if let (false, true, Ty::Struct(_)) = (lvalue, is_const, ty) {
@@ -1641,7 +1692,7 @@ impl Gen<'_, '_> {
                 return place;
             }
             let (want, got) = (self.a_type(ty), self.a_type(place.ty()));
-            self.diags.error(e.span, format!("argument {} of `{func}` is a reference to {want}, not {got}", index + 1));
+            self.diags.error(e.span, at.not_that_object(&want, &got));
             return Place::Error;
         }
         if lvalue {
@@ -1656,26 +1707,17 @@ impl Gen<'_, '_> {
             if !is_const || is_local_value(&place) || matches!(ty, Ty::Struct(_)) {
                 let (want, got) = (self.a_type(ty), self.a_type(found));
                 let what = if is_local_value(&place) { "an element of a local array".into() } else { got };
-                self.diags.error(
-                    e.span,
-                    format!("argument {} of `{func}` is a reference to {want}: pass one, not {what}", index + 1),
-                );
+                self.diags.error(e.span, at.not_that_place(&want, &what));
                 return Place::Error;
             }
         } else if !is_const {
             let want = self.a_type(ty);
-            self.diags.error(
-                e.span,
-                format!(
-                    "argument {} of `{func}` is a reference to {want}: pass a variable or an element, not a value",
-                    index + 1
-                ),
-            );
+            self.diags.error(e.span, at.not_a_value(&want));
             return Place::Error;
         }
         // A `const` reference to a value: the value, converted, in a register of its own.
         let v = self.expr(e);
-        let v = self.convert_checked(v, ty, Ctx::Arg { func, index }, e);
+        let v = self.convert_checked(v, ty, at.ctx(), e);
         self.value_place(v)
     }
 

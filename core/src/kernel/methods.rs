@@ -21,13 +21,7 @@ impl Gen<'_, '_> {
     /// struct variable, reference, or `__shared__` object, or a struct member of one.
     pub(super) fn struct_type_of(&self, e: &Expr) -> Option<u16> {
         match &e.kind {
-            ExprKind::Name(n) => match self.lookup(n)? {
-                Sym::Struct { id, .. } => Some(*id),
-                Sym::MemRef { ty: Ty::Struct(id), .. } => Some(*id),
-                Sym::Shared { elem: Ty::Struct(id), dims, .. } if dims.is_empty() => Some(*id),
-                Sym::Global { elem: Ty::Struct(id), dims, .. } if dims.is_empty() => Some(*id),
-                _ => None,
-            },
+            ExprKind::Name(n) => self.object_named(n),
             ExprKind::Member(b, m, _) => {
                 let id = self.struct_type_of(b)?;
                 let f = self.unit.structs[id as usize].field(m)?;
@@ -40,10 +34,21 @@ impl Gen<'_, '_> {
         }
     }
 
+    /// The struct of the object `name` names, if it names one (whose call is its
+    /// `operator()`).
+    fn object_named(&self, name: &str) -> Option<u16> {
+        match self.lookup(name)? {
+            Sym::Struct { id, .. } => Some(*id),
+            Sym::MemRef { ty: Ty::Struct(id), .. } => Some(*id),
+            Sym::Shared { elem: Ty::Struct(id), dims, .. } if dims.is_empty() => Some(*id),
+            Sym::Global { elem: Ty::Struct(id), dims, .. } if dims.is_empty() => Some(*id),
+            _ => None,
+        }
+    }
+
     /// Whether `name` is an object, whose call is its `operator()`.
     pub(super) fn names_an_object(&self, name: &str) -> bool {
-        let e = Expr::new(ExprKind::Name(name.into()), Span::default());
-        self.struct_type_of(&e).is_some()
+        self.object_named(name).is_some()
     }
 
     /// The struct named `name` (for a constructor call `S(…)`), unless a variable or a
@@ -102,7 +107,7 @@ impl Gen<'_, '_> {
             let field = unit.structs[id as usize].field(member);
             if let Some(Ty::Struct(inner)) = field.filter(|f| f.dims.is_empty()).map(super::structs::member_ty) {
                 // `this->op(x)`: a member holding a function object.
-                let place = self.member_of(&this, id, member, nspan);
+                let place = self.member_of(this, member, nspan);
                 return self.member_call(place, inner, "operator()", nspan, args, span);
             }
             let full = format!("{struct_name}::{member}");
@@ -188,23 +193,6 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// Member `member` (a struct) of the object at `this`.
-    fn member_of(&mut self, this: &Place, id: u16, member: &str, span: Span) -> Place {
-        // `member_place` takes an expression: the object's place is bound to a name first.
-        let sym = match this.clone() {
-            Place::Regs { regs, is_const, .. } => Sym::Struct { regs, id, is_const },
-            Place::Mem { space, base, offset, readonly, .. } => {
-                Sym::MemRef { space, base, offset, ty: Ty::Struct(id), readonly }
-            }
-            _ => return Place::Error,
-        };
-        self.scopes.push(alloc::vec![(String::from(" object"), sym)]);
-        let object = Expr::new(ExprKind::Name(String::from(" object")), span);
-        let place = self.member_place(&object, member, span);
-        self.scopes.pop();
-        place
-    }
-
     /// `receiver[index]` on an object: the place its `operator[]` returns.
     pub(super) fn subscript_place(&mut self, receiver: &Expr, index: &Expr, span: Span) -> Place {
         let this = self.struct_source(receiver);
@@ -248,9 +236,7 @@ impl Gen<'_, '_> {
     /// without constructors, only `S()` (nothing to run) is allowed.
     pub(super) fn construct(&mut self, place: &Place, id: u16, args: &[Expr], span: Span) -> bool {
         let unit = self.unit;
-        let ctors: Vec<usize> = (0..unit.functions.len())
-            .filter(|&k| unit.functions[k].owner.as_ref().is_some_and(|o| o.id == id && o.constructor))
-            .collect();
+        let ctors = self.constructors(id);
         let name = &unit.structs[id as usize].name;
         if ctors.is_empty() {
             if args.is_empty() {
@@ -272,7 +258,15 @@ impl Gen<'_, '_> {
     /// Whether struct `id` has a constructor (a declaration without arguments runs the one
     /// taking none).
     pub(super) fn has_constructor(&self, id: u16) -> bool {
-        self.unit.functions.iter().any(|f| f.owner.as_ref().is_some_and(|o| o.id == id && o.constructor))
+        !self.constructors(id).is_empty()
+    }
+
+    /// The constructors of struct `id`, by function index.
+    fn constructors(&self, id: u16) -> Vec<usize> {
+        let unit = self.unit;
+        (0..unit.functions.len())
+            .filter(|&k| unit.functions[k].owner.as_ref().is_some_and(|o| o.id == id && o.constructor))
+            .collect()
     }
 }
 

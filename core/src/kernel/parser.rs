@@ -417,14 +417,7 @@ impl<'a> Parser<'a> {
             return Some(id);
         }
         let &(_, elem, lanes) = VECTOR_TYPES.iter().find(|(n, _, _)| *n == name)?;
-        let scalar = TypeExpr {
-            base: BaseType::Scalar(elem),
-            pointer: false,
-            indirect: false,
-            pointee_const: false,
-            is_const: false,
-            span: at,
-        };
+        let scalar = TypeExpr::plain(BaseType::Scalar(elem), at);
         let fields = ["x", "y", "z", "w"][..lanes as usize]
             .iter()
             .enumerate()

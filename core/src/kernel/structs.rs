@@ -109,8 +109,13 @@ impl Gen<'_, '_> {
 
     /// `base.member`: a place inside the struct `base` is.
     pub(super) fn member_place(&mut self, base: &Expr, member: &str, mspan: Span) -> Place {
-        let unit = self.unit;
         let bp = self.struct_source(base);
+        self.member_of(bp, member, mspan)
+    }
+
+    /// Member `member` of the struct at place `bp`.
+    pub(super) fn member_of(&mut self, bp: Place, member: &str, mspan: Span) -> Place {
+        let unit = self.unit;
         let id = match &bp {
             Place::Mem { ty: Ty::Struct(id), .. } => *id,
             Place::Regs { id, .. } => *id,
@@ -215,29 +220,28 @@ impl Gen<'_, '_> {
             // A member function returning an object (or a reference to one).
             self.returned_place = None;
             let v = self.method(receiver, name, *nspan, args, e.span);
-            return self.returned_object(v);
+            return self.returned_object(v, e.span);
         }
-        let ExprKind::Call(name, _, args) = &e.kind else {
+        let ExprKind::Call(name, nspan, args) = &e.kind else {
             let v = self.expr(e);
             return self.value_place(v);
         };
         if let Some(id) = self.struct_named(name) {
             return self.temporary(id, args, e.span);
         }
-        if self.names_an_object(name) {
+        // A function object's `operator()`, or a device function, returning a struct: its
+        // leaves, once inlined (or the place a returned reference names).
+        let callable = self.names_an_object(name) || {
+            let resolved = self.resolve_call(name, args, e.span);
+            if let Some(Err(())) = resolved {
+                return Place::Error;
+            }
+            resolved.is_some()
+        };
+        if callable {
             self.returned_place = None;
-            let v = self.expr(e);
-            return self.returned_object(v);
-        }
-        // A device function returning a struct: its leaves, once inlined.
-        let resolved = self.resolve_call(name, args, e.span);
-        if let Some(Err(())) = resolved {
-            return Place::Error;
-        }
-        if let Some(Ok(_)) = resolved {
-            self.returned_place = None;
-            let v = self.call(name, e.span, args, e.span);
-            return self.returned_object(v);
+            let v = self.call(name, *nspan, args, e.span);
+            return self.returned_object(v, e.span);
         }
         let unit = self.unit;
         let made = name.strip_prefix("make_").and_then(|vector| unit.structs.iter().position(|s| s.name == vector));
@@ -261,12 +265,12 @@ impl Gen<'_, '_> {
 
     /// What a call that returned `v` gives as a struct's place: the place a reference names,
     /// the registers of an object returned by value, or a value (for the caller's message).
-    fn returned_object(&mut self, v: Val) -> Place {
+    fn returned_object(&mut self, v: Val, span: Span) -> Place {
         if let Some(place) = self.returned_place.take() {
             if matches!(place.ty(), Ty::Struct(_)) {
                 return place;
             }
-            self.access_at = Span::default();
+            self.access_at = span;
             let v = self.load_place(&place);
             return self.value_place(v);
         }

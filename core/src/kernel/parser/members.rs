@@ -209,7 +209,6 @@ impl Parser<'_> {
         if self.at_word("virtual") {
             return Err(self.error(self.peek().span, "virtual base classes are not supported"));
         }
-        while self.eat_word("public") || self.eat_word("protected") || self.eat_word("private") {}
         let (base, at) = self.ident("the name of the struct it derives from")?;
         let Some(id) = self.struct_id(&base) else {
             return Err(self.error(at, format!("`{base}` is not a struct defined before `{name}`")));
@@ -252,22 +251,9 @@ impl Parser<'_> {
                 self.bump();
                 return Ok(());
             } else if parens == 0 && self.at("{") {
-                // The body, unless a `{` of an initializer (`: a{x}`), which C++11 allows.
-                let open = self.pos;
-                let mut depth = 0u32;
-                while !self.at_eof() {
-                    if self.at("{") {
-                        depth += 1;
-                    } else if self.at("}") {
-                        depth -= 1;
-                        if depth == 0 {
-                            self.bump();
-                            break;
-                        }
-                    }
-                    self.bump();
-                }
-                let _ = open;
+                // The body (through its `}`), unless a `{` of an initializer (`: a{x}`), which
+                // C++11 allows.
+                self.recover_statement();
                 if !self.at(",") {
                     return Ok(());
                 }
@@ -282,17 +268,16 @@ impl Parser<'_> {
     /// `__device__`), which is set aside.
     fn member_function(&mut self, id: u16) -> PResult<Option<Function>> {
         let struct_name = self.structs[id as usize].name.clone();
-        let start = self.peek().span;
-        let (mut device, mut is_static, mut host) = (false, false, false);
+        let (mut device, mut is_static) = (false, false);
         loop {
             let t = self.peek();
             let Tok::Ident(w) = &t.tok else { break };
             if !FUNCTION_WORDS.contains(&w.as_str()) {
                 break;
             }
+            // `__host__` alongside `__device__` keeps the device's code, as for other functions.
             match w.as_str() {
                 "__device__" => device = true,
-                "__host__" => host = true,
                 "static" => is_static = true,
                 _ => {}
             }
@@ -304,15 +289,7 @@ impl Parser<'_> {
         let constructor = self.at_word(&struct_name) && self.peek_at(1).is_punct("(");
         let (ret, ret_reference, member, name_span) = if constructor {
             let t = self.bump();
-            let void = TypeExpr {
-                base: BaseType::Void,
-                pointer: false,
-                indirect: false,
-                pointee_const: false,
-                is_const: false,
-                span: t.span,
-            };
-            (void, false, struct_name.clone(), t.span)
+            (TypeExpr::plain(BaseType::Void, t.span), false, struct_name.clone(), t.span)
         } else {
             let mut ret = self.base_type()?;
             self.pointer_suffix(&mut ret)?;
@@ -325,7 +302,6 @@ impl Parser<'_> {
         if !device {
             // Host code, which device code cannot call: skipped, remembered for the error.
             self.skip_member_function()?;
-            let _ = host;
             self.host_members.push(HostItem { name, span: name_span, function: true });
             return Ok(None);
         }
@@ -351,17 +327,9 @@ impl Parser<'_> {
         body.extend(self.block_body());
         let end = self.prev_span();
         if !is_static {
-            let ty = TypeExpr {
-                base: BaseType::Struct(id),
-                pointer: false,
-                indirect: false,
-                pointee_const: false,
-                is_const,
-                span: name_span,
-            };
+            let ty = TypeExpr { is_const, ..TypeExpr::plain(BaseType::Struct(id), name_span) };
             params.insert(0, Param { ty, name: "this".to_string(), span: name_span, reference: true });
         }
-        let _ = start;
         let owner = Owner { id, member, is_static, constructor };
         Ok(Some(Function {
             global: false,
