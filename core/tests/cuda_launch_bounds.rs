@@ -124,3 +124,22 @@ fn bounds_that_cannot_hold_are_named() {
         .iter()
         .any(|w| w.message == "`__launch_bounds__` applies to kernels only; it is ignored here"));
 }
+
+#[test]
+fn bounds_may_name_file_constants_sizes_and_a_macro_choosing_between_them() {
+    // dwt2d's form: the blocks are as many as fit the shared memory, at most 8. 16384 / 4096
+    // is 4, so 32768 / (4 × 256) = 32 registers, as with `(256, 4)` written out. The file has
+    // host code, which `SHM_SIZE` (a constant, its initializer a product) is not.
+    let bounds = "__launch_bounds__(256, CTMIN(SHM_SIZE / sizeof(Tile), 8))";
+    let prelude = "#define CTMIN(a, b) (((a) < (b)) ? (a) : (b))\nconst int SHM_SIZE = 16 * 1024;\n\
+                   struct Tile { float v[1024]; };\nvoid report() {}\n";
+    let src = format!("{prelude}{}{HOST}", bounded(bounds));
+    let kernel = &compiled(&src).workload.kernels[0];
+    assert_eq!(kernel.max_block_threads, 256);
+    assert!(kernel.regs_per_thread <= 32, "{}", kernel.regs_per_thread);
+    assert!(kernel.spill_words > 0);
+    // With room for 2 blocks only, twice the registers.
+    let roomy = format!("{}{}{HOST}", prelude.replace("16 * 1024", "8 * 1024"), bounded(bounds));
+    let kernel = &compiled(&roomy).workload.kernels[0];
+    assert!(kernel.regs_per_thread > 32 && kernel.regs_per_thread <= 64, "{}", kernel.regs_per_thread);
+}

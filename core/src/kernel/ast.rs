@@ -473,6 +473,9 @@ pub(crate) struct Unit {
     /// The host code of a pasted `.cu` file, set aside unread (`host_code.rs`): for the
     /// error where device code uses one of its names.
     pub host_code: Vec<HostItem>,
+    /// The file's function templates and class instances, for calls whose template arguments
+    /// are deduced, and the instances such calls ask for.
+    pub templates: super::templates::TemplateInfo,
     /// The end of the file.
     pub end: Span,
 }

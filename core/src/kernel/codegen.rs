@@ -335,6 +335,8 @@ pub(super) struct Gen<'a, 'd> {
     pub dynamic_shared_at: Option<u32>,
     /// Whether the kernel declared an `extern __shared__` array.
     pub uses_dynamic_shared: bool,
+    /// The values of the kernel's `__launch_bounds__`, threads and blocks, where constant.
+    pub launch_bound_values: [Option<(u32, Ty)>; 2],
     /// The leaves of the struct the last inlined call returned.
     pub returned: Vec<VReg>,
     /// The place the last inlined call named, if it returns a reference (`methods.rs`).
@@ -401,6 +403,7 @@ impl<'a, 'd> Gen<'a, 'd> {
             shared_reported: false,
             dynamic_shared_at: None,
             uses_dynamic_shared: false,
+            launch_bound_values: [None; 2],
             returned: Vec::new(),
             returned_place: None,
             too_long_reported: false,
@@ -621,6 +624,12 @@ impl<'a, 'd> Gen<'a, 'd> {
         }
         // After the parameters, which are the first registers.
         self.file_constants();
+        if let (true, Some(bounds)) = (kernel, &f.launch_bounds) {
+            // Read while the file's constants are in scope (`SHM_SIZE / sizeof(T)`).
+            let max_threads = self.constant(&bounds.max_threads);
+            let min_blocks = bounds.min_blocks.as_ref().and_then(|e| self.constant(e));
+            self.launch_bound_values = [max_threads, min_blocks];
+        }
         let ret_label = self.new_label();
         let (ret_reg, ret_regs) = if kernel { (None, Vec::new()) } else { self.return_registers(sig.ret) };
         self.frames.push(Frame { func: fi, kernel, ret: sig.ret, ret_reg, ret_regs, ret_label, ret_place: None });
@@ -882,11 +891,12 @@ impl<'a, 'd> Gen<'a, 'd> {
     /// after an error.
     fn register_limit(&mut self, bounds: &LaunchBounds) -> Option<(u32, u32)> {
         let core = &self.config.core;
-        let count = |e: &Expr| match super::expr::const_value(e) {
+        let count = |value: Option<(u32, Ty)>| match value {
             Some((v, t)) if t.is_integer() && (v as i32) > 0 => Some(v),
             _ => None,
         };
-        let Some(max_threads) = count(&bounds.max_threads) else {
+        let [threads_value, blocks_value] = self.launch_bound_values;
+        let Some(max_threads) = count(threads_value) else {
             self.diags
                 .error(bounds.max_threads.span, "`__launch_bounds__` takes a constant, positive number of threads");
             return None;
@@ -903,7 +913,7 @@ impl<'a, 'd> Gen<'a, 'd> {
         }
         let mut min_blocks = match &bounds.min_blocks {
             None => 1,
-            Some(e) => match count(e) {
+            Some(e) => match count(blocks_value) {
                 Some(n) => n,
                 None => {
                     self.diags.error(e.span, "`__launch_bounds__` takes a constant, positive number of blocks");
@@ -1219,17 +1229,16 @@ impl<'a, 'd> Gen<'a, 'd> {
 
     // ---- declarations -------------------------------------------------------------------
 
-    /// A constant array dimension (at least 1).
-    fn dimension(&mut self, e: &Expr, name: &str) -> Option<u32> {
-        // Literals and operators, or names of constants (`const int N = 64;`): a dry run, whose
-        // code (none, for a constant) goes.
+    /// The value of `e` if it is known when compiling: literals and operators, or names of
+    /// constants (`const int N = 64;`). A dry run, whose code (none, for a constant) goes.
+    fn constant(&mut self, e: &Expr) -> Option<(u32, Ty)> {
         let mut named_constants = true;
         super::ast::for_each_subexpr(e, &mut |x| {
             if let ExprKind::Name(n) = &x.kind {
                 named_constants &= matches!(self.lookup(n), Some(Sym::Const { declared: true, .. }));
             }
         });
-        let known = self.const_value(e).or_else(|| {
+        self.const_value(e).or_else(|| {
             if !named_constants {
                 return None;
             }
@@ -1241,8 +1250,12 @@ impl<'a, 'd> Gen<'a, 'd> {
                 VOp::Imm(k) if !v.ty.is_wide() => Some((k, v.ty)),
                 _ => None,
             }
-        });
-        match known {
+        })
+    }
+
+    /// A constant array dimension (at least 1).
+    fn dimension(&mut self, e: &Expr, name: &str) -> Option<u32> {
+        match self.constant(e) {
             Some((v, t)) if t.is_integer() && t != Ty::Error => {
                 if v == 0 || (t == Ty::Int && (v as i32) < 0) {
                     self.diags.error(e.span, format!("the size of `{name}` must be at least 1, got {}", v as i32));

@@ -81,7 +81,7 @@ pub(crate) const MAX_WARNINGS: usize = 200;
 
 /// Collects diagnostics while compiling, without duplicates and up to [`MAX_ERRORS`] errors
 /// and [`MAX_WARNINGS`] warnings.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Diags {
     list: Vec<Diagnostic>,
     errors: usize,

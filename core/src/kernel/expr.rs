@@ -948,6 +948,29 @@ impl Gen<'_, '_> {
         }
     }
 
+    /// Whether condition `c` holds, if that is known when compiling (its code is left for
+    /// the caller to drop).
+    fn constant_truth(&mut self, c: &Expr) -> Option<bool> {
+        let mut constant = true;
+        super::ast::for_each_subexpr(c, &mut |x| {
+            constant &= match &x.kind {
+                ExprKind::Int { .. } | ExprKind::Float(_) | ExprKind::Bool(_) => true,
+                ExprKind::Name(n) => matches!(self.lookup(n), Some(Sym::Const { .. })),
+                ExprKind::Unary(op, _) => !matches!(op, UnOp::Deref | UnOp::AddrOf),
+                ExprKind::Binary(..) | ExprKind::Cond(..) | ExprKind::Cast(..) => true,
+                _ => false,
+            };
+        });
+        if !constant {
+            return None;
+        }
+        let v = self.expr(c);
+        match self.truth(v, c.span) {
+            VOp::Imm(k) => Some(k != 0),
+            VOp::Reg(_) => None,
+        }
+    }
+
     fn conditional(&mut self, c: &Expr, x: &Expr, y: &Expr, span: Span) -> Val {
         if self.is_simple(x) && self.is_simple(y) {
             let cv = self.expr(c);
@@ -976,8 +999,26 @@ impl Gen<'_, '_> {
                 }
             };
         }
-        // The type of the second branch decides the first's conversion: look at it first.
+        // A condition known when compiling (`N < 8 ? N : 8` of named constants) computes
+        // only the branch it takes, so a constant stays one.
         let mark = self.code.len();
+        let known = self.constant_truth(c);
+        self.code.truncate(mark);
+        self.available.clear();
+        if let Some(k) = known {
+            let (taken, other) = if k { (x, y) } else { (y, x) };
+            let other_ty = self.expr(other).ty;
+            self.code.truncate(mark);
+            self.available.clear();
+            let v = self.expr(taken);
+            let ty = if k {
+                self.branch_type(v.ty, other_ty, x, y, span)
+            } else {
+                self.branch_type(other_ty, v.ty, x, y, span)
+            };
+            return self.convert(v, ty);
+        }
+        // The type of the second branch decides the first's conversion: look at it first.
         let y_ty = self.expr(y).ty;
         self.code.truncate(mark);
         // What the dry run computed is gone with its code.
@@ -1549,6 +1590,28 @@ impl Gen<'_, '_> {
                 return Val::error();
             };
             return self.call_function(fi, name, args, None, span);
+        }
+        // A function template whose arguments the call leaves to be deduced, at file scope or
+        // a static member (`S::f(…)`).
+        let (owner, member) = match name.rsplit_once("::") {
+            Some((owner, member)) => (Some(owner), member),
+            None => (None, name),
+        };
+        let exists = |g: &Self, instance: &str| match owner {
+            Some(o) => {
+                g.sigs.iter().any(|s| s.name.strip_prefix(o).and_then(|r| r.strip_prefix("::")) == Some(instance))
+            }
+            None => g.sigs.iter().any(|s| s.name == instance),
+        };
+        if let Some(found) = self.deduced_instance(owner, member, args, span, exists) {
+            let Ok(instance) = found else {
+                args.iter().for_each(|e| {
+                    self.expr(e);
+                });
+                return Val::error();
+            };
+            let full = owner.map_or(instance.clone(), |o| format!("{o}::{instance}"));
+            return self.call(&full, nspan, args, span);
         }
         if ATOMICS.contains(&name) {
             return self.atomic(name, args, span);

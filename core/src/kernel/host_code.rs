@@ -354,7 +354,10 @@ impl Item {
         }
         // A `const` scalar at file scope is a constant device code may use.
         let constant = (has("const") || has("constexpr")) && !has("extern");
-        if constant && !head.iter().any(|t| t.is_punct("*") || t.is_punct("[") || t.is_punct("&")) {
+        // Pointers, arrays and references are told by the declarator, not the initializer's
+        // `16 * 1024`.
+        let declarator = &head[..head.iter().position(|t| t.is_punct("=")).unwrap_or(head.len())];
+        if constant && !declarator.iter().any(|t| t.is_punct("*") || t.is_punct("[") || t.is_punct("&")) {
             return Kind::Shared;
         }
         Kind::Host(declared_names(head), false)

@@ -53,6 +53,10 @@ pub(super) fn resolve(unit: &mut Unit) {
                     functions.push((o.member.clone(), o.is_static, def.name.clone()));
                 }
             }
+            // Member templates, whose instances a call may deduce.
+            for t in unit.templates.functions.iter().filter(|t| t.owner.as_ref() == Some(&def.name)) {
+                functions.push((t.name.clone(), t.is_static, def.name.clone()));
+            }
             id = def.base;
         }
         let f = &mut unit.functions[fi];

@@ -104,6 +104,22 @@ impl Gen<'_, '_> {
         let candidates = self.member_functions(id, member);
         let struct_name = &unit.structs[id as usize].name;
         if candidates.is_empty() {
+            // A member function template whose arguments the call leaves to be deduced.
+            let mut at = Some(id);
+            while let Some(s) = at {
+                let exists = |g: &Self, instance: &str| !g.member_functions(s, instance).is_empty();
+                let owner = unit.structs[s as usize].name.as_str();
+                if let Some(found) = self.deduced_instance(Some(owner), member, args, span, exists) {
+                    let Ok(instance) = found else {
+                        args.iter().for_each(|a| {
+                            self.expr(a);
+                        });
+                        return Val::error();
+                    };
+                    return self.member_call(this, s, &instance, nspan, args, span);
+                }
+                at = unit.structs[s as usize].base;
+            }
             let field = unit.structs[id as usize].field(member);
             if let Some(Ty::Struct(inner)) = field.filter(|f| f.dims.is_empty()).map(super::structs::member_ty) {
                 // `this->op(x)`: a member holding a function object.

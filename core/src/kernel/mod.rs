@@ -28,8 +28,10 @@ mod ast;
 mod bitset;
 pub mod builtins;
 mod cfg;
+mod class_scope;
 mod codegen;
 mod conditional;
+mod deduce;
 mod diag;
 mod enums;
 mod expr;
@@ -112,6 +114,10 @@ pub struct Program {
     pub warnings: Vec<Diagnostic>,
 }
 
+/// Most readings of a file for the instances that calls deducing template arguments ask for:
+/// each reading makes the instances the one before asked for, whose code may ask for more.
+const MAX_READINGS: usize = 16;
+
 /// Compiles `source`. On failure, every diagnostic found (errors and warnings, in source
 /// order, at most about 50 errors).
 pub fn compile(source: &str, options: &CompileOptions<'_>) -> Result<Program, Vec<Diagnostic>> {
@@ -124,15 +130,47 @@ pub fn compile(source: &str, options: &CompileOptions<'_>) -> Result<Program, Ve
             diags.add(d);
         }
     }
-    let tokens = preprocess::rewrite(tokens, &mut diags);
-    let mut unit = parser::parse(&tokens, &mut diags);
-    unit.host_code.splice(0..0, host_code);
-    member_names::resolve(&mut unit);
-    if diags.has_errors() {
-        return Err(diags.finish());
-    }
-    let sigs = codegen::signatures(&unit, &mut diags);
-    let kernels = codegen::compile_kernels(&unit, &sigs, options.config, options.optimize, &mut diags);
+    // Calls that leave a template's arguments to be deduced ask for instances the reading
+    // did not make: the file is read again with them made, until no call asks for more.
+    let base = diags;
+    let mut requests: Vec<templates::Request> = Vec::new();
+    let mut reading = 1;
+    let (unit, sigs, kernels, mut diags) = loop {
+        let mut diags = base.clone();
+        let (tokens, templates) = preprocess::rewrite(tokens.clone(), &requests, &mut diags);
+        let mut unit = parser::parse(&tokens, &mut diags);
+        unit.templates = templates;
+        unit.host_code.splice(0..0, host_code.iter().cloned());
+        member_names::resolve(&mut unit);
+        if diags.has_errors() {
+            return Err(diags.finish());
+        }
+        let sigs = codegen::signatures(&unit, &mut diags);
+        let kernels = codegen::compile_kernels(&unit, &sigs, options.config, options.optimize, &mut diags);
+        let mut new: Vec<templates::Request> = Vec::new();
+        for r in unit.templates.asked.take() {
+            if !requests.contains(&r) && !new.contains(&r) {
+                new.push(r);
+            }
+        }
+        if new.is_empty() {
+            break (unit, sigs, kernels, diags);
+        }
+        if reading == MAX_READINGS {
+            // What else this reading found follows from the instances it lacks.
+            let mut diags = base;
+            diags.error(
+                new[0].at,
+                format!(
+                    "template instances made for deduced arguments ask for more, {MAX_READINGS} times over: \
+                     does a template call itself with ever new arguments?"
+                ),
+            );
+            return Err(diags.finish());
+        }
+        requests.extend(new);
+        reading += 1;
+    };
     let output = match &unit.host {
         Some(host) => host::run(host, &unit, &sigs, &kernels, options.config, &mut diags),
         None => {

@@ -63,7 +63,7 @@ impl Gen<'_, '_> {
     }
 
     /// The type of `e` as C gives it, if it can be told without generating code.
-    fn static_type(&self, e: &Expr) -> Option<Ty> {
+    pub(super) fn static_type(&self, e: &Expr) -> Option<Ty> {
         Some(match &e.kind {
             ExprKind::Int { unsigned, .. } => {
                 if *unsigned {
@@ -132,6 +132,7 @@ impl Gen<'_, '_> {
             ExprKind::Cond(_, x, y) => common(self.static_type(x)?, self.static_type(y)?),
             ExprKind::Assign(_, l, _) => self.static_type(l)?,
             ExprKind::Comma(_, r) => self.static_type(r)?,
+            ExprKind::Call(name, _, _) if self.struct_named(name).is_some() => Ty::Struct(self.struct_named(name)?),
             ExprKind::Call(name, _, _) => {
                 let mut named = self.sigs.iter().filter(|s| s.name == *name);
                 let sig = named.next()?;

@@ -166,17 +166,22 @@ pub(crate) fn preprocess(
 
 /// The token passes after macro expansion (and after host code is set aside): qualified
 /// names, templates, enums, typedefs; the tokens end with `Eof`.
-pub(crate) fn rewrite(tokens: Vec<Token>, diags: &mut Diags) -> Vec<Token> {
+pub(crate) fn rewrite(
+    tokens: Vec<Token>,
+    requests: &[super::templates::Request],
+    diags: &mut Diags,
+) -> (Vec<Token>, super::templates::TemplateInfo) {
     let eof = tokens.last().cloned();
     let resolved = super::qualified::resolve(tokens, diags);
-    let instantiated = super::templates::instantiate(resolved, diags);
-    let enumerated = super::enums::resolve(instantiated, diags);
+    let (instantiated, info) = super::templates::instantiate(resolved, requests, diags);
+    let scoped = super::class_scope::resolve(instantiated);
+    let enumerated = super::enums::resolve(scoped, diags);
     let mut out = typedefs(enumerated, diags);
     if out.last().is_none_or(|t| t.tok != Tok::Eof) {
         let eof = eof.unwrap_or(Token { tok: Tok::Eof, span: Span::default(), logical_line: 1, line_start: true });
         out.push(Token { tok: Tok::Eof, ..eof });
     }
-    out
+    (out, info)
 }
 
 fn directive(
@@ -911,7 +916,7 @@ mod tests {
         for e in lexical {
             d.add(e);
         }
-        let out = rewrite(out, &mut d);
+        let out = rewrite(out, &[], &mut d).0;
         (out.into_iter().map(|t| t.tok).collect(), defines, d.finish())
     }
 
@@ -1014,7 +1019,7 @@ mod tests {
         let mut d = Diags::default();
         let toks = lex(src, &mut d);
         let (out, ..) = preprocess(src, toks, Vec::new(), &[], &mut d);
-        let out = rewrite(out, &mut d);
+        let out = rewrite(out, &[], &mut d).0;
         let d = d.finish();
         assert!(d.iter().all(|d| d.severity == super::super::Severity::Warning), "{d:?}");
         let notes: Vec<(u32, &str)> = d.iter().map(|d| (d.span.line, d.message.as_str())).collect();

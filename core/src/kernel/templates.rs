@@ -6,28 +6,97 @@
 //! inside an instance are found the same way, so templates may use each other; a template
 //! defined inside a class template's instance (a member template) is that instance's own,
 //! seen from its code first, and `object.f<…>()` makes `f`'s instance in every struct that
-//! has a member template `f`, as the object's type is not known here. Arguments must be
-//! written out: they are not deduced from a call's arguments.
+//! has a member template `f`, as the object's type is not known here.
+//!
+//! A call that writes no arguments, `f(x, 2)`, is left as it is: the types of its arguments
+//! are known only to code generation, which deduces the template's arguments from them
+//! (`deduce.rs`, from the [`FunctionTemplate`]s described here) and asks for the instance
+//! with a [`Request`]; the file is then read again with the instances asked for made too.
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::cell::RefCell;
 
-use super::diag::Diags;
+use super::diag::{Diags, Span};
 use super::lexer::{matching_close, Tok, Token};
 
 /// Most instances of templates one file may make: a bound on templates that instantiate
 /// themselves without end.
 const MAX_INSTANCES: usize = 256;
 
-struct Param {
-    name: String,
-    default: Option<Vec<Token>>,
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Param {
+    pub name: String,
+    /// A type (`typename T`, `class T`) rather than a value (`int N`).
+    pub is_type: bool,
+    pub default: Option<Vec<Token>>,
+}
+
+/// A function template as code generation sees it, to deduce its arguments at a call.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct FunctionTemplate {
+    pub name: String,
+    /// The struct whose member it is (the innermost `struct`/`class` around its definition,
+    /// a class template's instance by its instance's name), or `None` at file scope.
+    pub owner: Option<String>,
+    pub params: Vec<Param>,
+    /// A `static` member function template, called without an object.
+    pub is_static: bool,
+    /// Each function parameter's declaration as written (`const T & n`), in order.
+    pub patterns: Vec<Vec<Token>>,
+}
+
+/// A struct made from a class template: its name, its template's, and its arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ClassInstance {
+    pub name: String,
+    pub template: String,
+    pub args: Vec<Vec<Token>>,
+}
+
+/// An instance of a function template that a call needs, its arguments deduced.
+#[derive(Clone, Debug)]
+pub(crate) struct Request {
+    pub owner: Option<String>,
+    pub name: String,
+    pub args: Vec<Vec<Token>>,
+    /// The call that asked first, for an error about it.
+    pub at: Span,
+}
+
+impl PartialEq for Request {
+    fn eq(&self, other: &Request) -> bool {
+        let same_args =
+            self.args.len() == other.args.len() && self.args.iter().zip(&other.args).all(|(a, b)| text(a) == text(b));
+        self.owner == other.owner && self.name == other.name && same_args
+    }
+}
+
+/// What the templates of a file leave for code generation.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct TemplateInfo {
+    pub functions: Vec<FunctionTemplate>,
+    pub classes: Vec<ClassInstance>,
+    /// The requests this reading was made with.
+    pub given: Vec<Request>,
+    /// Requests code generation makes: instances the next reading should make.
+    pub asked: RefCell<Vec<Request>>,
+}
+
+impl FunctionTemplate {
+    /// The name of this template's instance for `args` (defaults fill the rest), as a use
+    /// that writes them names it.
+    pub(crate) fn instance_name(&self, args: &[Vec<Token>]) -> Result<String, String> {
+        Ok(instance_name(&self.name, &bind(&self.name, &self.params, args)?))
+    }
 }
 
 struct Template {
     name: String,
     params: Vec<Param>,
+    /// The struct it is a member of (see [`FunctionTemplate::owner`]).
+    owner: Option<String>,
     /// The definition after `template <…>`, from its first token to its closing `}` (and a
     /// struct's `;`).
     body: Vec<Token>,
@@ -36,8 +105,8 @@ struct Template {
     /// The instance whose body defines it (a member template of a class template's
     /// instance), or `None` for one at file scope or in a plain struct.
     container: Option<(usize, usize)>,
-    /// Its instances: the name of each and its tokens.
-    instances: Vec<(String, Vec<Token>)>,
+    /// Its instances: the name of each, its tokens, and its arguments.
+    instances: Vec<(String, Vec<Token>, Vec<Vec<Token>>)>,
 }
 
 /// Most templates defined inside one another's instances: a bound on the nesting that
@@ -48,26 +117,70 @@ const MAX_NESTING: usize = 32;
 /// instances replace. No identifier of a source file can contain the control character.
 const MARK: &str = "\u{1}template ";
 
-pub(super) fn instantiate(tokens: Vec<Token>, diags: &mut Diags) -> Vec<Token> {
+/// `tokens` with templates replaced by their instances: those named with arguments, and
+/// those `requests` ask for.
+pub(super) fn instantiate(tokens: Vec<Token>, requests: &[Request], diags: &mut Diags) -> (Vec<Token>, TemplateInfo) {
+    let mut info = TemplateInfo { given: requests.to_vec(), ..TemplateInfo::default() };
     if !tokens.iter().any(|t| t.is_ident("template")) {
-        return tokens;
+        return (tokens, info);
     }
     let mut templates: Vec<Template> = Vec::new();
     let rest = extract(&tokens, None, &mut templates, diags);
     let mut made = Made::default();
     let rest = rewrite(&rest, None, &mut templates, &mut made, diags);
     // Instances may define and use templates too: each in turn, in the order they were
-    // made, until none is left new.
+    // made, until none is left new; then those asked for whose template exists by then.
     let mut next = 0;
-    while let Some(&(t, k)) = made.order.get(next) {
-        next += 1;
-        let body = core::mem::take(&mut templates[t].instances[k].1);
-        let rewritten = rewrite(&body, Some((t, k)), &mut templates, &mut made, diags);
-        templates[t].instances[k].1 = rewritten;
+    let mut pending: Vec<&Request> = requests.iter().collect();
+    loop {
+        while let Some(&(t, k)) = made.order.get(next) {
+            next += 1;
+            let body = core::mem::take(&mut templates[t].instances[k].1);
+            let rewritten = rewrite(&body, Some((t, k)), &mut templates, &mut made, diags);
+            templates[t].instances[k].1 = rewritten;
+        }
+        let before = made.order.len();
+        pending.retain(|r| {
+            let found = templates.iter().position(|tp| !tp.class && tp.name == r.name && tp.owner == r.owner);
+            let Some(ti) = found else { return true };
+            let at = Token { tok: Tok::Ident(r.name.clone()), span: r.at, logical_line: 0, line_start: false };
+            instance(ti, &r.args, &at, &mut templates, &mut made, diags);
+            false
+        });
+        if made.order.len() == before {
+            break;
+        }
     }
     let mut out = Vec::with_capacity(rest.len());
     emit(&rest, &templates, &mut out);
-    out
+    for tp in &templates {
+        if tp.class {
+            for (name, _, args) in &tp.instances {
+                info.classes.push(ClassInstance { name: name.clone(), template: tp.name.clone(), args: args.clone() });
+            }
+        } else {
+            let name_at = name_position(&tp.body, &tp.name).unwrap_or(0);
+            info.functions.push(FunctionTemplate {
+                name: tp.name.clone(),
+                owner: tp.owner.clone(),
+                params: tp.params.clone(),
+                is_static: tp.body[..name_at].iter().any(|t| t.is_ident("static")),
+                patterns: function_parameters(&tp.body, &tp.name),
+            });
+        }
+    }
+    (out, info)
+}
+
+/// The parameter declarations of the function `name` defined by `body`.
+fn function_parameters(body: &[Token], name: &str) -> Vec<Vec<Token>> {
+    let Some(at) = name_position(body, name) else { return Vec::new() };
+    let Some(close) = matching_close(body, at + 1) else { return Vec::new() };
+    let inside = &body[at + 2..close];
+    if inside.is_empty() || (inside.len() == 1 && inside[0].is_ident("void")) {
+        return Vec::new();
+    }
+    split_arguments(inside).into_iter().map(<[Token]>::to_vec).collect()
 }
 
 /// `tokens` with each template definition taken out into `templates` (defined in
@@ -79,12 +192,38 @@ fn extract(
     diags: &mut Diags,
 ) -> Vec<Token> {
     let mut rest: Vec<Token> = Vec::with_capacity(tokens.len());
+    // The structs whose bodies enclose the token at `i`, each with the brace depth inside it.
+    let mut structs: Vec<(String, usize)> = Vec::new();
+    let mut depth = 0;
     let mut i = 0;
     while i < tokens.len() {
+        match &tokens[i].tok {
+            Tok::Punct("{") => depth += 1,
+            Tok::Punct("}") => {
+                if structs.last().is_some_and(|&(_, d)| d == depth) {
+                    structs.pop();
+                }
+                depth = depth.saturating_sub(1);
+            }
+            Tok::Ident(w) if (w == "struct" || w == "class") && !(i > 0 && tokens[i - 1].is_ident("enum")) => {
+                if let (Some(Tok::Ident(name)), Some(_)) =
+                    (tokens.get(i + 1).map(|t| &t.tok), super::class_scope::body_start(tokens, i + 2))
+                {
+                    // Named as `class_scope.rs` will name it: inside another, `Outer::Name`.
+                    let name = match structs.last() {
+                        Some((outer, _)) => super::class_scope::nested_name(outer, name),
+                        None => name.clone(),
+                    };
+                    structs.push((name, depth + 1));
+                }
+            }
+            _ => {}
+        }
         if tokens[i].is_ident("template") && tokens.get(i + 1).is_some_and(|t| t.is_punct("<")) {
             let before = templates.len();
             let at = tokens[i].clone();
-            i = definition(tokens, i, container, templates, diags);
+            let owner = structs.last().map(|(n, _)| n.clone());
+            i = definition(tokens, i, container, owner, templates, diags);
             if templates.len() > before {
                 rest.push(Token { tok: Tok::Ident(format!("{MARK}{before}")), ..at });
             }
@@ -105,7 +244,7 @@ fn emit(tokens: &[Token], templates: &[Template], out: &mut Vec<Token>) {
             _ => None,
         };
         match marked.and_then(|n| templates.get(n)) {
-            Some(template) => template.instances.iter().for_each(|(_, body)| emit(body, templates, out)),
+            Some(template) => template.instances.iter().for_each(|(_, body, _)| emit(body, templates, out)),
             None => out.push(t.clone()),
         }
     }
@@ -174,6 +313,7 @@ fn definition(
     tokens: &[Token],
     start: usize,
     container: Option<(usize, usize)>,
+    owner: Option<String>,
     templates: &mut Vec<Template>,
     diags: &mut Diags,
 ) -> usize {
@@ -223,10 +363,11 @@ fn definition(
             diags.error(p.first().map_or(at, |t| t.span), "expected a template parameter's name");
             return end + 1;
         };
-        params.push(Param { name: pname.clone(), default: eq.map(|e| p[e + 1..].to_vec()) });
+        let is_type = decl.first().is_some_and(|t| t.is_ident("typename") || t.is_ident("class"));
+        params.push(Param { name: pname.clone(), is_type, default: eq.map(|e| p[e + 1..].to_vec()) });
     }
     let body = tokens[close + 1..=end].to_vec();
-    templates.push(Template { name: name.clone(), params, body, class, container, instances: Vec::new() });
+    templates.push(Template { name: name.clone(), params, owner, body, class, container, instances: Vec::new() });
     end + 1
 }
 
@@ -263,11 +404,10 @@ fn rewrite(
         }
         let close = tokens.get(i + 1).filter(|n| n.is_punct("<")).and_then(|_| closing_angle(tokens, i + 1));
         let Some(close) = close else {
-            if tokens.get(i + 1).is_some_and(|n| n.is_punct("(") || n.is_punct("<<<")) {
-                diags.error(
-                    t.span,
-                    format!("`{word}` is a template: write its arguments, `{word}<…>`; they are not deduced here"),
-                );
+            // A call without arguments is deduced where its arguments' types are known; a
+            // launch must write them.
+            if tokens.get(i + 1).is_some_and(|n| n.is_punct("<<<")) {
+                diags.error(t.span, format!("`{word}` is a kernel template: write its arguments, `{word}<…><<<…>>>`"));
             }
             out.push(t.clone());
             i += 1;
@@ -311,28 +451,20 @@ fn instance(
     diags: &mut Diags,
 ) -> Option<String> {
     let template = &templates[ti];
-    if args.len() > template.params.len() {
-        diags.error(
-            t.span,
-            format!("`{}` takes {} template arguments, got {}", template.name, template.params.len(), args.len()),
-        );
-        return None;
+    let bound = match bind(&template.name, &template.params, args) {
+        Ok(bound) => bound,
+        Err(message) => {
+            diags.error(t.span, message);
+            return None;
+        }
+    };
+    let mut instance = instance_name(&template.name, &bound);
+    if let (true, Some((c, k))) = (template.class, template.container) {
+        // A class template inside a class template's instance makes that instance's own
+        // types: `Outer<64>::Column<true>`.
+        instance = super::class_scope::nested_name(&templates[c].instances[k].0, &instance);
     }
-    let mut bound: Vec<(String, Vec<Token>)> = Vec::new();
-    for (k, p) in template.params.iter().enumerate() {
-        let value = match (args.get(k), &p.default) {
-            (Some(a), _) => a.clone(),
-            (None, Some(d)) => substitute(d, &bound),
-            (None, None) => {
-                diags.error(t.span, format!("`{}` needs a template argument for `{}`", template.name, p.name));
-                return None;
-            }
-        };
-        bound.push((p.name.clone(), value));
-    }
-    let texts: Vec<String> = bound.iter().map(|(_, v)| text(v)).collect();
-    let instance = format!("{}<{}>", template.name, texts.join(", "));
-    if templates[ti].instances.iter().any(|(n, _)| *n == instance) {
+    if templates[ti].instances.iter().any(|(n, _, _)| *n == instance) {
         return Some(instance);
     }
     made.asked += 1;
@@ -365,8 +497,33 @@ fn instance(
     let k = templates[ti].instances.len();
     let body = extract(&body, Some((ti, k)), templates, diags);
     made.order.push((ti, k));
-    templates[ti].instances.push((instance.clone(), body));
+    let args = bound.into_iter().map(|(_, v)| v).collect();
+    templates[ti].instances.push((instance.clone(), body, args));
     Some(instance)
+}
+
+/// Each parameter of template `name` with its value: the argument given, else its default
+/// (itself in terms of the parameters before it).
+fn bind(name: &str, params: &[Param], args: &[Vec<Token>]) -> Result<Vec<(String, Vec<Token>)>, String> {
+    if args.len() > params.len() {
+        return Err(format!("`{name}` takes {} template arguments, got {}", params.len(), args.len()));
+    }
+    let mut bound: Vec<(String, Vec<Token>)> = Vec::new();
+    for (k, p) in params.iter().enumerate() {
+        let value = match (args.get(k), &p.default) {
+            (Some(a), _) => a.clone(),
+            (None, Some(d)) => substitute(d, &bound),
+            (None, None) => return Err(format!("`{name}` needs a template argument for `{}`", p.name)),
+        };
+        bound.push((p.name.clone(), value));
+    }
+    Ok(bound)
+}
+
+/// The name of an instance: the template's and its arguments as written, `f<float, 4>`.
+fn instance_name(name: &str, bound: &[(String, Vec<Token>)]) -> String {
+    let texts: Vec<String> = bound.iter().map(|(_, v)| text(v)).collect();
+    format!("{name}<{}>", texts.join(", "))
 }
 
 /// Where the function's name is in a definition's tokens: its first use before a `(`.
@@ -402,7 +559,7 @@ fn is_type(value: &[Token]) -> bool {
 }
 
 /// A template argument as written, for an instance's name: `256`, `unsigned int`, `N * 2`.
-fn text(value: &[Token]) -> String {
+pub(crate) fn text(value: &[Token]) -> String {
     let mut s = String::new();
     for (k, t) in value.iter().enumerate() {
         let word = match &t.tok {
@@ -462,7 +619,7 @@ fn definition_end(tokens: &[Token], from: usize) -> usize {
 }
 
 /// Splits template arguments or parameters at the commas outside parentheses and angles.
-fn split_arguments(tokens: &[Token]) -> Vec<&[Token]> {
+pub(crate) fn split_arguments(tokens: &[Token]) -> Vec<&[Token]> {
     let mut parts = Vec::new();
     let (mut depth, mut from) = (0i32, 0);
     for (k, t) in tokens.iter().enumerate() {
