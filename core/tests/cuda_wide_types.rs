@@ -424,3 +424,33 @@ fn atomics_on_64_bit_values_update_the_pair() {
         "`atomicInc` has no 64-bit form; it works on `int` and `unsigned`"
     );
 }
+
+#[test]
+fn a_struct_buffer_list_fills_64_bit_members_whole() {
+    // lavaMD's particles: `double` members given from the host block's list (held in 32 bits
+    // there, so values a float holds exactly), both words of each member written.
+    let src = r#"
+struct P { double v; float q; long long n; };
+__global__ void k(const P* p, double* v, float* q, long long* n) {
+    int i = threadIdx.x;
+    v[i] = p[i].v * 2.0;
+    q[i] = p[i].q;
+    n[i] = p[i].n - 1;
+}
+host {
+    P p[2] = {0.5, 1.5, -3,  -2.25, 7.0, 4000000};
+    double v[2];
+    float q[2];
+    long long n[2];
+    k<<<1, 2>>>(p, v, q, n);
+}
+"#;
+    let run = Run::new(src);
+    let words = run.words("v");
+    let doubles: Vec<f64> = words.chunks(2).map(|w| f64::from_bits(w[0] as u64 | (w[1] as u64) << 32)).collect();
+    assert_eq!(doubles, vec![1.0, -4.5]);
+    assert_eq!(run.floats("q"), vec![1.5, 7.0]);
+    let words = run.words("n");
+    let longs: Vec<i64> = words.chunks(2).map(|w| (w[0] as u64 | (w[1] as u64) << 32) as i64).collect();
+    assert_eq!(longs, vec![-4, 3_999_999]);
+}

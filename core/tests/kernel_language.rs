@@ -1684,3 +1684,32 @@ host { float out[128]; double d[128]; k<<<128 / BLOCK, BLOCK>>>(out, d); }
     let messages = errors(not_constant);
     assert!(messages.iter().any(|(_, _, m)| m == "the value of `R` must be known when compiling"), "{messages:?}");
 }
+
+#[test]
+fn shift_counts_past_the_width_shift_every_bit_out_as_ptx_does() {
+    // C leaves these undefined; nvcc's `shl`/`shr` clamp the count, so a GPU gives 0 (or the
+    // sign) where a CPU would wrap the count. Rodinia's huffman builds masks as `(1 << n) - 1`
+    // with n up to 32.
+    let src = r#"
+__global__ void k(int* o, const int* s) {
+    int i = threadIdx.x;
+    unsigned n = s[i];
+    o[i] = (1u << n) - 1u;
+    o[8 + i] = (-16) >> n;
+    o[16 + i] = (int)(0x80000000u >> n);
+    long long w = 1;
+    o[24 + i] = (int)((w << (n + 32)) >> 32);
+}
+host { int o[32]; int s[] = {0, 1, 31, 32, 33, 40, 63, 64}; k<<<1, 8>>>(o, s); }
+"#;
+    let counts = [0u32, 1, 31, 32, 33, 40, 63, 64];
+    let shl = |x: u32, n: u32| if n < 32 { x << n } else { 0 };
+    let mut expected: Vec<i32> = counts.iter().map(|&n| shl(1, n).wrapping_sub(1) as i32).collect();
+    expected.extend(counts.iter().map(|&n| -16i32 >> n.min(31)));
+    expected.extend(counts.iter().map(|&n| if n < 32 { (0x8000_0000u32 >> n) as i32 } else { 0 }));
+    expected.extend(counts.iter().map(|&n| {
+        let w = if n + 32 < 64 { 1i64 << (n + 32) } else { 0 };
+        (w >> 32) as i32
+    }));
+    assert_eq!(Run::new(src).ints("o"), expected);
+}

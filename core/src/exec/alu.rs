@@ -48,9 +48,11 @@ pub fn alu(op: AluOp, a: u32, b: u32) -> u32 {
         AluOp::And => a & b,
         AluOp::Or => a | b,
         AluOp::Xor => a ^ b,
-        AluOp::Shl => a << (b & 31),
-        AluOp::ShrU => a >> (b & 31),
-        AluOp::ShrS => (sa >> (b & 31)) as u32,
+        // As PTX's `shl`/`shr`: a count past 31 shifts every bit out (C leaves it undefined;
+        // GPUs give 0, or the sign, rather than wrapping the count as CPUs do).
+        AluOp::Shl => a.checked_shl(b).unwrap_or(0),
+        AluOp::ShrU => a.checked_shr(b).unwrap_or(0),
+        AluOp::ShrS => (sa >> b.min(31)) as u32,
         AluOp::MinS => sa.min(sb) as u32,
         AluOp::MaxS => sa.max(sb) as u32,
         AluOp::MinU => a.min(b),
@@ -107,8 +109,8 @@ pub fn alu_row(op: AluOp, out: &mut [u32; 32], a: Row<'_>, b: Row<'_>) {
         AluOp::And => lanes(out, a, b, |x, y| x & y),
         AluOp::Or => lanes(out, a, b, |x, y| x | y),
         AluOp::Xor => lanes(out, a, b, |x, y| x ^ y),
-        AluOp::Shl => lanes(out, a, b, |x, y| x << (y & 31)),
-        AluOp::ShrU => lanes(out, a, b, |x, y| x >> (y & 31)),
+        AluOp::Shl => lanes(out, a, b, |x, y| x.checked_shl(y).unwrap_or(0)),
+        AluOp::ShrU => lanes(out, a, b, |x, y| x.checked_shr(y).unwrap_or(0)),
         AluOp::MinU => lanes(out, a, b, |x, y| x.min(y)),
         AluOp::MaxU => lanes(out, a, b, |x, y| x.max(y)),
         AluOp::MinS => lanes(out, a, b, |x, y| (x as i32).min(y as i32) as u32),
@@ -346,7 +348,12 @@ mod tests {
         assert_eq!(alu(AluOp::RemS, -7i32 as u32, 2), -1i32 as u32, "remainder takes the dividend's sign");
         assert_eq!(alu(AluOp::DivU, 7, 0), u32::MAX);
         assert_eq!(alu(AluOp::RemU, 7, 0), 7);
-        assert_eq!(alu(AluOp::Shl, 1, 33), 2, "shift counts wrap at 32");
+        assert_eq!(alu(AluOp::Shl, 1, 33), 0, "a count past 31 shifts every bit out, as PTX's shl");
+        assert_eq!(alu(AluOp::Shl, 1, 32), 0);
+        assert_eq!(alu(AluOp::Shl, 1, 31), 1 << 31);
+        assert_eq!(alu(AluOp::ShrU, u32::MAX, 32), 0);
+        assert_eq!(alu(AluOp::ShrS, -8i32 as u32, 40), u32::MAX, "the sign fills an arithmetic shift");
+        assert_eq!(alu(AluOp::ShrS, 8, 40), 0);
         assert_eq!(alu(AluOp::ShrS, -8i32 as u32, 1), -4i32 as u32);
         assert_eq!(alu(AluOp::MinS, -1i32 as u32, 1), -1i32 as u32);
         assert_eq!(alu(AluOp::MinU, -1i32 as u32, 1), 1);

@@ -49,9 +49,10 @@ pub fn wide(op: WideOp, a: u64, b: u64) -> u64 {
         WideOp::And => a & b,
         WideOp::Or => a | b,
         WideOp::Xor => a ^ b,
-        WideOp::Shl => a << (b & 63),
-        WideOp::ShrU => a >> (b & 63),
-        WideOp::ShrS => (sa >> (b & 63)) as u64,
+        // A count past 63 shifts every bit out, as PTX's 64-bit shifts (see `alu`).
+        WideOp::Shl => a.checked_shl(b.min(64) as u32).unwrap_or(0),
+        WideOp::ShrU => a.checked_shr(b.min(64) as u32).unwrap_or(0),
+        WideOp::ShrS => (sa >> b.min(63)) as u64,
         WideOp::MinS => sa.min(sb) as u64,
         WideOp::MaxS => sa.max(sb) as u64,
         WideOp::MinU => a.min(b),
@@ -154,7 +155,9 @@ mod tests {
         assert_eq!(wide(WideOp::DivS, i64::MIN as u64, (-1i64) as u64), i64::MIN as u64);
         assert_eq!(wide(WideOp::RemS, (-7i64) as u64, 2), (-1i64) as u64);
         assert_eq!(wide(WideOp::RemU, 7, 0), 7);
-        assert_eq!(wide(WideOp::Shl, 1, 65), 2, "shift counts wrap at 64");
+        assert_eq!(wide(WideOp::Shl, 1, 65), 0, "a count past 63 shifts every bit out");
+        assert_eq!(wide(WideOp::Shl, 1, 63), 1 << 63);
+        assert_eq!(wide(WideOp::ShrS, -8i64 as u64, 1 << 40), u64::MAX);
         assert_eq!(wide(WideOp::ShrS, (-8i64) as u64, 1), (-4i64) as u64);
         assert_eq!(wide(WideOp::MinS, u64::MAX, 1), u64::MAX);
         assert_eq!(wide(WideOp::MinU, u64::MAX, 1), 1);

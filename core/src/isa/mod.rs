@@ -84,11 +84,11 @@ pub enum AluOp {
     Or,
     /// Bitwise exclusive or.
     Xor,
-    /// Shift left by `b & 31`.
+    /// Shift left by `b`; a count past 31 gives 0 (as PTX's `shl` clamps it).
     Shl,
-    /// Logical shift right by `b & 31`.
+    /// Logical shift right by `b`; a count past 31 gives 0.
     ShrU,
-    /// Arithmetic shift right by `b & 31`.
+    /// Arithmetic shift right by `b`; a count past 31 fills with the sign.
     ShrS,
     /// Signed minimum.
     MinS,
@@ -292,11 +292,11 @@ pub enum WideOp {
     Or,
     /// Bitwise exclusive or.
     Xor,
-    /// Shift left by the low 6 bits of `b`.
+    /// Shift left by `b`; a count past 63 gives 0.
     Shl,
-    /// Logical shift right by the low 6 bits of `b`.
+    /// Logical shift right by `b`; a count past 63 gives 0.
     ShrU,
-    /// Arithmetic shift right by the low 6 bits of `b`.
+    /// Arithmetic shift right by `b`; a count past 63 fills with the sign.
     ShrS,
     /// Signed minimum.
     MinS,

@@ -494,8 +494,18 @@ impl Host<'_, '_> {
                 let mut words = alloc::vec![0u32; (items.len().div_ceil(slots.len()) * size as usize).div_ceil(4)];
                 for (k, e) in items.iter().enumerate() {
                     let (offset, ty) = slots[k % slots.len()];
-                    let Some(value) = self.number(e, ty, "a member") else { return };
                     let addr = (k / slots.len()) as u32 * size + offset;
+                    if ty.is_wide() {
+                        // Held in 32 bits, as the host block computes, and widened to the
+                        // member's 64, low word first (8-aligned, so both words are the member's).
+                        let held = struct_values::host_ty(ty);
+                        let Some(value) = self.number(e, held, "a member") else { return };
+                        let wide = crate::kernel::types::convert_bits(value as u64, held, ty);
+                        words[(addr / 4) as usize] = wide as u32;
+                        words[(addr / 4) as usize + 1] = (wide >> 32) as u32;
+                        continue;
+                    }
+                    let Some(value) = self.number(e, ty, "a member") else { return };
                     let word = &mut words[(addr / 4) as usize];
                     *word = ty.width().insert(*word, addr, value);
                 }

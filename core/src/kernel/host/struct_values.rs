@@ -21,7 +21,7 @@ pub(super) struct StructValue {
 
 /// The type the host block holds a leaf of type `t` in: its own, or the 32-bit type of a
 /// 64-bit one.
-fn host_ty(t: Ty) -> Ty {
+pub(super) fn host_ty(t: Ty) -> Ty {
     match t {
         Ty::Long => Ty::Int,
         Ty::ULong => Ty::Uint,

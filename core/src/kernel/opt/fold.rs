@@ -270,9 +270,9 @@ fn combine_constant_steps(code: &mut [VInstr], vregs: u32, params: u32) -> bool 
         let new = match (op, a, b) {
             (AluOp::Shl, VOp::Reg(t), VOp::Imm(s2)) => match inner(t) {
                 Some(VInstr::Alu { op: AluOp::Shl, a: VOp::Reg(x), b: VOp::Imm(s1), .. })
-                    if defs.is_fixed(x) && (s1 & 31) + (s2 & 31) < 32 =>
+                    if defs.is_fixed(x) && s1 < 32 && s2 < 32 && s1 + s2 < 32 =>
                 {
-                    Some(VInstr::Alu { op: AluOp::Shl, dst, a: VOp::Reg(x), b: VOp::Imm((s1 & 31) + (s2 & 31)) })
+                    Some(VInstr::Alu { op: AluOp::Shl, dst, a: VOp::Reg(x), b: VOp::Imm(s1 + s2) })
                 }
                 _ => None,
             },
@@ -356,7 +356,9 @@ fn reassociate_index_offsets(code: &mut [VInstr], vregs: u32, params: u32) -> bo
                 break;
             }
             let (j, scale) = match code[ssite as usize] {
-                VInstr::Alu { op: AluOp::Shl, a: VOp::Reg(j), b: VOp::Imm(c), .. } => (j, 1u32 << (c & 31)),
+                VInstr::Alu { op: AluOp::Shl, a: VOp::Reg(j), b: VOp::Imm(c), .. } => {
+                    (j, 1u32.checked_shl(c).unwrap_or(0))
+                }
                 VInstr::Alu { op: AluOp::Mul, a: VOp::Reg(j), b: VOp::Imm(m), .. }
                 | VInstr::Alu { op: AluOp::Mul, a: VOp::Imm(m), b: VOp::Reg(j), .. } => (j, m),
                 _ => continue,

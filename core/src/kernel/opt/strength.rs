@@ -93,8 +93,8 @@ pub(crate) fn reduce_addresses(code: &mut Vec<VInstr>, vregs: &mut u32, params: 
                     _ => None,
                 },
                 VInstr::Alu { op: AluOp::Sub, a, b, .. } if invariant(b) => of(a),
-                VInstr::Alu { op: AluOp::Shl, a, b: VOp::Imm(k), .. } => {
-                    of(a).map(|x| Affine { step: Step { by: x.step.by.wrapping_shl(k & 31), ..x.step }, ..x })
+                VInstr::Alu { op: AluOp::Shl, a, b: VOp::Imm(k), .. } if k < 32 => {
+                    of(a).map(|x| Affine { step: Step { by: x.step.by << k, ..x.step }, ..x })
                 }
                 VInstr::Alu { op: AluOp::Mul, a, b, .. } => match (of(a), b) {
                     (Some(x), VOp::Imm(k)) => {
