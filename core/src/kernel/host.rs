@@ -1135,10 +1135,11 @@ impl Host<'_, '_> {
     fn extent(&mut self, e: &Expr) -> Option<u32> {
         match self.eval(e)? {
             HVal::Num(v, t) if t.is_integer() && t != Ty::Void => {
-                if v == 0 || (t == Ty::Int && (v as i32) < 0) {
-                    self.diags.error(e.span, format!("a launch dimension must be at least 1, got {}", v as i32));
+                if t == Ty::Int && (v as i32) < 0 {
+                    self.diags.error(e.span, format!("a launch dimension cannot be negative, got {}", v as i32));
                     return None;
                 }
+                // 0 is allowed here: a launch with it is skipped, as CUDA refuses it.
                 Some(v)
             }
             other => {
@@ -1216,6 +1217,20 @@ impl Host<'_, '_> {
         else {
             return Flow::Normal;
         };
+        let empty = |d: Dim3| d.x == 0 || d.y == 0 || d.z == 0;
+        if empty(grid) || empty(block) {
+            // Rodinia's lu launches an empty grid at its last step and goes on.
+            let what = if empty(grid) { "grid" } else { "block" };
+            self.diags.warning(
+                span,
+                format!(
+                    "a launch of `{}` with an empty {what} is skipped: CUDA refuses it at run time (an invalid \
+                     configuration) and the program goes on",
+                    l.kernel
+                ),
+            );
+            return Flow::Normal;
+        }
         if !self.check_shape(ki, grid, block, &l.config) || !self.check_shared(ki, dynamic_shared, &l.config) {
             return Flow::Normal;
         }
@@ -1561,6 +1576,21 @@ mod tests {
     }
 
     #[test]
+    fn a_launch_with_an_empty_grid_or_block_is_skipped_with_a_warning() {
+        // As Rodinia's lu does at its last step: CUDA refuses the launch and the program goes on.
+        let src = String::from(KERNELS)
+            + "host {\n  int a[4];\n  for (int g = 2; g >= 0; g--) k<<<g, 32>>>(a, 1.0);\n  k<<<1, dim3(32, 0)>>>(a, 1.0);\n}";
+        let config = presets::fermi_gtx480();
+        let program = compile(&src, &CompileOptions { config: &config, defines: &[], optimize: true }).unwrap();
+        let grids: Vec<u32> = program.workload.launches.iter().map(|l| l.grid.x).collect();
+        assert_eq!(grids, [2, 1]);
+        let skipped: Vec<&str> =
+            program.warnings.iter().filter(|w| w.message.contains("is skipped")).map(|w| w.message.as_str()).collect();
+        assert_eq!(skipped.len(), 2, "{skipped:?}");
+        assert!(skipped[0].contains("empty grid") && skipped[1].contains("empty block"), "{skipped:?}");
+    }
+
+    #[test]
     fn each_launch_remembers_where_it_is_in_the_source() {
         let src = "#define N 64\n__global__ void k(int* a, float x) {}\nhost {\n    int a[N];\n    \
                    for (int i = 0; i < 3; i++)\n        k<<<dim3(N / 32, 2), (N)>>>(a, 1.0);\n    \
@@ -1593,7 +1623,7 @@ mod tests {
             25,
             "a block of 2048 threads does not fit: an SM of this machine holds 1536 threads",
         );
-        check("host { int a[4]; k<<<0, 32>>>(a, 1); }", 22, "a launch dimension must be at least 1, got 0");
+        check("host { int a[4]; k<<<-1, 32>>>(a, 1); }", 22, "a launch dimension cannot be negative, got -1");
         check(
             "host { int a[4]; k<<<1, 32, 1.5>>>(a, 1); }",
             29,

@@ -81,6 +81,7 @@ pub(crate) fn preprocess(
         };
         ex.macros.insert((*name).to_string(), Rc::new(Macro { params: None, body: alloc::vec![one] }));
     }
+    predefine_overrides(&tokens, overrides, &mut used_overrides, &mut ex);
     let mut conditionals = Conditionals::default();
     // Byte ranges that conditional compilation skips, and where the one being skipped began.
     let mut skipped: Vec<(u32, u32)> = Vec::new();
@@ -138,14 +139,14 @@ pub(crate) fn preprocess(
     let top = Span { line: 1, column: 1, offset: 0, len: 0 };
     if unused.len() <= UNUSED_OVERRIDES_NAMED {
         for name in unused {
-            ex.diags.warning(top, format!("the override of `{name}` has no effect: the file has no `#define {name}`"));
+            ex.diags.warning(top, format!("the override of `{name}` has no effect: the file never names `{name}`"));
         }
     } else {
         let named: Vec<String> = unused[..UNUSED_OVERRIDES_NAMED].iter().map(|n| format!("`{n}`")).collect();
         ex.diags.warning(
             top,
             format!(
-                "the overrides of {} and {} more have no effect: the file has no `#define` for them",
+                "the overrides of {} and {} more have no effect: the file never names them",
                 named.join(", "),
                 unused.len() - UNUSED_OVERRIDES_NAMED
             ),
@@ -182,6 +183,40 @@ pub(crate) fn rewrite(
         out.push(Token { tok: Tok::Eof, ..eof });
     }
     (out, info)
+}
+
+/// An override of a name the file never `#define`s defines it from the start, as a compiler's
+/// `-D` does: Rodinia chooses work-group sizes with `#ifdef RD_WG_SIZE_0_0`. It counts as used
+/// if the file names it at all (else it is reported as having no effect, a likely typo).
+fn predefine_overrides(tokens: &[Token], overrides: &[(String, String)], used: &mut [bool], ex: &mut Expander<'_>) {
+    if overrides.is_empty() {
+        return;
+    }
+    let defined: alloc::collections::BTreeSet<&str> = tokens
+        .windows(3)
+        .filter(|w| w[0].is_punct("#") && w[0].line_start && w[1].is_ident("define"))
+        .filter_map(|w| match &w[2].tok {
+            Tok::Ident(name) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let named = |name: &str| tokens.iter().any(|t| t.is_ident(name));
+    for (k, (name, value)) in overrides.iter().enumerate() {
+        if defined.contains(name.as_str()) || !named(name) {
+            continue;
+        }
+        used[k] = true;
+        // The last override of a name wins, as a later -D does on a compiler's command line.
+        if overrides[k + 1..].iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        let mut sub = Diags::default();
+        let body: Vec<Token> = lex(value, &mut sub).into_iter().filter(|t| t.tok != Tok::Eof).collect();
+        for d in sub.finish() {
+            ex.diags.error(Span::default(), format!("in the value `{value}` given for `{name}`: {}", d.message));
+        }
+        ex.macros.insert(name.clone(), Rc::new(Macro { params: None, body }));
+    }
 }
 
 fn directive(
@@ -1072,8 +1107,17 @@ mod tests {
         assert_eq!(d.len(), 1, "{d:?}");
         assert_eq!(
             d[0].message,
-            "the overrides of `M0`, `M1`, `M2` and 997 more have no effect: the file has no `#define` for them"
+            "the overrides of `M0`, `M1`, `M2` and 997 more have no effect: the file never names them"
         );
+    }
+
+    #[test]
+    fn an_override_of_a_name_the_file_tests_but_never_defines_defines_it() {
+        let src = "#ifdef BLOCK\nint a = BLOCK;\n#else\nint a = 16;\n#endif";
+        assert_eq!(compiled_ints_with(src, &[("BLOCK", "64")]), [64]);
+        assert_eq!(compiled_ints_with(src, &[]), [16]);
+        // The last of several wins.
+        assert_eq!(compiled_ints_with(src, &[("BLOCK", "64"), ("BLOCK", "32")]), [32]);
     }
 
     #[test]
@@ -1085,7 +1129,11 @@ mod tests {
 
     /// The integers left after preprocessing, to see which branches were compiled.
     fn compiled_ints(src: &str) -> Vec<u32> {
-        let (toks, _, diags) = run(src, &[]);
+        compiled_ints_with(src, &[])
+    }
+
+    fn compiled_ints_with(src: &str, overrides: &[(&str, &str)]) -> Vec<u32> {
+        let (toks, _, diags) = run(src, overrides);
         assert!(diags.iter().all(|d| d.severity != super::super::Severity::Error), "{src}: {diags:?}");
         toks.iter().filter_map(|t| if let Tok::Int { value, .. } = t { Some(*value) } else { None }).collect()
     }
