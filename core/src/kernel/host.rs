@@ -576,8 +576,13 @@ impl Host<'_, '_> {
             );
             return None;
         }
-        if self.struct_of(b).is_some() {
-            self.diags.error(r.span, format!("buffer `{name}` holds structs: it starts as zeros or as a list"));
+        if let Some(id) = self.struct_of(b) {
+            let ty = &self.structs[id as usize].name;
+            self.diags.error_help(
+                r.span,
+                format!("buffer `{name}` holds structs: it starts as zeros or as the list of its declaration"),
+                format!("list the members in turn where it is declared: `{ty} {name} = {{…}};`"),
+            );
             return None;
         }
         if self.pointee_of(b).is_some() {
@@ -1573,6 +1578,13 @@ mod tests {
         let src = String::from(KERNELS) + "host { unsigned n = 4294967295u; int a[4]; k<<<1, n + 33u>>>(a, 1.0); }";
         let config = presets::fermi_gtx480();
         assert!(compile(&src, &CompileOptions { config: &config, defines: &[], optimize: true }).is_ok());
+    }
+
+    #[test]
+    fn a_struct_constant_is_filled_where_it_is_declared() {
+        let d = errors("struct P { int a; float b; };\n__constant__ P cp;\nhost { cp = fill(1); }");
+        assert_eq!(d[0].message, "buffer `cp` holds structs: it starts as zeros or as the list of its declaration");
+        assert_eq!(d[0].help.as_deref(), Some("list the members in turn where it is declared: `P cp = {…};`"));
     }
 
     #[test]
