@@ -1,7 +1,7 @@
 //! Names a struct declares for its own code, after templates are instantiated: the
 //! enumerators of an unscoped `enum`, the name of a scoped one (`enum class Mode`), the names
-//! of `typedef`s and the structs nested in a struct's body belong to that struct. Its code (member functions included) names them unqualified, other code as
-//! `S::NAME`. Each becomes one identifier, `S::NAME`, everywhere it means that declaration,
+//! of `typedef`s and the structs nested in a struct's body belong to that struct. Its code
+//! (member functions included) names them unqualified, other code as `S::NAME`. Each becomes one identifier, `S::NAME`, everywhere it means that declaration,
 //! so the enumeration and typedef passes that follow, which know file-scope names only, see a
 //! distinct name for each struct: two instances of a class template (`Buffer<64>` and
 //! `Buffer<128>`) have enumerators of the same name and different values. `A::NAME` through a
@@ -107,16 +107,11 @@ fn struct_named(bodies: &[Body], name: &str) -> Option<usize> {
 fn bodies(tokens: &[Token]) -> Vec<Body> {
     let mut bodies: Vec<Body> = Vec::new();
     let mut open_bodies: Vec<usize> = Vec::new();
-    for (k, t) in tokens.iter().enumerate() {
+    for k in 0..tokens.len() {
         while open_bodies.last().is_some_and(|&b| bodies[b].close < k) {
             open_bodies.pop();
         }
-        let after_enum = k > 0 && tokens[k - 1].is_ident("enum");
-        if !(t.is_ident("struct") || t.is_ident("class")) || after_enum {
-            continue;
-        }
-        let Some(Tok::Ident(name)) = tokens.get(k + 1).map(|n| &n.tok) else { continue };
-        let Some(open) = body_start(tokens, k + 2) else { continue };
+        let Some((name, open)) = struct_definition(tokens, k) else { continue };
         let Some(close) = matching_close(tokens, open) else { continue };
         let (declared, aliases) = declarations(&tokens[open + 1..close]);
         let outer = open_bodies.last().copied();
@@ -127,8 +122,19 @@ fn bodies(tokens: &[Token]) -> Vec<Body> {
     bodies
 }
 
+/// The struct whose definition starts at `tokens[k]` (`struct Name … {`, or `class`, not
+/// `enum class`): its name, and where its body opens.
+pub(super) fn struct_definition(tokens: &[Token], k: usize) -> Option<(&String, usize)> {
+    let keyword = tokens[k].is_ident("struct") || tokens[k].is_ident("class");
+    if !keyword || (k > 0 && tokens[k - 1].is_ident("enum")) {
+        return None;
+    }
+    let Some(Tok::Ident(name)) = tokens.get(k + 1).map(|n| &n.tok) else { return None };
+    Some((name, body_start(tokens, k + 2)?))
+}
+
 /// Where the body of a struct whose name ends at `from` opens: the `{` after its bases.
-pub(super) fn body_start(tokens: &[Token], from: usize) -> Option<usize> {
+fn body_start(tokens: &[Token], from: usize) -> Option<usize> {
     for (k, t) in tokens.iter().enumerate().skip(from) {
         match &t.tok {
             Tok::Punct("{") => return Some(k),
@@ -139,8 +145,9 @@ pub(super) fn body_start(tokens: &[Token], from: usize) -> Option<usize> {
     None
 }
 
-/// The enumerators of unscoped `enum`s and the `typedef` names declared directly in a body
-/// (nested braces skipped), and the typedefs that name a struct by one identifier.
+/// The names declared directly in a body (nested braces skipped): enumerators of unscoped
+/// `enum`s, scoped enums', typedefs' and nested structs' names; and the typedefs that name a
+/// struct by one identifier.
 fn declarations(body: &[Token]) -> (Vec<String>, Vec<(String, String)>) {
     let (mut declared, mut aliases) = (Vec::new(), Vec::new());
     let mut k = 0;
@@ -150,16 +157,13 @@ fn declarations(body: &[Token]) -> (Vec<String>, Vec<(String, String)>) {
             k = matching_close(body, k).map_or(body.len(), |c| c + 1);
             continue;
         }
-        let after_enum = k > 0 && body[k - 1].is_ident("enum");
-        if (t.is_ident("struct") || t.is_ident("class")) && !after_enum {
-            if let (Some(Tok::Ident(name)), Some(open)) = (body.get(k + 1).map(|n| &n.tok), body_start(body, k + 2)) {
-                // A nested struct (one already named for its outer struct is left so).
-                if !name.contains("::") {
-                    declared.push(name.clone());
-                }
-                k = matching_close(body, open).map_or(body.len(), |c| c + 1);
-                continue;
+        if let Some((name, open)) = struct_definition(body, k) {
+            // A nested struct (one already named for its outer struct is left so).
+            if !name.contains("::") {
+                declared.push(name.clone());
             }
+            k = matching_close(body, open).map_or(body.len(), |c| c + 1);
+            continue;
         }
         let scoped_enum = body.get(k + 1).is_some_and(|n| n.is_ident("class") || n.is_ident("struct"));
         if let (true, true, Some(Token { tok: Tok::Ident(name), .. })) =

@@ -1597,12 +1597,8 @@ impl Gen<'_, '_> {
             Some((owner, member)) => (Some(owner), member),
             None => (None, name),
         };
-        let exists = |g: &Self, instance: &str| match owner {
-            Some(o) => {
-                g.sigs.iter().any(|s| s.name.strip_prefix(o).and_then(|r| r.strip_prefix("::")) == Some(instance))
-            }
-            None => g.sigs.iter().any(|s| s.name == instance),
-        };
+        let full = |instance: &str| owner.map_or(String::from(instance), |o| format!("{o}::{instance}"));
+        let exists = |g: &Self, instance: &str| g.sigs.iter().any(|s| s.name == full(instance));
         if let Some(found) = self.deduced_instance(owner, member, args, span, exists) {
             let Ok(instance) = found else {
                 args.iter().for_each(|e| {
@@ -1610,8 +1606,7 @@ impl Gen<'_, '_> {
                 });
                 return Val::error();
             };
-            let full = owner.map_or(instance.clone(), |o| format!("{o}::{instance}"));
-            return self.call(&full, nspan, args, span);
+            return self.call(&full(&instance), nspan, args, span);
         }
         if ATOMICS.contains(&name) {
             return self.atomic(name, args, span);

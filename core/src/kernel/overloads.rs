@@ -132,8 +132,11 @@ impl Gen<'_, '_> {
             ExprKind::Cond(_, x, y) => common(self.static_type(x)?, self.static_type(y)?),
             ExprKind::Assign(_, l, _) => self.static_type(l)?,
             ExprKind::Comma(_, r) => self.static_type(r)?,
-            ExprKind::Call(name, _, _) if self.struct_named(name).is_some() => Ty::Struct(self.struct_named(name)?),
             ExprKind::Call(name, _, _) => {
+                // `S(…)`: a temporary object.
+                if let Some(id) = self.struct_named(name) {
+                    return Some(Ty::Struct(id));
+                }
                 let mut named = self.sigs.iter().filter(|s| s.name == *name);
                 let sig = named.next()?;
                 if named.next().is_some() {

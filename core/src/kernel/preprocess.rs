@@ -210,13 +210,20 @@ fn predefine_overrides(tokens: &[Token], overrides: &[(String, String)], used: &
         if overrides[k + 1..].iter().any(|(n, _)| n == name) {
             continue;
         }
-        let mut sub = Diags::default();
-        let body: Vec<Token> = lex(value, &mut sub).into_iter().filter(|t| t.tok != Tok::Eof).collect();
-        for d in sub.finish() {
-            ex.diags.error(Span::default(), format!("in the value `{value}` given for `{name}`: {}", d.message));
-        }
+        let body = override_tokens(name, value, Span::default(), ex.diags);
         ex.macros.insert(name.clone(), Rc::new(Macro { params: None, body }));
     }
+}
+
+/// The tokens of the value `value` given for `name`, placed at `span` (where its errors are
+/// reported).
+fn override_tokens(name: &str, value: &str, span: Span, diags: &mut Diags) -> Vec<Token> {
+    let mut sub = Diags::default();
+    let tokens = lex(value, &mut sub).into_iter().filter(|t| t.tok != Tok::Eof).map(|t| Token { span, ..t }).collect();
+    for d in sub.finish() {
+        diags.error(span, format!("in the value `{value}` given for `{name}`: {}", d.message));
+    }
+    tokens
 }
 
 fn directive(
@@ -345,15 +352,7 @@ fn directive(
         }
         value = overrides[k].1.clone();
         // The override's tokens report errors at the definition's value.
-        let mut sub = Diags::default();
-        body = lex(&value, &mut sub)
-            .into_iter()
-            .filter(|t| t.tok != Tok::Eof)
-            .map(|t| Token { span: value_span, ..t })
-            .collect();
-        for d in sub.finish() {
-            ex.diags.error(value_span, format!("in the value `{value}` given for `{name}`: {}", d.message));
-        }
+        body = override_tokens(name, &value, value_span, ex.diags);
     }
     if ex.macros.contains_key(name) {
         ex.diags.warning(macro_tok.span, format!("`{name}` is redefined; the new value applies from here on"));

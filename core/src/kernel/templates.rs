@@ -205,10 +205,8 @@ fn extract(
                 }
                 depth = depth.saturating_sub(1);
             }
-            Tok::Ident(w) if (w == "struct" || w == "class") && !(i > 0 && tokens[i - 1].is_ident("enum")) => {
-                if let (Some(Tok::Ident(name)), Some(_)) =
-                    (tokens.get(i + 1).map(|t| &t.tok), super::class_scope::body_start(tokens, i + 2))
-                {
+            _ => {
+                if let Some((name, _)) = super::class_scope::struct_definition(tokens, i) {
                     // Named as `class_scope.rs` will name it: inside another, `Outer::Name`.
                     let name = match structs.last() {
                         Some((outer, _)) => super::class_scope::nested_name(outer, name),
@@ -217,7 +215,6 @@ fn extract(
                     structs.push((name, depth + 1));
                 }
             }
-            _ => {}
         }
         if tokens[i].is_ident("template") && tokens.get(i + 1).is_some_and(|t| t.is_punct("<")) {
             let before = templates.len();
