@@ -1462,8 +1462,8 @@ host { int out[64]; k<<<1, 64>>>(out); }
 }
 
 /// `float(x)` is C++'s cast, as `(float)x`, also first in parentheses (`(float(a) / 2)` is no
-/// C cast); `volatile __shared__` declares shared memory
-/// (the `volatile` is ignored with a note: every access goes to memory here anyway).
+/// C cast); `volatile __shared__` declares shared memory (whose every access then goes to
+/// memory: `load_forwarding.rs`).
 #[test]
 fn functional_casts_and_volatile_shared_arrays() {
     let src = r#"

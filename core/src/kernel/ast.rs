@@ -478,4 +478,7 @@ pub(crate) struct Unit {
     pub templates: super::templates::TemplateInfo,
     /// The end of the file.
     pub end: Span,
+    /// Whether device code declares anything `volatile`. Which accesses are volatile is not
+    /// tracked, so no load in such a file is replaced by a value the thread already has.
+    pub volatile: bool,
 }

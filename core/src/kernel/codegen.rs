@@ -355,6 +355,9 @@ pub(super) struct Gen<'a, 'd> {
     pub assigned: Vec<String>,
     /// What each bounds check's `array` names (the kernel's [`Kernel::local_arrays`]).
     pub local_arrays: Vec<String>,
+    /// The kernel calls a fence or `__syncwarp`: it orders memory with other threads where
+    /// the code shows no instruction, so no load is forwarded ([`opt::Memory::Ordered`]).
+    pub fences: bool,
 }
 
 /// A computation without effects, as a key of [`Gen::available`].
@@ -412,6 +415,7 @@ impl<'a, 'd> Gen<'a, 'd> {
             available: Vec::new(),
             assigned: Vec::new(),
             local_arrays: Vec::new(),
+            fences: false,
         }
     }
 
@@ -812,7 +816,8 @@ impl<'a, 'd> Gen<'a, 'd> {
         let fast = optimize.then(|| {
             let mut fast = code.clone();
             let mut fast_vregs = vregs;
-            opt::optimize(&mut fast, &mut fast_vregs, params);
+            let memory = if self.fences || self.unit.volatile { opt::Memory::Ordered } else { opt::Memory::Plain };
+            opt::optimize(&mut fast, &mut fast_vregs, params, memory);
             cfg::set_reconvergence(&mut fast);
             (fast, fast_vregs)
         });

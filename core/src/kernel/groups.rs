@@ -124,6 +124,9 @@ impl Gen<'_, '_> {
                 if group == Group::Block {
                     let site = self.site(span);
                     self.code.push(VInstr::Barrier { site });
+                } else {
+                    // As `__syncwarp`: it orders the lanes' memory (`Gen::fences`).
+                    self.fences = true;
                 }
                 none()
             }

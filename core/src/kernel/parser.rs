@@ -114,6 +114,8 @@ struct Parser<'a> {
     misindented: Option<Span>,
     /// `size_t`'s width was noted (once per file).
     size_t_noted: bool,
+    /// `volatile` appeared in device code ([`Unit::volatile`]).
+    volatile_seen: bool,
     /// The `__launch_bounds__(…)` read among the current function's specifiers.
     launch_bounds: Option<LaunchBounds>,
     /// Member functions to read at the end (`members.rs`): their struct and where each starts.
@@ -149,6 +151,7 @@ pub(crate) fn parse(toks: &[Token], diags: &mut Diags) -> Unit {
         unclosed_reported: false,
         misindented: None,
         size_t_noted: false,
+        volatile_seen: false,
         launch_bounds: None,
         pending_members: Vec::new(),
         host_members: Vec::new(),
@@ -394,6 +397,7 @@ impl<'a> Parser<'a> {
             }
         }
         unit.end = self.peek().span;
+        unit.volatile = self.volatile_seen;
         self.read_member_functions(&mut unit);
         unit.structs = core::mem::take(&mut self.structs);
         unit.host_code = core::mem::take(&mut self.host_members);
@@ -653,9 +657,7 @@ impl<'a> Parser<'a> {
             match w.as_str() {
                 "const" | "constexpr" => is_const = true,
                 "__restrict__" | "register" => {}
-                "volatile" => {
-                    self.diags.warning(t.span, "`volatile` is ignored");
-                }
+                "volatile" => self.volatile_seen = true,
                 "unsigned" | "signed" if base.is_none() && unsigned.is_none() => unsigned = Some(w == "unsigned"),
                 "int" if base.is_none() => base = Some(BaseType::Scalar(Scalar::Int)),
                 "float" if base.is_none() && unsigned.is_none() => base = Some(BaseType::Scalar(Scalar::Float)),
@@ -1096,7 +1098,7 @@ impl<'a> Parser<'a> {
                 external = Some(self.bump().span);
             } else if self.eat_word("static") {
             } else if self.at_word("volatile") && self.peek_at(1).is_ident("__shared__") {
-                self.diags.warning(self.peek().span, "`volatile` is ignored");
+                self.volatile_seen = true;
                 self.bump();
             } else if self.eat_word("__shared__") {
                 shared = true;

@@ -56,8 +56,10 @@ impl Gen<'_, '_> {
             }
             // `__syncwarp`: the lanes that run it are already together. Fences: a store
             // changes memory when it executes, so every later access of any thread sees it;
-            // what a fence costs in time on a GPU is not modelled.
+            // what a fence costs in time on a GPU is not modelled. Both keep the kernel's
+            // loads from being forwarded (`Gen::fences`).
             _ => {
+                self.fences = true;
                 if name == "__syncwarp" && args.len() == 1 {
                     self.int_argument(name, &args[0]);
                 } else {

@@ -5,7 +5,8 @@
 //! 1. `contract`: `a * b + c` → `fma`. Always, also unoptimised, and first, on the code as
 //!    generated: it is part of the language (one rounding), so it must not depend on what
 //!    the other passes expose.
-//! 2. `simplify` (folding and propagation, value numbering, dead code) until nothing changes.
+//! 2. `simplify` (folding and propagation, value numbering, store-to-load forwarding, dead
+//!    code) until nothing changes. Forwarding runs only where [`Memory::Plain`].
 //! 3. `unroll`: loops with a small constant trip count, fully; then `simplify` folds the
 //!    counter away.
 //! 4. `licm`: invariant computations move to a preheader; `strength`: addresses that step by
@@ -29,6 +30,7 @@ mod dce;
 mod edit;
 mod flow;
 mod fold;
+mod forward;
 mod gvn;
 mod licm;
 mod schedule;
@@ -50,44 +52,66 @@ pub(crate) fn contract(code: &mut Vec<VInstr>, vregs: u32) {
 /// The optimisation passes. `vregs` is the number of virtual registers, raised when a pass
 /// needs new ones; `params` the kernel's parameters (registers `0..params`, written before
 /// the first instruction).
-pub(crate) fn optimize(code: &mut Vec<VInstr>, vregs: &mut u32, params: u32) {
-    simplify(code, *vregs, params);
+pub(crate) fn optimize(code: &mut Vec<VInstr>, vregs: &mut u32, params: u32, memory: Memory) {
+    let passes = Passes { params, memory };
+    simplify(code, vregs, &passes);
     // Each unrolling makes the code longer within the budget; the count bounds the total.
     for _ in 0..MAX_LOOP_EDITS {
         if !unroll::unroll_constant_loops(code, *vregs, params) {
             break;
         }
-        simplify(code, *vregs, params);
+        simplify(code, vregs, &passes);
     }
     for _ in 0..MAX_LOOP_EDITS {
         if !licm::hoist_invariants(code, *vregs, params) {
             break;
         }
     }
-    simplify(code, *vregs, params);
+    simplify(code, vregs, &passes);
     for _ in 0..MAX_LOOP_EDITS {
         if !strength::reduce_addresses(code, vregs, params) {
             break;
         }
-        simplify(code, *vregs, params);
+        simplify(code, vregs, &passes);
     }
     // Last, on loops whose addresses already step: each innermost loop once.
     if unroll::unroll_runtime_loops(code, vregs) {
-        simplify(code, *vregs, params);
+        simplify(code, vregs, &passes);
     }
     // Only reorders within blocks: nothing the passes above would find again.
     schedule::schedule_loads(code, vregs);
+}
+
+/// What the optimiser may assume about the kernel's memory accesses.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Memory {
+    /// Only barriers, atomics and launches order them with other threads: a load of what the
+    /// thread stored or loaded before may be forwarded (`forward.rs`).
+    Plain,
+    /// The kernel declares something `volatile`, or calls a fence or `__syncwarp`, which the
+    /// code does not show where they act: every load reads memory.
+    Ordered,
+}
+
+/// What every pass of one kernel's optimisation shares.
+struct Passes {
+    params: u32,
+    memory: Memory,
 }
 
 /// Most loops unrolled, hoisted from or strength-reduced in one kernel.
 const MAX_LOOP_EDITS: usize = 32;
 
 /// Folding, propagation, value numbering and dead code, until none finds anything.
-fn simplify(code: &mut Vec<VInstr>, vregs: u32, params: u32) {
+fn simplify(code: &mut Vec<VInstr>, vregs: &mut u32, passes: &Passes) {
+    let params = passes.params;
     for _ in 0..MAX_ROUNDS {
-        let mut changed = fold::fold(code, vregs, params);
-        changed |= gvn::number_values(code, vregs, params);
-        changed |= dce::remove_dead(code, vregs);
+        let mut changed = fold::fold(code, *vregs, params);
+        changed |= gvn::number_values(code, *vregs, params);
+        if passes.memory == Memory::Plain {
+            changed |= forward::forward_loads(code, vregs, params);
+        }
+        changed |= dce::remove_dead(code, *vregs);
         if !changed {
             break;
         }
