@@ -1365,7 +1365,10 @@ impl Host<'_, '_> {
         let mut out = Vec::with_capacity(params.len());
         let mut ok = true;
         for (k, (e, &p)) in l.args.iter().zip(&params).enumerate() {
-            let Some(v) = self.eval(e) else {
+            // An element's address (`a + 64`, `&a[64]`): the buffer it is in, and where.
+            let (base, count) = self.address_form(e);
+            let addressed = p.is_ptr() && count.is_some();
+            let Some(v) = self.eval(if addressed { base } else { e }) else {
                 ok = false;
                 continue;
             };
@@ -1373,7 +1376,11 @@ impl Host<'_, '_> {
                 (Ty::Error, _) => Some(Arg::Value(0)),
                 (p, HVal::Buffer(b)) if p.is_ptr() => {
                     if self.buffer_fits(b, p) {
-                        Some(Arg::Buffer(b))
+                        if addressed {
+                            self.element_offset(e, b, count).map(|offset| Arg::Element { buffer: b, offset })
+                        } else {
+                            Some(Arg::Buffer(b))
+                        }
                     } else {
                         let want = match p {
                             Ty::StructPtr { id, .. } => format!("a `{}*`", self.structs[id as usize].name),

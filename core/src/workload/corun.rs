@@ -89,7 +89,7 @@ impl Workload {
                 launch.kernel += kernel_base;
                 launch.stream = streams.iter().find(|&&(old, _)| old == launch.stream).map_or(0, |&(_, new)| new);
                 for arg in &mut launch.args {
-                    if let Arg::Buffer(b) = arg {
+                    if let Arg::Buffer(b) | Arg::Element { buffer: b, .. } = arg {
                         *b += buffer_base;
                     }
                 }

@@ -152,6 +152,13 @@ pub enum Arg {
     Buffer(u32),
     /// A constant word.
     Value(u32),
+    /// An address inside a buffer (`a + 64` or `&a[64]` in a launch).
+    Element {
+        /// The buffer.
+        buffer: u32,
+        /// Bytes from its start, at most its size.
+        offset: u32,
+    },
 }
 
 /// One kernel launch of the host program.
@@ -348,10 +355,19 @@ impl Workload {
                 );
             }
             for (a, arg) in launch.args.iter().enumerate() {
-                if let Arg::Buffer(b) = *arg {
-                    if b as usize >= self.buffers.len() {
-                        return err(format!("launches[{l}].args[{a}]"), format!("there is no buffer {b}"));
-                    }
+                let (b, offset) = match *arg {
+                    Arg::Buffer(b) => (b, 0),
+                    Arg::Element { buffer, offset } => (buffer, offset),
+                    Arg::Value(_) => continue,
+                };
+                let Some(buffer) = self.buffers.get(b as usize) else {
+                    return err(format!("launches[{l}].args[{a}]"), format!("there is no buffer {b}"));
+                };
+                if offset as u64 > buffer.words as u64 * 4 {
+                    return err(
+                        format!("launches[{l}].args[{a}]"),
+                        format!("offset {offset} is past the end of buffer {b} ({} bytes)", buffer.words as u64 * 4),
+                    );
                 }
             }
         }
@@ -420,6 +436,7 @@ impl Workload {
             .iter()
             .map(|a| match *a {
                 Arg::Buffer(b) => regions.get(b as usize).map_or(0, |r| r.base),
+                Arg::Element { buffer, offset } => regions.get(buffer as usize).map_or(0, |r| r.base + offset),
                 Arg::Value(v) => v,
             })
             .collect()
@@ -648,6 +665,19 @@ mod tests {
         let mut w = tiny();
         w.launches[0].args[0] = Arg::Buffer(3);
         assert_eq!(w.validate(&config).unwrap_err().field, "launches[0].args[0]");
+
+        // An element's address may be one past the last of the buffer's 16 bytes, no further.
+        let mut w = tiny();
+        w.launches[0].args[0] = Arg::Element { buffer: 0, offset: 16 };
+        assert!(w.validate(&config).is_ok());
+        w.launches[0].args[0] = Arg::Element { buffer: 0, offset: 20 };
+        let e = w.validate(&config).unwrap_err();
+        assert_eq!(
+            (e.field.as_str(), e.reason.as_str()),
+            ("launches[0].args[0]", "offset 20 is past the end of buffer 0 (16 bytes)")
+        );
+        w.launches[0].args[0] = Arg::Element { buffer: 1, offset: 0 };
+        assert_eq!(w.validate(&config).unwrap_err().reason, "there is no buffer 1");
     }
 
     #[test]

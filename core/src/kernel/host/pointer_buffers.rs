@@ -60,11 +60,10 @@ impl Host<'_, '_> {
         self.pointer_buffers.iter().find(|(x, _)| *x == b).map(|&(_, s)| s)
     }
 
-    /// One address of a pointer buffer: a buffer of `elem`s (`a`), an element of one (`&a[i]`),
-    /// a buffer plus or minus a count (`a + 64`), or a null pointer (`0`, `NULL`, `nullptr`).
-    /// `Err` once the error is reported.
-    fn address(&mut self, e: &Expr, elem: Scalar) -> Option<Option<PointerInit>> {
-        let (base, count) = match &e.kind {
+    /// The buffer an address names and the count added to it: `&a[i]` and `a + i` name `a`
+    /// and `i`, `a - i` names `a` and `-i` (the `bool`), anything else itself and no count.
+    pub(super) fn address_form<'e>(&self, e: &'e Expr) -> (&'e Expr, Option<(&'e Expr, bool)>) {
+        match &e.kind {
             ExprKind::Unary(UnOp::AddrOf, x) => match &x.kind {
                 ExprKind::Index(b, i) => (&**b, Some((&**i, false))),
                 _ => (&**x, None),
@@ -78,7 +77,14 @@ impl Host<'_, '_> {
                 }
             }
             _ => (e, None),
-        };
+        }
+    }
+
+    /// One address of a pointer buffer: a buffer of `elem`s (`a`), an element of one (`&a[i]`),
+    /// a buffer plus or minus a count (`a + 64`), or a null pointer (`0`, `NULL`, `nullptr`).
+    /// `Err` once the error is reported.
+    fn address(&mut self, e: &Expr, elem: Scalar) -> Option<Option<PointerInit>> {
+        let (base, count) = self.address_form(e);
         let b = match self.eval(base)? {
             HVal::Num(0, t) if t.is_integer() && count.is_none() => return Some(None),
             HVal::Buffer(b) => b,
@@ -101,8 +107,18 @@ impl Host<'_, '_> {
             self.diags.error(base.span, message);
             return None;
         }
+        let offset = self.element_offset(e, b, count)?;
+        Some(Some(PointerInit { buffer: b, offset }))
+    }
+
+    /// The byte offset of element `count` (negated where its `bool` says) of buffer `b`, which
+    /// may be one past its last; `e`, the whole address, is where an error points.
+    pub(super) fn element_offset(&mut self, e: &Expr, b: u32, count: Option<(&Expr, bool)>) -> Option<u32> {
         let spec = &self.buffers[b as usize];
-        let size = spec.elem.width().bytes() as i64;
+        let size = match self.struct_of(b) {
+            Some(id) => self.structs[id as usize].size as i64,
+            None => spec.elem.width().bytes() as i64,
+        };
         let elements = spec.words as i64 * 4 / size;
         let name = spec.name.clone();
         let index = match count {
@@ -120,6 +136,6 @@ impl Host<'_, '_> {
             self.diags.error(e.span, format!("element {index} is outside `{name}`, which has {elements}"));
             return None;
         }
-        Some(Some(PointerInit { buffer: b, offset: (index * size) as u32 }))
+        Some((index * size) as u32)
     }
 }

@@ -28,8 +28,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::edit;
 use super::flow::{Defs, Flow};
+use super::{edit, licm};
 use crate::isa::{Space, Width};
 use crate::kernel::vcode::{VInstr, VOp, VReg};
 
@@ -88,6 +88,9 @@ pub(crate) fn forward_loads(code: &mut Vec<VInstr>, vregs: &mut u32, params: u32
         return false;
     }
     let available = Availability::solve(code, &flow, &locations, &location_of);
+    if load_before_loops(code, vregs, &flow, &defs, &available, &location_of) {
+        return true;
+    }
     // Which loads read a location that is available, and which locations need a register.
     let mut forwarded = vec![false; code.len()];
     let mut carried = vec![false; locations.len()];
@@ -140,6 +143,69 @@ pub(crate) fn forward_loads(code: &mut Vec<VInstr>, vregs: &mut u32, params: u32
     true
 }
 
+/// Partial redundancy at a loop's top, as GVN's load PRE removes it: a load in the loop's
+/// first block of a location that every back edge brings (the turn before stored or loaded
+/// it) but the way in does not gets a copy in the loop's preheader, and the next round
+/// forwards the load itself (`for (j…) x[i] += a[j];` loads `x[i]` once, before the loop).
+/// The copy reads the address the first turn reads anyway: the load comes before anything in
+/// that block that could change the memory, and its address register is written before the
+/// loop. Only which of two faulting loads stops a run could change. Whether it inserted any.
+fn load_before_loops(
+    code: &mut Vec<VInstr>,
+    vregs: &mut u32,
+    flow: &Flow,
+    defs: &Defs,
+    available: &Availability,
+    location_of: &[Option<u32>],
+) -> bool {
+    let loops = flow.loops();
+    let mut inserts = Vec::new();
+    let mut entered = Vec::new();
+    for (k, l) in loops.iter().enumerate() {
+        let Some(at) = licm::preheader_position(code, flow, l) else { continue };
+        let header = l.header as usize;
+        // Brought by every back edge, not on the way in.
+        let mut candidate: Vec<bool> = available.entry[header].iter().map(|&e| !e).collect();
+        for &p in &l.latches {
+            for (c, &x) in candidate.iter_mut().zip(&available.exit[p as usize]) {
+                *c &= x;
+            }
+        }
+        let mut any = false;
+        for i in flow.range(header) {
+            let instr = code[i as usize];
+            let location = location_of[i as usize];
+            if let (VInstr::Load { addr, .. }, Some(x)) = (instr, location) {
+                let before_loop = defs.fixed_def(addr).is_none_or(|site| flow.strictly_dominates(site, at));
+                if candidate[x as usize] && before_loop {
+                    let mut copy = instr;
+                    copy.set_def(*vregs);
+                    *vregs += 1;
+                    inserts.push((at, copy));
+                    any = true;
+                }
+            }
+            // The block's first access to a location decides; what it kills is decided too.
+            let mut after = candidate.clone();
+            available.step(&instr, location, &mut after);
+            for (c, a) in candidate.iter_mut().zip(after) {
+                *c &= a;
+            }
+            if let Some(x) = location {
+                candidate[x as usize] = false;
+            }
+        }
+        if any {
+            entered.push((at, k));
+        }
+    }
+    if inserts.is_empty() {
+        return false;
+    }
+    edit::splice(code, &inserts, &[], |b, t| entered.iter().any(|&(at, k)| at == t && flow.in_loop(&loops[k], b)));
+    true
+}
+
 /// Whether a load of `width` gives back what a store of `src` wrote: a whole word, or a wide
 /// register for a double word.
 fn gives_back(width: Width, src: VOp) -> bool {
@@ -155,16 +221,16 @@ fn gives_back(width: Width, src: VOp) -> bool {
 struct Availability<'a> {
     locations: &'a [Location],
     entry: Vec<Vec<bool>>,
+    exit: Vec<Vec<bool>>,
 }
 
 impl<'a> Availability<'a> {
     fn solve(code: &[VInstr], flow: &Flow, locations: &'a [Location], location_of: &[Option<u32>]) -> Self {
         let nb = flow.block_count();
         let n = locations.len();
-        let mut this = Availability { locations, entry: vec![vec![false; n]; nb] };
-        // Optimistic start (everything available at every block's end but the ones not yet
-        // computed), narrowed until nothing changes; the entry block starts with nothing.
-        let mut exit = vec![vec![true; n]; nb];
+        // Optimistic start (everything available at every block's end), narrowed until
+        // nothing changes; the entry block starts with nothing.
+        let mut this = Availability { locations, entry: vec![vec![false; n]; nb], exit: vec![vec![true; n]; nb] };
         let mut changed = true;
         while changed {
             changed = false;
@@ -175,7 +241,7 @@ impl<'a> Availability<'a> {
                 let mut now = if b == 0 { vec![false; n] } else { vec![true; n] };
                 for &p in &flow.preds[b] {
                     if flow.reachable(p as usize) {
-                        for (x, &y) in now.iter_mut().zip(&exit[p as usize]) {
+                        for (x, &y) in now.iter_mut().zip(&this.exit[p as usize]) {
                             *x &= y;
                         }
                     }
@@ -184,8 +250,8 @@ impl<'a> Availability<'a> {
                 for i in flow.range(b) {
                     this.step(&code[i as usize], location_of[i as usize], &mut now);
                 }
-                if now != exit[b] {
-                    exit[b] = now;
+                if now != this.exit[b] {
+                    this.exit[b] = now;
                     changed = true;
                 }
             }
@@ -273,6 +339,28 @@ mod tests {
         // The back edge goes to the loop's top, past nothing it should run.
         assert!(matches!(code[10], VInstr::Branch { target: 3, reconverge: 11, .. }), "{code:?}");
         assert!(!forward_loads(&mut code, &mut vregs, 3), "nothing is left to forward");
+    }
+
+    #[test]
+    fn a_sum_without_a_store_before_the_loop_is_loaded_once_before_it() {
+        // for (j = 0; j < n; j++) t[0] += x[0];
+        let mut code = accumulating_loop(None);
+        code.remove(0);
+        if let VInstr::Branch { target, reconverge, .. } = &mut code[7] {
+            (*target, *reconverge) = (1, 8);
+        }
+        let mut vregs = 9;
+        assert!(forward_loads(&mut code, &mut vregs, 3));
+        // A load of t[0] before the loop, which the back edge skips; nothing forwarded yet.
+        assert_eq!(code[1], load(9, 0));
+        assert_eq!(code[2], load(4, 0));
+        assert!(matches!(code[8], VInstr::Branch { target: 2, reconverge: 9, .. }), "{code:?}");
+        // Now t[0] is available on the way in and from the back edge: the loop's load goes.
+        assert!(forward_loads(&mut code, &mut vregs, 3));
+        assert_eq!(code[2], VInstr::Mov { dst: 10, src: VOp::Reg(9) });
+        assert_eq!(code[3], VInstr::Mov { dst: 4, src: VOp::Reg(10) });
+        assert_eq!(code[4], load(5, 1), "x[0] may alias t[0], which each turn stores");
+        assert!(!forward_loads(&mut code, &mut vregs, 3));
     }
 
     #[test]
