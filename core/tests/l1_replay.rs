@@ -169,8 +169,9 @@ fn the_replay_flushes_at_kernel_boundaries_only_under_gpu_coherence() {
 #[test]
 fn a_write_evict_store_drops_the_line_in_the_replay_too() {
     // Load a line, store to it (write-evict drops it), load it again: two misses each way.
+    // `volatile` makes the second load read memory (else it is forwarded from the store).
     let source = "
-        __global__ void rmw(int* a) {
+        __global__ void rmw(volatile int* a) {
             int x = a[threadIdx.x];
             a[threadIdx.x] = x + 1;
             a[threadIdx.x + 32] = a[threadIdx.x] + (x >> 30);
