@@ -58,13 +58,16 @@ pub(crate) struct TypeExpr {
     pub pointee_const: bool,
     /// `const` on the variable itself (`const int n`, `float* const p`).
     pub is_const: bool,
+    /// `float* __restrict__ p`: no other pointer reaches what `p` reaches (on a kernel's
+    /// parameter, the optimiser relies on it: `opt/forward.rs`).
+    pub restrict: bool,
     pub span: Span,
 }
 
 impl TypeExpr {
     /// `base` as such: no pointer, no `const`.
     pub fn plain(base: BaseType, span: Span) -> TypeExpr {
-        TypeExpr { base, pointer: false, indirect: false, pointee_const: false, is_const: false, span }
+        TypeExpr { base, pointer: false, indirect: false, pointee_const: false, is_const: false, restrict: false, span }
     }
 }
 

@@ -780,20 +780,25 @@ impl<'a, 'd> Gen<'a, 'd> {
         let f = &self.unit.functions[self.root];
         // A 64-bit parameter takes two registers, the first marked wide.
         let sig = &self.sigs[self.root];
-        let mut wide_params = Vec::new();
-        let mut word = |wide: bool| {
+        let mut wide_params: Vec<bool> = Vec::new();
+        let word = |wide_params: &mut Vec<bool>, wide: bool| {
             wide_params.push(wide);
             if wide {
                 wide_params.push(false);
             }
         };
-        for &ty in &sig.params {
+        // The registers of the `__restrict__` pointer parameters.
+        let mut restrict = Vec::new();
+        for (p, &ty) in f.params.iter().zip(&sig.params) {
+            if p.ty.restrict && ty.is_ptr() {
+                restrict.push(wide_params.len() as u32);
+            }
             match ty {
                 Ty::Struct(id) => super::structs::leaves(&self.unit.structs, id)
                     .unwrap_or_default()
                     .iter()
-                    .for_each(|(_, leaf)| word(leaf.is_wide())),
-                ty => word(ty.is_wide()),
+                    .for_each(|(_, leaf)| word(&mut wide_params, leaf.is_wide())),
+                ty => word(&mut wide_params, ty.is_wide()),
             }
         }
         wide_params.resize(wide_params.len() + sig.globals.len(), false);
@@ -816,7 +821,11 @@ impl<'a, 'd> Gen<'a, 'd> {
         let fast = optimize.then(|| {
             let mut fast = code.clone();
             let mut fast_vregs = vregs;
-            let memory = if self.fences || self.unit.volatile { opt::Memory::Ordered } else { opt::Memory::Plain };
+            let memory = if self.fences || self.unit.volatile {
+                opt::Memory::Ordered
+            } else {
+                opt::Memory::Plain { restrict: &restrict }
+            };
             opt::optimize(&mut fast, &mut fast_vregs, params, memory);
             cfg::set_reconvergence(&mut fast);
             (fast, fast_vregs)

@@ -754,6 +754,7 @@ impl<'a> Parser<'a> {
             indirect: false,
             pointee_const: false,
             is_const,
+            restrict: false,
             span: start.to(self.prev_span()),
         })
     }
@@ -784,7 +785,8 @@ impl<'a> Parser<'a> {
         loop {
             if self.eat_word("const") {
                 ty.is_const = true;
-            } else if self.eat_word("__restrict__") {
+            } else if self.eat_word("__restrict__") || self.eat_word("__restrict") {
+                ty.restrict = true;
             } else {
                 break;
             }
@@ -793,7 +795,8 @@ impl<'a> Parser<'a> {
             let star = self.peek().span;
             self.bump();
             self.indirect(ty, star)?;
-            while self.eat_word("const") || self.eat_word("__restrict__") {}
+            ty.restrict = false;
+            while self.eat_word("const") || self.eat_word("__restrict__") || self.eat_word("__restrict") {}
         }
         if self.at("&") {
             return Err(self.error(self.peek().span, "references are not supported"));

@@ -7,8 +7,8 @@
 //! A location is a space, a width, a fixed address register and an offset. What ends its
 //! availability, and why:
 //! - a store to the same space at another address register, or overlapping it at the same
-//!   one: without `__restrict__` (which warpscope does not track) two pointers may alias, as
-//!   LLVM assumes;
+//!   one: two pointers may alias, as LLVM assumes, unless each is based on a different
+//!   `__restrict__` parameter of the kernel ([`Base`]);
 //! - an atomic, a barrier or a device-side launch: each orders memory with other threads,
 //!   whose writes the thread may then read.
 //!
@@ -30,7 +30,7 @@ use alloc::vec::Vec;
 
 use super::flow::{Defs, Flow};
 use super::{edit, licm};
-use crate::isa::{Space, Width};
+use crate::isa::{AluOp, Space, Width};
 use crate::kernel::vcode::{VInstr, VOp, VReg};
 
 /// A memory location a load or store names with a fixed address register.
@@ -44,12 +44,13 @@ struct Location {
 
 impl Location {
     /// Whether a store of `width` bytes at `addr + offset` in `space` may change it.
-    fn clobbered_by(&self, space: Space, width: Width, addr: VReg, offset: i32) -> bool {
+    fn clobbered_by(&self, space: Space, width: Width, addr: VReg, offset: i32, bases: &[Base]) -> bool {
         if space != self.space {
             return false;
         }
         if addr != self.addr {
-            return true;
+            let base = |r: VReg| bases.get(r as usize).copied().unwrap_or(Base::Any);
+            return !matches!((base(addr), base(self.addr)), (Base::Restrict(a), Base::Restrict(b)) if a != b);
         }
         let (a, b) = (self.offset as i64, offset as i64);
         a < b + width.bytes() as i64 && b < a + self.width.bytes() as i64
@@ -58,7 +59,7 @@ impl Location {
 
 /// Forwards every load it can; whether it forwarded any. Raises `vregs` for the registers
 /// that carry the values.
-pub(crate) fn forward_loads(code: &mut Vec<VInstr>, vregs: &mut u32, params: u32) -> bool {
+pub(crate) fn forward_loads(code: &mut Vec<VInstr>, vregs: &mut u32, params: u32, restrict: &[VReg]) -> bool {
     let flow = Flow::new(code);
     let defs = Defs::new(code, &flow, *vregs, params);
     let mut locations: Vec<Location> = Vec::new();
@@ -87,7 +88,8 @@ pub(crate) fn forward_loads(code: &mut Vec<VInstr>, vregs: &mut u32, params: u32
     if locations.is_empty() {
         return false;
     }
-    let available = Availability::solve(code, &flow, &locations, &location_of);
+    let bases = if restrict.is_empty() { Vec::new() } else { bases(code, *vregs, params, restrict) };
+    let available = Availability::solve(code, &flow, &locations, &location_of, &bases);
     if load_before_loops(code, vregs, &flow, &defs, &available, &location_of) {
         return true;
     }
@@ -220,17 +222,25 @@ fn gives_back(width: Width, src: VOp) -> bool {
 /// "available on every path" data flow.
 struct Availability<'a> {
     locations: &'a [Location],
+    bases: &'a [Base],
     entry: Vec<Vec<bool>>,
     exit: Vec<Vec<bool>>,
 }
 
 impl<'a> Availability<'a> {
-    fn solve(code: &[VInstr], flow: &Flow, locations: &'a [Location], location_of: &[Option<u32>]) -> Self {
+    fn solve(
+        code: &[VInstr],
+        flow: &Flow,
+        locations: &'a [Location],
+        location_of: &[Option<u32>],
+        bases: &'a [Base],
+    ) -> Self {
         let nb = flow.block_count();
         let n = locations.len();
         // Optimistic start (everything available at every block's end), narrowed until
         // nothing changes; the entry block starts with nothing.
-        let mut this = Availability { locations, entry: vec![vec![false; n]; nb], exit: vec![vec![true; n]; nb] };
+        let mut this =
+            Availability { locations, bases, entry: vec![vec![false; n]; nb], exit: vec![vec![true; n]; nb] };
         let mut changed = true;
         while changed {
             changed = false;
@@ -264,7 +274,7 @@ impl<'a> Availability<'a> {
         match *instr {
             VInstr::Store { space, width, addr, offset, src, .. } => {
                 for (x, l) in now.iter_mut().zip(self.locations) {
-                    if l.clobbered_by(space, width, addr, offset) {
+                    if l.clobbered_by(space, width, addr, offset, self.bases) {
                         *x = false;
                     }
                 }
@@ -281,6 +291,76 @@ impl<'a> Availability<'a> {
             _ => {}
         }
     }
+}
+
+/// Which `__restrict__` parameter an address is based on, as C defines "based on": that
+/// pointer plus or minus anything. The data flow starts from `Unknown` and only descends.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Base {
+    Unknown,
+    /// The parameter in this register, plus or minus integers.
+    Restrict(VReg),
+    /// Anything else: another pointer, an integer, a value loaded from memory.
+    Any,
+}
+
+impl Base {
+    fn meet(self, other: Base) -> Base {
+        match (self, other) {
+            (Base::Unknown, x) | (x, Base::Unknown) => x,
+            (x, y) if x == y => x,
+            _ => Base::Any,
+        }
+    }
+}
+
+/// The base of every register (wherever it is written, the meet of what each write gives).
+fn bases(code: &[VInstr], vregs: u32, params: u32, restrict: &[VReg]) -> Vec<Base> {
+    let n = vregs.max(params) as usize;
+    let mut base = vec![Base::Unknown; n];
+    for (p, b) in base.iter_mut().enumerate().take(params as usize) {
+        *b = if restrict.contains(&(p as VReg)) { Base::Restrict(p as VReg) } else { Base::Any };
+    }
+    let of = |base: &[Base], o: VOp| match o {
+        VOp::Reg(r) => base.get(r as usize).copied().unwrap_or(Base::Any),
+        VOp::Imm(_) => Base::Any,
+    };
+    // An addition keeps the one pointer among its operands; a subtraction, its left one's.
+    let offset_from = |pointer: Base, other: Base| match (pointer, other) {
+        (_, Base::Restrict(_)) => Base::Any,
+        (Base::Restrict(p), _) => Base::Restrict(p),
+        (Base::Unknown, _) | (_, Base::Unknown) => Base::Unknown,
+        _ => Base::Any,
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for instr in code {
+            let Some(d) = instr.def() else { continue };
+            let new = match *instr {
+                VInstr::Mov { src, .. } => of(&base, src),
+                VInstr::Alu { op: AluOp::Add, a, b, .. } => {
+                    let (a, b) = (of(&base, a), of(&base, b));
+                    if matches!(b, Base::Restrict(_)) {
+                        offset_from(b, a)
+                    } else {
+                        offset_from(a, b)
+                    }
+                }
+                VInstr::Alu { op: AluOp::Sub, a, b, .. } => offset_from(of(&base, a), of(&base, b)),
+                VInstr::Select { a, b, .. } => of(&base, a).meet(of(&base, b)),
+                _ => Base::Any,
+            };
+            if let Some(slot) = base.get_mut(d as usize) {
+                let met = slot.meet(new);
+                if met != *slot {
+                    *slot = met;
+                    changed = true;
+                }
+            }
+        }
+    }
+    base
 }
 
 #[cfg(test)]
@@ -328,7 +408,7 @@ mod tests {
     fn a_running_sum_in_memory_stays_in_a_register_across_turns() {
         let mut code = accumulating_loop(None);
         let mut vregs = 7;
-        assert!(forward_loads(&mut code, &mut vregs, 3));
+        assert!(forward_loads(&mut code, &mut vregs, 3, &[]));
         assert_eq!(vregs, 8, "one register carries t[0]");
         // The store before the loop and the one in it copy their values into v7; the load of
         // t[0] at the top of the loop reads v7; the load of x[0] stays.
@@ -338,7 +418,7 @@ mod tests {
         assert_eq!(code[7], VInstr::Mov { dst: 7, src: VOp::Reg(4) });
         // The back edge goes to the loop's top, past nothing it should run.
         assert!(matches!(code[10], VInstr::Branch { target: 3, reconverge: 11, .. }), "{code:?}");
-        assert!(!forward_loads(&mut code, &mut vregs, 3), "nothing is left to forward");
+        assert!(!forward_loads(&mut code, &mut vregs, 3, &[]), "nothing is left to forward");
     }
 
     #[test]
@@ -350,17 +430,17 @@ mod tests {
             (*target, *reconverge) = (1, 8);
         }
         let mut vregs = 9;
-        assert!(forward_loads(&mut code, &mut vregs, 3));
+        assert!(forward_loads(&mut code, &mut vregs, 3, &[]));
         // A load of t[0] before the loop, which the back edge skips; nothing forwarded yet.
         assert_eq!(code[1], load(9, 0));
         assert_eq!(code[2], load(4, 0));
         assert!(matches!(code[8], VInstr::Branch { target: 2, reconverge: 9, .. }), "{code:?}");
         // Now t[0] is available on the way in and from the back edge: the loop's load goes.
-        assert!(forward_loads(&mut code, &mut vregs, 3));
+        assert!(forward_loads(&mut code, &mut vregs, 3, &[]));
         assert_eq!(code[2], VInstr::Mov { dst: 10, src: VOp::Reg(9) });
         assert_eq!(code[3], VInstr::Mov { dst: 4, src: VOp::Reg(10) });
         assert_eq!(code[4], load(5, 1), "x[0] may alias t[0], which each turn stores");
-        assert!(!forward_loads(&mut code, &mut vregs, 3));
+        assert!(!forward_loads(&mut code, &mut vregs, 3, &[]));
     }
 
     #[test]
@@ -379,7 +459,7 @@ mod tests {
             let mut code = accumulating_loop(Some(between));
             let before = code.clone();
             let mut vregs = 9;
-            assert!(!forward_loads(&mut code, &mut vregs, 3), "{between:?}");
+            assert!(!forward_loads(&mut code, &mut vregs, 3, &[]), "{between:?}");
             assert_eq!(code, before);
         }
         // A store to shared memory, or to another word at the same address register, is not
@@ -403,7 +483,12 @@ mod tests {
         for between in [shared, next_word] {
             let mut code = accumulating_loop(Some(between));
             let mut vregs = 9;
-            assert!(forward_loads(&mut code, &mut vregs, 3), "{between:?}");
+            assert!(forward_loads(&mut code, &mut vregs, 3, &[]), "{between:?}");
+        }
+        // Through a second `__restrict__` parameter it is not either, but only when both are.
+        for (restrict, forwarded) in [(&[0, 2][..], true), (&[2][..], false), (&[0][..], false)] {
+            let mut code = accumulating_loop(Some(store(2, VOp::Imm(3))));
+            assert_eq!(forward_loads(&mut code, &mut 9, 3, restrict), forwarded, "{restrict:?}");
         }
         // A byte stored into the word is.
         let byte = VInstr::Store {
@@ -415,7 +500,7 @@ mod tests {
             site: NO_SITE,
         };
         let mut code = accumulating_loop(Some(byte));
-        assert!(!forward_loads(&mut code, &mut 9, 3));
+        assert!(!forward_loads(&mut code, &mut 9, 3, &[]));
     }
 
     #[test]
@@ -435,7 +520,7 @@ mod tests {
             VInstr::Exit,                             // 9
         ];
         let before = code.clone();
-        assert!(!forward_loads(&mut code, &mut 9, 3));
+        assert!(!forward_loads(&mut code, &mut 9, 3, &[]));
         assert_eq!(code, before);
     }
 
@@ -448,7 +533,7 @@ mod tests {
             load(4, 0),                                                               // 2
             VInstr::Exit,                                                             // 3
         ];
-        assert!(!forward_loads(&mut code, &mut 5, 3));
+        assert!(!forward_loads(&mut code, &mut 5, 3, &[]));
         // With a store on both sides it is.
         let mut code = vec![
             VInstr::Branch { cond: Some(2), negate: true, target: 3, reconverge: 4 }, // 0
@@ -458,7 +543,7 @@ mod tests {
             load(4, 0),                                                               // 4
             VInstr::Exit,                                                             // 5
         ];
-        assert!(forward_loads(&mut code, &mut 5, 3));
+        assert!(forward_loads(&mut code, &mut 5, 3, &[]));
         assert_eq!(code[2], VInstr::Mov { dst: 5, src: VOp::Imm(5) });
         assert_eq!(code[5], VInstr::Mov { dst: 5, src: VOp::Imm(6) });
         assert_eq!(code[6], VInstr::Mov { dst: 4, src: VOp::Reg(5) });

@@ -39,7 +39,7 @@ mod unroll;
 
 use alloc::vec::Vec;
 
-use super::vcode::VInstr;
+use super::vcode::{VInstr, VReg};
 
 /// Most repetitions of a group of passes that feed each other.
 const MAX_ROUNDS: usize = 8;
@@ -52,7 +52,7 @@ pub(crate) fn contract(code: &mut Vec<VInstr>, vregs: u32) {
 /// The optimisation passes. `vregs` is the number of virtual registers, raised when a pass
 /// needs new ones; `params` the kernel's parameters (registers `0..params`, written before
 /// the first instruction).
-pub(crate) fn optimize(code: &mut Vec<VInstr>, vregs: &mut u32, params: u32, memory: Memory) {
+pub(crate) fn optimize(code: &mut Vec<VInstr>, vregs: &mut u32, params: u32, memory: Memory<'_>) {
     let passes = Passes { params, memory };
     simplify(code, vregs, &passes);
     // Each unrolling makes the code longer within the budget; the count bounds the total.
@@ -84,32 +84,34 @@ pub(crate) fn optimize(code: &mut Vec<VInstr>, vregs: &mut u32, params: u32, mem
 
 /// What the optimiser may assume about the kernel's memory accesses.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Memory {
+pub(crate) enum Memory<'a> {
     /// Only barriers, atomics and launches order them with other threads: a load of what the
-    /// thread stored or loaded before may be forwarded (`forward.rs`).
-    Plain,
+    /// thread stored or loaded before may be forwarded (`forward.rs`). `restrict`: the
+    /// registers of the `__restrict__` pointer parameters, which reach memory no other
+    /// pointer does.
+    Plain { restrict: &'a [VReg] },
     /// The kernel declares something `volatile`, or calls a fence or `__syncwarp`, which the
     /// code does not show where they act: every load reads memory.
     Ordered,
 }
 
 /// What every pass of one kernel's optimisation shares.
-struct Passes {
+struct Passes<'a> {
     params: u32,
-    memory: Memory,
+    memory: Memory<'a>,
 }
 
 /// Most loops unrolled, hoisted from or strength-reduced in one kernel.
 const MAX_LOOP_EDITS: usize = 32;
 
 /// Folding, propagation, value numbering and dead code, until none finds anything.
-fn simplify(code: &mut Vec<VInstr>, vregs: &mut u32, passes: &Passes) {
+fn simplify(code: &mut Vec<VInstr>, vregs: &mut u32, passes: &Passes<'_>) {
     let params = passes.params;
     for _ in 0..MAX_ROUNDS {
         let mut changed = fold::fold(code, *vregs, params);
         changed |= gvn::number_values(code, *vregs, params);
-        if passes.memory == Memory::Plain {
-            changed |= forward::forward_loads(code, vregs, params);
+        if let Memory::Plain { restrict } = passes.memory {
+            changed |= forward::forward_loads(code, vregs, params, restrict);
         }
         changed |= dce::remove_dead(code, *vregs);
         if !changed {
