@@ -19,7 +19,7 @@
 //! Loads of other addresses never end it. A narrow load is forwarded only from a load of the
 //! same width (a narrow store's value is not what a load of it gives back). The caller does
 //! not run this pass on a kernel that orders memory in ways it cannot see (`volatile`,
-//! fences, `__syncwarp`): see [`super::optimize`].
+//! fences, `__syncwarp`): see [`super::Memory`].
 //!
 //! Each location with a forwarded load gets a register that every store to it and every load
 //! kept of it copies its value into; the forwarded load becomes a copy from that register.
