@@ -21,6 +21,7 @@ use super::LaunchSite;
 
 mod pointer_buffers;
 mod struct_values;
+mod writes;
 
 /// Most kernels a host program may launch.
 pub(crate) const MAX_LAUNCHES: usize = 10_000;
@@ -581,7 +582,11 @@ impl Host<'_, '_> {
             self.diags.error_help(
                 r.span,
                 format!("buffer `{name}` holds structs: it starts as zeros or as the list of its declaration"),
-                format!("list the members in turn where it is declared: `{ty} {name} = {{…}};`"),
+                format!(
+                    "list the members in turn where it is declared (`{ty} {name} = {{…}};`), or set them before the \
+                     first launch (`{name}{}.member = value;`)",
+                    if self.buffers[b as usize].words * 4 > self.structs[id as usize].size { "[i]" } else { "" }
+                ),
             );
             return None;
         }
@@ -967,6 +972,9 @@ impl Host<'_, '_> {
     fn assign(&mut self, op: Option<BinOp>, l: &Expr, r: &Expr, span: Span) -> Option<HVal> {
         if self.is_struct_path(l) {
             return self.assign_member(op, l, r, span);
+        }
+        if let Some(b) = self.written_buffer(l) {
+            return self.write_into(b, op, l, r);
         }
         let ExprKind::Name(name) = &l.kind else {
             self.diags.error(l.span, "only host variables can be assigned in the host block");
@@ -1591,7 +1599,13 @@ mod tests {
     fn a_struct_constant_is_filled_where_it_is_declared() {
         let d = errors("struct P { int a; float b; };\n__constant__ P cp;\nhost { cp = fill(1); }");
         assert_eq!(d[0].message, "buffer `cp` holds structs: it starts as zeros or as the list of its declaration");
-        assert_eq!(d[0].help.as_deref(), Some("list the members in turn where it is declared: `P cp = {…};`"));
+        assert_eq!(
+            d[0].help.as_deref(),
+            Some(
+                "list the members in turn where it is declared (`P cp = {…};`), or set them before the first launch \
+                 (`cp.member = value;`)"
+            )
+        );
     }
 
     #[test]

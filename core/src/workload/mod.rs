@@ -4,6 +4,7 @@
 //! one directly. [`Workload::validate`] checks it against the machine, so that everything the
 //! engine meets afterwards is known to fit.
 
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -55,6 +56,14 @@ pub enum BufferInit {
     /// element `i` holds the address `pointers[i]` names once every buffer is placed, or 0
     /// (a null pointer) where it is `None`. The rest, if the buffer is longer, zero.
     Pointers(Vec<Option<PointerInit>>),
+    /// `base`, then what the host block writes into the buffer before the first launch
+    /// (`a[3] = 1.5;`), in program order.
+    Patched {
+        /// The contents before the writes.
+        base: Box<BufferInit>,
+        /// The writes, in order.
+        writes: Vec<HostWrite>,
+    },
 }
 
 /// Where a pointer in a [`BufferInit::Pointers`] buffer points.
@@ -65,6 +74,36 @@ pub struct PointerInit {
     /// Bytes from that buffer's start (at most its length: one past the end is a pointer C
     /// allows).
     pub offset: u32,
+}
+
+/// One value the host block writes into a buffer before the first launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostWrite {
+    /// Bytes from the buffer's start, a multiple of the width.
+    pub offset: u32,
+    /// How many bytes it writes (a narrow write leaves the rest of its word).
+    pub width: Width,
+    /// What it writes.
+    pub value: WriteValue,
+}
+
+/// What a [`HostWrite`] writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WriteValue {
+    /// These bits (the low `width` bytes of them).
+    Bits(u64),
+    /// The address of a buffer's element, once the buffers are placed (a word).
+    Address(PointerInit),
+}
+
+impl BufferInit {
+    /// The contents before any host writes, and the writes.
+    pub fn split_writes(&self) -> (&BufferInit, &[HostWrite]) {
+        match self {
+            BufferInit::Patched { base, writes } => (base, writes),
+            init => (init, &[]),
+        }
+    }
 }
 
 /// The type of a buffer's elements: how its bytes are read (for display), and, for the
@@ -263,12 +302,36 @@ impl Workload {
         let mut total_bytes = 0u64;
         for (b, buffer) in self.buffers.iter().enumerate() {
             total_bytes += buffer.words as u64 * 4;
-            if let BufferInit::Random { min, max, .. } = buffer.init {
+            let (init, writes) = buffer.init.split_writes();
+            if let BufferInit::Random { min, max, .. } = *init {
                 if min > max {
                     return err(format!("buffers[{b}].init"), format!("random range {min}..={max} is empty"));
                 }
             }
-            if let BufferInit::Pointers(pointers) = &buffer.init {
+            if matches!(init, BufferInit::Patched { .. }) {
+                return err(format!("buffers[{b}].init"), "host writes cannot patch host writes".into());
+            }
+            for (i, w) in writes.iter().enumerate() {
+                let at = format!("buffers[{b}].init.writes[{i}]");
+                let bytes = match w.value {
+                    WriteValue::Bits(_) => w.width.bytes(),
+                    WriteValue::Address(_) => 4,
+                };
+                if w.offset % bytes != 0 || w.offset as u64 + bytes as u64 > buffer.words as u64 * 4 {
+                    return err(at, format!("{bytes} bytes at {} do not fit `{}` aligned", w.offset, buffer.name));
+                }
+                if let WriteValue::Address(p) = w.value {
+                    let fits =
+                        self.buffers.get(p.buffer as usize).is_some_and(|t| p.offset as u64 <= t.words as u64 * 4);
+                    if !fits {
+                        return err(
+                            at,
+                            format!("points {} bytes into buffer {}, which is not there", p.offset, p.buffer),
+                        );
+                    }
+                }
+            }
+            if let BufferInit::Pointers(pointers) = init {
                 if buffer.elem.width() != Width::Word {
                     return err(format!("buffers[{b}].elem"), "a buffer of pointers has 4-byte elements".into());
                 }
@@ -400,31 +463,30 @@ impl Workload {
         for buffer in &self.buffers {
             let Some(region) = memory.alloc(buffer.words.saturating_mul(4)) else { break };
             let words = memory.words_mut(region);
-            let width = buffer.elem.width();
-            if width == Width::Dword {
-                widen_elements(&buffer.init, buffer.elem, words);
-                regions.push(region);
-                continue;
+            let (init, _) = buffer.init.split_writes();
+            match buffer.elem.width() {
+                Width::Dword => widen_elements(init, buffer.elem, words),
+                Width::Word => fill_words(init, words),
+                width => pack_elements(init, width, words),
             }
-            if width != Width::Word {
-                pack_elements(&buffer.init, width, words);
-                regions.push(region);
-                continue;
-            }
-            fill_words(&buffer.init, words);
             regions.push(region);
         }
-        // Addresses, once every buffer has its place.
+        // Addresses, once every buffer has its place; then the host block's writes.
+        let address = |p: &PointerInit| regions.get(p.buffer as usize).map_or(0, |r| r.base.wrapping_add(p.offset));
         for (buffer, region) in self.buffers.iter().zip(&regions) {
-            let BufferInit::Pointers(pointers) = &buffer.init else { continue };
-            let addresses: Vec<u32> = pointers
-                .iter()
-                .map(|p| match p {
-                    Some(p) => regions.get(p.buffer as usize).map_or(0, |r| r.base.wrapping_add(p.offset)),
-                    None => 0,
-                })
-                .collect();
-            memory.words_mut(*region).iter_mut().zip(addresses).for_each(|(w, a)| *w = a);
+            let (init, writes) = buffer.init.split_writes();
+            let words = memory.words_mut(*region);
+            if let BufferInit::Pointers(pointers) = init {
+                let addresses = pointers.iter().map(|p| p.as_ref().map_or(0, address));
+                words.iter_mut().zip(addresses).for_each(|(w, a)| *w = a);
+            }
+            for w in writes {
+                let bits = match w.value {
+                    WriteValue::Bits(bits) => bits,
+                    WriteValue::Address(p) => address(&p) as u64,
+                };
+                write_bits(words, w.offset, w.width, bits);
+            }
         }
         (memory, regions)
     }
@@ -440,6 +502,23 @@ impl Workload {
                 Arg::Value(v) => v,
             })
             .collect()
+    }
+}
+
+/// Writes the low `width` bytes of `bits` at byte `offset` of `words` (nothing outside them).
+fn write_bits(words: &mut [u32], offset: u32, width: Width, bits: u64) {
+    let at = (offset / 4) as usize;
+    match width {
+        Width::Dword => {
+            if let Some(pair) = words.get_mut(at..at + 2) {
+                pair.copy_from_slice(&[bits as u32, (bits >> 32) as u32]);
+            }
+        }
+        width => {
+            if let Some(word) = words.get_mut(at) {
+                *word = width.insert(*word, offset, bits as u32);
+            }
+        }
     }
 }
 
@@ -462,6 +541,8 @@ fn fill_words(init: &BufferInit, words: &mut [u32]) {
         BufferInit::Words(values) => words.iter_mut().zip(values).for_each(|(w, v)| *w = *v),
         // Filled once every buffer is placed (`Workload::materialize`).
         BufferInit::Pointers(_) => {}
+        // The writes come once every buffer is placed (`Workload::materialize`).
+        BufferInit::Patched { base, .. } => fill_words(base, words),
     }
 }
 
@@ -515,6 +596,7 @@ fn pack_elements(init: &BufferInit, width: Width, words: &mut [u32]) {
         }
         // Pointer buffers have word elements (`Workload::validate`).
         BufferInit::Pointers(_) => {}
+        BufferInit::Patched { base, .. } => pack_elements(base, width, words),
     }
 }
 
@@ -678,6 +760,44 @@ mod tests {
         );
         w.launches[0].args[0] = Arg::Element { buffer: 1, offset: 0 };
         assert_eq!(w.validate(&config).unwrap_err().reason, "there is no buffer 1");
+
+        // Host writes stay inside their buffer, aligned, and point into one that exists.
+        let patched = |offset, width, value| {
+            let mut w = tiny();
+            let write = HostWrite { offset, width, value };
+            w.buffers[0].init = BufferInit::Patched { base: Box::new(BufferInit::Iota), writes: alloc::vec![write] };
+            w.validate(&config)
+        };
+        assert!(patched(8, Width::Dword, WriteValue::Bits(1)).is_ok());
+        assert!(patched(15, Width::U8, WriteValue::Bits(1)).is_ok());
+        for bad in [
+            patched(12, Width::Dword, WriteValue::Bits(1)),
+            patched(2, Width::Word, WriteValue::Bits(1)),
+            patched(0, Width::Word, WriteValue::Address(PointerInit { buffer: 1, offset: 0 })),
+            patched(0, Width::Word, WriteValue::Address(PointerInit { buffer: 0, offset: 20 })),
+        ] {
+            assert_eq!(bad.unwrap_err().field, "buffers[0].init.writes[0]");
+        }
+    }
+
+    #[test]
+    fn host_writes_land_after_the_initializer_and_addresses_once_placed() {
+        let mut w = tiny();
+        w.buffers.push(BufferSpec { name: "p".into(), words: 2, init: BufferInit::Zeros, elem: ElemType::Uint });
+        let writes = alloc::vec![
+            HostWrite { offset: 4, width: Width::Word, value: WriteValue::Bits(40) },
+            HostWrite { offset: 9, width: Width::U8, value: WriteValue::Bits(0xAB) },
+        ];
+        w.buffers[0].init = BufferInit::Patched { base: Box::new(BufferInit::Iota), writes };
+        let address = HostWrite {
+            offset: 4,
+            width: Width::Word,
+            value: WriteValue::Address(PointerInit { buffer: 0, offset: 8 }),
+        };
+        w.buffers[1].init = BufferInit::Patched { base: Box::new(BufferInit::Zeros), writes: alloc::vec![address] };
+        let (memory, regions) = w.materialize();
+        assert_eq!(memory.words(regions[0]), [0, 40, 0xAB02, 3]);
+        assert_eq!(memory.words(regions[1]), [0, regions[0].base + 8]);
     }
 
     #[test]

@@ -84,27 +84,30 @@ impl Host<'_, '_> {
     /// a buffer plus or minus a count (`a + 64`), or a null pointer (`0`, `NULL`, `nullptr`).
     /// `Err` once the error is reported.
     fn address(&mut self, e: &Expr, elem: Scalar) -> Option<Option<PointerInit>> {
+        let slot = format!("an element of a `{}*` buffer", elem_name(elem_type(elem)));
+        self.pointer_value(e, Ty::Ptr { elem, readonly: false, shared: false }, &slot)
+    }
+
+    /// An address for a pointer of type `want` (`float*`, `Node*`), as [`Host::address`]
+    /// reads one; `slot` names where it goes, for the error that it is no address.
+    pub(super) fn pointer_value(&mut self, e: &Expr, want: Ty, slot: &str) -> Option<Option<PointerInit>> {
         let (base, count) = self.address_form(e);
         let b = match self.eval(base)? {
             HVal::Num(0, t) if t.is_integer() && count.is_none() => return Some(None),
             HVal::Buffer(b) => b,
             other => {
-                self.diags.error(
-                    e.span,
-                    format!(
-                        "an element of a `{}*` buffer is the address of a buffer's element, found {}",
-                        elem_name(elem_type(elem)),
-                        describe(&other)
-                    ),
-                );
+                self.diags
+                    .error(e.span, format!("{slot} is the address of a buffer's element, found {}", describe(&other)));
                 return None;
             }
         };
-        if !self.buffer_fits(b, Ty::Ptr { elem, readonly: false, shared: false }) {
+        if !self.buffer_fits(b, want) {
             let (buffer, held) = (&self.buffers[b as usize].name, self.contents(b));
-            let message =
-                format!("buffer `{buffer}` holds {held}, so its address is no `{}*`", elem_name(elem_type(elem)));
-            self.diags.error(base.span, message);
+            let want = match want {
+                Ty::StructPtr { id, .. } => format!("{}*", self.structs[id as usize].name),
+                want => format!("{want}"),
+            };
+            self.diags.error(base.span, format!("buffer `{buffer}` holds {held}, so its address is no `{want}`"));
             return None;
         }
         let offset = self.element_offset(e, b, count)?;
