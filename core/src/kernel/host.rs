@@ -569,12 +569,7 @@ impl Host<'_, '_> {
     /// buffer, as `cudaMemcpyToSymbol` or `cudaMemcpy` before the first launch would give it.
     /// Between launches there is no copy from the host to model, so it is refused there.
     fn refill(&mut self, b: u32, name: &str, r: &Expr) -> Option<HVal> {
-        if !self.launches.is_empty() {
-            self.diags.error_help(
-                r.span,
-                format!("`{name}` can only be filled before the first launch"),
-                "the simulated run copies nothing from the host between launches; fill it in a kernel",
-            );
+        if !self.before_first_launch(r.span, name, "filled", "fill") {
             return None;
         }
         if let Some(id) = self.struct_of(b) {
@@ -585,7 +580,7 @@ impl Host<'_, '_> {
                 format!(
                     "list the members in turn where it is declared (`{ty} {name} = {{…}};`), or set them before the \
                      first launch (`{name}{}.member = value;`)",
-                    if self.buffers[b as usize].words * 4 > self.structs[id as usize].size { "[i]" } else { "" }
+                    if self.element_shape(b).1 > 1 { "[i]" } else { "" }
                 ),
             );
             return None;
@@ -1337,6 +1332,32 @@ impl Host<'_, '_> {
     /// The struct buffer `b` holds, if it holds structs.
     fn struct_of(&self, b: u32) -> Option<u16> {
         self.buffer_structs.iter().find(|&&(k, _)| k == b).map(|&(_, id)| id)
+    }
+
+    /// The bytes of one element of buffer `b` (a struct buffer's: its struct's) and how many
+    /// elements it has.
+    fn element_shape(&self, b: u32) -> (u32, i64) {
+        let spec = &self.buffers[b as usize];
+        let size = match self.struct_of(b) {
+            Some(id) => self.structs[id as usize].size,
+            None => spec.elem.width().bytes(),
+        };
+        (size, spec.words as i64 * 4 / size as i64)
+    }
+
+    /// Whether the host block may still change buffer `name`'s contents: only before the
+    /// first launch, as the run copies nothing from the host after it; if not, says so
+    /// (`done`: "filled", "written"; `doing`: "fill", "write").
+    fn before_first_launch(&mut self, span: Span, name: &str, done: &str, doing: &str) -> bool {
+        if self.launches.is_empty() {
+            return true;
+        }
+        self.diags.error_help(
+            span,
+            format!("`{name}` can only be {done} before the first launch"),
+            format!("the simulated run copies nothing from the host between launches; {doing} it in a kernel"),
+        );
+        false
     }
 
     /// Whether buffer `b` may be passed as pointer type `p`: its structs, its pointers or its

@@ -256,6 +256,21 @@ fn err<T>(field: String, reason: String) -> Result<T, ConfigError> {
 }
 
 impl Workload {
+    /// That `p` points into a buffer of the workload, at most one past its end; the error's
+    /// field is `at()`.
+    fn check_pointer(&self, p: &PointerInit, at: impl Fn() -> String) -> Result<(), ConfigError> {
+        let Some(target) = self.buffers.get(p.buffer as usize) else {
+            return err(at(), format!("points into buffer {}, which does not exist", p.buffer));
+        };
+        if p.offset as u64 > target.words as u64 * 4 {
+            return err(
+                at(),
+                format!("points {} bytes into `{}`, which has {}", p.offset, target.name, target.words * 4),
+            );
+        }
+        Ok(())
+    }
+
     /// Checks kernels, buffers and launches against `config`.
     pub fn validate(&self, config: &GpuConfig) -> Result<(), ConfigError> {
         if self.launches.is_empty() {
@@ -321,14 +336,7 @@ impl Workload {
                     return err(at, format!("{bytes} bytes at {} do not fit `{}` aligned", w.offset, buffer.name));
                 }
                 if let WriteValue::Address(p) = w.value {
-                    let fits =
-                        self.buffers.get(p.buffer as usize).is_some_and(|t| p.offset as u64 <= t.words as u64 * 4);
-                    if !fits {
-                        return err(
-                            at,
-                            format!("points {} bytes into buffer {}, which is not there", p.offset, p.buffer),
-                        );
-                    }
+                    self.check_pointer(&p, || at.clone())?;
                 }
             }
             if let BufferInit::Pointers(pointers) = init {
@@ -336,18 +344,7 @@ impl Workload {
                     return err(format!("buffers[{b}].elem"), "a buffer of pointers has 4-byte elements".into());
                 }
                 for (i, p) in pointers.iter().enumerate().filter_map(|(i, p)| p.map(|p| (i, p))) {
-                    let Some(target) = self.buffers.get(p.buffer as usize) else {
-                        return err(
-                            format!("buffers[{b}].init[{i}]"),
-                            format!("points into buffer {}, which does not exist", p.buffer),
-                        );
-                    };
-                    if p.offset as u64 > target.words as u64 * 4 {
-                        return err(
-                            format!("buffers[{b}].init[{i}]"),
-                            format!("points {} bytes into `{}`, which has {}", p.offset, target.name, target.words * 4),
-                        );
-                    }
+                    self.check_pointer(&p, || format!("buffers[{b}].init[{i}]"))?;
                 }
             }
         }

@@ -117,13 +117,8 @@ impl Host<'_, '_> {
     /// The byte offset of element `count` (negated where its `bool` says) of buffer `b`, which
     /// may be one past its last; `e`, the whole address, is where an error points.
     pub(super) fn element_offset(&mut self, e: &Expr, b: u32, count: Option<(&Expr, bool)>) -> Option<u32> {
-        let spec = &self.buffers[b as usize];
-        let size = match self.struct_of(b) {
-            Some(id) => self.structs[id as usize].size as i64,
-            None => spec.elem.width().bytes() as i64,
-        };
-        let elements = spec.words as i64 * 4 / size;
-        let name = spec.name.clone();
+        let (size, elements) = self.element_shape(b);
+        let name = self.buffers[b as usize].name.clone();
         let index = match count {
             None => 0,
             Some((n, negative)) => {
@@ -139,6 +134,6 @@ impl Host<'_, '_> {
             self.diags.error(e.span, format!("element {index} is outside `{name}`, which has {elements}"));
             return None;
         }
-        Some((index * size) as u32)
+        Some((index * size as i64) as u32)
     }
 }

@@ -49,12 +49,7 @@ impl Host<'_, '_> {
             );
             return None;
         }
-        if !self.launches.is_empty() {
-            self.diags.error_help(
-                target.span,
-                format!("`{name}` can only be written before the first launch"),
-                "the simulated run copies nothing from the host between launches; write it in a kernel",
-            );
+        if !self.before_first_launch(target.span, &name, "written", "write") {
             return None;
         }
         // The element's index and the members named after it, outermost last.
@@ -69,18 +64,13 @@ impl Host<'_, '_> {
             ExprKind::Index(_, i) => self.number(i, Ty::Int, "an element's index")? as i32 as i64,
             _ => 0,
         };
-        let spec = &self.buffers[b as usize];
-        let (element_bytes, struct_id) = match self.struct_of(b) {
-            Some(id) => (self.structs[id as usize].size, Some(id)),
-            None => (spec.elem.width().bytes(), None),
-        };
-        let elements = spec.words as i64 * 4 / element_bytes as i64;
+        let (element_bytes, elements) = self.element_shape(b);
         if !(0..elements).contains(&index) {
             self.diags.error(at.span, format!("element {index} is outside `{name}`, which has {elements}"));
             return None;
         }
         let start = (index * element_bytes as i64) as u32;
-        let write = match struct_id {
+        let write = match self.struct_of(b) {
             Some(id) => {
                 let (offset, ty) = self.member_slot(id, &members, target)?;
                 self.written_value(value, ty, start + offset, &name, "a member")?
@@ -92,7 +82,7 @@ impl Host<'_, '_> {
                 }
                 let ty = match self.pointee_of(b) {
                     Some(elem) => Ty::Ptr { elem, readonly: false, shared: false },
-                    None => Ty::from_scalar(scalar_type(spec.elem)),
+                    None => Ty::from_scalar(scalar_type(self.buffers[b as usize].elem)),
                 };
                 self.written_value(value, ty, start, &name, "an element")?
             }

@@ -187,12 +187,9 @@ fn load_before_loops(
                     any = true;
                 }
             }
-            // The block's first access to a location decides; what it kills is decided too.
-            let mut after = candidate.clone();
-            available.step(&instr, location, &mut after);
-            for (c, a) in candidate.iter_mut().zip(after) {
-                *c &= a;
-            }
+            // What the instruction kills is decided, and so is its own location: the block's
+            // first access to it decides (the step's one gen is that location, undone here).
+            available.step(&instr, location, &mut candidate);
             if let Some(x) = location {
                 candidate[x as usize] = false;
             }
