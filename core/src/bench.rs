@@ -42,6 +42,7 @@ fn one_launch(kernel: Kernel, buffers: Vec<BufferSpec>, blocks: u32, args: Vec<A
             dynamic_shared: 0,
         }],
         parts: Vec::new(),
+        copies: Vec::new(),
     }
 }
 

@@ -382,6 +382,7 @@ impl Simulation {
             now: 0,
             host: HostQueue::new(
                 &workload.launches.iter().map(|l| l.stream).collect::<Vec<_>>(),
+                &workload.copies.iter().map(|c| c.before).collect::<Vec<_>>(),
                 config.window.cycles > 0,
             ),
             host_runs: vec![None; workload.launches.len()],
@@ -596,6 +597,11 @@ impl Simulation {
         if self.host_changed {
             self.host_changed = false;
             if self.host.all_done() {
+                // The host's writes after its last launch.
+                let last = self.workload.launches.len() as u32;
+                for copy in self.workload.copies_before(last) {
+                    Workload::apply_copy(copy, &mut self.memory, &self.regions);
+                }
                 self.sample_series(now, true);
                 return Some(StepOutcome::Finished);
             }
@@ -633,6 +639,11 @@ impl Simulation {
         ready.clear();
         self.host.take_ready(&mut ready);
         for &index in &ready {
+            // The host's writes before this launch land first: every earlier launch is
+            // complete (it is a sync point) and no later one has started.
+            for copy in self.workload.copies_before(index) {
+                Workload::apply_copy(copy, &mut self.memory, &self.regions);
+            }
             // Acquire: under GPU coherence a kernel starts with empty L1s, under DeNovo with
             // only what each L1 owns (and, with read-only data kept, what no kernel wrote since
             // the last boundary); device launches share their parent's view and do not

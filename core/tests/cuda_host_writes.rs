@@ -1,11 +1,14 @@
-//! Writes into buffers in the host block before the first launch, as a program's
-//! `cudaMemcpy` or `cudaMemcpyToSymbol` of values it computed: elements of number, pointer and
-//! struct buffers, and members of a file-scope `__constant__` struct holding sizes and
-//! buffer addresses (as Rodinia's heartwall passes its parameters).
+//! Writes into buffers in the host block, as a program's `cudaMemcpy` or `cudaMemcpyToSymbol`
+//! of values it computed: elements of number, pointer and struct buffers, and members of a
+//! file-scope `__constant__` struct holding sizes and buffer addresses (as Rodinia's heartwall
+//! passes its parameters); before the first launch, and between launches as a synchronous copy
+//! (Rodinia's bfs resets its flag every round, PolyBench's CORR sets one element at the end).
 
 mod language_common;
 
-use language_common::{errors, Run};
+use language_common::{assert_timing_matches_reference, compiled, config, errors, Run};
+use warpscope_core::exec::reference;
+use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
 
 const PARAMS: &str = r#"
 struct Params { int n; float scale; const float* data; float* out; };
@@ -87,7 +90,83 @@ fn wrong_writes_are_named() {
     assert_eq!(first("params.data = ints;"), "buffer `ints` holds `int` elements, so its address is no `const float*`");
     assert_eq!(first("params.n = in;"), "a member needs an `int`, found a buffer");
     assert_eq!(
-        errors(&format!("{PARAMS}host {{ float in[8]; scaled<<<1, 8>>>(); in[0] = 1.0; }}"))[0].2,
-        "`in` can only be written before the first launch"
+        errors(&format!("{PARAMS}host {{ float in[8]; scaled<<<1, 8>>>(); in[0] += 1.0; }}"))[0].2,
+        "an element of `in` can only be set",
+        "between launches too"
     );
+    assert_eq!(
+        errors(&format!("{PARAMS}host {{ float in[8]; scaled<<<1, 8>>>(); in = fill(1.0); }}"))[0].2,
+        "`in` can only be filled before the first launch"
+    );
+}
+
+/// Each round logs the flag it finds and bumps it; the host sets it before every round and
+/// once more after the last, as bfs's host loop resets `*d_over` (a kernel's own bump shows
+/// whether a round saw the host's value or the previous round's).
+const ROUNDS: &str = r#"
+__global__ void bump(int* flag, int* log, int round) {
+    if (threadIdx.x == 0) {
+        log[round] = flag[0];
+        flag[0] = flag[0] + 1;
+    }
+}
+host {
+    int flag[1];
+    int log[4];
+    for (int r = 0; r < 4; r++) {
+        flag[0] = 10 * r;
+        bump<<<1, 32>>>(flag, log, r);
+    }
+    flag[0] = 99;
+}
+"#;
+
+#[test]
+fn writes_between_launches_land_before_the_next_launch_and_after_the_last() {
+    let program = compiled(ROUNDS);
+    let before: Vec<u32> = program.workload.copies.iter().map(|c| c.before).collect();
+    assert_eq!(before, [1, 2, 3, 4], "the first write is part of the initial contents");
+    let run = Run::new(ROUNDS);
+    assert_eq!(run.ints("log"), [0, 10, 20, 30]);
+    assert_eq!(run.ints("flag"), [99]);
+    // The timing engine and the whole-workload reference runner apply them alike.
+    assert_timing_matches_reference(ROUNDS);
+    let whole = reference::run_workload(&program.workload, 32, 1_000_000).expect("runs");
+    assert_eq!(whole.memory.words(whole.regions[1]), [0, 10, 20, 30]);
+    assert_eq!(whole.memory.words(whole.regions[0]), [99]);
+}
+
+#[test]
+fn a_write_between_launches_waits_for_every_stream_and_holds_back_what_follows() {
+    // `slow` (stream s1) runs long, then reads a[1] and writes a[0]; the host writes a[1]
+    // after launching it, and `reader` (stream s2) is launched after that write. As with a
+    // synchronous cudaMemcpy, the write lands after `slow` is complete and before `reader`
+    // starts, so `slow` sees the old a[1] and `reader` sees both `slow`'s a[0] and the write.
+    let src = r#"
+__global__ void slow(int* a, int* seen) {
+    int x = a[2];
+    for (int i = 0; i < 2000; i++) x = x * 3 + 1;
+    a[3] = x;
+    seen[0] = a[1];
+    a[0] = 5;
+}
+__global__ void reader(int* a, int* seen) {
+    seen[1] = a[0];
+    seen[2] = a[1];
+}
+host {
+    stream s1, s2;
+    int a[4];
+    int seen[3];
+    slow<<<1, 1, 0, s1>>>(a, seen);
+    a[1] = 7;
+    reader<<<1, 1, 0, s2>>>(a, seen);
+}
+"#;
+    let program = compiled(src);
+    let mut sim = Simulation::new(config(), program.workload.clone(), &Policies::default(), RunOptions::default())
+        .expect("valid");
+    assert_eq!(sim.run(), StepOutcome::Finished);
+    assert_eq!(sim.buffer(1), [0, 5, 7]);
+    assert_eq!(Run::new(src).ints("seen"), [0, 5, 7]);
 }

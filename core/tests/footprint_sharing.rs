@@ -83,6 +83,7 @@ fn workload(host_launches: usize) -> Workload {
         buffers: vec![BufferSpec { name: "buf".into(), words: 16 * 32, init: BufferInit::Zeros, elem: ElemType::Int }],
         launches: vec![parent; host_launches],
         parts: Vec::new(),
+        copies: Vec::new(),
     }
 }
 

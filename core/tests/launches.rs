@@ -48,7 +48,10 @@ fn run(config: GpuConfig, w: Workload) -> Report {
 
 fn chains(streams: &[u32]) -> Report {
     let launches = streams.iter().map(|&s| launch(0, 1, vec![], s)).collect();
-    run(machine(4), Workload { kernels: vec![chain("chain")], buffers: vec![], launches, parts: Vec::new() })
+    run(
+        machine(4),
+        Workload { kernels: vec![chain("chain")], buffers: vec![], launches, parts: Vec::new(), copies: Vec::new() },
+    )
 }
 
 #[test]
@@ -123,6 +126,7 @@ fn dp_workload(parents: u32) -> Workload {
         }],
         launches: vec![launch(0, parents, vec![Arg::Buffer(0)], 0), launch(2, 1, vec![], 0)],
         parts: Vec::new(),
+        copies: Vec::new(),
     }
 }
 
@@ -203,6 +207,7 @@ fn a_grid_larger_than_the_report_keeps_has_its_records_thinned_evenly() {
         buffers: vec![],
         launches: vec![launch(0, blocks, vec![], 0)],
         parts: Vec::new(),
+        copies: Vec::new(),
     };
     let r = run(machine(16), w);
     assert_eq!((r.blocks_finished, r.block_record_stride, r.blocks.len()), (blocks as u64, 8, 32_769));

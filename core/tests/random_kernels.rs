@@ -235,6 +235,7 @@ fn random_kernels_end_cleanly_and_identically_with_or_without_shortcuts() {
                 dynamic_shared: 0,
             }],
             parts: Vec::new(),
+            copies: Vec::new(),
         };
         let (outcome, fast) = run(&w, true);
         let (reference_outcome, reference) = run(&w, false);

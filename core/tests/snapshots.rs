@@ -40,6 +40,7 @@ fn one_launch(kernel: Kernel, grid: u32, block: u32, init: BufferInit) -> Worklo
             dynamic_shared: 0,
         }],
         parts: Vec::new(),
+        copies: Vec::new(),
     }
 }
 

@@ -52,6 +52,7 @@ fn workload(kernel: Kernel, grid: u32, block: u32, buffer_words: u32, launches: 
             })
             .collect(),
         parts: Vec::new(),
+        copies: Vec::new(),
     }
 }
 
@@ -365,6 +366,7 @@ fn vector_add(n: u32) -> Workload {
             dynamic_shared: 0,
         }],
         parts: Vec::new(),
+        copies: Vec::new(),
     }
 }
 

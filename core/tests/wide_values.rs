@@ -47,7 +47,7 @@ fn workload(kernel: Kernel, buffers: Vec<BufferSpec>, threads: u32) -> Workload 
         stream: 0,
         dynamic_shared: 0,
     };
-    Workload { kernels: vec![kernel], buffers, launches: vec![launch], parts: Vec::new() }
+    Workload { kernels: vec![kernel], buffers, launches: vec![launch], parts: Vec::new(), copies: Vec::new() }
 }
 
 fn buffer(name: &str, words: u32, init: BufferInit) -> BufferSpec {
@@ -199,7 +199,13 @@ fn independent_multiplies(double: bool, n: u32, fp64_interval: u32) -> u64 {
         stream: 0,
         dynamic_shared: 0,
     };
-    let w = Workload { kernels: vec![b.build()], buffers: vec![], launches: vec![launch], parts: Vec::new() };
+    let w = Workload {
+        kernels: vec![b.build()],
+        buffers: vec![],
+        launches: vec![launch],
+        parts: Vec::new(),
+        copies: Vec::new(),
+    };
     let mut sim = Simulation::new(config, w, &Policies::default(), RunOptions::default()).unwrap();
     assert_eq!(sim.run(), StepOutcome::Finished);
     sim.report().cycles
@@ -241,6 +247,7 @@ fn the_high_word_of_a_loaded_pair_waits_for_the_load() {
                 dynamic_shared: 0,
             }],
             parts: Vec::new(),
+            copies: Vec::new(),
         };
         let (buffers, cycles) = run_both(&w);
         assert_eq!(buffers[1][0], if use_high { 2 } else { 1 });

@@ -112,7 +112,8 @@ pub trait RunObserver {
 impl RunObserver for () {}
 
 /// Runs a whole workload functionally: host launches in program order, each followed by the
-/// grids it launched from the device, breadth first. Concurrency between streams and between
+/// grids it launched from the device, breadth first, and the host's writes between launches
+/// where they come. Concurrency between streams and between
 /// parents and children is not modelled, so the results equal the timing engine's for
 /// programs whose outcome does not depend on that order.
 pub fn run_workload(workload: &Workload, warp_size: u32, limit: u64) -> Result<WorkloadRun, RunError> {
@@ -135,7 +136,10 @@ pub fn run_workload_observed<O: RunObserver + ?Sized>(
     let mut queue: alloc::collections::VecDeque<(ChildLaunch, Option<RunBlock>)> = alloc::collections::VecDeque::new();
     let mut children: Vec<(u32, ChildLaunch)> = Vec::new();
     let params: Vec<u32> = workload.kernels.iter().map(|k| k.params).collect();
-    for spec in &workload.launches {
+    for (index, spec) in workload.launches.iter().enumerate() {
+        for copy in workload.copies_before(index as u32) {
+            Workload::apply_copy(copy, &mut memory, &regions);
+        }
         let args = Workload::arg_words(spec, &regions);
         queue.push_back((ChildLaunch { code: spec.kernel, grid: spec.grid, block: spec.block, args }, None));
         while let Some((next, launched_by)) = queue.pop_front() {
@@ -165,6 +169,9 @@ pub fn run_workload_observed<O: RunObserver + ?Sized>(
             per_kernel[next.code as usize] += ran;
             queue.extend(children.drain(..).map(|(block, child)| (child, Some(RunBlock { run, block }))));
         }
+    }
+    for copy in workload.copies_before(workload.launches.len() as u32) {
+        Workload::apply_copy(copy, &mut memory, &regions);
     }
     Ok(WorkloadRun { memory, regions, warp_instructions: executed, per_kernel, device_launches })
 }

@@ -15,7 +15,7 @@ use crate::exec::memory::MAX_GLOBAL_BYTES;
 use crate::isa::{Dim3, Kernel};
 use crate::rng::SplitMix64;
 use crate::workload::graph::{self, GraphKind, GraphSpec};
-use crate::workload::{Arg, BufferInit, BufferSpec, ElemType, LaunchSpec};
+use crate::workload::{Arg, BufferInit, BufferSpec, ElemType, HostCopy, LaunchSpec};
 
 use super::LaunchSite;
 
@@ -70,6 +70,8 @@ enum Flow {
 pub(crate) struct HostOutput {
     pub buffers: Vec<BufferSpec>,
     pub launches: Vec<LaunchSpec>,
+    /// The host's writes between launches.
+    pub copies: Vec<HostCopy>,
     /// Where each launch is in the source, in the same order.
     pub sites: Vec<LaunchSite>,
 }
@@ -93,6 +95,7 @@ struct Host<'a, 'd> {
     scopes: Vec<Vec<HSym>>,
     buffers: Vec<BufferSpec>,
     launches: Vec<LaunchSpec>,
+    copies: Vec<HostCopy>,
     sites: Vec<LaunchSite>,
     streams: u32,
     steps: u64,
@@ -124,6 +127,7 @@ pub(crate) fn run(
         scopes: alloc::vec![Vec::new()],
         buffers: Vec::new(),
         launches: Vec::new(),
+        copies: Vec::new(),
         sites: Vec::new(),
         streams: 0,
         steps: 0,
@@ -158,7 +162,7 @@ pub(crate) fn run(
     if h.launches.is_empty() && !h.diags.has_errors() {
         h.diags.error(host.span, "the host block launches no kernel");
     }
-    HostOutput { buffers: h.buffers, launches: h.launches, sites: h.sites }
+    HostOutput { buffers: h.buffers, launches: h.launches, copies: h.copies, sites: h.sites }
 }
 
 fn describe(v: &HVal) -> String {
@@ -567,9 +571,14 @@ impl Host<'_, '_> {
 
     /// `buffer = fill(v);` (or `iota()`, `random(lo, hi, seed)`): new starting contents for a
     /// buffer, as `cudaMemcpyToSymbol` or `cudaMemcpy` before the first launch would give it.
-    /// Between launches there is no copy from the host to model, so it is refused there.
+    /// Between launches the host writes single elements ([`Host::write_into`]).
     fn refill(&mut self, b: u32, name: &str, r: &Expr) -> Option<HVal> {
-        if !self.before_first_launch(r.span, name, "filled", "fill") {
+        if !self.launches.is_empty() {
+            self.diags.error_help(
+                r.span,
+                format!("`{name}` can only be filled before the first launch"),
+                format!("between launches the host block writes single elements (`{name}[i] = value;`), or a kernel fills it"),
+            );
             return None;
         }
         if let Some(id) = self.struct_of(b) {
@@ -1343,21 +1352,6 @@ impl Host<'_, '_> {
             None => spec.elem.width().bytes(),
         };
         (size, spec.words as i64 * 4 / size as i64)
-    }
-
-    /// Whether the host block may still change buffer `name`'s contents: only before the
-    /// first launch, as the run copies nothing from the host after it; if not, says so
-    /// (`done`: "filled", "written"; `doing`: "fill", "write").
-    fn before_first_launch(&mut self, span: Span, name: &str, done: &str, doing: &str) -> bool {
-        if self.launches.is_empty() {
-            return true;
-        }
-        self.diags.error_help(
-            span,
-            format!("`{name}` can only be {done} before the first launch"),
-            format!("the simulated run copies nothing from the host between launches; {doing} it in a kernel"),
-        );
-        false
     }
 
     /// Whether buffer `b` may be passed as pointer type `p`: its structs, its pointers or its

@@ -181,7 +181,7 @@ pub fn compile(source: &str, options: &CompileOptions<'_>) -> Result<Program, Ve
                  declares the buffers and launches the kernels"
             };
             diags.error_help(unit.end, "the file has no `host { … }` block", help);
-            host::HostOutput { buffers: Vec::new(), launches: Vec::new(), sites: Vec::new() }
+            host::HostOutput { buffers: Vec::new(), launches: Vec::new(), copies: Vec::new(), sites: Vec::new() }
         }
     };
     if diags.has_errors() {
@@ -192,6 +192,7 @@ pub fn compile(source: &str, options: &CompileOptions<'_>) -> Result<Program, Ve
         buffers: output.buffers,
         launches: output.launches,
         parts: Vec::new(),
+        copies: output.copies,
     };
     if let Err(e) = workload.validate(options.config) {
         // The checks above should have caught it; say what the engine objects to.

@@ -4,6 +4,10 @@
 //! the legacy default stream: a launch there starts only once every earlier launch is complete,
 //! and launches after it, in any stream, wait for it.
 //!
+//! A launch the host writes memory before (a synchronous `cudaMemcpy` between launches) is a
+//! *sync point*: it starts only once every earlier launch is complete, and no later launch, in
+//! any stream, starts before it, since the host issues them only after the copy returns.
+//!
 //! Under a measurement window (the concurrent-kernel papers' protocol) each stream starts its
 //! sequence again as soon as its last launch is complete, so every stream keeps a kernel running
 //! until the window closes. Streams then repeat independently, which the default stream's
@@ -24,6 +28,10 @@ pub struct HostQueue {
     prev_in_stream: Vec<Option<u32>>,
     /// The last default-stream launch before each launch.
     last_default_before: Vec<Option<u32>>,
+    /// Whether each launch is a sync point (the host writes memory right before it).
+    sync: Vec<bool>,
+    /// The last sync point before each launch.
+    last_sync_before: Vec<Option<u32>>,
     /// Every launch before this index is complete.
     first_incomplete: usize,
     /// Per stream, its launches in order and how many have started.
@@ -35,21 +43,33 @@ pub struct HostQueue {
 }
 
 impl HostQueue {
-    /// The queue for launches in the given streams, in program order; with `repeat`, each stream
-    /// runs its launches over and over (the caller ends the run).
-    pub fn new(streams: &[u32], repeat: bool) -> Self {
+    /// The queue for launches in the given streams, in program order, where the launches in
+    /// `syncs` are sync points; with `repeat`, each stream runs its launches over and over (the
+    /// caller ends the run).
+    pub fn new(streams: &[u32], syncs: &[u32], repeat: bool) -> Self {
         let n = streams.len();
         let mut prev_in_stream = vec![None; n];
         let mut last_default_before = vec![None; n];
+        let mut sync = vec![false; n];
+        for &l in syncs {
+            if let Some(s) = sync.get_mut(l as usize) {
+                *s = true;
+            }
+        }
+        let mut last_sync_before = vec![None; n];
         let mut queues: BTreeMap<u32, (Vec<u32>, usize)> = BTreeMap::new();
-        let mut last_default = None;
+        let (mut last_default, mut last_sync) = (None, None);
         for (i, &s) in streams.iter().enumerate() {
             let queue = queues.entry(s).or_default();
             prev_in_stream[i] = queue.0.last().copied();
             queue.0.push(i as u32);
             last_default_before[i] = last_default;
+            last_sync_before[i] = last_sync;
             if s == 0 {
                 last_default = Some(i as u32);
+            }
+            if sync[i] {
+                last_sync = Some(i as u32);
             }
         }
         HostQueue {
@@ -58,6 +78,8 @@ impl HostQueue {
             done: vec![false; n],
             prev_in_stream,
             last_default_before,
+            sync,
+            last_sync_before,
             first_incomplete: 0,
             queues,
             repeat,
@@ -68,18 +90,36 @@ impl HostQueue {
     /// Appends the launches that may start now to `out` in program order, and marks them started.
     pub fn take_ready(&mut self, out: &mut Vec<u32>) {
         let first = out.len();
-        let HostQueue { queues, done, stream, prev_in_stream, last_default_before, first_incomplete, started, .. } =
-            self;
+        let HostQueue {
+            queues,
+            done,
+            stream,
+            prev_in_stream,
+            last_default_before,
+            sync,
+            last_sync_before,
+            first_incomplete,
+            started,
+            ..
+        } = self;
         let is_done = |l: Option<u32>| l.is_none_or(|l| done[l as usize]);
-        for (_, (launches, head)) in queues.iter_mut() {
-            let Some(&next) = launches.get(*head) else { continue };
-            let i = next as usize;
-            let ready = is_done(prev_in_stream[i])
-                && if stream[i] == 0 { *first_incomplete >= i } else { is_done(last_default_before[i]) };
-            if ready {
-                started[i] = true;
-                *head += 1;
-                out.push(next);
+        // A sync point that starts lets later launches of streams already passed start too.
+        let mut again = true;
+        while again {
+            again = false;
+            for (_, (launches, head)) in queues.iter_mut() {
+                let Some(&next) = launches.get(*head) else { continue };
+                let i = next as usize;
+                let after_everything = stream[i] == 0 || sync[i];
+                let ready = is_done(prev_in_stream[i])
+                    && last_sync_before[i].is_none_or(|l| started[l as usize])
+                    && if after_everything { *first_incomplete >= i } else { is_done(last_default_before[i]) };
+                if ready {
+                    started[i] = true;
+                    *head += 1;
+                    out.push(next);
+                    again |= sync[i];
+                }
             }
         }
         out[first..].sort_unstable();
@@ -135,7 +175,7 @@ mod tests {
 
     #[test]
     fn one_stream_runs_in_order() {
-        let mut q = HostQueue::new(&[0, 0, 0], false);
+        let mut q = HostQueue::new(&[0, 0, 0], &[], false);
         assert_eq!(ready(&mut q), [0]);
         assert_eq!(ready(&mut q), [] as [u32; 0], "launch 1 waits for 0");
         q.complete(0);
@@ -149,7 +189,7 @@ mod tests {
     #[test]
     fn separate_streams_overlap_and_the_default_stream_joins_them() {
         // s1: 0, 2; s2: 1, 3; default: 4; s1: 5.
-        let mut q = HostQueue::new(&[1, 2, 1, 2, 0, 1], false);
+        let mut q = HostQueue::new(&[1, 2, 1, 2, 0, 1], &[], false);
         assert_eq!(ready(&mut q), [0, 1]);
         q.complete(1);
         assert_eq!(ready(&mut q), [3], "stream 2 goes on while stream 1 is busy");
@@ -169,7 +209,7 @@ mod tests {
 
     #[test]
     fn a_default_launch_waits_for_an_unfinished_earlier_stream() {
-        let mut q = HostQueue::new(&[3, 0], false);
+        let mut q = HostQueue::new(&[3, 0], &[], false);
         assert_eq!(ready(&mut q), [0]);
         assert_eq!(ready(&mut q), [] as [u32; 0]);
         q.complete(0);
@@ -177,9 +217,26 @@ mod tests {
     }
 
     #[test]
+    fn a_sync_point_waits_for_every_stream_and_holds_back_every_later_launch() {
+        // s1: 0, 3; s2: 1; s2: 2 is a sync point (a host write comes before it); s1: 3.
+        let mut q = HostQueue::new(&[1, 2, 2, 1], &[2], false);
+        assert_eq!(ready(&mut q), [0, 1]);
+        q.complete(1);
+        assert_eq!(ready(&mut q), [] as [u32; 0], "launch 2 waits for launch 0 of another stream");
+        q.complete(0);
+        assert_eq!(ready(&mut q), [2, 3], "launch 3 of stream 1 starts with it");
+        let mut q = HostQueue::new(&[1, 2, 2, 1], &[2], false);
+        ready(&mut q);
+        q.complete(0);
+        assert_eq!(ready(&mut q), [] as [u32; 0], "launch 3 (stream 1) waits for the sync point to start");
+        q.complete(1);
+        assert_eq!(ready(&mut q), [2, 3], "and may run beside it once it has");
+    }
+
+    #[test]
     fn repeating_streams_start_again_each_on_its_own_when_their_last_launch_completes() {
         // Stream 1: 0, 2; stream 2: 1.
-        let mut q = HostQueue::new(&[1, 2, 1], true);
+        let mut q = HostQueue::new(&[1, 2, 1], &[], true);
         assert_eq!(ready(&mut q), [0, 1]);
         q.complete(1);
         assert_eq!(ready(&mut q), [1], "stream 2's only launch starts again at once");
@@ -196,7 +253,7 @@ mod tests {
 
     #[test]
     fn a_default_stream_program_repeats_as_a_whole() {
-        let mut q = HostQueue::new(&[0, 0], true);
+        let mut q = HostQueue::new(&[0, 0], &[], true);
         assert_eq!(ready(&mut q), [0]);
         q.complete(0);
         assert_eq!(ready(&mut q), [1]);

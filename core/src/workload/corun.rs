@@ -48,12 +48,26 @@ impl Workload {
         if parts.len() > most {
             return Err(ConfigError::new("parts", format!("at most {most} programs run side by side")));
         }
-        let mut combined =
-            Workload { kernels: Vec::new(), buffers: Vec::new(), launches: Vec::new(), parts: Vec::new() };
+        let mut combined = Workload {
+            kernels: Vec::new(),
+            buffers: Vec::new(),
+            launches: Vec::new(),
+            parts: Vec::new(),
+            copies: Vec::new(),
+        };
         let mut next_stream = 1u32;
         for (p, (name, program)) in parts.into_iter().enumerate() {
             if !program.parts.is_empty() {
                 return Err(ConfigError::new(format!("parts[{p}]"), format!("{name} is itself a co-run")));
+            }
+            if !program.copies.is_empty() {
+                return Err(ConfigError::new(
+                    format!("parts[{p}]"),
+                    format!(
+                        "{name} writes buffers from the host between its launches; each write waits for every \
+                         launch before it, which beside another program would hold that program's launches too"
+                    ),
+                ));
             }
             let default_stream = program.launches.iter().any(|l| l.stream == 0);
             if default_stream && program.launches.iter().any(|l| l.stream != 0) {
@@ -114,13 +128,17 @@ impl Workload {
     }
 
     /// The launches of host stream `stream` alone, as one program: what that co-running kernel
-    /// does without the others (every kernel and buffer is kept, so indices stay valid).
+    /// does without the others (every kernel and buffer is kept, so indices stay valid). The
+    /// host's writes between launches stay, each before the first kept launch after it.
     pub fn only_stream(&self, stream: u32) -> Workload {
+        let kept =
+            |before: u32| self.launches.iter().take(before as usize).filter(|l| l.stream == stream).count() as u32;
         Workload {
             kernels: self.kernels.clone(),
             buffers: self.buffers.clone(),
             launches: self.launches.iter().filter(|l| l.stream == stream).cloned().collect(),
             parts: Vec::new(),
+            copies: self.copies.iter().map(|&c| super::HostCopy { before: kept(c.before), ..c }).collect(),
         }
     }
 

@@ -76,7 +76,8 @@ pub struct PointerInit {
     pub offset: u32,
 }
 
-/// One value the host block writes into a buffer before the first launch.
+/// One value the host block writes into a buffer: before the first launch as part of its
+/// initial contents ([`BufferInit::Patched`]), or between launches ([`HostCopy`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HostWrite {
     /// Bytes from the buffer's start, a multiple of the width.
@@ -94,6 +95,20 @@ pub enum WriteValue {
     Bits(u64),
     /// The address of a buffer's element, once the buffers are placed (a word).
     Address(PointerInit),
+}
+
+/// A value the host writes between launches, as a synchronous `cudaMemcpy` of something it
+/// computed: it lands once every launch before launch `before` is complete, and launches from
+/// `before` on start only after it. `before` equal to the number of launches puts it after the
+/// last one, in the run's final memory. It takes no simulated time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostCopy {
+    /// The launch it comes before (index into [`Workload::launches`]).
+    pub before: u32,
+    /// The buffer it writes.
+    pub buffer: u32,
+    /// Where and what.
+    pub write: HostWrite,
 }
 
 impl BufferInit {
@@ -236,6 +251,9 @@ pub struct Workload {
     /// for one program.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<Part>,
+    /// The host's writes between launches, in program order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub copies: Vec<HostCopy>,
 }
 
 /// Most registers a thread may use.
@@ -266,6 +284,60 @@ impl Workload {
             return err(
                 at(),
                 format!("points {} bytes into `{}`, which has {}", p.offset, target.name, target.words * 4),
+            );
+        }
+        Ok(())
+    }
+
+    /// That host write `w` fits `buffer` aligned and any address it writes points into a
+    /// buffer; the error's field is `at()`.
+    fn check_write(&self, buffer: &BufferSpec, w: &HostWrite, at: impl Fn() -> String) -> Result<(), ConfigError> {
+        let bytes = match w.value {
+            WriteValue::Bits(_) => w.width.bytes(),
+            WriteValue::Address(_) => 4,
+        };
+        if w.offset % bytes != 0 || w.offset as u64 + bytes as u64 > buffer.words as u64 * 4 {
+            return err(at(), format!("{bytes} bytes at {} do not fit `{}` aligned", w.offset, buffer.name));
+        }
+        if let WriteValue::Address(p) = w.value {
+            self.check_pointer(&p, at)?;
+        }
+        Ok(())
+    }
+
+    /// Checks the host's writes between launches: each into a buffer, at a launch (or after
+    /// the last), in program order, and not under a measurement window.
+    fn check_copies(&self, config: &GpuConfig) -> Result<(), ConfigError> {
+        let mut previous = 0;
+        for (i, copy) in self.copies.iter().enumerate() {
+            let at = || format!("copies[{i}]");
+            if copy.before as usize > self.launches.len() {
+                return err(
+                    format!("copies[{i}].before"),
+                    format!("comes before launch {}, but the workload has {}", copy.before, self.launches.len()),
+                );
+            }
+            if copy.before < previous {
+                return err(
+                    format!("copies[{i}].before"),
+                    format!(
+                        "comes before launch {}, earlier than the write before it (launch {previous})",
+                        copy.before
+                    ),
+                );
+            }
+            previous = copy.before;
+            let Some(buffer) = self.buffers.get(copy.buffer as usize) else {
+                return err(format!("copies[{i}].buffer"), format!("buffer {} does not exist", copy.buffer));
+            };
+            self.check_write(buffer, &copy.write, at)?;
+        }
+        if config.window.cycles > 0 && !self.copies.is_empty() {
+            return err(
+                "window.cycles".into(),
+                "under a measurement window the launches start again and again, which the host's writes between \
+                 launches (each after every launch before it) cannot follow: run the program without a window"
+                    .into(),
             );
         }
         Ok(())
@@ -327,17 +399,7 @@ impl Workload {
                 return err(format!("buffers[{b}].init"), "host writes cannot patch host writes".into());
             }
             for (i, w) in writes.iter().enumerate() {
-                let at = format!("buffers[{b}].init.writes[{i}]");
-                let bytes = match w.value {
-                    WriteValue::Bits(_) => w.width.bytes(),
-                    WriteValue::Address(_) => 4,
-                };
-                if w.offset % bytes != 0 || w.offset as u64 + bytes as u64 > buffer.words as u64 * 4 {
-                    return err(at, format!("{bytes} bytes at {} do not fit `{}` aligned", w.offset, buffer.name));
-                }
-                if let WriteValue::Address(p) = w.value {
-                    self.check_pointer(&p, || at.clone())?;
-                }
+                self.check_write(buffer, w, || format!("buffers[{b}].init.writes[{i}]"))?;
             }
             if let BufferInit::Pointers(pointers) = init {
                 if buffer.elem.width() != Width::Word {
@@ -449,7 +511,7 @@ impl Workload {
                     .into(),
             );
         }
-        Ok(())
+        self.check_copies(config)
     }
 
     /// Maps and initialises every buffer; returns the memory and each buffer's region.
@@ -469,23 +531,40 @@ impl Workload {
             regions.push(region);
         }
         // Addresses, once every buffer has its place; then the host block's writes.
-        let address = |p: &PointerInit| regions.get(p.buffer as usize).map_or(0, |r| r.base.wrapping_add(p.offset));
         for (buffer, region) in self.buffers.iter().zip(&regions) {
             let (init, writes) = buffer.init.split_writes();
             let words = memory.words_mut(*region);
             if let BufferInit::Pointers(pointers) = init {
-                let addresses = pointers.iter().map(|p| p.as_ref().map_or(0, address));
+                let addresses = pointers.iter().map(|p| p.as_ref().map_or(0, |p| address(p, &regions)));
                 words.iter_mut().zip(addresses).for_each(|(w, a)| *w = a);
             }
             for w in writes {
-                let bits = match w.value {
-                    WriteValue::Bits(bits) => bits,
-                    WriteValue::Address(p) => address(&p) as u64,
-                };
-                write_bits(words, w.offset, w.width, bits);
+                write_bits(words, w.offset, w.width, w.value.bits(&regions));
             }
         }
         (memory, regions)
+    }
+
+    /// The host's writes that come right before launch `launch` (after the last launch when
+    /// `launch` is the number of launches).
+    pub fn copies_before(&self, launch: u32) -> &[HostCopy] {
+        let start = self.copies.partition_point(|c| c.before < launch);
+        let end = self.copies.partition_point(|c| c.before <= launch);
+        &self.copies[start..end]
+    }
+
+    /// Makes host write `copy` in `memory`, whose buffers are at `regions`; a kernel that
+    /// reads the buffer afterwards sees it as it sees a store.
+    pub fn apply_copy(copy: &HostCopy, memory: &mut GlobalMemory, regions: &[Region]) {
+        let Some(region) = regions.get(copy.buffer as usize) else { return };
+        let (addr, bits) = (region.base + copy.write.offset, copy.write.value.bits(regions));
+        match copy.write.width {
+            Width::Dword => {
+                memory.set_word(addr, bits as u32);
+                memory.set_word(addr + 4, (bits >> 32) as u32);
+            }
+            width => memory.set_narrow(addr, width, bits as u32),
+        }
     }
 
     /// The argument words of `launch` given the buffers' regions.
@@ -499,6 +578,21 @@ impl Workload {
                 Arg::Value(v) => v,
             })
             .collect()
+    }
+}
+
+/// The address `p` names, given the buffers' regions (0 for a buffer that is not placed).
+fn address(p: &PointerInit, regions: &[Region]) -> u32 {
+    regions.get(p.buffer as usize).map_or(0, |r| r.base.wrapping_add(p.offset))
+}
+
+impl WriteValue {
+    /// The bits it writes, given the buffers' regions.
+    fn bits(self, regions: &[Region]) -> u64 {
+        match self {
+            WriteValue::Bits(bits) => bits,
+            WriteValue::Address(p) => address(&p, regions) as u64,
+        }
     }
 }
 
@@ -707,6 +801,7 @@ mod tests {
                 dynamic_shared: 0,
             }],
             parts: Vec::new(),
+            copies: Vec::new(),
         }
     }
 
@@ -795,6 +890,63 @@ mod tests {
         let (memory, regions) = w.materialize();
         assert_eq!(memory.words(regions[0]), [0, 40, 0xAB02, 3]);
         assert_eq!(memory.words(regions[1]), [0, regions[0].base + 8]);
+    }
+
+    #[test]
+    fn host_copies_are_checked_and_applied_where_they_come() {
+        let config = presets::fermi_gtx480();
+        let mut w = tiny();
+        w.launches.push(w.launches[0].clone());
+        let copy = |before, offset, bits| HostCopy {
+            before,
+            buffer: 0,
+            write: HostWrite { offset, width: Width::Word, value: WriteValue::Bits(bits) },
+        };
+        w.copies = alloc::vec![copy(1, 0, 7), copy(1, 4, 8), copy(2, 12, 9)];
+        assert_eq!(w.validate(&config), Ok(()));
+        assert_eq!(w.copies_before(0), []);
+        assert_eq!(w.copies_before(1), [copy(1, 0, 7), copy(1, 4, 8)]);
+        assert_eq!(w.copies_before(2), [copy(2, 12, 9)], "after the last launch");
+        let (mut memory, regions) = w.materialize();
+        assert_eq!(memory.words(regions[0]), [0, 1, 2, 3], "a copy is not part of the initial contents");
+        w.copies_before(1).iter().for_each(|c| Workload::apply_copy(c, &mut memory, &regions));
+        assert_eq!(memory.words(regions[0]), [7, 8, 2, 3]);
+
+        let field = |w: &Workload, config: &GpuConfig| w.validate(config).unwrap_err().field;
+        let mut bad = w.clone();
+        bad.copies[2].before = 3;
+        assert_eq!(field(&bad, &config), "copies[2].before", "past the launches");
+        bad.copies[2].before = 0;
+        assert_eq!(field(&bad, &config), "copies[2].before", "out of program order");
+        bad = w.clone();
+        bad.copies[1].buffer = 5;
+        assert_eq!(field(&bad, &config), "copies[1].buffer");
+        bad = w.clone();
+        bad.copies[2].write.offset = 16;
+        assert_eq!(field(&bad, &config), "copies[2]", "past the buffer's end");
+        let mut windowed = config.clone();
+        windowed.window.cycles = 1000;
+        assert_eq!(field(&w, &windowed), "window.cycles");
+    }
+
+    #[test]
+    fn one_stream_alone_keeps_each_copy_before_its_next_launch() {
+        let mut w = tiny();
+        let mut other = w.launches[0].clone();
+        other.stream = 2;
+        w.launches[0].stream = 1;
+        let mine = w.launches[0].clone();
+        w.launches = alloc::vec![mine.clone(), other.clone(), mine, other];
+        let copy = |before| HostCopy {
+            before,
+            buffer: 0,
+            write: HostWrite { offset: 0, width: Width::Word, value: WriteValue::Bits(before as u64) },
+        };
+        w.copies = alloc::vec![copy(1), copy(2), copy(3), copy(4)];
+        let alone = w.only_stream(1);
+        assert_eq!(alone.launches.len(), 2);
+        let before: Vec<u32> = alone.copies.iter().map(|c| c.before).collect();
+        assert_eq!(before, [1, 1, 2, 2], "stream 1's launches were 0 and 2");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! What the kernel-language tests share: compiling a source with the default machine, its
-//! errors as (line, column, message), and running every host launch with the functional
-//! reference runner.
+//! errors as (line, column, message), and running every host launch, with the host's writes
+//! between them, with the functional reference runner.
 #![allow(dead_code)]
 
 use warpscope_core::config::{presets, GpuConfig};
@@ -64,12 +64,19 @@ impl Run {
         let (mut memory, regions) = program.workload.materialize();
         let mut executed = 0;
         let warp_size = config().core.warp_size;
-        for launch in &program.workload.launches {
+        let workload = &program.workload;
+        for (index, launch) in workload.launches.iter().enumerate() {
+            for copy in workload.copies_before(index as u32) {
+                Workload::apply_copy(copy, &mut memory, &regions);
+            }
             let kernel = &program.workload.kernels[launch.kernel as usize];
             let args = Workload::arg_words(launch, &regions);
             let (grid, block, dynamic_shared) = (launch.grid, launch.block, launch.dynamic_shared);
             let l = Launch { kernel, grid, block, args: &args, warp_size, dynamic_shared };
             executed += reference::run(l, &mut memory, 50_000_000).unwrap_or_else(|e| panic!("{e:?}"));
+        }
+        for copy in workload.copies_before(workload.launches.len() as u32) {
+            Workload::apply_copy(copy, &mut memory, &regions);
         }
         Run { program, memory, regions, executed }
     }

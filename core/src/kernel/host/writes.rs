@@ -1,8 +1,8 @@
-//! Writes into buffers in the host block, before the first launch, as a program's
-//! `cudaMemcpy` or `cudaMemcpyToSymbol` of what it computed: `a[3] = 1.5;`,
-//! `cells[2].next = &cells[5];`, `params.rows = rows;` (a file-scope `__constant__` struct).
-//! The buffer keeps its initializer and gains the writes ([`BufferInit::Patched`]); an address
-//! is written once the run places the buffers.
+//! Writes into buffers in the host block, as a program's `cudaMemcpy` or `cudaMemcpyToSymbol`
+//! of what it computed: `a[3] = 1.5;`, `cells[2].next = &cells[5];`, `params.rows = rows;` (a
+//! file-scope `__constant__` struct). Before the first launch the buffer keeps its initializer
+//! and gains the writes ([`BufferInit::Patched`]); after it each write is a [`HostCopy`] before
+//! the next launch, or after the last. An address is written once the run places the buffers.
 
 use alloc::boxed::Box;
 use alloc::format;
@@ -16,7 +16,7 @@ use super::super::structs::member_ty;
 use super::super::types::Ty;
 use super::{init_type, scalar_type, HVal, Host};
 use crate::isa::Width;
-use crate::workload::{BufferInit, HostWrite, WriteValue};
+use crate::workload::{BufferInit, HostCopy, HostWrite, WriteValue};
 
 impl Host<'_, '_> {
     /// The buffer an assignment's target writes into: `a[i]`, `s[i].m`, `s.m` (a one-element
@@ -47,9 +47,6 @@ impl Host<'_, '_> {
                 format!("an element of `{name}` can only be set"),
                 "the host block does not read buffers: write the new value with `=`",
             );
-            return None;
-        }
-        if !self.before_first_launch(target.span, &name, "written", "write") {
             return None;
         }
         // The element's index and the members named after it, outermost last.
@@ -145,8 +142,14 @@ impl Host<'_, '_> {
         Some(HostWrite { offset, width: ty.width(), value: WriteValue::Bits(bits) })
     }
 
-    /// Adds `write` to buffer `b`'s contents, after its initializer and earlier writes.
+    /// Adds `write` to buffer `b`: to its initial contents, after its initializer and earlier
+    /// writes, or, once a kernel is launched, before the next launch.
     fn patch(&mut self, b: u32, write: HostWrite) {
+        if !self.launches.is_empty() {
+            let before = self.launches.len() as u32;
+            self.copies.push(HostCopy { before, buffer: b, write });
+            return;
+        }
         let init = &mut self.buffers[b as usize].init;
         match init {
             BufferInit::Patched { writes, .. } => writes.push(write),
