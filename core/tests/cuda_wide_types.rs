@@ -7,6 +7,7 @@
 mod language_common;
 
 use language_common::{assert_timing_matches_reference, compiled, errors, Run};
+use warpscope_core::isa::{Instr, WideOp};
 
 impl Run {
     /// A buffer of 8-byte elements, as 64-bit words (low word first).
@@ -453,4 +454,45 @@ host {
     let words = run.words("n");
     let longs: Vec<i64> = words.chunks(2).map(|w| (w[0] as u64 | (w[1] as u64) << 32) as i64).collect();
     assert_eq!(longs, vec![-4, 3_999_999]);
+}
+
+/// `1 + 2^-30` times `1 - 2^-30` is `1 - 2^-60`, which rounds to 1 in a double: subtracting 1
+/// after rounding the product gives 0, with one rounding (DFMA) it gives `-2^-60`.
+const FUSED: &str = r#"
+__global__ void k(const double* e, double* out) {
+    double x = 1.0 + e[0], y = 1.0 - e[0];
+    out[0] = fma(x, y, -1.0);
+    out[1] = x * y + (-1.0);     // contracted, as nvcc does by default
+    out[2] = x * y - 1.0;        // a constant subtracted: fma(x, y, -1)
+    double p = x * y;            // read twice: rounded on its own
+    out[3] = p - 1.0;
+    out[4] = p * 2.0;
+    out[5] = -1.0 - x * y;       // a product subtracted from something stays two roundings
+    out[6] = fma(1.5, 2.0, 0.25); // folded at compile time, the same way
+}
+host {
+    double e[1] = {0.000000000931322574615478515625};   // 2^-30, exact in the host's float
+    double out[7];
+    k<<<1, 1>>>(e, out);
+}
+"#;
+
+#[test]
+fn double_products_fuse_into_one_rounding_as_nvcc_contracts_them() {
+    let (x, y) = (1.0 + 2f64.powi(-30), 1.0 - 2f64.powi(-30));
+    assert_eq!(x * y - 1.0, 0.0, "two roundings lose the low bits");
+    let fused = x.mul_add(y, -1.0);
+    assert_eq!(fused, -(2f64.powi(-60)));
+    let run = Run::new(FUSED);
+    assert_eq!(run.f64s("e"), [2f64.powi(-30)]);
+    assert_eq!(run.f64s("out"), [fused, fused, fused, 0.0, 2.0 * (x * y), -1.0 - x * y, 3.25]);
+    assert_timing_matches_reference(FUSED);
+    // A multiply-add is one DFMA, with no product left.
+    let program = compiled(
+        "__global__ void k(const double* a, const double* b, double* c) { int i = threadIdx.x; c[i] = a[i] * b[i] + c[i]; }
+         host { double a[32]; double b[32]; double c[32]; k<<<1, 32>>>(a, b, c); }",
+    );
+    let code = &program.workload.kernels[0].code;
+    assert_eq!(code.iter().filter(|i| matches!(i, Instr::WideFma { .. })).count(), 1);
+    assert!(!code.iter().any(|i| matches!(i, Instr::Wide { op: WideOp::DMul, .. })), "{code:?}");
 }

@@ -135,6 +135,7 @@ fn random_kernel(rng: &mut SplitMix64) -> Kernel {
                 let reconverge = (target.max(pc + 1) + rng.below(3) as u32).min(len);
                 Instr::Branch { cond: Some(reg(rng)), negate: rng.below(2) == 0, target, reconverge }
             }
+            11 if rng.below(5) == 0 => Instr::WideFma { dst: pair_dst(rng), a: pair(rng), b: pair(rng), c: pair(rng) },
             11 => {
                 let op = pick(
                     rng,

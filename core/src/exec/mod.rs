@@ -437,6 +437,10 @@ pub fn step(
             let v = wide::wide(op, pair(regs, a, l), pair(regs, b, l));
             set_pair(regs, dst, l, v);
         }),
+        Instr::WideFma { dst, a, b, c } => for_lanes(active, |l| {
+            let v = wide::fma(pair(regs, a, l), pair(regs, b, l), pair(regs, c, l));
+            set_pair(regs, dst, l, v);
+        }),
         Instr::WideUnary { op, dst, a } => for_lanes(active, |l| {
             let x = if op.reads_pair() { pair(regs, a, l) } else { regs[row(a) + l] as u64 };
             let v = wide::wide_unary(op, x);

@@ -33,6 +33,11 @@ pub fn split(v: u64) -> (u32, u32) {
     (v as u32, (v >> 32) as u32)
 }
 
+/// `a * b + c` on doubles, rounded once.
+pub fn fma(a: u64, b: u64, c: u64) -> u64 {
+    bits(libm::fma(d(a), d(b), d(c)))
+}
+
 /// `a op b`.
 pub fn wide(op: WideOp, a: u64, b: u64) -> u64 {
     let (sa, sb) = (a as i64, b as i64);

@@ -705,6 +705,18 @@ pub enum Instr {
         /// Second input pair.
         b: Reg,
     },
+    /// `dst = a * b + c` on doubles in register pairs, rounded once (DFMA): `fma()` on
+    /// doubles, and a double product added to something, as nvcc contracts it.
+    WideFma {
+        /// Destination pair.
+        dst: Reg,
+        /// First factor's pair.
+        a: Reg,
+        /// Second factor's pair.
+        b: Reg,
+        /// Addend's pair.
+        c: Reg,
+    },
     /// `dst = op a` where one side or both are 64-bit (register pairs, as the operation says).
     WideUnary {
         /// Operation.
@@ -951,6 +963,7 @@ impl Instr {
             | Instr::Vote { .. }
             | Instr::Bound { .. } => Unit::Alu,
             Instr::Wide { op, .. } if op.is_double() => Unit::Fp64,
+            Instr::WideFma { .. } => Unit::Fp64,
             Instr::WideUnary { op, .. } if op.is_double() => Unit::Fp64,
             Instr::WideCmp { ty: WideCmpType::Double, .. } => Unit::Fp64,
             Instr::Wide { .. } | Instr::WideUnary { .. } | Instr::WideCmp { .. } => Unit::Alu,
@@ -968,7 +981,10 @@ impl Instr {
     #[inline]
     pub fn dst(&self) -> Option<Reg> {
         match *self {
-            Instr::Wide { dst, .. } | Instr::WideUnary { dst, .. } | Instr::WideCmp { dst, .. } => Some(dst),
+            Instr::Wide { dst, .. }
+            | Instr::WideFma { dst, .. }
+            | Instr::WideUnary { dst, .. }
+            | Instr::WideCmp { dst, .. } => Some(dst),
             Instr::Mov { dst, .. }
             | Instr::Special { dst, .. }
             | Instr::Alu { dst, .. }
@@ -996,7 +1012,7 @@ impl Instr {
     #[inline]
     pub fn writes_pair(&self) -> bool {
         match *self {
-            Instr::Wide { .. } => true,
+            Instr::Wide { .. } | Instr::WideFma { .. } => true,
             Instr::WideUnary { op, .. } => op.writes_pair(),
             Instr::Load { width: Width::Dword, .. } | Instr::Atomic { width: Width::Dword, .. } => true,
             Instr::Fill { pair, .. } => pair,
@@ -1004,9 +1020,9 @@ impl Instr {
         }
     }
 
-    /// The registers read (up to four, the two of each pair read), for the scoreboard.
+    /// The registers read (up to six, the two of each pair read), for the scoreboard.
     #[inline]
-    pub fn srcs(&self) -> [Option<Reg>; 4] {
+    pub fn srcs(&self) -> [Option<Reg>; 6] {
         fn r(op: Operand) -> Option<Reg> {
             match op {
                 Operand::Reg(r) => Some(r),
@@ -1017,29 +1033,38 @@ impl Instr {
             Some(Reg(r.0.wrapping_add(1)))
         }
         match *self {
-            Instr::Mov { src, .. } => [r(src), None, None, None],
+            Instr::Mov { src, .. } => [r(src), None, None, None, None, None],
             // A launch reads up to 6 + params registers; the engine drains the scoreboard instead.
-            Instr::Special { .. } | Instr::Barrier | Instr::Exit | Instr::Launch { .. } => [None, None, None, None],
-            Instr::Alu { a, b, .. } | Instr::Sfu { a, b, .. } | Instr::Cmp { a, b, .. } => [r(a), r(b), None, None],
-            Instr::Unary { a, .. } | Instr::Bound { index: a, .. } => [r(a), None, None, None],
-            Instr::Fma { a, b, c, .. } => [r(a), r(b), r(c), None],
-            Instr::Wide { a, b, .. } | Instr::WideCmp { a, b, .. } => [Some(a), next(a), Some(b), next(b)],
-            Instr::WideUnary { op, a, .. } => [Some(a), if op.reads_pair() { next(a) } else { None }, None, None],
-            Instr::Select { cond, a, b, .. } => [Some(cond), r(a), r(b), None],
-            Instr::Shuffle { value, b, width, .. } => [r(value), r(b), r(width), None],
-            Instr::Vote { mask, pred, .. } => [r(mask), r(pred), None, None],
-            Instr::Load { addr, .. } => [Some(addr), None, None, None],
-            Instr::Fill { .. } => [None, None, None, None],
-            Instr::Spill { src, pair, .. } => [Some(src), if pair { next(src) } else { None }, None, None],
-            Instr::Store { addr, src, width: Width::Dword, .. } => [Some(addr), r(src), r(src).and_then(next), None],
-            Instr::Store { addr, src, .. } => [Some(addr), r(src), None, None],
+            Instr::Special { .. } | Instr::Barrier | Instr::Exit | Instr::Launch { .. } => {
+                [None, None, None, None, None, None]
+            }
+            Instr::Alu { a, b, .. } | Instr::Sfu { a, b, .. } | Instr::Cmp { a, b, .. } => {
+                [r(a), r(b), None, None, None, None]
+            }
+            Instr::Unary { a, .. } | Instr::Bound { index: a, .. } => [r(a), None, None, None, None, None],
+            Instr::Fma { a, b, c, .. } => [r(a), r(b), r(c), None, None, None],
+            Instr::Wide { a, b, .. } | Instr::WideCmp { a, b, .. } => [Some(a), next(a), Some(b), next(b), None, None],
+            Instr::WideFma { a, b, c, .. } => [Some(a), next(a), Some(b), next(b), Some(c), next(c)],
+            Instr::WideUnary { op, a, .. } => {
+                [Some(a), if op.reads_pair() { next(a) } else { None }, None, None, None, None]
+            }
+            Instr::Select { cond, a, b, .. } => [Some(cond), r(a), r(b), None, None, None],
+            Instr::Shuffle { value, b, width, .. } => [r(value), r(b), r(width), None, None, None],
+            Instr::Vote { mask, pred, .. } => [r(mask), r(pred), None, None, None, None],
+            Instr::Load { addr, .. } => [Some(addr), None, None, None, None, None],
+            Instr::Fill { .. } => [None, None, None, None, None, None],
+            Instr::Spill { src, pair, .. } => [Some(src), if pair { next(src) } else { None }, None, None, None, None],
+            Instr::Store { addr, src, width: Width::Dword, .. } => {
+                [Some(addr), r(src), r(src).and_then(next), None, None, None]
+            }
+            Instr::Store { addr, src, .. } => [Some(addr), r(src), None, None, None, None],
             // A 64-bit compare-and-swap reads five registers; the compared value's high word,
             // written with its low one or just after, is not waited for.
             Instr::Atomic { addr, src, compare, width: Width::Dword, .. } => {
-                [Some(addr), r(src), r(src).and_then(next), r(compare)]
+                [Some(addr), r(src), r(src).and_then(next), r(compare), None, None]
             }
-            Instr::Atomic { addr, src, compare, .. } => [Some(addr), r(src), r(compare), None],
-            Instr::Branch { cond, .. } => [cond, None, None, None],
+            Instr::Atomic { addr, src, compare, .. } => [Some(addr), r(src), r(compare), None, None, None],
+            Instr::Branch { cond, .. } => [cond, None, None, None, None, None],
         }
     }
 }

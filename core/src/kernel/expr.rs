@@ -1883,7 +1883,7 @@ impl Gen<'_, '_> {
             return Val { op: v.op, ty: to };
         }
         if vals.iter().any(|v| v.ty.is_wide()) {
-            if let Some(v) = self.wide_math(written, &vals, span) {
+            if let Some(v) = self.wide_math(written, &vals) {
                 return v;
             }
         }
@@ -2018,7 +2018,7 @@ impl Gen<'_, '_> {
             if name == "isnan" {
                 return self.wide_binary(Lowered::WideCmp(op, WideCmpType::Double), x, x, Ty::Bool).op;
             }
-            let magnitude = self.wide_math("fabs", &[x], Span::default()).unwrap_or(Val::error());
+            let magnitude = self.wide_math("fabs", &[x]).unwrap_or(Val::error());
             let infinity = self.wide_const(f64::INFINITY.to_bits(), Ty::Double);
             return self.wide_binary(Lowered::WideCmp(op, WideCmpType::Double), magnitude, infinity, Ty::Bool).op;
         }

@@ -83,6 +83,13 @@ pub(crate) enum VInstr {
         a: VReg,
         b: VReg,
     },
+    /// A double fused multiply-add ([`Instr::WideFma`]): every register is wide.
+    WideFma {
+        dst: VReg,
+        a: VReg,
+        b: VReg,
+        c: VReg,
+    },
     /// [`Instr::WideUnary`]: `dst` is wide where the operation writes a pair, `a` where it
     /// reads one.
     WideUnary {
@@ -232,6 +239,7 @@ impl VInstr {
             | VInstr::Cmp { dst, .. }
             | VInstr::Select { dst, .. }
             | VInstr::Wide { dst, .. }
+            | VInstr::WideFma { dst, .. }
             | VInstr::WideUnary { dst, .. }
             | VInstr::WideCmp { dst, .. }
             | VInstr::Pack { dst, .. }
@@ -265,6 +273,7 @@ impl VInstr {
             | VInstr::Cmp { dst, .. }
             | VInstr::Select { dst, .. }
             | VInstr::Wide { dst, .. }
+            | VInstr::WideFma { dst, .. }
             | VInstr::WideUnary { dst, .. }
             | VInstr::WideCmp { dst, .. }
             | VInstr::Pack { dst, .. }
@@ -313,6 +322,11 @@ impl VInstr {
             VInstr::Wide { a, b, .. } | VInstr::WideCmp { a, b, .. } => {
                 op(VOp::Reg(a));
                 op(VOp::Reg(b))
+            }
+            VInstr::WideFma { a, b, c, .. } => {
+                op(VOp::Reg(a));
+                op(VOp::Reg(b));
+                op(VOp::Reg(c))
             }
             VInstr::WideUnary { a, .. } | VInstr::Half { src: a, .. } | VInstr::Mov64 { src: a, .. } => op(VOp::Reg(a)),
             VInstr::Pack { lo, hi, .. } => {
@@ -381,6 +395,7 @@ impl VInstr {
             }
             VInstr::Store { .. }
             | VInstr::Wide { .. }
+            | VInstr::WideFma { .. }
             | VInstr::WideUnary { .. }
             | VInstr::WideCmp { .. }
             | VInstr::Half { .. }
@@ -412,6 +427,11 @@ impl VInstr {
                 f(a);
                 f(b)
             }
+            VInstr::WideFma { a, b, c, .. } => {
+                f(a);
+                f(b);
+                f(c)
+            }
             VInstr::WideUnary { a, .. } | VInstr::Half { src: a, .. } | VInstr::Mov64 { src: a, .. } => f(a),
             VInstr::Store { width: Width::Dword, addr, src: VOp::Reg(src), .. } => {
                 f(addr);
@@ -438,6 +458,7 @@ impl VInstr {
                 | VInstr::Cmp { .. }
                 | VInstr::Select { .. }
                 | VInstr::Wide { .. }
+                | VInstr::WideFma { .. }
                 | VInstr::WideUnary { .. }
                 | VInstr::WideCmp { .. }
                 | VInstr::Pack { .. }
@@ -450,7 +471,11 @@ impl VInstr {
     /// Whether the register it writes is wide (a pair once allocated).
     pub fn def_is_wide(&self) -> bool {
         match *self {
-            VInstr::Wide { .. } | VInstr::Pack { .. } | VInstr::Mov64 { .. } | VInstr::Select64 { .. } => true,
+            VInstr::Wide { .. }
+            | VInstr::WideFma { .. }
+            | VInstr::Pack { .. }
+            | VInstr::Mov64 { .. }
+            | VInstr::Select64 { .. } => true,
             VInstr::WideUnary { op, .. } => op.writes_pair(),
             VInstr::Load { width, .. } | VInstr::Atomic { width, .. } => width == Width::Dword,
             VInstr::Fill { wide, .. } => wide,
@@ -520,6 +545,7 @@ impl VInstr {
                 Instr::Select { dst: high(dst), cond, a: Operand::Reg(high(a)), b: Operand::Reg(high(b)) }
             }
             VInstr::Wide { op: o, dst, a, b } => Instr::Wide { op: o, dst: reg(dst), a: reg(a), b: reg(b) },
+            VInstr::WideFma { dst, a, b, c } => Instr::WideFma { dst: reg(dst), a: reg(a), b: reg(b), c: reg(c) },
             VInstr::WideUnary { op: o, dst, a } => Instr::WideUnary { op: o, dst: reg(dst), a: reg(a) },
             VInstr::WideCmp { op: o, ty, dst, a, b } => {
                 Instr::WideCmp { op: o, ty, dst: reg(dst), a: reg(a), b: reg(b) }

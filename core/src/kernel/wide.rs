@@ -188,7 +188,7 @@ impl Gen<'_, '_> {
 
     /// A math function given a 64-bit argument, if it has a 64-bit overload (as C++'s `<cmath>`
     /// and CUDA's `min` and `max`): computed in the arguments' common type.
-    pub(super) fn wide_math(&mut self, name: &str, vals: &[Val], span: Span) -> Option<Val> {
+    pub(super) fn wide_math(&mut self, name: &str, vals: &[Val]) -> Option<Val> {
         use WideUnaryOp as U;
         let unary = match name {
             "sqrt" => Some(U::DSqrt),
@@ -232,7 +232,7 @@ impl Gen<'_, '_> {
             "abs" => {
                 let t = vals[0].ty;
                 if t == Ty::Double {
-                    return self.wide_math("fabs", vals, span);
+                    return self.wide_math("fabs", vals);
                 }
                 Some(self.wide_negate_abs(vals[0]))
             }
@@ -255,7 +255,20 @@ impl Gen<'_, '_> {
                 };
                 Some(self.wide_binary(Lowered::Wide(op), x, y, t))
             }
-            "fma" => Some(self.wide_unsupported(span, "`fma` on doubles")),
+            "fma" => {
+                let [x, y, z] = [vals[0], vals[1], vals[2]].map(|v| self.convert(v, Ty::Double));
+                if let (Some(a), Some(b), Some(c)) = (self.wide_bits(x), self.wide_bits(y), self.wide_bits(z)) {
+                    // The later packs first, as in `wide_binary`.
+                    self.unpack(z);
+                    self.unpack(y);
+                    self.unpack(x);
+                    return Some(self.wide_const(crate::exec::wide::fma(a, b, c), Ty::Double));
+                }
+                let (a, b, c) = (self.wide_reg(x), self.wide_reg(y), self.wide_reg(z));
+                let dst = self.temp();
+                self.emit(VInstr::WideFma { dst, a, b, c });
+                Some(Val { op: VOp::Reg(dst), ty: Ty::Double })
+            }
             _ => None,
         }
     }

@@ -13,8 +13,8 @@ enum Wait {
     Nothing,
     /// The first four registers in [`Operands::regs`] (every 32-bit instruction's).
     Registers,
-    /// All six (a 64-bit instruction's two pairs read and pair written).
-    Six,
+    /// All eight (a 64-bit instruction's pairs read and the pair it writes).
+    Many,
     /// Every register of the warp: an exit, or a launch reading up to 6 + params registers.
     All,
 }
@@ -24,7 +24,7 @@ enum Wait {
 pub struct Operands {
     /// The registers it reads and writes, padded by repeating the first (the latest ready cycle
     /// of the list does not change).
-    regs: [u8; 6],
+    regs: [u8; 8],
     wait: Wait,
     /// The unit it goes to.
     pub unit: Unit,
@@ -42,22 +42,21 @@ impl Operands {
         let (unit, class) = (instr.unit(), instr.class());
         let (dst, dst_pair) = (instr.dst(), instr.writes_pair());
         if matches!(instr, Instr::Exit | Instr::Launch { .. }) {
-            return Operands { regs: [0; 6], wait: Wait::All, unit, class, dst, dst_pair };
+            return Operands { regs: [0; 8], wait: Wait::All, unit, class, dst, dst_pair };
         }
-        let [a, b, c, d] = instr.srcs();
         let second = dst.filter(|_| dst_pair).map(|r| Reg(r.0.wrapping_add(1)));
-        let mut regs = [0u8; 6];
+        let mut regs = [0u8; 8];
         let mut n = 0;
-        for r in [a, b, c, d, dst, second].into_iter().flatten() {
+        for r in instr.srcs().into_iter().chain([dst, second]).flatten() {
             regs[n] = r.0;
             n += 1;
         }
         let wait = match n {
             0 => Wait::Nothing,
             1..=4 => Wait::Registers,
-            _ => Wait::Six,
+            _ => Wait::Many,
         };
-        for k in n.max(1)..6 {
+        for k in n.max(1)..8 {
             regs[k] = regs[0];
         }
         Operands { regs, wait, unit, class, dst, dst_pair }
@@ -73,7 +72,7 @@ impl Operands {
                 let at = |r: u8| ready.get(r as usize).copied().unwrap_or(0);
                 at(self.regs[0]).max(at(self.regs[1])).max(at(self.regs[2]).max(at(self.regs[3])))
             }
-            Wait::Six => self.regs.iter().map(|&r| ready.get(r as usize).copied().unwrap_or(0)).max().unwrap_or(0),
+            Wait::Many => self.regs.iter().map(|&r| ready.get(r as usize).copied().unwrap_or(0)).max().unwrap_or(0),
             Wait::All => ready.iter().copied().max().unwrap_or(0),
         }
     }

@@ -189,6 +189,7 @@ fn fold_wide(instr: &VInstr, known: &BTreeMap<VReg, VOp>, known64: &BTreeMap<VRe
     };
     Some(match *instr {
         VInstr::Wide { op, dst, a, b } => pack(dst, wide::wide(op, pair(a)?, pair(b)?)),
+        VInstr::WideFma { dst, a, b, c } => pack(dst, wide::fma(pair(a)?, pair(b)?, pair(c)?)),
         VInstr::WideUnary { op, dst, a } => {
             let input = if op.reads_pair() { pair(a)? } else { word(a)? };
             let v = wide::wide_unary(op, input);

@@ -101,6 +101,13 @@ fn key(instr: &VInstr, defs: &Defs) -> Option<[u64; 4]> {
             }
             [head(8, op as u64, 0), x, y, 0]
         }
+        VInstr::WideFma { a, b, c, .. } => {
+            let (mut x, mut y) = (operand(VOp::Reg(a))?, operand(VOp::Reg(b))?);
+            if y < x {
+                core::mem::swap(&mut x, &mut y);
+            }
+            [head(13, 0, 0), x, y, operand(VOp::Reg(c))?]
+        }
         VInstr::WideUnary { op, a, .. } => [head(9, op as u64, 0), operand(VOp::Reg(a))?, 0, 0],
         VInstr::WideCmp { op, ty, a, b, .. } => {
             [head(10, op as u64, ty as u64), operand(VOp::Reg(a))?, operand(VOp::Reg(b))?, 0]
