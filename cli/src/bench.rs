@@ -1,6 +1,7 @@
 //! `warpscope bench`: simulated warp instructions and cycles per second of wall time on the
 //! standard workloads, plus the streaming workload with doubled DRAM latency (idle cycles must
-//! cost nothing, so its wall time should barely move).
+//! cost nothing, so its wall time should barely move), and four blocks of fixed work on
+//! machines of 15 to 1024 SMs (idle SMs must cost nothing either).
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -139,5 +140,34 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    ExitCode::SUCCESS
+    match idle_sms(&config, args.repeat) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("warpscope: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The SM counts the idle-SM rows compare: the preset's class of 15, an H100's 132, and 1024.
+const SM_COUNTS: [u32; 3] = [15, 132, 1024];
+
+/// Four blocks of fixed work on `config` resized to each of [`SM_COUNTS`]: the wall time of
+/// each against the first's.
+fn idle_sms(config: &GpuConfig, repeat: u32) -> Result<(), String> {
+    println!();
+    println!("idle SMs: four blocks of fixed work on {} with its SM count changed", config.name);
+    println!("{:<24} {:>6} {:>12} {:>8} {:>10}", "workload", "SMs", "cycles", "wall s", "× 15 SMs");
+    for bench in bench::four_blocks() {
+        let mut base = None;
+        for sms in SM_COUNTS {
+            let mut resized = config.clone();
+            resized.core.sm_count = sms;
+            let m = measure(&resized, &bench, repeat)?;
+            let base = *base.get_or_insert(m.seconds);
+            let name = format!("{}, 4 blocks", bench.name);
+            println!("{name:<24} {sms:>6} {:>12} {:>8.3} {:>9.2}×", m.cycles, m.seconds, m.seconds / base);
+        }
+    }
+    Ok(())
 }

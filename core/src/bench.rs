@@ -182,6 +182,13 @@ pub fn tiny() -> Vec<Bench> {
     vec![streaming(1 << 14), thrashing(1 << 12, 16, 8, 64), compute(1 << 11, 32), pointer_chase(1 << 11, 8, 1 << 16)]
 }
 
+/// Fixed work for four SMs, to run on machines of many sizes: what an SM with nothing to do
+/// costs shows as the difference. Pointer chasing is long in cycles and light in instructions,
+/// the compute loop the opposite.
+pub fn four_blocks() -> Vec<Bench> {
+    vec![pointer_chase(1024, 1024, 1 << 20), compute(1024, 2048)]
+}
+
 /// The workload called `name` from the standard set, or from [`tiny`] when `tiny`.
 pub fn by_name(name: &str, tiny_size: bool) -> Option<Bench> {
     let set = if tiny_size { tiny() } else { standard() };

@@ -31,9 +31,11 @@ use crate::sched::tb::{
 };
 use crate::sched::warp::{WarpPolicy, WarpScheduler};
 use crate::sm::scoreboard::{self, Operands};
+use crate::sm::wakeups::Wakeups;
 use crate::sm::{CycleTally, Finished, IssueCx, LaunchShape, Sm};
 use crate::stats::blocking::{BlockingKernel, MemoryBlocking};
 use crate::stats::energy::{Energy, EnergyModel};
+use crate::stats::l1_totals::L1Totals;
 use crate::stats::parts;
 use crate::stats::snapshot::NONE;
 use crate::stats::{
@@ -245,9 +247,9 @@ pub struct Simulation {
     sms: Vec<Sm>,
     /// By SM: the engine may skip its cycles before this one (nothing can change in it unless a
     /// reply arrives or a block is admitted, and the engine then moves it earlier). Kept apart
-    /// from the SMs so that the clock loop's check of every SM each cycle stays in one line of
-    /// cache.
-    sm_wake: Vec<u64>,
+    /// from the SMs, with the SMs that have one as bits, so that the clock's look at them each
+    /// cycle costs the busy ones, not every one.
+    sm_wake: Wakeups,
     banks: Vec<L2Bank>,
     /// DeNovo's owner registry at the home banks (`None` under other coherence).
     home: Option<Home>,
@@ -279,6 +281,8 @@ pub struct Simulation {
     blocks: BlockLog,
     series: TimeSeries,
     series_mark: (u64, L1Stats, L2Stats),
+    /// The L1s' counts summed, kept up to date by looking at the SMs the clock visited.
+    l1_totals: L1Totals,
     /// For programs side by side, their warp instructions at the series' last sample.
     parts_mark: [u64; parts::SERIES_PARTS],
     /// For programs side by side, each kernel run's program (`stats::parts::run_parts`).
@@ -370,7 +374,7 @@ impl Simulation {
             home,
             dram: Dram::new(&config),
             network: Network::new(&config),
-            sm_wake: vec![0; config.core.sm_count as usize],
+            sm_wake: Wakeups::new(config.core.sm_count as usize),
             sms,
             banks,
             memory,
@@ -395,6 +399,7 @@ impl Simulation {
             blocks: BlockLog::default(),
             series: TimeSeries::new(options.series_every),
             series_mark: (0, L1Stats::default(), L2Stats::default()),
+            l1_totals: L1Totals::new(config.core.sm_count as usize),
             parts_mark: Default::default(),
             run_parts: Vec::new(),
             mark_window: WindowCursor::default(),
@@ -628,6 +633,7 @@ impl Simulation {
     /// Counts the stall cycles of every dormant SM up to the current cycle, so that a report
     /// taken now is complete.
     fn catch_up_all(&mut self) {
+        self.l1_totals.touch_all();
         let Simulation { sms, series, now, kernels, .. } = self;
         for sm in sms.iter_mut() {
             sm.catch_up(*now, kernels, &mut dormant(series));
@@ -954,9 +960,10 @@ impl Simulation {
 
     /// Makes sure SM `sm` runs at cycle `at` (it has news), counting its dormant cycles first.
     fn wake(&mut self, sm: usize, at: u64) {
+        self.l1_totals.touch(sm);
         let Simulation { sms, series, kernels, .. } = self;
         sms[sm].catch_up(at, kernels, &mut dormant(series));
-        self.sm_wake[sm] = self.sm_wake[sm].min(at);
+        self.sm_wake.lower(sm, at);
     }
 
     /// Sends a message of `data_bytes` of traffic `class` at `at`, charged to kernel run
@@ -1070,16 +1077,16 @@ impl Simulation {
         let shortcuts = self.options.skip_idle;
         // The SMs that run this cycle, 64 at a time as bits (running one changes no other's
         // wake-up cycle).
-        for first in (0..self.sms.len()).step_by(64) {
-            let wake = &self.sm_wake[first..self.sm_wake.len().min(first + 64)];
-            let mut awake =
-                wake.iter().enumerate().fold(0u64, |bits, (k, &at)| bits | ((!shortcuts || at <= now) as u64) << k);
+        for word in 0..self.sm_wake.words() {
+            let first = word * 64;
+            let mut awake = if shortcuts { self.sm_wake.due(word, now) } else { self.sm_wake.all(word) };
             while awake != 0 {
                 let i = first + awake.trailing_zeros() as usize;
                 awake &= awake - 1;
                 if let Err(crate::sm::SmFault { kernel, fault, thread }) = self.sm_cycle(i, now, &mut cycle) {
                     // The run ends inside this cycle: SMs before this one took part in it,
                     // dormant or not, so their stall counts include it.
+                    self.l1_totals.touch_all();
                     let Simulation { sms, series, kernels, .. } = self;
                     for sm in &mut sms[..i] {
                         sm.catch_up(now + 1, kernels, &mut dormant(series));
@@ -1112,6 +1119,7 @@ impl Simulation {
 
     /// Cycle `now` of SM `i`: its memory pipeline, a miss-queue injection, its issue stage.
     fn sm_cycle(&mut self, i: usize, now: u64, cycle: &mut CycleTally) -> Result<(), crate::sm::SmFault> {
+        self.l1_totals.touch(i);
         {
             let Simulation { sms, series, kernels, .. } = self;
             sms[i].catch_up(now, kernels, &mut dormant(series));
@@ -1140,7 +1148,7 @@ impl Simulation {
         if sms[i].has_misses() {
             wake = wake.min(self.network.inject_free_at(Endpoint::Sm(i as u32)).max(now + 1));
         }
-        self.sm_wake[i] = wake;
+        self.sm_wake.set(i, wake);
         Ok(())
     }
 
@@ -1256,12 +1264,14 @@ impl Simulation {
         {
             return;
         }
-        let mut l1 = L1Stats::default();
-        for sm in &self.sms {
-            l1.merge(&sm.l1().stats());
-        }
-        l1.misses += l1.sector_misses;
-        l1.sector_misses = 0;
+        let sms = &self.sms;
+        let (hits, misses) = self.l1_totals.sum(|i| sms[i].l1().stats());
+        let l1 = L1Stats { hits, misses, ..L1Stats::default() };
+        debug_assert_eq!((l1.hits, l1.misses), {
+            let mut all = L1Stats::default();
+            sms.iter().for_each(|sm| all.merge(&sm.l1().stats()));
+            (all.hits, all.misses + all.sector_misses)
+        });
         let mut l2 = L2Stats::default();
         for b in &self.banks {
             l2.merge(&b.stats());
@@ -1305,11 +1315,9 @@ impl Simulation {
         if !self.undispatched.is_empty() {
             next = next.min(self.tb_wake.max(now + 1));
         }
-        for &wake in &self.sm_wake {
-            next = next.min(wake.max(now + 1));
-            if next == now + 1 {
-                return next;
-            }
+        next = next.min(self.sm_wake.next_after(now));
+        if next == now + 1 {
+            return next;
         }
         if let Some(at) = self.events.next_due() {
             next = next.min(at.max(now + 1));
@@ -1456,7 +1464,11 @@ impl Simulation {
             dram: self.dram.stats(),
             network: self.network.stats(),
             stalls,
-            series: self.series.clone(),
+            series: {
+                let mut series = self.series.clone();
+                series.settle();
+                series
+            },
             gated_loads,
             victim_tag_hits,
             l1_replay,

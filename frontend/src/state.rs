@@ -960,7 +960,7 @@ mod sweep_tests {
     fn done(id: JobId, cycles: u64) -> Reply {
         let mut report = Report { cycles, warp_instructions: 2 * cycles, ..Report::default() };
         report.blocks = vec![BlockRecord::default(); 2];
-        report.series = TimeSeries { windows: vec![Default::default(); 3], ..TimeSeries::default() };
+        report.series = TimeSeries::of_windows(0, vec![Default::default(); 3]);
         Reply::Done {
             buffers: Vec::new(),
             id,

@@ -14,6 +14,7 @@ mod memory_arbiter;
 mod ready;
 pub mod scoreboard;
 mod snapshot;
+pub mod wakeups;
 
 pub use snapshot::WarpView;
 

@@ -11,6 +11,7 @@ pub mod block_log;
 pub mod blocking;
 pub mod chunk_view;
 pub mod energy;
+pub mod l1_totals;
 pub mod launch;
 pub mod parts;
 pub mod run_groups;
@@ -139,6 +140,17 @@ pub enum StallReason {
 impl StallReason {
     /// How many reasons there are.
     pub const COUNT: usize = 7;
+
+    /// Every reason, in the order of their numbers.
+    pub const ALL: [StallReason; StallReason::COUNT] = [
+        StallReason::Issued,
+        StallReason::NoWarp,
+        StallReason::Scoreboard,
+        StallReason::MemoryPipeline,
+        StallReason::Barrier,
+        StallReason::Throttled,
+        StallReason::DeviceLaunch,
+    ];
 }
 
 /// The L2, summed over banks.
@@ -515,6 +527,13 @@ pub struct TimeSeries {
     pub every: u64,
     /// Windows in time order (the last may be partial).
     pub windows: Vec<Window>,
+    /// Scheduler stalls that cover windows whole, not yet added to them: by window, how many
+    /// more schedulers stall for each reason from that window on than in the one before (a
+    /// difference array). A span of a dormant SM costs two entries here instead of one add
+    /// per window it covers; [`TimeSeries::settle`] adds them before the windows are read or
+    /// merged.
+    #[serde(skip)]
+    whole: Vec<[i64; StallReason::COUNT]>,
 }
 
 /// Most windows kept before they are merged pairwise.
@@ -523,17 +542,65 @@ pub const MAX_WINDOWS: usize = 2048;
 impl TimeSeries {
     /// An empty series of windows `every` cycles wide.
     pub fn new(every: u64) -> Self {
-        TimeSeries { every: every.max(1), windows: Vec::new() }
+        TimeSeries { every: every.max(1), windows: Vec::new(), whole: Vec::new() }
+    }
+
+    /// A series of these windows, `every` cycles wide (for a report's series read back).
+    pub fn of_windows(every: u64, windows: Vec<Window>) -> Self {
+        TimeSeries { every, windows, whole: Vec::new() }
     }
 
     /// Adds `cycles` cycles starting at `start` to the stalls of each of `reasons` (one per
-    /// scheduler), window by window.
+    /// scheduler), window by window: the windows it covers whole through [`TimeSeries::whole`].
     pub fn add_stall_span(&mut self, start: u64, cycles: u64, reasons: &[StallReason]) {
-        self.spread(start, cycles, |window, chunk| {
-            for &reason in reasons {
-                window.stalls.add(reason, chunk);
+        if cycles == 0 {
+            return;
+        }
+        let end = start + cycles;
+        // Create the windows first: doing so may merge them and widen every window.
+        self.index_of(end - 1);
+        let every = self.every;
+        // The windows `first..last` lie wholly inside the span.
+        let (first, last) = (start.div_ceil(every) as usize, (end / every) as usize);
+        if last < first + 3 {
+            self.spread(start, cycles, |window, chunk| {
+                for &reason in reasons {
+                    window.stalls.add(reason, chunk);
+                }
+            });
+            return;
+        }
+        let head = first as u64 * every - start;
+        let tail = end - last as u64 * every;
+        if head > 0 {
+            self.spread(start, head, |window, chunk| reasons.iter().for_each(|&r| window.stalls.add(r, chunk)));
+        }
+        if tail > 0 {
+            self.spread(end - tail, tail, |window, chunk| reasons.iter().for_each(|&r| window.stalls.add(r, chunk)));
+        }
+        if self.whole.len() <= last {
+            self.whole.resize(last + 1, [0; StallReason::COUNT]);
+        }
+        for &reason in reasons {
+            self.whole[first][reason as usize] += 1;
+            self.whole[last][reason as usize] -= 1;
+        }
+    }
+
+    /// Adds the stalls kept aside for whole windows ([`TimeSeries::whole`]) to the windows.
+    pub fn settle(&mut self) {
+        let mut running = [0i64; StallReason::COUNT];
+        for (window, change) in self.windows.iter_mut().zip(&self.whole) {
+            for (k, c) in change.iter().enumerate() {
+                running[k] += c;
             }
-        });
+            for (k, &n) in running.iter().enumerate() {
+                if n != 0 {
+                    window.stalls.add(StallReason::ALL[k], n as u64 * self.every);
+                }
+            }
+        }
+        self.whole.clear();
     }
 
     /// Adds `cycles` cycles from `start` to the held-back counts of each co-running kernel in
@@ -605,6 +672,7 @@ impl TimeSeries {
     }
 
     fn halve(&mut self) {
+        self.settle();
         let merged: Vec<Window> = self
             .windows
             .chunks(2)
@@ -817,6 +885,35 @@ fn is_one(n: &u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stall_spans_over_whole_windows_add_up_as_window_by_window() {
+        // The same spans, added through the difference array and one window at a time, with
+        // enough cycles to merge the windows twice on the way.
+        let mut lazy = TimeSeries::new(8);
+        let mut plain = TimeSeries::new(8);
+        let mut state = 11u64;
+        let (mut start, mut kept_aside) = (0u64, 0);
+        for _ in 0..3000 {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let cycles = (state >> 33) % 2000;
+            let reasons = [StallReason::ALL[(state >> 20) as usize % 7], StallReason::ALL[(state >> 24) as usize % 7]];
+            lazy.add_stall_span(start, cycles, &reasons);
+            kept_aside += usize::from(!lazy.whole.is_empty());
+            plain.spread(start, cycles, |w, chunk| reasons.iter().for_each(|&r| w.stalls.add(r, chunk)));
+            if state % 7 == 0 {
+                // Other counts arrive between spans, as the clock's tallies do.
+                lazy.at(start).warp_instructions += 1;
+                plain.at(start).warp_instructions += 1;
+            }
+            start += (state >> 45) % 150;
+        }
+        assert!(lazy.every > 8, "the windows merged");
+        assert!(kept_aside > 1000, "whole windows were kept aside ({kept_aside} times)");
+        lazy.settle();
+        assert_eq!(lazy, plain);
+        assert!(lazy.windows.iter().any(|w| w.stalls.total() > 0));
+    }
 
     #[test]
     fn a_region_counts_its_kernels_once_and_overlaps_once() {

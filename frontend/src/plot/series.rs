@@ -207,7 +207,7 @@ pub(crate) mod tests {
                 ..Window::default()
             })
             .collect();
-        TimeSeries { every: 100, windows }
+        TimeSeries::of_windows(100, windows)
     }
 
     #[test]
@@ -248,11 +248,10 @@ pub(crate) mod tests {
 
     #[test]
     fn empty_and_idle_series_are_safe() {
-        let empty = TimeSeries { every: 0, windows: vec![] };
+        let empty = TimeSeries::of_windows(0, vec![]);
         assert!(spans(&empty).is_empty());
         assert_eq!(extent(&empty), 0.0);
-        let idle =
-            TimeSeries { every: 10, windows: vec![Window::default(), Window { start: 10, ..Window::default() }] };
+        let idle = TimeSeries::of_windows(10, vec![Window::default(), Window { start: 10, ..Window::default() }]);
         assert!(ipc(&idle).iter().all(|(_, v)| *v == 0.0));
         assert!(hit_rate(&idle, Level::L1).iter().all(|(_, v)| v.is_none()));
         assert!(stall_shares(&idle).iter().all(|(_, s)| s.iter().all(|x| *x == 0.0)));
