@@ -41,7 +41,8 @@ pub fn checksum(words: &[u32]) -> u64 {
     fnv1a(words.iter().flat_map(|w| w.to_le_bytes()))
 }
 
-fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+/// FNV-1a (64 bits) of `bytes`.
+pub fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for byte in bytes {
         hash ^= byte as u64;

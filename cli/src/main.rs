@@ -1,17 +1,22 @@
 //! `warpscope`: the engine from the command line.
 //!
 //! `warpscope run` compiles a kernel file or a library workload and simulates it;
-//! `warpscope sweep` runs a cache sweep. Both print a summary, or with `--json` the report
-//! exactly as the browser worker's `Done` reply carries it.
+//! `warpscope cache-sweep` drives one cache with a synthetic address stream. Both print a
+//! summary, or with `--json` the report exactly as the browser worker's `Done` reply carries
+//! it. `warpscope sweep` runs a grid of runs on every core and `warpscope merge` combines the
+//! shards of one.
 
 mod bench;
 mod docs;
 mod dump;
+mod grid;
 mod instructions;
+mod merge;
 mod reproduce;
 mod reproduction_md;
 mod run;
 mod sharing;
+mod sweep;
 mod swl_sweep;
 mod validate;
 
@@ -40,7 +45,12 @@ enum Command {
     /// Print the kernel-language reference page (static/language.html).
     Docs,
     /// Drive one cache with a synthetic address stream and count hits and misses.
-    Sweep(SweepArgs),
+    CacheSweep(CacheSweepArgs),
+    /// Run every point of a grid (workloads × sizes × machines × settings × policies) on every
+    /// core, one JSON line or CSV row per point as it finishes; `--shard I/N` runs a share.
+    Sweep(sweep::SweepArgs),
+    /// Combine the outputs of a sweep's shards into one, in grid order.
+    Merge(merge::MergeArgs),
     /// Run a workload under every static warp limit and find the best one (the CCWS paper's
     /// Best-SWL): IPC and L1 misses against the limit.
     SwlSweep(swl_sweep::SwlSweepArgs),
@@ -119,7 +129,7 @@ enum ReplacementArg {
 }
 
 #[derive(clap::Args)]
-struct SweepArgs {
+struct CacheSweepArgs {
     /// Cache capacity in bytes.
     #[arg(long, default_value_t = default().cache.size_bytes)]
     cache_bytes: u32,
@@ -159,7 +169,7 @@ fn default() -> CacheSweepSpec {
     CacheSweepSpec::default()
 }
 
-impl SweepArgs {
+impl CacheSweepArgs {
     fn spec(&self) -> CacheSweepSpec {
         let pattern = match self.pattern {
             PatternArg::Strided => {
@@ -197,7 +207,9 @@ fn die_quietly_on_closed_pipes() {
 fn main() -> ExitCode {
     die_quietly_on_closed_pipes();
     let args = match Cli::parse().command {
-        Command::Sweep(args) => args,
+        Command::CacheSweep(args) => args,
+        Command::Sweep(args) => return sweep::run(&args),
+        Command::Merge(args) => return merge::run(&args),
         Command::Run(args) => return run::run(&args),
         Command::Workloads => return run::list(),
         Command::Policies => return run::list_policies(),

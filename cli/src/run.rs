@@ -86,25 +86,36 @@ pub struct Prepared {
     pub workload: Workload,
 }
 
-/// Reads the machine, the settings, the defines and the kernel file or library workload of
-/// `args`, and compiles it; on failure prints why and returns the exit code.
-pub fn prepare(args: &RunArgs) -> Result<Prepared, ExitCode> {
-    let Some(machine) = presets::by_id(&args.gpu) else {
+/// The machine preset `gpu` with the hardware `settings` (`PATH=VALUE`, as `--set` takes
+/// them) applied in order; the error names the bad preset or setting.
+pub fn machine(gpu: &str, settings: &[String]) -> Result<GpuConfig, String> {
+    let Some(machine) = presets::by_id(gpu) else {
         let ids: Vec<&str> = presets::ALL.iter().map(|p| p.id).collect();
-        eprintln!("warpscope: unknown machine preset {}; choose one of {}", args.gpu, ids.join(", "));
-        return Err(ExitCode::from(2));
+        return Err(format!("unknown machine preset {gpu}; choose one of {}", ids.join(", ")));
     };
     let mut config = (machine.build)();
-    for setting in &args.settings {
+    for setting in settings {
         let applied = match setting.split_once('=') {
             Some((path, value)) => config.set_field(path.trim(), value.trim()).map_err(|e| e.to_string()),
             None => Err("write PATH=VALUE".to_string()),
         };
         if let Err(reason) = applied {
-            eprintln!("warpscope: --set {setting}: {reason}");
-            return Err(ExitCode::from(2));
+            return Err(format!("--set {setting}: {reason}"));
         }
     }
+    Ok(config)
+}
+
+/// Reads the machine, the settings, the defines and the kernel file or library workload of
+/// `args`, and compiles it; on failure prints why and returns the exit code.
+pub fn prepare(args: &RunArgs) -> Result<Prepared, ExitCode> {
+    let config = match machine(&args.gpu, &args.settings) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("warpscope: {e}");
+            return Err(ExitCode::from(2));
+        }
+    };
     let mut defines = Vec::new();
     for d in &args.define {
         let Some((name, value)) = d.split_once('=') else {
@@ -248,23 +259,34 @@ pub fn run(args: &RunArgs) -> ExitCode {
 
 /// Cycles simulated between looks at Ctrl-C and the clock: small enough to answer within a
 /// fraction of a second, large enough to cost nothing.
-const STEP_CYCLES: u64 = 100_000;
+pub const STEP_CYCLES: u64 = 100_000;
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Makes Ctrl-C set the flag [`stop_requested`] reads instead of ending the process. A second
+/// handler cannot be set (a test harness may run twice): then Ctrl-C just ends the process,
+/// as it always did.
+pub fn catch_ctrl_c() {
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
+}
+
+/// Whether Ctrl-C has been pressed since [`catch_ctrl_c`].
+pub fn stop_requested() -> bool {
+    STOP.load(Ordering::Relaxed)
+}
 
 /// Runs `sim` to its end, showing progress on a terminal (cycles, launches finished, rate)
 /// and stopping at Ctrl-C; returns the outcome and whether Ctrl-C stopped it. Stepping in
 /// slices changes no result: the engine lands where it would have been anyway.
 fn drive(sim: &mut Simulation) -> (StepOutcome, bool) {
-    static STOP: AtomicBool = AtomicBool::new(false);
-    // A second handler cannot be set (a test harness may run twice): then Ctrl-C just ends
-    // the process, as it always did.
-    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
+    catch_ctrl_c();
     let show = std::io::stderr().is_terminal();
     let started = Instant::now();
     let mut shown = Instant::now();
     let mut shown_cycle = 0;
     loop {
         let outcome = sim.step(STEP_CYCLES);
-        let stop = STOP.load(Ordering::Relaxed);
+        let stop = stop_requested();
         if show && (outcome != StepOutcome::BudgetSpent || stop) && started.elapsed().as_secs_f64() > 0.5 {
             eprint!("\r\x1b[2K");
         } else if show && shown.elapsed().as_secs_f64() >= 0.5 {

@@ -13,7 +13,7 @@ fn warpscope(args: &[&str]) -> std::process::Output {
 #[test]
 fn json_output_is_the_core_report() {
     let out = warpscope(&[
-        "sweep",
+        "cache-sweep",
         "--cache-bytes",
         "8192",
         "--ways",
@@ -45,7 +45,7 @@ fn json_output_is_the_core_report() {
 
 #[test]
 fn a_bad_value_names_the_field_and_exits_with_2() {
-    let out = warpscope(&["sweep", "--ways", "0"]);
+    let out = warpscope(&["cache-sweep", "--ways", "0"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("cache.ways: must be between 1 and 64, got 0"), "{stderr}");
