@@ -93,10 +93,12 @@ fn merge(inputs: &[(String, String)]) -> Result<(String, Vec<usize>), String> {
                 key(line, is_csv).ok_or_else(|| format!("{here}: not a row of `warpscope sweep`"))?;
             match &grid {
                 None => grid = Some((fingerprint, total, here.to_string())),
-                Some((g, t, first)) if *g != fingerprint || *t != total => return Err(format!(
+                Some((g, t, first)) if *g != fingerprint || *t != total => {
+                    return Err(format!(
                     "{here}: a row of grid {fingerprint} ({total} points), but {first} is of grid {g} ({t} points): \
                          not shards of one sweep"
-                )),
+                ))
+                }
                 Some(_) => {}
             }
             if index >= total {
