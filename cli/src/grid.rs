@@ -54,7 +54,7 @@ pub fn list(values: &[String]) -> Vec<String> {
 }
 
 /// Policy specs, listed as [`list`] does, except that a piece `NAME=VALUE` with no policy id
-/// is the previous spec's next parameter: `ccws:k=4,cutoff=2,gto` is two specs.
+/// is the previous spec's next parameter: `ccws:k_throttle=4,vta_entries=8,gto` is two specs.
 pub fn policy_list(values: &[String]) -> Vec<String> {
     let mut specs: Vec<String> = Vec::new();
     for value in values {

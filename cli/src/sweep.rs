@@ -46,7 +46,7 @@ pub struct SweepArgs {
     /// Thread-block scheduler specs (default: rr).
     #[arg(long, value_name = "SPEC,...")]
     tb: Vec<String>,
-    /// Warp scheduler specs (default: gto); `ccws:k=4,cutoff=2,gto` is two specs.
+    /// Warp scheduler specs (default: gto); `ccws:k_throttle=4,vta_entries=8,gto` is two specs.
     #[arg(long, value_name = "SPEC,...")]
     warp: Vec<String>,
     /// Stop each run after this many cycles.
