@@ -223,6 +223,10 @@ impl Sink {
         if self.error.is_some() {
             return;
         }
+        if self.show {
+            // The rows may go to the same terminal: clear the progress line first.
+            eprint!("\r\x1b[2K");
+        }
         if let Err(e) = self.out.write_all(line.as_bytes()).and_then(|()| self.out.flush()) {
             self.error = Some(e);
         }
@@ -231,12 +235,12 @@ impl Sink {
     fn progress(&self) {
         if self.show {
             let seconds = self.started.elapsed().as_secs_f64();
+            let rate = self.written as f64 / seconds.max(1e-9);
             eprint!(
-                "\r\x1b[2K  {} of {} points  ·  {:.0} s  ·  {:.2} points/s  (Ctrl-C stops, keeping the rows written)",
+                "\r\x1b[2K  {} of {} points  ·  {seconds:.0} s  ·  {rate:.2} points/s, about {:.0} s left  (Ctrl-C stops, keeping the rows written)",
                 self.written,
                 self.total,
-                seconds,
-                self.written as f64 / seconds.max(1e-9)
+                (self.total - self.written) as f64 / rate
             );
         }
     }
@@ -307,9 +311,6 @@ fn sweep(args: &SweepArgs) -> Result<ExitCode, String> {
             sink.written += 1;
             if let Ran::Failed(why) = &ran {
                 sink.failed += 1;
-                if sink.show {
-                    eprint!("\r\x1b[2K");
-                }
                 eprintln!("warpscope: point {index}: {why}");
             }
             sink.progress();
