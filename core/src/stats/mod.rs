@@ -594,11 +594,7 @@ impl TimeSeries {
             for (k, c) in change.iter().enumerate() {
                 running[k] += c;
             }
-            for (k, &n) in running.iter().enumerate() {
-                if n != 0 {
-                    window.stalls.add(StallReason::ALL[k], n as u64 * self.every);
-                }
-            }
+            window.stalls.add_counts(&StallCounts(running.map(|n| n as u64 * self.every)));
         }
         self.whole.clear();
     }
@@ -940,15 +936,7 @@ mod tests {
 
     #[test]
     fn stall_counts_by_index_match_the_breakdown() {
-        let reasons = [
-            StallReason::Issued,
-            StallReason::NoWarp,
-            StallReason::Scoreboard,
-            StallReason::MemoryPipeline,
-            StallReason::Barrier,
-            StallReason::Throttled,
-            StallReason::DeviceLaunch,
-        ];
+        let reasons = StallReason::ALL;
         let (mut counts, mut breakdown) = (StallCounts::default(), StallBreakdown::default());
         for (i, &r) in reasons.iter().enumerate() {
             counts.add(r, i as u64 + 1);
