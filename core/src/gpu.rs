@@ -604,9 +604,7 @@ impl Simulation {
             if self.host.all_done() {
                 // The host's writes after its last launch.
                 let last = self.workload.launches.len() as u32;
-                for copy in self.workload.copies_before(last) {
-                    Workload::apply_copy(copy, &mut self.memory, &self.regions);
-                }
+                self.workload.apply_copies_before(last, &mut self.memory, &self.regions);
                 self.sample_series(now, true);
                 return Some(StepOutcome::Finished);
             }
@@ -647,9 +645,7 @@ impl Simulation {
         for &index in &ready {
             // The host's writes before this launch land first: every earlier launch is
             // complete (it is a sync point) and no later one has started.
-            for copy in self.workload.copies_before(index) {
-                Workload::apply_copy(copy, &mut self.memory, &self.regions);
-            }
+            self.workload.apply_copies_before(index, &mut self.memory, &self.regions);
             // Acquire: under GPU coherence a kernel starts with empty L1s, under DeNovo with
             // only what each L1 owns (and, with read-only data kept, what no kernel wrote since
             // the last boundary); device launches share their parent's view and do not

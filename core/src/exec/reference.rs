@@ -137,9 +137,7 @@ pub fn run_workload_observed<O: RunObserver + ?Sized>(
     let mut children: Vec<(u32, ChildLaunch)> = Vec::new();
     let params: Vec<u32> = workload.kernels.iter().map(|k| k.params).collect();
     for (index, spec) in workload.launches.iter().enumerate() {
-        for copy in workload.copies_before(index as u32) {
-            Workload::apply_copy(copy, &mut memory, &regions);
-        }
+        workload.apply_copies_before(index as u32, &mut memory, &regions);
         let args = Workload::arg_words(spec, &regions);
         queue.push_back((ChildLaunch { code: spec.kernel, grid: spec.grid, block: spec.block, args }, None));
         while let Some((next, launched_by)) = queue.pop_front() {
@@ -170,9 +168,7 @@ pub fn run_workload_observed<O: RunObserver + ?Sized>(
             queue.extend(children.drain(..).map(|(block, child)| (child, Some(RunBlock { run, block }))));
         }
     }
-    for copy in workload.copies_before(workload.launches.len() as u32) {
-        Workload::apply_copy(copy, &mut memory, &regions);
-    }
+    workload.apply_copies_before(workload.launches.len() as u32, &mut memory, &regions);
     Ok(WorkloadRun { memory, regions, warp_instructions: executed, per_kernel, device_launches })
 }
 

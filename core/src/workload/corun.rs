@@ -131,8 +131,14 @@ impl Workload {
     /// does without the others (every kernel and buffer is kept, so indices stay valid). The
     /// host's writes between launches stay, each before the first kept launch after it.
     pub fn only_stream(&self, stream: u32) -> Workload {
-        let kept =
-            |before: u32| self.launches.iter().take(before as usize).filter(|l| l.stream == stream).count() as u32;
+        // Before each launch (and after the last), how many of the kept launches came earlier.
+        let kept: Vec<u32> = core::iter::once(0)
+            .chain(self.launches.iter().scan(0, |n, l| {
+                *n += u32::from(l.stream == stream);
+                Some(*n)
+            }))
+            .collect();
+        let kept = |before: u32| kept.get(before as usize).or(kept.last()).copied().unwrap_or(0);
         Workload {
             kernels: self.kernels.clone(),
             buffers: self.buffers.clone(),

@@ -553,9 +553,17 @@ impl Workload {
         &self.copies[start..end]
     }
 
+    /// Makes the host's writes that come right before launch `launch` (after the last launch
+    /// when `launch` is the number of launches) in `memory`, whose buffers are at `regions`.
+    pub fn apply_copies_before(&self, launch: u32, memory: &mut GlobalMemory, regions: &[Region]) {
+        for copy in self.copies_before(launch) {
+            Self::apply_copy(copy, memory, regions);
+        }
+    }
+
     /// Makes host write `copy` in `memory`, whose buffers are at `regions`; a kernel that
     /// reads the buffer afterwards sees it as it sees a store.
-    pub fn apply_copy(copy: &HostCopy, memory: &mut GlobalMemory, regions: &[Region]) {
+    fn apply_copy(copy: &HostCopy, memory: &mut GlobalMemory, regions: &[Region]) {
         let Some(region) = regions.get(copy.buffer as usize) else { return };
         let (addr, bits) = (region.base + copy.write.offset, copy.write.value.bits(regions));
         match copy.write.width {
@@ -909,7 +917,7 @@ mod tests {
         assert_eq!(w.copies_before(2), [copy(2, 12, 9)], "after the last launch");
         let (mut memory, regions) = w.materialize();
         assert_eq!(memory.words(regions[0]), [0, 1, 2, 3], "a copy is not part of the initial contents");
-        w.copies_before(1).iter().for_each(|c| Workload::apply_copy(c, &mut memory, &regions));
+        w.apply_copies_before(1, &mut memory, &regions);
         assert_eq!(memory.words(regions[0]), [7, 8, 2, 3]);
 
         let field = |w: &Workload, config: &GpuConfig| w.validate(config).unwrap_err().field;

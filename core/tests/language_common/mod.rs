@@ -66,18 +66,14 @@ impl Run {
         let warp_size = config().core.warp_size;
         let workload = &program.workload;
         for (index, launch) in workload.launches.iter().enumerate() {
-            for copy in workload.copies_before(index as u32) {
-                Workload::apply_copy(copy, &mut memory, &regions);
-            }
+            workload.apply_copies_before(index as u32, &mut memory, &regions);
             let kernel = &program.workload.kernels[launch.kernel as usize];
             let args = Workload::arg_words(launch, &regions);
             let (grid, block, dynamic_shared) = (launch.grid, launch.block, launch.dynamic_shared);
             let l = Launch { kernel, grid, block, args: &args, warp_size, dynamic_shared };
             executed += reference::run(l, &mut memory, 50_000_000).unwrap_or_else(|e| panic!("{e:?}"));
         }
-        for copy in workload.copies_before(workload.launches.len() as u32) {
-            Workload::apply_copy(copy, &mut memory, &regions);
-        }
+        workload.apply_copies_before(workload.launches.len() as u32, &mut memory, &regions);
         Run { program, memory, regions, executed }
     }
 
