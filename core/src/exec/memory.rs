@@ -28,6 +28,16 @@ pub enum AccessError {
     Misaligned,
 }
 
+/// Where a buffer of `bytes` goes when the words array ends at byte `end`: its region (its
+/// size rounded up to whole words) and the array's new end (the guard gap included); `None` past
+/// [`MAX_GLOBAL_BYTES`].
+fn place(end: u64, bytes: u32) -> Option<(Region, u64)> {
+    let bytes = (bytes as u64).div_ceil(4) * 4;
+    let base = end.max(BUFFER_ALIGN as u64).next_multiple_of(BUFFER_ALIGN as u64);
+    let end = base + bytes + BUFFER_ALIGN as u64;
+    (end <= MAX_GLOBAL_BYTES).then_some((Region { base: base as u32, bytes: bytes as u32 }, end))
+}
+
 /// A buffer's place in the address space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Region {
@@ -61,16 +71,24 @@ impl GlobalMemory {
     /// Maps a zeroed buffer of `bytes` (rounded up to whole words) and returns its region, or
     /// `None` if device memory would exceed [`MAX_GLOBAL_BYTES`].
     pub fn alloc(&mut self, bytes: u32) -> Option<Region> {
-        let bytes = (bytes as u64).div_ceil(4) * 4;
-        let base = (self.words.len() as u64 * 4).max(BUFFER_ALIGN as u64).next_multiple_of(BUFFER_ALIGN as u64);
-        let end = base + bytes + BUFFER_ALIGN as u64;
-        if end > MAX_GLOBAL_BYTES {
-            return None;
-        }
+        let (region, end) = place(self.words.len() as u64 * 4, bytes)?;
         self.words.resize((end / 4) as usize, 0);
-        let region = Region { base: base as u32, bytes: bytes as u32 };
         self.regions.push(region);
         Some(region)
+    }
+
+    /// Reserves room for buffers of `sizes` bytes each, to be mapped next by
+    /// [`GlobalMemory::alloc`], so that the words array is allocated once at its final size:
+    /// grown buffer by buffer it would double, and a browser's WebAssembly memory, which never
+    /// shrinks, would keep the discarded smaller arrays' room besides (3.4× the device memory
+    /// for two large matrices). Sizes past [`MAX_GLOBAL_BYTES`] reserve nothing more.
+    pub fn reserve(&mut self, sizes: impl IntoIterator<Item = u32>) {
+        let mut end = self.words.len() as u64 * 4;
+        for bytes in sizes {
+            let Some((_, next)) = place(end, bytes) else { break };
+            end = next;
+        }
+        self.words.reserve_exact((end / 4) as usize - self.words.len());
     }
 
     /// The mapped buffers in allocation order.

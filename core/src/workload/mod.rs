@@ -518,6 +518,7 @@ impl Workload {
     /// Call after [`Workload::validate`].
     pub fn materialize(&self) -> (GlobalMemory, Vec<Region>) {
         let mut memory = GlobalMemory::default();
+        memory.reserve(self.buffers.iter().map(|b| b.words.saturating_mul(4)));
         let mut regions = Vec::with_capacity(self.buffers.len());
         for buffer in &self.buffers {
             let Some(region) = memory.alloc(buffer.words.saturating_mul(4)) else { break };
