@@ -331,6 +331,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn reserving_maps_the_same_buffers_in_one_allocation_of_the_final_size() {
+        let sizes = [1 << 22, 1 << 20, 4096, 10, 3];
+        let mut grown = GlobalMemory::default();
+        let mut reserved = GlobalMemory::default();
+        reserved.reserve(sizes);
+        let capacity = reserved.words.capacity();
+        for bytes in sizes {
+            assert_eq!(reserved.alloc(bytes), grown.alloc(bytes));
+        }
+        assert_eq!(reserved.words, grown.words);
+        assert_eq!(reserved.words.capacity(), capacity, "no buffer made the array grow");
+        assert_eq!(capacity, reserved.words.len(), "the room reserved is exactly what the buffers take");
+        assert!(grown.words.capacity() > grown.words.len(), "grown buffer by buffer, the array doubles");
+        // Past the limit, the buffers that fit are reserved and the rest are not.
+        let mut full = GlobalMemory::default();
+        full.reserve([1 << 20, u32::MAX]);
+        assert_eq!(full.words.capacity(), ((1 << 20) + 2 * BUFFER_ALIGN as usize) / 4);
+    }
+
+    #[test]
     fn buffers_are_aligned_and_guarded() {
         let mut m = GlobalMemory::default();
         let a = m.alloc(10).unwrap();
