@@ -101,8 +101,9 @@ test: setup-test lint test-native test-reproduction test-browser
 	echo "==> all tests passed"
 
 ## Engine speed, natively and in the browser's worker, how fast the page draws a big run, and
-## a gallery card's wall time on one worker and on the pool, large edits in the editor, and
-## pressing Run in the app against the same run natively (figures for BENCHMARKS.md).
+## a gallery card's wall time on one worker and on the pool, large edits in the editor,
+## pressing Run in the app against the same run natively, and the worker's memory against the
+## native engine's (figures for BENCHMARKS.md).
 bench: setup-test build
 	echo "==> native"
 	cargo run --release --quiet -p warpscope-cli -- bench --repeat 3
@@ -116,6 +117,8 @@ bench: setup-test build
 	node $(E2E)/editor-bench.mjs
 	echo "==> pressing Run in the app against the same run natively"
 	node $(E2E)/app-run-bench.mjs
+	echo "==> the worker's memory against the native engine's"
+	node $(E2E)/worker-memory-bench.mjs
 
 clean:
 	rm -rf dist target $(E2E)/node_modules $(E2E)/artifacts

@@ -17,7 +17,7 @@ use std::rc::Rc;
 use warpscope_core::kernel::{Define, Diagnostic};
 use warpscope_core::stats::{Report, Snapshot};
 use warpscope_wasm::protocol::{
-    self, Catalog, CompileSummary, Failure, Job, JobId, JobReport, Reply, SimulateJob, PROTOCOL_VERSION,
+    self, Catalog, CompileSummary, Failure, Job, JobId, JobReport, Reply, SimulateJob, TakenSnapshot, PROTOCOL_VERSION,
 };
 use yew::Reducible;
 
@@ -517,17 +517,19 @@ impl AppState {
                     _ => *view = RunView::started(id, cycle, fraction, at_ms),
                 }
             }
-            Reply::Snapshot { id, every, snapshot } => {
+            Reply::Snapshots { id, snapshots: taken } => {
                 let Some(target) = running(&self.pool, id) else { return };
                 let keep = keeps_snapshots(target);
                 let Some(view) = self.view_mut(target) else { return };
-                if !matches!(view, RunView::Running { .. }) {
-                    *view = RunView::started(id, snapshot.cycle, 0.0, at_ms);
+                if let (false, Some(first)) = (matches!(view, RunView::Running { .. }), taken.first()) {
+                    *view = RunView::started(id, first.snapshot.cycle, 0.0, at_ms);
                 }
                 if let (RunView::Running { snapshots, .. }, true) = (view, keep) {
                     let list = Rc::make_mut(snapshots);
-                    list.retain(|s| protocol::keeps(s.cycle, every));
-                    list.push(Rc::new(*snapshot));
+                    for TakenSnapshot { every, snapshot } in taken {
+                        list.retain(|s| protocol::keeps(s.cycle, every));
+                        list.push(Rc::new(snapshot));
+                    }
                 }
             }
             Reply::Done { id, report, elapsed_ms, stopped_early, buffers } => {
@@ -568,6 +570,8 @@ impl AppState {
                 self.notice = Some(format!("The buffer cannot be downloaded: {why}."));
             }
             Reply::Buffer { .. } => {}
+            // The page never asks (the memory benchmark does).
+            Reply::Memory { .. } => {}
             Reply::Cancelled { id, cycle } => {
                 let Some(target) = self.pool.finish(generation, id) else { return };
                 self.set_view(target, RunView::Cancelled { cycle });
@@ -823,8 +827,7 @@ mod tests {
         let mut state = ready(1);
         let target = Target::Card { card: 0, run: 0 };
         state.apply(Action::Enqueue(vec![job(1, target)]));
-        let snapshot = Box::new(Snapshot { cycle: 0, ..Snapshot::default() });
-        reply(&mut state, Reply::Snapshot { id: 1, every: 0, snapshot });
+        reply(&mut state, snapshots(1, &[(0, 0)]));
         let RunView::Running { snapshots, .. } = &state.gallery[0][0] else { panic!("{:?}", state.gallery[0][0]) };
         assert!(snapshots.is_empty());
         let reply_done = Reply::Done {
@@ -869,13 +872,32 @@ mod tests {
     fn held_snapshots_follow_the_workers_thinning_rule() {
         let mut state = ready(1);
         state.apply(Action::Enqueue(vec![job(1, Target::Main)]));
-        for (cycle, every) in [(0, 100), (100, 100), (200, 100), (300, 100), (400, 200)] {
-            let snapshot = Box::new(Snapshot { cycle, ..Snapshot::default() });
-            reply(&mut state, Reply::Snapshot { id: 1, every, snapshot });
+        let taken = [(0, 100), (100, 100), (200, 100), (300, 100), (400, 200)];
+        for (cycle, every) in taken {
+            reply(&mut state, snapshots(1, &[(cycle, every)]));
         }
-        let RunView::Running { snapshots, .. } = &state.main else { panic!("{:?}", state.main) };
-        let cycles: Vec<u64> = snapshots.iter().map(|s| s.cycle).collect();
-        assert_eq!(cycles, [0, 200, 400], "once the interval doubles, odd multiples of the old one go");
+        let held = |state: &AppState| -> Vec<u64> {
+            let RunView::Running { snapshots, .. } = &state.main else { panic!("{:?}", state.main) };
+            snapshots.iter().map(|s| s.cycle).collect()
+        };
+        assert_eq!(held(&state), [0, 200, 400], "once the interval doubles, odd multiples of the old one go");
+        // The same snapshots in batches of any size leave the same ones held.
+        for split in 0..=taken.len() {
+            let mut state = ready(1);
+            state.apply(Action::Enqueue(vec![job(1, Target::Main)]));
+            reply(&mut state, snapshots(1, &taken[..split]));
+            reply(&mut state, snapshots(1, &taken[split..]));
+            assert_eq!(held(&state), [0, 200, 400], "batches of {split} and {}", taken.len() - split);
+        }
+    }
+
+    /// A batch of empty snapshots of job `id` at `(cycle, every)`.
+    pub(super) fn snapshots(id: JobId, taken: &[(u64, u64)]) -> Reply {
+        let snapshots = taken
+            .iter()
+            .map(|&(cycle, every)| TakenSnapshot { every, snapshot: Snapshot { cycle, ..Snapshot::default() } })
+            .collect();
+        Reply::Snapshots { id, snapshots }
     }
     #[test]
     fn a_file_with_errors_keeps_the_last_launch_sequence_that_compiled() {
@@ -938,6 +960,7 @@ mod tests {
 
 #[cfg(test)]
 mod sweep_tests {
+    use super::tests::snapshots;
     use super::*;
     use crate::pool::tests::job;
     use warpscope_core::config::presets;
@@ -1023,8 +1046,7 @@ mod sweep_tests {
         assert!(state.pool.workers().iter().all(|w| w.job.is_some()), "both workers take a limit");
         assert!(!state.setup_busy(), "a sweep reruns the finished run, not the set-up being edited");
         let (first, second) = (worker_of(&state, 10), worker_of(&state, 11));
-        let snapshot = Box::new(Snapshot::default());
-        reply(&mut state, second, Reply::Snapshot { id: 11, every: 0, snapshot });
+        reply(&mut state, second, snapshots(11, &[(0, 0)]));
         reply(&mut state, second, done(11, 300));
         reply(&mut state, first, done(10, 500));
         let sweep = state.sweep.as_ref().expect("a sweep");
@@ -1094,7 +1116,7 @@ mod sweep_tests {
         assert_eq!(state.pairs.as_ref().expect("a matrix").runs.len(), 6);
         assert!(!state.setup_busy(), "the matrix runs the programs it was started with");
         let (first, second) = (worker_of(&state, 10), worker_of(&state, 11));
-        reply(&mut state, second, Reply::Snapshot { id: 11, every: 0, snapshot: Box::new(Snapshot::default()) });
+        reply(&mut state, second, snapshots(11, &[(0, 0)]));
         reply(&mut state, first, done(10, 500));
         let matrix = state.pairs.as_ref().unwrap();
         assert_eq!(matrix.alone(0).result().map(|r| r.report.cycles), Some(500));

@@ -1,8 +1,11 @@
 // What pressing Run costs in the app against the same run natively: the time from the click to
 // the run's statistics on the page (compiling, the worker's run with its snapshots and
 // progress, drawing), and the release CLI's `warpscope run` of the same library workload on the
-// same machine (a whole process: compiling, running, printing). The issue's target is a ratio
-// of at most 1.3. Usage: make build && cargo build --release -p warpscope-cli &&
+// same machine (a whole process: compiling, running, printing). Both ends are taken by the
+// page's own clock (a listener on the click, an observer of the statistics appearing), so the
+// figure does not include the test driver's polling. `engine s` is the worker's simulation
+// time as the page reports it ("simulated in … s"): the rest is the page's. The issue's target
+// is a ratio of at most 1.3. Usage: make build && cargo build --release -p warpscope-cli &&
 // node tests/e2e/app-run-bench.mjs
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -11,6 +14,7 @@ import { choose, launchBrowser, openPage, root, serveDist, shownInteger, waitFor
 
 const cli = process.env.WARPSCOPE_RELEASE_CLI ?? join(root, 'target', 'release', 'warpscope');
 const machine = 'fermi-gtx480';
+const rounds = 3;
 
 /** The best of three native wall times of `warpscope run --workload ID`, and its cycles. */
 function native(workload) {
@@ -25,29 +29,49 @@ function native(workload) {
   return { ms: best, cycles };
 }
 
+/** Milliseconds from the click on Run to the statistics on the page, by the page's clock. */
+async function pressRun(page) {
+  await page.evaluate(() => {
+    window.benchShown = undefined;
+    document.querySelector('#run').addEventListener('click', () => { window.benchClicked = performance.now(); },
+      { once: true, capture: true });
+    new MutationObserver((_, observer) => {
+      if (document.querySelector('#stat-cycles')) {
+        window.benchShown = performance.now();
+        observer.disconnect();
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  await page.click('#run');
+  await page.waitForFunction(() => window.benchShown !== undefined, null, { timeout: 120000 });
+  return page.evaluate(() => window.benchShown - window.benchClicked);
+}
+
 const server = await serveDist();
 const browser = await launchBrowser();
 try {
-  console.log('workload          cycles   native s   app s   app / native');
-  for (const workload of ['hotspot', 'vecadd', 'gesummv']) {
+  console.log(`best of ${rounds}, each in a fresh page`);
+  console.log('workload          cycles   native s   app s   engine s   app / native');
+  for (const workload of ['hotspot', 'gesummv', 'vecadd']) {
     const expected = native(workload);
-    let best = Infinity;
-    for (let i = 0; i < 3; i++) {
+    let best = { ms: Infinity };
+    for (let i = 0; i < rounds; i++) {
       const page = await openPage(browser, server.url);
       await waitForApp(page);
       await choose(page, 'machine', machine);
       await choose(page, 'workload', workload);
       await page.waitForFunction(() => !document.querySelector('#run')?.disabled, null, { timeout: 20000 });
-      const start = performance.now();
-      await page.click('#run');
-      await page.locator('#stat-cycles').waitFor({ timeout: 120000 });
-      best = Math.min(best, performance.now() - start);
+      const ms = await pressRun(page);
       const cycles = await shownInteger(page, 'stat-cycles');
       if (cycles !== expected.cycles) throw new Error(`${workload}: the page shows ${cycles} cycles, natively ${expected.cycles}`);
+      const status = await page.locator('#status').textContent();
+      const engine = Number(status.match(/simulated in ([0-9.]+) s/)?.[1]);
+      if (ms < best.ms) best = { ms, engine };
       await page.close();
     }
     console.log(`${workload.padEnd(14)} ${String(expected.cycles).padStart(9)} ${(expected.ms / 1000).toFixed(3).padStart(10)} `
-      + `${(best / 1000).toFixed(3).padStart(7)} ${(best / expected.ms).toFixed(2).padStart(13)}×`);
+      + `${(best.ms / 1000).toFixed(3).padStart(7)} ${best.engine.toFixed(2).padStart(10)} `
+      + `${(best.ms / expected.ms).toFixed(2).padStart(13)}×`);
   }
 } finally {
   await browser.close();

@@ -15,7 +15,7 @@ use warpscope_core::stats::{Report, Snapshot};
 use warpscope_core::{CacheSweepReport, CacheSweepSpec, ConfigError, Policies};
 
 /// Bumped whenever a message changes shape, so that a stale cached worker is detected.
-pub const PROTOCOL_VERSION: u32 = 8;
+pub const PROTOCOL_VERSION: u32 = 9;
 
 /// Identifies one job for the lifetime of the page.
 pub type JobId = u32;
@@ -64,6 +64,9 @@ pub enum Request {
         /// The buffer's index among the workload's (as [`Reply::Done::buffers`] lists them).
         buffer: u32,
     },
+    /// Diagnostic: how much memory the worker's WebAssembly instance holds; answered by
+    /// [`Reply::Memory`]. For the memory benchmark (`tests/e2e/app-run-bench.mjs`).
+    Memory,
     /// Diagnostic: make the worker panic, so that tests can check that a crash reaches the
     /// person as a message and the page recovers. Only a worker the page started for
     /// diagnostics (in debug mode) honours it; any other ignores it.
@@ -113,7 +116,7 @@ pub struct SimulateJob {
     /// The run stops after this many cycles; the page still gets the report, with
     /// [`Reply::Done::stopped_early`] saying so.
     pub max_cycles: u64,
-    /// A [`Reply::Snapshot`] is taken at cycle 0, at every multiple of this many cycles, and
+    /// A snapshot ([`Reply::Snapshots`]) is taken at cycle 0, at every multiple of this many cycles, and
     /// at the cycle the run ends; the interval doubles whenever [`MAX_SNAPSHOTS`] have been
     /// kept, so long runs stay bounded (see [`keeps`]). 0: only the first and the last.
     pub snapshot_every: u64,
@@ -154,11 +157,37 @@ pub enum ReportDetail {
 /// those kept to `MAX_SNAPSHOTS`, the interval doubles: the next snapshot announces it, and
 /// from then on only multiples of the new interval are taken or kept.
 ///
-/// The page's rule, applied on every [`Reply::Snapshot`]: append it, then drop every other
-/// snapshot it holds whose cycle `c` has `!keeps(c, every)`, `every` being that reply's. The
+/// The page's rule, applied on every snapshot of a [`Reply::Snapshots`]: append it, then drop
+/// every other snapshot it holds whose cycle `c` has `!keeps(c, every)`, `every` being that
+/// snapshot's. The
 /// newest is never dropped (the last of a job, sent at the cycle the run ended, need not be a
 /// multiple). The page then never holds more than `MAX_SNAPSHOTS` + 1.
 pub const MAX_SNAPSHOTS: usize = 400;
+
+/// The machine at `snapshot.cycle`, and the snapshot interval then (see [`MAX_SNAPSHOTS`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TakenSnapshot {
+    /// The interval in force when it was taken.
+    pub every: u64,
+    /// The picture.
+    pub snapshot: Snapshot,
+}
+
+/// A field carried as one JSON string (see [`Reply::Snapshots`]).
+mod json_text {
+    use serde::de::{DeserializeOwned, Error as _};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Serialize, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+        let text = serde_json::to_string(value).map_err(serde::ser::Error::custom)?;
+        serializer.serialize_str(&text)
+    }
+
+    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        serde_json::from_str(&text).map_err(D::Error::custom)
+    }
+}
 
 /// Whether a snapshot of cycle `cycle` stays once the interval is `every` (see
 /// [`MAX_SNAPSHOTS`]); with `every` 0 there are only the first and the last, and both stay.
@@ -297,16 +326,18 @@ pub enum Reply {
         /// Misses within the window.
         misses: u64,
     },
-    /// The machine at `snapshot.cycle` for job `id` (a [`Job::Simulate`]). The page drops
-    /// every snapshot it holds, except this one, whose cycle is not a multiple of `every`
-    /// (see [`keeps`] and [`MAX_SNAPSHOTS`]).
-    Snapshot {
+    /// Snapshots of job `id` (a [`Job::Simulate`]) taken since the last, oldest first. The
+    /// page applies them one by one by the rule of [`MAX_SNAPSHOTS`]. The worker sends them
+    /// in batches, at most one per progress report, and as one JSON text rather than as
+    /// JavaScript arrays: a run takes hundreds of snapshots of thousands of numbers each, and
+    /// building those arrays element by element, then reading them back on the page, cost
+    /// several times the run itself.
+    Snapshots {
         /// The job.
         id: JobId,
-        /// Current snapshot interval.
-        every: u64,
-        /// The picture.
-        snapshot: Box<Snapshot>,
+        /// The pictures, each with the interval in force when it was taken.
+        #[serde(with = "json_text")]
+        snapshots: Vec<TakenSnapshot>,
     },
     /// The answer to [`Request::Catalog`].
     Catalog {
@@ -351,6 +382,12 @@ pub enum Reply {
         name: String,
         /// Its contents as text, or why they cannot be had, for a person.
         contents: Result<String, String>,
+    },
+    /// The answer to [`Request::Memory`].
+    Memory {
+        /// The size of the worker's linear memory: what the browser holds for it. WebAssembly
+        /// memory grows and never shrinks, so this is the peak of every job run so far.
+        bytes: u64,
     },
     /// Job `id` stopped on request at `cycle`.
     Cancelled {
@@ -520,6 +557,7 @@ mod tests {
         let config = warpscope_core::config::presets::fermi_gtx480();
         let requests = [
             Request::Catalog,
+            Request::Memory,
             Request::Compile {
                 id: 4,
                 source: "#define N 4".into(),
@@ -555,7 +593,8 @@ mod tests {
             panic!("vecadd compiles")
         };
         let replies = [
-            Reply::Snapshot { id: 5, every: 10, snapshot: Box::new(snapshot) },
+            Reply::Snapshots { id: 5, snapshots: vec![TakenSnapshot { every: 10, snapshot }] },
+            Reply::Memory { bytes: 3 << 30 },
             Reply::Compiled { id: 4, diagnostics: vec![], defines: vec![], summary: None },
             Reply::Compiled { id: 4, diagnostics: vec![], defines: vec![], summary: Some(summary) },
             Reply::Failed { id: Some(5), error: Failure::Compile { diagnostics: vec![] } },

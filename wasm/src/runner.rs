@@ -13,7 +13,7 @@ use warpscope_core::workload::Workload;
 use warpscope_core::{bench, CacheSweep, CacheSweepReport, ConfigError, Policies, RunOptions, Simulation, StepOutcome};
 
 use crate::compile::compile_for_run;
-use crate::protocol::{Failure, Job, JobId, JobReport, Reply, ReportDetail, SimulateJob, MAX_SNAPSHOTS};
+use crate::protocol::{Failure, Job, JobId, JobReport, Reply, ReportDetail, SimulateJob, TakenSnapshot, MAX_SNAPSHOTS};
 use crate::snapshots::SnapshotSchedule;
 
 /// Most frames one job may record; the page keeps them all for playback.
@@ -46,6 +46,8 @@ pub struct JobRunner {
     frame_base: CacheSweepReport,
     /// Why an engine run ended before its workload did (the cycle limit), once it has.
     stopped_early: Option<String>,
+    /// Snapshots taken and not yet handed over ([`JobRunner::take_snapshots`]).
+    snapshots: Vec<TakenSnapshot>,
 }
 
 fn bench_simulation(workload: &str, preset: &str, tiny: bool) -> Result<Simulation, Failure> {
@@ -104,8 +106,14 @@ impl JobRunner {
     /// Validates `job` (compiling a kernel file): a bad configuration or policy becomes
     /// [`Failure::InvalidConfig`], a file that does not compile [`Failure::Compile`].
     pub fn new(id: JobId, job: Job, frame_every: u64) -> Result<Self, Failure> {
-        let engine =
-            |work| JobRunner { id, work, frame_every: 0, frame_base: CacheSweepReport::default(), stopped_early: None };
+        let engine = |work| JobRunner {
+            id,
+            work,
+            frame_every: 0,
+            frame_base: CacheSweepReport::default(),
+            stopped_early: None,
+            snapshots: Vec::new(),
+        };
         let spec = match job {
             Job::CacheSweep(spec) => spec,
             Job::Simulate(job) => return Ok(engine(simulate(*job)?)),
@@ -132,6 +140,7 @@ impl JobRunner {
             frame_every,
             frame_base: CacheSweepReport::default(),
             stopped_early: None,
+            snapshots: Vec::new(),
         })
     }
 
@@ -149,12 +158,13 @@ impl JobRunner {
         self.id
     }
 
-    /// Runs at most `budget` cycles, passing each completed frame or snapshot to `emit`.
+    /// Runs at most `budget` cycles, passing each completed frame to `emit` and keeping the
+    /// snapshots taken for [`JobRunner::take_snapshots`].
     pub fn advance(&mut self, budget: u64, emit: &mut impl FnMut(Reply)) -> Advance {
         let sweep = match &mut self.work {
             Work::Sweep(sweep) => sweep,
-            Work::Simulation(sim, snapshots, _) => {
-                let (advance, stopped_early) = advance_engine(self.id, sim, snapshots.as_mut(), budget, emit);
+            Work::Simulation(sim, schedule, _) => {
+                let (advance, stopped_early) = advance_engine(sim, schedule.as_mut(), budget, &mut self.snapshots);
                 self.stopped_early = stopped_early;
                 return advance;
             }
@@ -190,6 +200,14 @@ impl JobRunner {
                 return Advance::Running;
             }
         }
+    }
+
+    /// The snapshots taken since the last call, as one reply (`None` if there are none). The
+    /// worker sends them with each progress report and before the job's last reply, so that
+    /// the page handles (and draws) a batch at a time.
+    pub fn take_snapshots(&mut self) -> Option<Reply> {
+        (!self.snapshots.is_empty())
+            .then(|| Reply::Snapshots { id: self.id, snapshots: core::mem::take(&mut self.snapshots) })
     }
 
     /// Where the job stands. An engine run does not know its length in cycles (`total` 0);
@@ -249,20 +267,18 @@ pub fn buffer_reply(id: JobId, buffer: u32, kept: Option<(JobId, &Simulation)>) 
     Reply::Buffer { id, name: spec.name.clone(), contents: Ok(text) }
 }
 
-/// Runs an engine run for at most `budget` cycles, landing on each snapshot's cycle. Returns
-/// where it stands and, once it has ended at its cycle limit, the sentence that says so.
+/// Runs an engine run for at most `budget` cycles, landing on each snapshot's cycle and
+/// adding the snapshot to `taken`. Returns where it stands and, once it has ended at its cycle
+/// limit, the sentence that says so.
 fn advance_engine(
-    id: JobId,
     sim: &mut Simulation,
     mut snapshots: Option<&mut SnapshotSchedule>,
     budget: u64,
-    emit: &mut impl FnMut(Reply),
+    taken: &mut Vec<TakenSnapshot>,
 ) -> (Advance, Option<String>) {
     let mut left = budget;
     loop {
-        if let Some(reply) = snapshots.as_mut().and_then(|s| s.due(id, sim)) {
-            emit(reply);
-        }
+        taken.extend(snapshots.as_mut().and_then(|s| s.due(sim)));
         if left == 0 {
             return (Advance::Running, None);
         }
@@ -273,9 +289,7 @@ fn advance_engine(
         if outcome == StepOutcome::BudgetSpent {
             continue;
         }
-        if let Some(reply) = snapshots.as_mut().and_then(|s| s.last(id, sim)) {
-            emit(reply);
-        }
+        taken.extend(snapshots.as_mut().and_then(|s| s.last(sim)));
         return match outcome {
             StepOutcome::Finished => (Advance::Finished, None),
             StepOutcome::CycleLimit { .. } => (Advance::Finished, Some(outcome.to_string())),
@@ -386,17 +400,34 @@ mod tests {
     }
 
     /// Every reply of `job` advanced `budget` cycles at a time, the final one included.
+    /// Snapshot batches are taken after every slice, as the worker takes them (less often).
     fn replies(job: SimulateJob, budget: u64) -> Vec<Reply> {
         let mut runner = JobRunner::new(9, Job::Simulate(Box::new(job)), 0).unwrap();
         let mut out = Vec::new();
         loop {
-            match runner.advance(budget, &mut |r| out.push(r)) {
+            let advance = runner.advance(budget, &mut |r| out.push(r));
+            out.extend(runner.take_snapshots());
+            match advance {
                 Advance::Running => {}
                 Advance::Finished => break,
                 Advance::Stopped(failure) => panic!("stopped: {failure:?}"),
             }
         }
         out.push(runner.done(0.0));
+        out
+    }
+
+    /// `replies` with each snapshot batch split into batches of one.
+    fn one_by_one(replies: Vec<Reply>) -> Vec<Reply> {
+        let mut out = Vec::new();
+        for reply in replies {
+            match reply {
+                Reply::Snapshots { id, snapshots } => {
+                    out.extend(snapshots.into_iter().map(|s| Reply::Snapshots { id, snapshots: vec![s] }))
+                }
+                other => out.push(other),
+            }
+        }
         out
     }
 
@@ -423,10 +454,11 @@ mod tests {
     fn snapshots(replies: &[Reply]) -> Vec<(u64, &Snapshot)> {
         replies
             .iter()
-            .filter_map(|r| match r {
-                Reply::Snapshot { every, snapshot, .. } => Some((*every, &**snapshot)),
-                _ => None,
+            .flat_map(|r| match r {
+                Reply::Snapshots { snapshots, .. } => snapshots.as_slice(),
+                _ => &[],
             })
+            .map(|s| (s.every, &s.snapshot))
             .collect()
     }
 
@@ -561,9 +593,9 @@ mod tests {
 
     #[test]
     fn replies_do_not_depend_on_slice_size() {
-        let one_slice = replies(vecadd_job(300, u64::MAX), u64::MAX);
+        let one_slice = one_by_one(replies(vecadd_job(300, u64::MAX), u64::MAX));
         for budget in [1, 7, 256] {
-            assert_eq!(replies(vecadd_job(300, u64::MAX), budget), one_slice, "slices of {budget} cycles");
+            assert_eq!(one_by_one(replies(vecadd_job(300, u64::MAX), budget)), one_slice, "slices of {budget} cycles");
         }
     }
 
@@ -659,7 +691,9 @@ mod tests {
         let mut runner = JobRunner::new(1, Job::Simulate(Box::new(job)), 0).unwrap();
         let mut out = Vec::new();
         let failure = loop {
-            match runner.advance(1000, &mut |r| out.push(r)) {
+            let advance = runner.advance(1000, &mut |r| out.push(r));
+            out.extend(runner.take_snapshots());
+            match advance {
                 Advance::Running => {}
                 Advance::Finished => panic!("the run should fault"),
                 Advance::Stopped(failure) => break failure,

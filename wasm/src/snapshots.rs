@@ -8,7 +8,7 @@
 
 use warpscope_core::Simulation;
 
-use crate::protocol::{keeps, JobId, Reply};
+use crate::protocol::{keeps, TakenSnapshot};
 
 /// The snapshot schedule of one job.
 #[derive(Clone, Debug)]
@@ -44,12 +44,12 @@ impl SnapshotSchedule {
     }
 
     /// The snapshot due at the simulation's cycle, if one is.
-    pub fn due(&mut self, id: JobId, sim: &mut Simulation) -> Option<Reply> {
+    pub fn due(&mut self, sim: &mut Simulation) -> Option<TakenSnapshot> {
         let cycle = sim.cycle();
         if cycle < self.next {
             return None;
         }
-        let reply = self.take(id, sim);
+        let taken = self.take(sim);
         self.kept.push(cycle);
         if self.every > 0 && self.kept.len() >= self.max {
             self.every = self.every.saturating_mul(2);
@@ -60,17 +60,17 @@ impl SnapshotSchedule {
             0 => u64::MAX,
             every => (cycle / every).saturating_add(1).saturating_mul(every),
         };
-        Some(reply)
+        Some(taken)
     }
 
     /// The last snapshot, at the cycle the run ended (none if one was just taken there).
-    pub fn last(&mut self, id: JobId, sim: &mut Simulation) -> Option<Reply> {
-        (self.last != Some(sim.cycle())).then(|| self.take(id, sim))
+    pub fn last(&mut self, sim: &mut Simulation) -> Option<TakenSnapshot> {
+        (self.last != Some(sim.cycle())).then(|| self.take(sim))
     }
 
-    fn take(&mut self, id: JobId, sim: &mut Simulation) -> Reply {
+    fn take(&mut self, sim: &mut Simulation) -> TakenSnapshot {
         let snapshot = sim.snapshot(self.l1_sm);
         self.last = Some(snapshot.cycle);
-        Reply::Snapshot { id, every: self.every, snapshot: Box::new(snapshot) }
+        TakenSnapshot { every: self.every, snapshot }
     }
 }

@@ -1,9 +1,11 @@
 //! The Web Worker's event loop.
 //!
 //! A job runs in slices of about [`SLICE_MS`] of wall time. After each slice the worker posts
-//! any completed `Frame`s and `Snapshot`s, and `Progress` if [`PROGRESS_MS`] have passed since
-//! the last (and always before the job's last reply), then yields a full macrotask before the
-//! next slice, so that a `Cancel` posted by the page is delivered in between;
+//! any completed `Frame`s, and the `Snapshots` taken since the last batch with `Progress` if
+//! [`PROGRESS_MS`] have passed since the last (and always before the job's last reply), so
+//! that the page handles and draws a few batches a second, not one per snapshot. Then it
+//! yields a full macrotask before the next slice, so that a `Cancel` posted by the page is
+//! delivered in between;
 //! `Catalog` and `Compile` requests are answered there too. The yield goes through a
 //! `MessageChannel` rather than `setTimeout(0)`: browsers clamp nested zero-delay timers to
 //! 4 ms, which would idle the worker for a quarter of the time.
@@ -26,10 +28,12 @@ use warpscope_core::Simulation;
 /// Wall time one slice of work may take before the worker yields.
 pub const SLICE_MS: f64 = 12.0;
 
-/// Least wall time between two `Progress` replies of a job. Each reply is a task on the page's
-/// main thread; with several workers reporting after every slice, that thread would keep busy
-/// a good part of a core the workers need, for a progress bar that moves too little to see.
-pub const PROGRESS_MS: f64 = 50.0;
+/// Least wall time between two `Progress` replies of a job, each with the snapshots taken
+/// since the last. Each is a task on the page's main thread that draws the running view again
+/// (a few milliseconds); with several workers reporting after every slice, that thread would
+/// keep busy a good part of a core the workers need, for a progress bar that moves too little
+/// to see. The page shows progress at most this often too (`PROGRESS_EVERY_MS`).
+pub const PROGRESS_MS: f64 = 100.0;
 
 /// The job now running: its id and its cancel flag.
 struct Current {
@@ -125,6 +129,11 @@ fn handle(request: Request) {
             let kept = f.borrow();
             post(&buffer_reply(job, buffer, kept.as_ref().map(|(id, sim)| (*id, &**sim))));
         }),
+        Request::Memory => {
+            let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+            let bytes = memory.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as u64;
+            post(&Reply::Memory { bytes });
+        }
         Request::Crash if started_for_diagnostics() => {
             panic!("the page asked the worker to crash (diagnostic request)")
         }
@@ -148,6 +157,9 @@ async fn drive(mut runner: JobRunner, cancel: Rc<Cell<bool>>, started: f64) {
         };
         let now = js_sys::Date::now();
         if state != Advance::Running || now - reported >= PROGRESS_MS {
+            if let Some(snapshots) = runner.take_snapshots() {
+                post(&snapshots);
+            }
             post(&runner.progress());
             reported = now;
         }
@@ -168,6 +180,9 @@ async fn drive(mut runner: JobRunner, cancel: Rc<Cell<bool>>, started: f64) {
         }
         yield_to_event_loop().await;
         if cancel.get() {
+            if let Some(snapshots) = runner.take_snapshots() {
+                post(&snapshots);
+            }
             post(&runner.cancelled());
             break;
         }
