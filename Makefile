@@ -107,6 +107,8 @@ test: setup-test lint test-native test-reproduction test-browser
 bench: setup-test build
 	echo "==> native"
 	cargo run --release --quiet -p warpscope-cli -- bench --repeat 3
+	echo "==> native: every library workload on its paper's machine"
+	cargo run --release --quiet -p warpscope-cli -- bench --library --repeat 3
 	echo "==> browser (headless Chromium, release dist/)"
 	node $(E2E)/bench.mjs
 	echo "==> rendering in the browser (a run of 102 400 thread blocks)"

@@ -1,13 +1,15 @@
 //! `warpscope bench`: simulated warp instructions and cycles per second of wall time on the
 //! standard workloads, plus the streaming workload with doubled DRAM latency (idle cycles must
 //! cost nothing, so its wall time should barely move), and four blocks of fixed work on
-//! machines of 15 to 1024 SMs (idle SMs must cost nothing either).
+//! machines of 15 to 1024 SMs (idle SMs must cost nothing either). With `--library`: every
+//! library workload at its default size on its paper's machine, and the median throughput.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use warpscope_core::bench::{self, Bench};
 use warpscope_core::config::{presets, GpuConfig};
+use warpscope_core::library;
 use warpscope_core::{Policies, RunOptions, Simulation, StepOutcome};
 
 #[derive(clap::Args)]
@@ -25,7 +27,17 @@ pub struct BenchArgs {
     /// (what the browser's determinism test compares against).
     #[arg(long, requires = "only")]
     report: bool,
+    /// Instead: every library workload at its default size on its paper's machine (each
+    /// category's baseline preset), then the median and the slowest in warp instructions per
+    /// second against the targets (10 M and 4 M).
+    #[arg(long, conflicts_with_all = ["only", "report", "preset"])]
+    library: bool,
 }
+
+/// The library's throughput targets: the median, and the least any workload may reach, in
+/// millions of warp instructions per second of wall time.
+const LIBRARY_MEDIAN_TARGET: f64 = 10.0;
+const LIBRARY_FLOOR_TARGET: f64 = 4.0;
 
 struct Measured {
     cycles: u64,
@@ -54,8 +66,13 @@ fn measure(config: &GpuConfig, bench: &Bench, repeat: u32) -> Result<Measured, S
 }
 
 fn row(name: &str, m: &Measured) {
+    print!("{name:<24} ");
+    row_numbers(m);
+}
+
+fn row_numbers(m: &Measured) {
     println!(
-        "{name:<24} {:>12} {:>12} {:>8.3} {:>10.2} {:>10.2} {:>6.2}",
+        "{:>12} {:>12} {:>8.3} {:>10.2} {:>10.2} {:>6.2}",
         m.cycles,
         m.warp_instructions,
         m.seconds,
@@ -66,6 +83,15 @@ fn row(name: &str, m: &Measured) {
 }
 
 pub fn run(args: &BenchArgs) -> ExitCode {
+    if args.library {
+        return match library_throughput(args.repeat) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("warpscope: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let Some(preset) = presets::by_id(&args.preset) else {
         eprintln!("warpscope: unknown preset {}", args.preset);
         return ExitCode::from(2);
@@ -147,6 +173,44 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Every library workload at its default size on its paper's machine, the fastest of `repeat`
+/// runs each, then the median and the slowest throughput against the targets.
+fn library_throughput(repeat: u32) -> Result<(), String> {
+    println!(
+        "{:<24} {:<14} {:>12} {:>12} {:>8} {:>10} {:>10} {:>6}",
+        "workload", "machine", "cycles", "warp instr", "wall s", "M instr/s", "M cyc/s", "IPC"
+    );
+    let mut rates = Vec::new();
+    for workload in library::all() {
+        let preset_id = workload.category.paper_preset();
+        let preset = presets::by_id(preset_id).ok_or_else(|| format!("no preset {preset_id}"))?;
+        let config = (preset.build)();
+        let program = library::program(workload.id, None, &[], &config)?;
+        let bench = Bench { name: workload.id, about: workload.summary, workload: program };
+        let m = measure(&config, &bench, repeat)?;
+        print!("{:<24} {preset_id:<14} ", workload.id);
+        row_numbers(&m);
+        rates.push((m.warp_instructions as f64 / m.seconds / 1e6, workload.id));
+    }
+    rates.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let median = match rates.len() {
+        0 => return Err("the library is empty".into()),
+        n if n % 2 == 1 => rates[n / 2].0,
+        n => (rates[n / 2 - 1].0 + rates[n / 2].0) / 2.0,
+    };
+    let (slowest, name) = rates[0];
+    println!();
+    println!(
+        "median {median:.2} M warp instr/s: {:.2}× the target of {LIBRARY_MEDIAN_TARGET} M",
+        median / LIBRARY_MEDIAN_TARGET
+    );
+    println!(
+        "slowest {slowest:.2} M warp instr/s ({name}): {:.2}× the floor of {LIBRARY_FLOOR_TARGET} M",
+        slowest / LIBRARY_FLOOR_TARGET
+    );
+    Ok(())
 }
 
 /// The SM counts the idle-SM rows compare: the preset's class of 15, an H100's 132, and 1024.

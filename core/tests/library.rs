@@ -6,6 +6,17 @@ use warpscope_core::config::presets;
 use warpscope_core::kernel::{compile, CompileOptions};
 use warpscope_core::library;
 
+/// A word the description of a category's paper's machine names it by.
+fn paper_word(category: library::Category) -> &'static str {
+    match category {
+        library::Category::InterKernelReuse => "Inter-kernel reuse Table 2",
+        library::Category::DynamicParallelism => "LaPerm",
+        library::Category::CacheSensitivity => "CCWS",
+        library::Category::ConcurrentKernels => "Concurrent-kernel",
+        library::Category::CacheInterference => "CIAO",
+    }
+}
+
 #[test]
 fn the_registry_describes_its_files() {
     let mut ids = Vec::new();
@@ -14,6 +25,9 @@ fn the_registry_describes_its_files() {
         ids.push(w.id);
         assert!(w.size.min <= w.size.default && w.size.default <= w.size.max, "{}: knob range", w.id);
         assert!(w.source.starts_with("//"), "{}: the file starts with a comment saying what it mimics", w.id);
+        let paper = presets::by_id(w.category.paper_preset())
+            .unwrap_or_else(|| panic!("{}: no preset {}", w.id, w.category.paper_preset()));
+        assert!(paper.source.contains(paper_word(w.category)), "{}: {} is not its paper's machine", w.id, paper.id);
         let config = presets::fermi_gtx480();
         let program = compile(w.source, &CompileOptions { config: &config, defines: &[], optimize: true })
             .unwrap_or_else(|e| panic!("{} does not compile: {}", w.id, e[0]));

@@ -48,6 +48,17 @@ impl Category {
             Category::CacheInterference => "Cache interference",
         }
     }
+
+    /// The machine preset of the paper the category's workloads come from (its baseline).
+    pub fn paper_preset(self) -> &'static str {
+        match self {
+            Category::InterKernelReuse => "ikra-denovo",
+            Category::DynamicParallelism => "laperm-k20c",
+            Category::CacheSensitivity => "ccws-fermi",
+            Category::ConcurrentKernels => "cke-maxwell",
+            Category::CacheInterference => "fermi-gtx480",
+        }
+    }
 }
 
 /// The knob that scales a workload.
