@@ -23,9 +23,12 @@ use std::collections::VecDeque;
 
 use warpscope_wasm::protocol::{Job, JobId};
 
-/// Most workers a page starts, whatever the core count: each holds its own copy of the
-/// engine and of a run's memory, and a card's runs are seldom more than a few dozen.
-pub const MAX_WORKERS: usize = 4;
+/// Most workers a page starts, whatever the core count (the same bound as `?workers=N`). A
+/// worker is started only when a job is waiting for one; an idle one holds 1.4 MiB of
+/// WebAssembly memory, and one that has run holds about its largest run's memory (1.2–1.5× the
+/// native engine's peak: `tests/e2e/worker-memory-bench.mjs`). This cap was 4 while device
+/// memory grew by doubling and a worker could hold 3.4× its run's.
+pub const MAX_WORKERS: usize = 16;
 
 /// Crashes with no job ending between them after which a crashed worker is not replaced.
 pub const MAX_CRASHES_IN_A_ROW: u32 = 3;
@@ -122,7 +125,7 @@ pub struct Pool {
 /// (`navigator.hardwareConcurrency`, absent in some browsers) capped at [`MAX_WORKERS`];
 /// at least 1.
 pub fn pool_size(hardware_concurrency: Option<f64>, requested: Option<&str>) -> usize {
-    if let Some(n) = requested.and_then(|r| r.trim().parse::<usize>().ok()).filter(|n| (1..=16).contains(n)) {
+    if let Some(n) = requested.and_then(|r| r.trim().parse::<usize>().ok()).filter(|n| (1..=MAX_WORKERS).contains(n)) {
         return n;
     }
     match hardware_concurrency {
@@ -341,7 +344,8 @@ pub(crate) mod tests {
     #[test]
     fn the_size_follows_the_cores_the_browser_reports_capped_and_at_least_one() {
         assert_eq!(pool_size(Some(2.0), None), 2);
-        assert_eq!(pool_size(Some(16.0), None), MAX_WORKERS);
+        assert_eq!(pool_size(Some(8.0), None), 8, "one worker per core");
+        assert_eq!(pool_size(Some(64.0), None), MAX_WORKERS);
         assert_eq!(pool_size(Some(0.0), None), 1);
         assert_eq!(pool_size(None, None), 1);
         assert_eq!(pool_size(Some(f64::NAN), None), 1);
