@@ -701,7 +701,11 @@ impl Simulation {
         let Simulation { launch_paths, tb_policy, config, .. } = self;
         let cx = TbCx { now, sm_count: config.core.sm_count };
         launch_paths.advance(now, &mut |waiting| tb_policy.kmu_pick(&cx, waiting), &mut runs);
-        self.start_runs(now, &mut runs);
+        if runs.is_empty() {
+            self.ready_runs = runs;
+        } else {
+            self.start_runs(now, &mut runs);
+        }
     }
 
     /// Starts the runs in `runs` (emptied; kept for its allocation).
