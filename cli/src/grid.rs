@@ -1,10 +1,12 @@
 //! The grid of `warpscope sweep`: the cartesian product of its axes, numbered in one fixed
 //! order, checked whole before anything runs, and split into shards for a job array.
 //!
-//! The axes nest in flag order, the last one fastest: workloads, sizes, machines, each `--set`
-//! path in the order given, thread-block policies, warp policies. Point `i` is `i` written in
+//! The axes nest in flag order, the last one fastest: workloads, sizes, each `-D` name in the
+//! order given, machines, each `--set` path in the order given, thread-block policies, warp
+//! policies. Point `i` is `i` written in
 //! that mixed radix, so a grid always numbers its points the same way, on any machine.
 
+use warpscope_core::kernel;
 use warpscope_core::library;
 use warpscope_core::sched::tb::TbPolicy;
 use warpscope_core::sched::warp::WarpPolicy;
@@ -16,6 +18,8 @@ pub struct Grid {
     pub workloads: Vec<String>,
     /// Size-knob values; `None` is each workload's default.
     pub sizes: Vec<Option<u32>>,
+    /// One axis per `-D NAME=V1,V2,...`: the name and its values.
+    pub defines: Vec<(String, Vec<String>)>,
     /// Machine preset ids.
     pub gpus: Vec<String>,
     /// One axis per `--set PATH=V1,V2,...`: the path and its values.
@@ -34,6 +38,8 @@ pub struct Point<'g> {
     pub index: usize,
     pub workload: &'g str,
     pub size: Option<u32>,
+    /// `(name, value)` for each `-D` axis, in flag order.
+    pub defines: Vec<(&'g str, &'g str)>,
     pub gpu: &'g str,
     /// `(path, value)` for each `--set` axis, in flag order.
     pub settings: Vec<(&'g str, &'g str)>,
@@ -42,6 +48,11 @@ pub struct Point<'g> {
 }
 
 impl Point<'_> {
+    /// The defines as the compiler takes them.
+    pub fn define_pairs(&self) -> Vec<(String, String)> {
+        self.defines.iter().map(|(name, value)| (name.to_string(), value.to_string())).collect()
+    }
+
     /// The settings as `--set` takes them (`PATH=VALUE`).
     pub fn set_flags(&self) -> Vec<String> {
         self.settings.iter().map(|(path, value)| format!("{path}={value}")).collect()
@@ -83,12 +94,46 @@ fn unique(flag: &str, values: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// Each named axis's value at `digits` (one digit per axis).
+fn pick<'g>(axes: &'g [(String, Vec<String>)], digits: &[usize]) -> Vec<(&'g str, &'g str)> {
+    axes.iter().zip(digits).map(|((name, values), &d)| (name.as_str(), values[d].as_str())).collect()
+}
+
+/// The axes of a flag written `NAME=V1,V2,...` once per axis (`--set`, `-D`): each name and
+/// its values, in flag order. `what` names the left-hand side in messages.
+fn named_axes(flag: &str, what: &str, given: &[String]) -> Result<Vec<(String, Vec<String>)>, String> {
+    let mut axes: Vec<(String, Vec<String>)> = Vec::new();
+    for text in given {
+        let Some((name, values)) = text.split_once('=') else {
+            return Err(format!("{flag} {text}: write {what}=VALUE or {what}=V1,V2,..."));
+        };
+        let name = name.trim().to_string();
+        if name.is_empty() {
+            return Err(format!("{flag} {text}: write the {} before the `=`", what.to_lowercase()));
+        }
+        let values = list(&[values.to_string()]);
+        if values.is_empty() {
+            return Err(format!("{flag} {text}: no values"));
+        }
+        if axes.iter().any(|(n, _)| *n == name) {
+            return Err(format!("{flag} {text}: {name} is set twice; list its values in one {flag}"));
+        }
+        if let Some(twice) = values.iter().enumerate().find_map(|(i, v)| values[..i].contains(v).then_some(v)) {
+            return Err(format!("{flag} {name}={twice}: given twice"));
+        }
+        axes.push((name, values));
+    }
+    Ok(axes)
+}
+
 impl Grid {
     /// Reads the axes from the flags' values (each repeatable and comma-separated); an absent
     /// size, machine or policy flag is one axis value, `run`'s default.
+    #[allow(clippy::too_many_arguments)]
     pub fn parse(
         workloads: &[String],
         sizes: &[String],
+        defines: &[String],
         gpus: &[String],
         settings: &[String],
         tbs: &[String],
@@ -113,27 +158,12 @@ impl Grid {
         if sizes.is_empty() {
             sizes.push(None);
         }
-        let mut axes: Vec<(String, Vec<String>)> = Vec::new();
-        for setting in settings {
-            let Some((path, values)) = setting.split_once('=') else {
-                return Err(format!("--set {setting}: write PATH=VALUE or PATH=V1,V2,..."));
-            };
-            let path = path.trim().to_string();
-            let values = list(&[values.to_string()]);
-            if values.is_empty() {
-                return Err(format!("--set {setting}: no values"));
-            }
-            if axes.iter().any(|(p, _)| *p == path) {
-                return Err(format!("--set {setting}: {path} is set twice; list its values in one --set"));
-            }
-            unique(&format!("--set {path}="), &values)?;
-            axes.push((path, values));
-        }
         let grid = Grid {
             workloads,
             sizes,
+            defines: named_axes("-D", "NAME", defines)?,
             gpus: or_default(list(gpus), "fermi-gtx480"),
-            settings: axes,
+            settings: named_axes("--set", "PATH", settings)?,
             tbs: or_default(policy_list(tbs), "rr"),
             warps: or_default(policy_list(warps), "gto"),
             max_cycles,
@@ -148,7 +178,9 @@ impl Grid {
 
     /// Each axis's length, outermost first.
     fn radices(&self) -> Vec<usize> {
-        let mut radices = vec![self.workloads.len(), self.sizes.len(), self.gpus.len()];
+        let mut radices = vec![self.workloads.len(), self.sizes.len()];
+        radices.extend(self.defines.iter().map(|(_, values)| values.len()));
+        radices.push(self.gpus.len());
         radices.extend(self.settings.iter().map(|(_, values)| values.len()));
         radices.extend([self.tbs.len(), self.warps.len()]);
         radices
@@ -169,17 +201,14 @@ impl Grid {
             rest /= radix;
         }
         let n = radices.len();
+        let gpu = 2 + self.defines.len();
         Point {
             index,
             workload: &self.workloads[digits[0]],
             size: self.sizes[digits[1]],
-            gpu: &self.gpus[digits[2]],
-            settings: self
-                .settings
-                .iter()
-                .zip(&digits[3..n - 2])
-                .map(|((path, values), &d)| (path.as_str(), values[d].as_str()))
-                .collect(),
+            defines: pick(&self.defines, &digits[2..gpu]),
+            gpu: &self.gpus[digits[gpu]],
+            settings: pick(&self.settings, &digits[gpu + 1..n - 2]),
             tb: &self.tbs[digits[n - 2]],
             warp: &self.warps[digits[n - 1]],
         }
@@ -188,7 +217,7 @@ impl Grid {
     /// A short name for this grid (FNV-1a 64 of its axes, in hex): every row carries it, so
     /// `merge` can tell shards of one grid from another's.
     pub fn fingerprint(&self) -> String {
-        let axes = serde_json::json!([
+        let mut axes = serde_json::json!([
             self.workloads,
             self.sizes,
             self.gpus,
@@ -197,6 +226,11 @@ impl Grid {
             self.warps,
             self.max_cycles
         ]);
+        // Only a grid with `-D` axes names them, so a grid without keeps the fingerprint it had
+        // before there were any (and its shards still merge with older ones).
+        if !self.defines.is_empty() {
+            axes.as_array_mut().expect("an array").push(serde_json::json!({ "defines": self.defines }));
+        }
         format!("{:016x}", crate::dump::fnv1a(axes.to_string().into_bytes()))
     }
 
@@ -231,9 +265,34 @@ impl Grid {
             }
         }
         let first = first.expect("at least one machine");
+        for (name, _) in &self.defines {
+            let named = |id: &String| {
+                id.split('+')
+                    .filter_map(|part| library::by_id(part.trim()))
+                    .any(|w| kernel::defines(w.source, &[]).iter().any(|d| d.name == *name))
+            };
+            if !self.workloads.iter().any(named) {
+                return Err(format!(
+                    "-D {name}: no workload of the sweep has `#define {name}`, so every value would run the same \
+                     program"
+                ));
+            }
+        }
+        let mut define_sets: Vec<Vec<(String, String)>> = vec![Vec::new()];
+        for (name, values) in &self.defines {
+            define_sets = define_sets
+                .iter()
+                .flat_map(|done| values.iter().map(move |v| [done.clone(), vec![(name.clone(), v.clone())]].concat()))
+                .collect();
+        }
         for id in &self.workloads {
             for size in &self.sizes {
-                library::program(id, *size, &[], &first).map_err(|e| format!("--workload {id}: {e}"))?;
+                for defines in &define_sets {
+                    library::program(id, *size, defines, &first).map_err(|e| {
+                        let flags: Vec<String> = defines.iter().map(|(n, v)| format!(" -D {n}={v}")).collect();
+                        format!("--workload {id}{}: {e}", flags.concat())
+                    })?;
+                }
             }
         }
         for tb in &self.tbs {
@@ -299,6 +358,7 @@ mod tests {
         let grid = Grid::parse(
             &strings(&["vecadd,hotspot"]),
             &[],
+            &[],
             &strings(&["h100"]),
             &strings(&["l1.ways=4,8"]),
             &[],
@@ -318,9 +378,45 @@ mod tests {
     }
 
     #[test]
+    fn define_axes_nest_after_the_sizes_in_flag_order() {
+        let grid = Grid::parse(
+            &strings(&["vecadd"]),
+            &strings(&["1024,2048"]),
+            &strings(&["BLOCK=64,128", "N=7"]),
+            &strings(&["fermi-gtx480,h100"]),
+            &[],
+            &[],
+            &[],
+            10,
+        )
+        .unwrap();
+        assert_eq!(grid.len(), 8);
+        // Digits: size, BLOCK, N, gpu.
+        let p = grid.point(5);
+        assert_eq!((p.size, p.defines.clone(), p.gpu), (Some(2048), vec![("BLOCK", "64"), ("N", "7")], "h100"));
+        assert_eq!(p.define_pairs(), [("BLOCK".to_string(), "64".to_string()), ("N".to_string(), "7".to_string())]);
+        assert_eq!(grid.point(2).defines, vec![("BLOCK", "128"), ("N", "7")]);
+        assert_eq!(grid.point(2).gpu, "fermi-gtx480");
+    }
+
+    #[test]
+    fn a_grid_without_defines_keeps_the_fingerprint_it_had_before_there_were_any() {
+        let parse = |defines: &[&str]| {
+            Grid::parse(&strings(&["vecadd"]), &[], &strings(defines), &[], &[], &[], &[], 10).unwrap()
+        };
+        let plain = parse(&[]);
+        let before = serde_json::json!([["vecadd"], [null], ["fermi-gtx480"], [], ["rr"], ["gto"], 10]);
+        assert_eq!(plain.fingerprint(), format!("{:016x}", crate::dump::fnv1a(before.to_string().into_bytes())));
+        assert_ne!(parse(&["BLOCK=64"]).fingerprint(), plain.fingerprint());
+        assert_ne!(parse(&["BLOCK=64"]).fingerprint(), parse(&["BLOCK=128"]).fingerprint());
+    }
+
+    #[test]
     fn the_fingerprint_changes_with_any_axis() {
         let grid = |warps: &[&str], max_cycles| {
-            Grid::parse(&strings(&["vecadd"]), &[], &[], &[], &[], &strings(warps), max_cycles).unwrap().fingerprint()
+            Grid::parse(&strings(&["vecadd"]), &[], &[], &[], &[], &[], &strings(warps), max_cycles)
+                .unwrap()
+                .fingerprint()
         };
         assert_eq!(grid(&["gto"], 10), grid(&["gto"], 10));
         assert_ne!(grid(&["gto"], 10), grid(&["lrr"], 10));
@@ -330,7 +426,7 @@ mod tests {
     #[test]
     fn bad_axes_are_named() {
         let parse = |sizes: &[&str], settings: &[&str]| {
-            Grid::parse(&strings(&["vecadd"]), &strings(sizes), &[], &strings(settings), &[], &[], 10).unwrap_err()
+            Grid::parse(&strings(&["vecadd"]), &strings(sizes), &[], &[], &strings(settings), &[], &[], 10).unwrap_err()
         };
         assert_eq!(parse(&["64,big"], &[]), "--size big: not a whole number");
         assert_eq!(parse(&["64,64"], &[]), "--size 64: given twice");
@@ -339,6 +435,19 @@ mod tests {
             parse(&[], &["l1.ways=4", "l1.ways=8"]),
             "--set l1.ways=8: l1.ways is set twice; list its values in one --set"
         );
+        let defines = |defines: &[&str]| {
+            Grid::parse(&strings(&["hotspot"]), &[], &strings(defines), &[], &[], &[], &[], 10).and_then(|g| g.check())
+        };
+        assert_eq!(defines(&["TILE"]).unwrap_err(), "-D TILE: write NAME=VALUE or NAME=V1,V2,...");
+        assert_eq!(defines(&["=8"]).unwrap_err(), "-D =8: write the name before the `=`");
+        assert_eq!(defines(&["TILE=8,8"]).unwrap_err(), "-D TILE=8: given twice");
+        assert_eq!(
+            defines(&["TILES=8"]).unwrap_err(),
+            "-D TILES: no workload of the sweep has `#define TILES`, so every value would run the same program"
+        );
+        assert!(defines(&["TILE=8,16", "STEPS=2"]).is_ok());
+        let bad_value = defines(&["STEPS=2,x"]).unwrap_err();
+        assert!(bad_value.starts_with("--workload hotspot -D STEPS=x: hotspot does not compile"), "{bad_value}");
     }
 
     #[test]

@@ -37,6 +37,10 @@ pub struct SweepArgs {
     /// Size-knob values (default: each workload's own).
     #[arg(long, value_name = "N,...")]
     size: Vec<String>,
+    /// Values of one `#define` of the workloads' files, as `run -D` takes it; each -D is an
+    /// axis of its own (`-D BLOCK=128,256`).
+    #[arg(short = 'D', value_name = "NAME=V1,V2,...")]
+    defines: Vec<String>,
     /// Machine preset ids (default: fermi-gtx480).
     #[arg(long, value_name = "PRESET,...")]
     gpu: Vec<String>,
@@ -80,7 +84,7 @@ enum Ran {
 fn simulate(grid: &Grid, point: &Point) -> Option<Ran> {
     let setup = || -> Result<Simulation, String> {
         let config = machine(point.gpu, &point.set_flags())?;
-        let workload = library::program(point.workload, point.size, &[], &config)?;
+        let workload = library::program(point.workload, point.size, &point.define_pairs(), &config)?;
         let policies = Policies { tb: point.tb.into(), warp: point.warp.into() };
         let options = RunOptions { max_cycles: grid.max_cycles, ..RunOptions::default() };
         Simulation::new(config, workload, &policies, options).map_err(|e| e.to_string())
@@ -118,7 +122,9 @@ const MEASURES: [&str; 12] = [
 
 /// Every column, in order (the CSV header; the keys of a JSON line, before `report`).
 fn columns(grid: &Grid) -> Vec<String> {
-    let mut names: Vec<String> = ["index", "total", "grid", "workload", "size", "gpu"].map(String::from).to_vec();
+    let mut names: Vec<String> = ["index", "total", "grid", "workload", "size"].map(String::from).to_vec();
+    names.extend(grid.defines.iter().map(|(name, _)| format!("D:{name}")));
+    names.push("gpu".into());
     names.extend(grid.settings.iter().map(|(path, _)| format!("set:{path}")));
     names.extend(["tb", "warp", "outcome"].map(String::from));
     names.extend(MEASURES.map(String::from));
@@ -128,14 +134,10 @@ fn columns(grid: &Grid) -> Vec<String> {
 
 /// One row's values, in [`columns`] order.
 fn cells(grid: &Grid, fingerprint: &str, point: &Point, ran: &Ran) -> Vec<Value> {
-    let mut row = vec![
-        point.index.into(),
-        grid.len().into(),
-        fingerprint.into(),
-        point.workload.into(),
-        point.size.into(),
-        point.gpu.into(),
-    ];
+    let mut row =
+        vec![point.index.into(), grid.len().into(), fingerprint.into(), point.workload.into(), point.size.into()];
+    row.extend(point.defines.iter().map(|(_, value)| Value::from(*value)));
+    row.push(point.gpu.into());
     row.extend(point.settings.iter().map(|(_, value)| Value::from(*value)));
     row.extend([point.tb.into(), point.warp.into()]);
     let (report, outcome, message) = match ran {
@@ -257,8 +259,16 @@ pub fn run(args: &SweepArgs) -> ExitCode {
 }
 
 fn sweep(args: &SweepArgs) -> Result<ExitCode, String> {
-    let grid =
-        Grid::parse(&args.workload, &args.size, &args.gpu, &args.settings, &args.tb, &args.warp, args.max_cycles)?;
+    let grid = Grid::parse(
+        &args.workload,
+        &args.size,
+        &args.defines,
+        &args.gpu,
+        &args.settings,
+        &args.tb,
+        &args.warp,
+        args.max_cycles,
+    )?;
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     if args.full && args.format == Format::Csv {
         return Err("--full adds each report to its JSON line: use it with --format jsonl".into());

@@ -87,6 +87,34 @@ fn rows_are_the_same_on_one_thread_or_two_and_are_what_run_measures() {
 }
 
 #[test]
+fn each_define_axis_is_a_column_and_each_value_the_program_run_compiles_with_it() {
+    let grid = ["sweep", "--workload", "hotspot", "--size", "32", "-D", "STEPS=2,5"];
+    let rows = rows(&ok(warpscope(&grid)));
+    assert_eq!(rows.len(), 2);
+    for (row, steps) in rows.iter().zip(["2", "5"]) {
+        assert_eq!(row["D:STEPS"], steps);
+        let report: Value = serde_json::from_str(&ok(warpscope(&[
+            "run",
+            "--workload",
+            "hotspot",
+            "--size",
+            "32",
+            "-D",
+            &format!("STEPS={steps}"),
+            "--json",
+        ])))
+        .unwrap();
+        assert_eq!(row["cycles"], report["cycles"], "STEPS={steps}");
+        assert_eq!(row["warp_instructions"], report["warp_instructions"], "STEPS={steps}");
+    }
+    assert_ne!(rows[0]["warp_instructions"], rows[1]["warp_instructions"], "more steps, more instructions");
+    let mut csv_grid = grid.to_vec();
+    csv_grid.extend(["--format", "csv"]);
+    let csv = ok(warpscope(&csv_grid));
+    assert!(csv.starts_with("index,total,grid,workload,size,D:STEPS,gpu,tb,warp,"), "{csv}");
+}
+
+#[test]
 fn shards_merged_are_the_whole_sweep() {
     let dir = scratch("shards");
     let path = |name: &str| dir.join(name).display().to_string();
