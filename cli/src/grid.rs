@@ -3,8 +3,8 @@
 //!
 //! The axes nest in flag order, the last one fastest: workloads, sizes, each `-D` name in the
 //! order given, machines, each `--set` path in the order given, thread-block policies, warp
-//! policies. Point `i` is `i` written in
-//! that mixed radix, so a grid always numbers its points the same way, on any machine.
+//! policies. Point `i` is `i` written in that mixed radix, so a grid always numbers its points
+//! the same way, on any machine.
 
 use warpscope_core::kernel;
 use warpscope_core::library;
@@ -84,14 +84,25 @@ pub fn policy_list(values: &[String]) -> Vec<String> {
     specs
 }
 
-/// Refuses a value listed twice: it would only run the same points again.
-fn unique(flag: &str, values: &[String]) -> Result<(), String> {
+/// Refuses a value listed twice: it would only run the same points again. The message names
+/// the value after `before` (`--gpu `, `--set l1.ways=`).
+fn unique(before: &str, values: &[String]) -> Result<(), String> {
     for (i, v) in values.iter().enumerate() {
         if values[..i].contains(v) {
-            return Err(format!("{flag} {v}: given twice"));
+            return Err(format!("{before}{v}: given twice"));
         }
     }
     Ok(())
+}
+
+/// Every combination of the named axes' values, as `(name, value)` pairs in axis order, the
+/// last axis fastest.
+fn combinations(axes: &[(String, Vec<String>)]) -> Vec<Vec<(&str, &str)>> {
+    axes.iter().fold(vec![Vec::new()], |done, (name, values)| {
+        done.iter()
+            .flat_map(|pairs| values.iter().map(move |v| [pairs.as_slice(), &[(name.as_str(), v.as_str())]].concat()))
+            .collect()
+    })
 }
 
 /// Each named axis's value at `digits` (one digit per axis).
@@ -118,9 +129,7 @@ fn named_axes(flag: &str, what: &str, given: &[String]) -> Result<Vec<(String, V
         if axes.iter().any(|(n, _)| *n == name) {
             return Err(format!("{flag} {text}: {name} is set twice; list its values in one {flag}"));
         }
-        if let Some(twice) = values.iter().enumerate().find_map(|(i, v)| values[..i].contains(v).then_some(v)) {
-            return Err(format!("{flag} {name}={twice}: given twice"));
-        }
+        unique(&format!("{flag} {name}="), &values)?;
         axes.push((name, values));
     }
     Ok(axes)
@@ -149,7 +158,7 @@ impl Grid {
             return Err("--workload: name at least one library workload (`warpscope workloads` lists them)".into());
         }
         let size_values = list(sizes);
-        unique("--size", &size_values)?;
+        unique("--size ", &size_values)?;
         let mut sizes = Vec::new();
         for s in &size_values {
             let n = s.parse::<u32>().map_err(|_| format!("--size {s}: not a whole number"))?;
@@ -168,10 +177,10 @@ impl Grid {
             warps: or_default(policy_list(warps), "gto"),
             max_cycles,
         };
-        unique("--workload", &grid.workloads)?;
-        unique("--gpu", &grid.gpus)?;
-        unique("--tb", &grid.tbs)?;
-        unique("--warp", &grid.warps)?;
+        unique("--workload ", &grid.workloads)?;
+        unique("--gpu ", &grid.gpus)?;
+        unique("--tb ", &grid.tbs)?;
+        unique("--warp ", &grid.warps)?;
         grid.radices().iter().try_fold(1usize, |n, &r| n.checked_mul(r)).ok_or("the grid has too many points")?;
         Ok(grid)
     }
@@ -249,13 +258,10 @@ impl Grid {
                 }
             }
         }
-        let mut settings: Vec<Vec<String>> = vec![Vec::new()];
-        for (path, values) in &self.settings {
-            settings = settings
-                .iter()
-                .flat_map(|done| values.iter().map(move |v| [done.clone(), vec![format!("{path}={v}")]].concat()))
-                .collect();
-        }
+        let settings: Vec<Vec<String>> = combinations(&self.settings)
+            .iter()
+            .map(|pairs| pairs.iter().map(|(path, value)| format!("{path}={value}")).collect())
+            .collect();
         let mut first = None;
         for gpu in &self.gpus {
             for set in &settings {
@@ -278,13 +284,10 @@ impl Grid {
                 ));
             }
         }
-        let mut define_sets: Vec<Vec<(String, String)>> = vec![Vec::new()];
-        for (name, values) in &self.defines {
-            define_sets = define_sets
-                .iter()
-                .flat_map(|done| values.iter().map(move |v| [done.clone(), vec![(name.clone(), v.clone())]].concat()))
-                .collect();
-        }
+        let define_sets: Vec<Vec<(String, String)>> = combinations(&self.defines)
+            .iter()
+            .map(|pairs| pairs.iter().map(|(name, value)| (name.to_string(), value.to_string())).collect())
+            .collect();
         for id in &self.workloads {
             for size in &self.sizes {
                 for defines in &define_sets {

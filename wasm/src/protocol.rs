@@ -65,7 +65,7 @@ pub enum Request {
         buffer: u32,
     },
     /// Diagnostic: how much memory the worker's WebAssembly instance holds; answered by
-    /// [`Reply::Memory`]. For the memory benchmark (`tests/e2e/app-run-bench.mjs`).
+    /// [`Reply::Memory`]. For the memory benchmark (`tests/e2e/worker-memory-bench.mjs`).
     Memory,
     /// Diagnostic: make the worker panic, so that tests can check that a crash reaches the
     /// person as a message and the page recovers. Only a worker the page started for
@@ -116,9 +116,10 @@ pub struct SimulateJob {
     /// The run stops after this many cycles; the page still gets the report, with
     /// [`Reply::Done::stopped_early`] saying so.
     pub max_cycles: u64,
-    /// A snapshot ([`Reply::Snapshots`]) is taken at cycle 0, at every multiple of this many cycles, and
-    /// at the cycle the run ends; the interval doubles whenever [`MAX_SNAPSHOTS`] have been
-    /// kept, so long runs stay bounded (see [`keeps`]). 0: only the first and the last.
+    /// A snapshot ([`Reply::Snapshots`]) is taken at cycle 0, at every multiple of this many
+    /// cycles, and at the cycle the run ends; the interval doubles whenever [`MAX_SNAPSHOTS`]
+    /// have been kept, so long runs stay bounded (see [`keeps`]). 0: only the first and the
+    /// last.
     pub snapshot_every: u64,
     /// The SM whose L1 the snapshots picture (one beyond the last means the last).
     pub heat_sm: u32,
@@ -159,9 +160,8 @@ pub enum ReportDetail {
 ///
 /// The page's rule, applied on every snapshot of a [`Reply::Snapshots`]: append it, then drop
 /// every other snapshot it holds whose cycle `c` has `!keeps(c, every)`, `every` being that
-/// snapshot's. The
-/// newest is never dropped (the last of a job, sent at the cycle the run ended, need not be a
-/// multiple). The page then never holds more than `MAX_SNAPSHOTS` + 1.
+/// snapshot's. The newest is never dropped (the last of a job, sent at the cycle the run ended,
+/// need not be a multiple). The page then never holds more than `MAX_SNAPSHOTS` + 1.
 pub const MAX_SNAPSHOTS: usize = 400;
 
 /// The machine at `snapshot.cycle`, and the snapshot interval then (see [`MAX_SNAPSHOTS`]).

@@ -157,9 +157,7 @@ async fn drive(mut runner: JobRunner, cancel: Rc<Cell<bool>>, started: f64) {
         };
         let now = js_sys::Date::now();
         if state != Advance::Running || now - reported >= PROGRESS_MS {
-            if let Some(snapshots) = runner.take_snapshots() {
-                post(&snapshots);
-            }
+            post_snapshots(&mut runner);
             post(&runner.progress());
             reported = now;
         }
@@ -180,14 +178,19 @@ async fn drive(mut runner: JobRunner, cancel: Rc<Cell<bool>>, started: f64) {
         }
         yield_to_event_loop().await;
         if cancel.get() {
-            if let Some(snapshots) = runner.take_snapshots() {
-                post(&snapshots);
-            }
+            post_snapshots(&mut runner);
             post(&runner.cancelled());
             break;
         }
     }
     clear_current(runner.id());
+}
+
+/// Posts the snapshots `runner` has taken since the last batch, if any.
+fn post_snapshots(runner: &mut JobRunner) {
+    if let Some(snapshots) = runner.take_snapshots() {
+        post(&snapshots);
+    }
 }
 
 /// Forgets job `id` as the one running, unless another has replaced it.
