@@ -404,11 +404,14 @@ impl AppState {
     /// Whether `action` would change nothing the page shows, or too little too soon: a
     /// progress report for a job no worker runs, or one that comes less than
     /// [`PROGRESS_EVERY_MS`] after the last shown for its run (the next one shown carries the
-    /// newest numbers; the run's end is a `Done`, never skipped).
+    /// newest numbers; the run's end is a `Done`, never skipped). A report is shown anyway when
+    /// the run's latest snapshot is past the cycle its status line says: the worker sends each
+    /// batch of snapshots just before a report, and the line should not trail the picture.
     pub fn skips(&self, action: &Action) -> bool {
         let Action::Reply { generation, reply: Reply::Progress { id, .. }, at_ms } = action else { return false };
         let Some(target) = self.pool.running(*generation, *id) else { return true };
-        matches!(self.view(target), Some(RunView::Running { latest_ms, .. }) if at_ms - latest_ms < PROGRESS_EVERY_MS)
+        matches!(self.view(target), Some(RunView::Running { latest_ms, cycle, snapshots, .. })
+            if at_ms - latest_ms < PROGRESS_EVERY_MS && snapshots.last().is_none_or(|s| s.cycle <= *cycle))
     }
 
     /// Applies one action.
@@ -864,6 +867,12 @@ mod tests {
             at_ms: 5000.0,
         });
         assert!(Rc::ptr_eq(&other, &later), "a report for no running job changes nothing");
+        // A batch of snapshots past the shown cycle: the report right after it is shown.
+        let pictured =
+            later.clone().reduce(Action::Reply { generation: 0, reply: snapshots(1, &[(35, 0)]), at_ms: 1110.0 });
+        let caught_up = pictured.clone().reduce(progress(36, 1111.0));
+        assert!(matches!(caught_up.main, RunView::Running { cycle: 36, .. }), "the line does not trail the picture");
+        assert!(Rc::ptr_eq(&caught_up.clone().reduce(progress(37, 1112.0)), &caught_up), "then skipped again");
         let finished = later.clone().reduce(Action::Reply { generation: 0, reply: done(1, 40), at_ms: 1101.0 });
         assert_eq!(finished.main.result().map(|r| r.report.cycles), Some(40), "the end is never skipped");
     }
