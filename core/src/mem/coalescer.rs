@@ -70,6 +70,9 @@ pub fn coalesce(
             return;
         }
     }
+    // Where each line's request is in `out`: an open-addressed table (a warp touches at most
+    // 32 lines, so 64 slots stay at most half full), indexed by a multiplicative hash.
+    let mut slots = [u8::MAX; 64];
     let mut m = mask;
     while m != 0 {
         let lane = m.trailing_zeros();
@@ -77,18 +80,28 @@ pub fn coalesce(
         let addr = addresses[lane as usize];
         let line = (addr >> line_shift) as u64;
         let sector = sector_of(addr);
-        // A warp touches at most 32 lines: a linear search beats any map here, and neighbouring
-        // lanes mostly share the line of the request before.
-        let found = match out.last_mut() {
-            Some(r) if r.line == line => Some(r),
-            _ => out.iter_mut().find(|r| r.line == line),
-        };
-        match found {
-            Some(r) => {
-                r.sectors |= sector;
-                r.lanes |= 1 << lane;
+        // Neighbouring lanes mostly share the line of the request before.
+        if let Some(r) = out.last_mut().filter(|r| r.line == line) {
+            r.sectors |= sector;
+            r.lanes |= 1 << lane;
+            continue;
+        }
+        let mut slot = ((addr >> line_shift).wrapping_mul(0x9E37_79B1) >> 26) as usize;
+        loop {
+            match slots[slot] {
+                u8::MAX => {
+                    slots[slot] = out.len() as u8;
+                    out.push(LineRequest { line, sectors: sector, lanes: 1 << lane, set: 0, updates: 1 });
+                    break;
+                }
+                i if out[i as usize].line == line => {
+                    let r = &mut out[i as usize];
+                    r.sectors |= sector;
+                    r.lanes |= 1 << lane;
+                    break;
+                }
+                _ => slot = (slot + 1) % 64,
             }
-            None => out.push(LineRequest { line, sectors: sector, lanes: 1 << lane, set: 0, updates: 1 }),
         }
     }
 }
@@ -220,6 +233,42 @@ mod tests {
         // Inactive lanes make no requests.
         coalesce(0b101, &addresses(|l| 256 + 128 * l), 128, 32, &mut out);
         assert_eq!(out.iter().map(|r| r.line).collect::<Vec<_>>(), [2, 4]);
+    }
+
+    /// On random accesses the coalescer makes the requests a plain grouping does: one per
+    /// line, in the order of the first lane to touch it, with the union of sectors and lanes.
+    #[test]
+    fn requests_match_a_plain_grouping() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u32
+        };
+        let mut out = Vec::new();
+        for case in 0..3000 {
+            let spread = [256, 4096, 1 << 16, 1 << 30][case % 4];
+            let stride = [4, 128, 4096][case / 4 % 3];
+            let mask = if case % 3 == 0 { u32::MAX } else { next() };
+            let base = next() % spread;
+            let addresses: [u32; LANES] = core::array::from_fn(|lane| match case % 5 {
+                0 => base.wrapping_add(stride * lane as u32) & !3,
+                _ => (next() % spread) & !3,
+            });
+            let (line_bytes, sector_bytes) = [(128, 32), (64, 32), (128, 4)][case % 3];
+            coalesce(mask, &addresses, line_bytes, sector_bytes, &mut out);
+            let mut expected: Vec<LineRequest> = Vec::new();
+            for lane in (0..LANES).filter(|l| mask >> l & 1 == 1) {
+                let line = u64::from(addresses[lane] / line_bytes);
+                let sector = 1 << (addresses[lane] % line_bytes / sector_bytes);
+                match expected.iter_mut().find(|r| r.line == line) {
+                    Some(r) => (r.sectors, r.lanes) = (r.sectors | sector, r.lanes | 1 << lane),
+                    None => expected.push(LineRequest { line, sectors: sector, lanes: 1 << lane, set: 0, updates: 1 }),
+                }
+            }
+            assert_eq!(out, expected, "case {case}");
+        }
     }
 
     #[test]
