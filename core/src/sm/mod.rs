@@ -278,7 +278,11 @@ pub struct Listeners<'a> {
 
 impl Listeners<'_> {
     /// `event` happened.
+    #[inline]
     pub fn hear(&mut self, event: SmEvent) {
+        if !self.policy.hears_events() && self.recorder.is_none() {
+            return;
+        }
         self.policy.on_event(&WarpCx { now: self.now, sm: self.id, scheduler: 0, warps: self.info }, &event);
         if let Some(recorder) = self.recorder {
             recorder.push(Stamped { cycle: self.now, event });

@@ -25,6 +25,11 @@ impl Gto {
 }
 
 impl WarpScheduler for Gto {
+    // Its picks depend on issue order and ages only.
+    fn hears_events(&self) -> bool {
+        false
+    }
+
     fn attach(&mut self, shape: &SmShape) {
         self.greedy = vec![None; shape.schedulers as usize];
     }

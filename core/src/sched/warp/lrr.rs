@@ -15,6 +15,11 @@ pub struct Lrr {
 }
 
 impl WarpScheduler for Lrr {
+    // Its picks depend on issue order and ages only.
+    fn hears_events(&self) -> bool {
+        false
+    }
+
     fn attach(&mut self, shape: &SmShape) {
         self.last = vec![None; shape.schedulers as usize];
     }

@@ -195,6 +195,12 @@ pub trait WarpScheduler {
     /// (see [`SmEvent`]).
     fn on_event(&mut self, _cx: &WarpCx<'_>, _event: &SmEvent) {}
 
+    /// Whether [`WarpScheduler::on_event`] does anything: a policy that keeps the default
+    /// says `false`, and the SM then builds no events for it (they come by the million).
+    fn hears_events(&self) -> bool {
+        true
+    }
+
     /// Whether the policy must hear each failed attempt in the cycle it happens. By default the
     /// LSU does not retry a request that cannot get in before something changes, and reports
     /// the attempts it would have made when that happens ([`SmEvent::ReservationFail`] with a
@@ -365,6 +371,14 @@ macro_rules! warp_policies {
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.on_event(cx, event), )*
                 }
             }
+            #[inline]
+            fn hears_events(&self) -> bool {
+                match self {
+                    $( WarpPolicy::$variant(p) => p.hears_events(), )*
+                    $( WarpPolicy::$cvariant(p) => p.hears_events(), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.hears_events(), )*
+                }
+            }
             fn holds(&self, slot: WarpSlot) -> bool {
                 match self {
                     $( WarpPolicy::$variant(p) => p.holds(slot), )*
@@ -527,5 +541,40 @@ mod tests {
             assert!(WARP_POLICIES[..i].iter().all(|other| other.id != info.id), "duplicate id {}", info.id);
         }
         assert!(WarpPolicy::from_spec("nope").is_err());
+    }
+
+    /// A policy that says it hears no events (so the SM builds none for it) must be one the
+    /// events would not change: fed a stream of them, its state stays as it was.
+    #[test]
+    fn a_policy_deaf_to_events_is_unchanged_by_them() {
+        use crate::mem::l1::FailReason;
+        let shape = SmShape { schedulers: 2, warp_slots: 8, tb_slots: 2 };
+        let warps: alloc::vec::Vec<WarpInfo> =
+            (0..8).map(|w| WarpInfo { live: true, age: w, ..WarpInfo::default() }).collect();
+        let cx = WarpCx { now: 100, sm: 0, scheduler: 0, warps: &warps };
+        let events = [
+            SmEvent::WarpAdmit { slot: 3, kernel: 0 },
+            SmEvent::Miss { slot: 3, kernel: 0, line: 7 },
+            SmEvent::Eviction { line: 5, owner: 1, by: 3 },
+            SmEvent::Hit { slot: 1, kernel: 0, line: 7, owner: 3 },
+            SmEvent::ReservationFail { slot: 2, kernel: 0, line: 9, cause: FailReason::MshrEntry, attempts: 4 },
+            SmEvent::LoadComplete { slot: 3, at: 120 },
+            SmEvent::WarpExit { slot: 3, kernel: 0 },
+        ];
+        let mut deaf = 0;
+        for info in WARP_POLICIES {
+            let mut policy = WarpPolicy::from_spec(info.id).unwrap();
+            policy.attach(&shape);
+            if policy.hears_events() {
+                continue;
+            }
+            deaf += 1;
+            let before = alloc::format!("{policy:?}");
+            for event in &events {
+                policy.on_event(&cx, event);
+            }
+            assert_eq!(alloc::format!("{policy:?}"), before, "{} says it hears no events but they change it", info.id);
+        }
+        assert!(deaf >= 2, "gto and lrr at least hear none");
     }
 }

@@ -48,6 +48,11 @@ impl Default for TwoLevelGto {
 }
 
 impl WarpScheduler for TwoLevelGto {
+    // Its picks depend on issue order and ages only.
+    fn hears_events(&self) -> bool {
+        false
+    }
+
     fn attach(&mut self, shape: &SmShape) {
         self.groups.schedulers = shape.schedulers.max(1);
         self.greedy = vec![None; shape.schedulers as usize];

@@ -31,6 +31,11 @@ impl Default for TwoLevelLrr {
 }
 
 impl WarpScheduler for TwoLevelLrr {
+    // Its picks depend on issue order and ages only.
+    fn hears_events(&self) -> bool {
+        false
+    }
+
     fn attach(&mut self, shape: &SmShape) {
         self.groups.schedulers = shape.schedulers.max(1);
         self.last = vec![None; shape.schedulers as usize];
