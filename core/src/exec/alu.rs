@@ -115,6 +115,9 @@ pub fn alu_row(op: AluOp, out: &mut [u32; 32], a: Row<'_>, b: Row<'_>) {
         AluOp::MaxU => lanes(out, a, b, |x, y| x.max(y)),
         AluOp::MinS => lanes(out, a, b, |x, y| (x as i32).min(y as i32) as u32),
         AluOp::MaxS => lanes(out, a, b, |x, y| (x as i32).max(y as i32) as u32),
+        AluOp::FAdd => lanes(out, a, b, |x, y| bits(f(x) + f(y))),
+        AluOp::FSub => lanes(out, a, b, |x, y| bits(f(x) - f(y))),
+        AluOp::FMul => lanes(out, a, b, |x, y| bits(f(x) * f(y))),
         other => lanes(out, a, b, |x, y| alu(other, x, y)),
     }
 }

@@ -121,7 +121,8 @@ impl GlobalMemory {
     /// The buffer an access of `bytes` (a power of two up to 4) at `addr` falls in, if it is
     /// aligned and inside one. An aligned access starting in an allocation ends in it too.
     fn region_of(&self, addr: u32, bytes: u32) -> Result<Region, AccessError> {
-        if addr % bytes != 0 {
+        debug_assert!(bytes.is_power_of_two());
+        if addr & (bytes - 1) != 0 {
             return Err(AccessError::Misaligned);
         }
         self.region_index(addr).map(|i| self.regions[i]).ok_or(AccessError::Unmapped)
@@ -284,7 +285,8 @@ impl SharedMemory {
 
     /// The index of the (first) word an access of `bytes` (1, 2, 4 or 8) at `addr` falls in.
     fn word_index(&self, addr: u32, bytes: u32) -> Result<usize, AccessError> {
-        if addr % bytes != 0 {
+        debug_assert!(bytes.is_power_of_two());
+        if addr & (bytes - 1) != 0 {
             return Err(AccessError::Misaligned);
         }
         let i = (addr / 4) as usize;
@@ -299,6 +301,47 @@ impl SharedMemory {
     /// Checks that an access of `bytes` (1, 2 or 4) at `addr` is aligned and inside.
     pub fn check(&self, addr: u32, bytes: u32) -> Result<(), AccessError> {
         self.word_index(addr, bytes).map(|_| ())
+    }
+
+    /// Checks the access of `bytes` of every lane in `mask`; the first lane that fails, and
+    /// why, if one does.
+    pub fn check_lanes(
+        &self,
+        addresses: &[u32; super::LANES],
+        mask: u32,
+        bytes: u32,
+    ) -> Result<(), (u32, AccessError)> {
+        // All lanes at once (the common case passes): any misaligned bit, and the furthest
+        // address; lane by lane only to name the lane that fails.
+        let (mut misaligned, mut furthest) = (0, 0);
+        for (lane, &address) in addresses.iter().enumerate() {
+            let on = (mask >> lane & 1).wrapping_neg();
+            misaligned |= address & on;
+            furthest = furthest.max(address & on);
+        }
+        let inside = u64::from(furthest) + u64::from(bytes) <= 4 * self.words.len() as u64;
+        if misaligned & (bytes - 1) == 0 && inside {
+            return Ok(());
+        }
+        let mut m = mask;
+        while m != 0 {
+            let lane = m.trailing_zeros();
+            m &= m - 1;
+            self.check(addresses[lane as usize], bytes).map_err(|error| (lane, error))?;
+        }
+        Ok(())
+    }
+
+    /// The word at `addr`, which [`SharedMemory::check`] has accepted (0 otherwise).
+    pub fn word(&self, addr: u32) -> u32 {
+        self.words.get((addr / 4) as usize).copied().unwrap_or(0)
+    }
+
+    /// Stores the word at `addr`, which [`SharedMemory::check`] has accepted (nothing otherwise).
+    pub fn set_word(&mut self, addr: u32, value: u32) {
+        if let Some(w) = self.words.get_mut((addr / 4) as usize) {
+            *w = value;
+        }
     }
 
     /// Reads a word.
@@ -430,6 +473,31 @@ mod tests {
         let mut m = GlobalMemory::default();
         assert!(m.alloc(u32::MAX).is_none());
         assert!(m.alloc(1 << 20).is_some());
+    }
+
+    /// Checking a warp's shared accesses at once names the lane a lane-by-lane check names
+    /// first, and passes when that passes.
+    #[test]
+    fn shared_lanes_are_checked_as_one_by_one() {
+        let s = SharedMemory::new(1000);
+        let mut state = 0x1234_5678_9abc_def1u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u32
+        };
+        for case in 0..4000 {
+            let bytes = [1, 2, 4, 8][case % 4];
+            let mask = if case % 3 == 0 { u32::MAX } else { next() };
+            let reach = [1004, 1100, 4000][case / 4 % 3];
+            let align = if case % 7 == 0 { 1 } else { bytes };
+            let addresses: [u32; 32] = core::array::from_fn(|_| next() % reach / align * align);
+            let one_by_one = (0..32u32)
+                .filter(|l| mask >> l & 1 == 1)
+                .find_map(|l| s.check(addresses[l as usize], bytes).err().map(|e| (l, e)));
+            assert_eq!(s.check_lanes(&addresses, mask, bytes), one_by_one.map_or(Ok(()), Err), "case {case}");
+        }
     }
 
     #[test]

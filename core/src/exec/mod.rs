@@ -491,6 +491,7 @@ pub fn step(
                     regs[row(dst) + l] = env.shared.read(a).unwrap_or(0);
                     regs[row(dst) + LANES + l] = env.shared.read(a + 4).unwrap_or(0);
                 }),
+                (Space::Shared, Width::Word) => for_lanes(active, |l| target[l] = env.shared.word(env.addresses[l])),
                 (Space::Shared, _) => {
                     for_lanes(active, |l| target[l] = env.shared.read_narrow(env.addresses[l], width).unwrap_or(0))
                 }
@@ -508,6 +509,9 @@ pub fn step(
                     Row::Splat(v) => env.global.set_words(base, &[v; LANES]),
                 },
                 // Lanes write in lane order, so when several hit one byte the highest lane wins.
+                None if space == Space::Shared && width == Width::Word => {
+                    for_lanes(active, |l| env.shared.set_word(env.addresses[l], read(regs, src, l)))
+                }
                 None => for_lanes(active, |l| {
                     let (a, v) = (env.addresses[l], read(regs, src, l));
                     // A double word's high half is the register after the source's (validation
@@ -608,9 +612,10 @@ pub fn step(
             let taken = match cond {
                 None => active,
                 Some(c) => {
-                    let mut taken = 0;
-                    for_lanes(active, |l| taken |= (((regs[row(c) + l] != 0) != negate) as u32) << l);
-                    taken
+                    // Every lane's bit at once, then the active ones kept: no per-lane branch.
+                    let values = &regs[row(c)..row(c) + LANES];
+                    let set = values.iter().enumerate().fold(0u32, |bits, (l, &v)| bits | ((v != 0) as u32) << l);
+                    active & if negate { !set } else { set }
                 }
             };
             warp.stack.branch(taken, target, reconverge);
@@ -704,27 +709,15 @@ fn local_addresses(place: &WarpPlace, slot: u16, pair: bool, mask: u32, out: &mu
 /// Checks every lane's access of `bytes` before any lane's effect is applied.
 /// `block` is the first address when the lanes access 32 consecutive global words.
 fn check(space: Space, mask: u32, block: Option<u32>, bytes: u32, env: &ExecEnv<'_>, pc: u32) -> Result<(), Fault> {
-    if space == Space::Global {
-        return env.global.check_lanes(env.addresses, mask, block, bytes).map_err(|(lane, error)| Fault {
-            pc,
-            lane,
-            kind: FaultKind::Memory { space, address: env.addresses[lane as usize], error },
-        });
-    }
-    let mut m = mask;
-    while m != 0 {
-        let lane = m.trailing_zeros();
-        m &= m - 1;
-        let address = env.addresses[lane as usize];
-        let result = match space {
-            Space::Global => env.global.check_sized(address, bytes),
-            Space::Shared => env.shared.check(address, bytes),
-        };
-        if let Err(error) = result {
-            return Err(Fault { pc, lane, kind: FaultKind::Memory { space, address, error } });
-        }
-    }
-    Ok(())
+    let checked = match space {
+        Space::Global => env.global.check_lanes(env.addresses, mask, block, bytes),
+        Space::Shared => env.shared.check_lanes(env.addresses, mask, bytes),
+    };
+    checked.map_err(|(lane, error)| Fault {
+        pc,
+        lane,
+        kind: FaultKind::Memory { space, address: env.addresses[lane as usize], error },
+    })
 }
 
 #[cfg(test)]
