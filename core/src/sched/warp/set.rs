@@ -13,6 +13,14 @@ use super::WarpSlot;
 pub const MAX_MEMBERS: usize = 256;
 const WORDS: usize = MAX_MEMBERS / 64;
 
+/// The word of position `i`: masked rather than bounds-checked on the issue path (positions
+/// are below [`MAX_MEMBERS`], which the configuration's limit on warps per SM guarantees).
+#[inline]
+fn word_of(i: usize) -> usize {
+    debug_assert!(i < MAX_MEMBERS, "position {i}");
+    (i / 64) & (WORDS - 1)
+}
+
 /// A set of member positions (`0..MAX_MEMBERS`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WarpSet([u64; WORDS]);
@@ -22,27 +30,28 @@ impl WarpSet {
     pub const EMPTY: WarpSet = WarpSet([0; WORDS]);
 
     /// Adds position `i`.
+    #[inline]
     pub fn insert(&mut self, i: usize) {
-        self.0[i / 64] |= 1 << (i % 64);
+        self.0[word_of(i)] |= 1 << (i % 64);
     }
 
     /// Removes position `i` (the positions after it keep theirs).
+    #[inline]
     pub fn remove(&mut self, i: usize) {
-        self.0[i / 64] &= !(1 << (i % 64));
+        self.0[word_of(i)] &= !(1 << (i % 64));
     }
 
     /// Adds or removes position `i`.
+    #[inline]
     pub fn set(&mut self, i: usize, on: bool) {
-        if on {
-            self.insert(i);
-        } else {
-            self.remove(i);
-        }
+        let word = &mut self.0[word_of(i)];
+        *word = (*word & !(1 << (i % 64))) | (on as u64) << (i % 64);
     }
 
     /// Whether position `i` is in the set.
+    #[inline]
     pub fn contains(&self, i: usize) -> bool {
-        self.0[i / 64] >> (i % 64) & 1 != 0
+        self.0[word_of(i)] >> (i % 64) & 1 != 0
     }
 
     /// Whether the set is empty.
