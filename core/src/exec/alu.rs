@@ -149,6 +149,31 @@ pub fn unary(op: UnaryOp, a: u32) -> u32 {
     }
 }
 
+/// `op` applied to every lane of `row` in place: one dispatch on `op` per warp instruction.
+pub fn unary_row(op: UnaryOp, row: &mut [u32; 32]) {
+    #[inline(always)]
+    fn each(row: &mut [u32; 32], f: impl Fn(u32) -> u32) {
+        for x in row.iter_mut() {
+            *x = f(*x);
+        }
+    }
+    match op {
+        UnaryOp::Neg => each(row, |a| (a as i32).wrapping_neg() as u32),
+        UnaryOp::Not => each(row, |a| !a),
+        UnaryOp::LogicalNot => each(row, |a| (a == 0) as u32),
+        UnaryOp::FNeg => each(row, |a| bits(-f(a))),
+        UnaryOp::IntToFloat => each(row, |a| bits(a as i32 as f32)),
+        UnaryOp::UintToFloat => each(row, |a| bits(a as f32)),
+        UnaryOp::FloatToInt => each(row, |a| f(a) as i32 as u32),
+        UnaryOp::FloatToUint => each(row, |a| f(a) as u32),
+        UnaryOp::Sext8 => each(row, |a| a as u8 as i8 as i32 as u32),
+        UnaryOp::Zext8 => each(row, |a| a & 0xFF),
+        UnaryOp::Sext16 => each(row, |a| a as u16 as i16 as i32 as u32),
+        UnaryOp::Zext16 => each(row, |a| a & 0xFFFF),
+        other => each(row, |a| unary(other, a)),
+    }
+}
+
 /// `a * b + c` with one rounding.
 pub fn fma(a: u32, b: u32, c: u32) -> u32 {
     bits(libm::fmaf(f(a), f(b), f(c)))
@@ -318,6 +343,42 @@ mod tests {
                 for lane in 0..32 {
                     assert_eq!(out[lane], alu(op, la[lane], lb[lane]), "{op:?} {ra:?} {rb:?} lane {lane}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_unary_row_agrees_with_the_lane_form() {
+        use UnaryOp::*;
+        let specials = [0, 1, u32::MAX, i32::MIN as u32, CANONICAL_NAN, fb(-0.0), fb(1.5), fb(-2.5e9), 0x80, 0x8000];
+        let row: [u32; 32] = core::array::from_fn(|i| specials[i % specials.len()] ^ (i as u32 / 10));
+        let ops = [
+            Neg,
+            Not,
+            LogicalNot,
+            Abs,
+            FNeg,
+            FAbs,
+            IntToFloat,
+            UintToFloat,
+            FloatToInt,
+            FloatToUint,
+            Floor,
+            Ceil,
+            Trunc,
+            Round,
+            Popc,
+            Clz,
+            Sext8,
+            Zext8,
+            Sext16,
+            Zext16,
+        ];
+        for op in ops {
+            let mut out = row;
+            unary_row(op, &mut out);
+            for lane in 0..32 {
+                assert_eq!(out[lane], unary(op, row[lane]), "{op:?} lane {lane}: {:#x}", row[lane]);
             }
         }
     }

@@ -419,11 +419,16 @@ pub fn step(
             write_row(regs, dst, active, &out);
         }
         Instr::Unary { op, dst, a } => {
-            let x = operand_row(regs, a);
-            write_row(regs, dst, active, &x.map(|x| alu::unary(op, x)));
+            let mut out = operand_row(regs, a);
+            alu::unary_row(op, &mut out);
+            write_row(regs, dst, active, &out);
         }
         Instr::Fma { dst, a, b, c } => {
-            for_lanes(active, |l| regs[row(dst) + l] = alu::fma(read(regs, a, l), read(regs, b, l), read(regs, c, l)))
+            // Every lane (a pure function: inactive lanes' results are dropped), without a
+            // per-lane look at the operands' form.
+            let (a, b, c) = (operand_row(regs, a), operand_row(regs, b), operand_row(regs, c));
+            let out: [u32; LANES] = core::array::from_fn(|l| alu::fma(a[l], b[l], c[l]));
+            write_row(regs, dst, active, &out);
         }
         Instr::Sfu { op, dst, a, b } => {
             for_lanes(active, |l| regs[row(dst) + l] = alu::sfu(op, read(regs, a, l), read(regs, b, l)))
@@ -674,7 +679,11 @@ fn write_row(regs: &mut [u32], dst: Reg, mask: u32, values: &[u32; LANES]) {
     if mask == u32::MAX {
         target.copy_from_slice(values);
     } else {
-        for_lanes(mask, |l| target[l] = values[l]);
+        // A select per lane rather than a loop over the mask's bits: no branch per lane.
+        for (l, (t, &v)) in target.iter_mut().zip(values).enumerate() {
+            let keep = (mask >> l & 1).wrapping_sub(1);
+            *t = (*t & keep) | (v & !keep);
+        }
     }
 }
 
