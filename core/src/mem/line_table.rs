@@ -7,26 +7,27 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+/// A free slot. (A line in use never reads as this: its entry is below the capacity.)
 const EMPTY: u64 = u64::MAX;
 
-/// Line → entry index, for at most the `capacity` given at creation.
+/// Line → entry index, for at most the `capacity` given at creation. Each slot packs a line
+/// (lines are of 32-bit addresses, so they fit 32 bits) and its entry into one word, so a probe
+/// reads one word: the tables of many SMs' L1s do not fit the host's caches, and a lookup is
+/// one cache miss instead of two.
 #[derive(Clone, Debug)]
 pub struct LineTable {
-    lines: Vec<u64>,
-    entries: Vec<u32>,
+    slots: Vec<u64>,
     /// log2 of the table's length.
     bits: u32,
 }
 
 impl LineTable {
-    /// A table for up to `capacity` lines at once.
+    /// A table for up to `capacity` lines at a time.
     pub fn new(capacity: usize) -> Self {
         let len = (capacity.max(1) * 4).next_power_of_two();
-        LineTable { lines: vec![EMPTY; len], entries: vec![0; len], bits: len.trailing_zeros() }
+        LineTable { slots: vec![EMPTY; len], bits: len.trailing_zeros() }
     }
 
-    /// Where the probe for `line` starts: the top bits of a multiplicative hash, so lines that
-    /// differ only in their low bits (consecutive lines of a bank) spread over the table.
     fn home(&self, line: u64) -> usize {
         if self.bits == 0 {
             return 0;
@@ -35,65 +36,70 @@ impl LineTable {
     }
 
     fn mask(&self) -> usize {
-        self.lines.len() - 1
+        self.slots.len() - 1
     }
 
-    /// The slot holding `line`, if any.
+    fn pack(line: u64, entry: usize) -> u64 {
+        debug_assert!(line <= u64::from(u32::MAX) && entry < u32::MAX as usize, "line {line}, entry {entry}");
+        line << 32 | entry as u64
+    }
+
+    fn line_of(slot: u64) -> u64 {
+        slot >> 32
+    }
+
     fn slot(&self, line: u64) -> Option<usize> {
         let mut i = self.home(line);
         loop {
-            match self.lines[i] {
-                l if l == line => return Some(i),
+            match self.slots[i] {
                 EMPTY => return None,
+                s if Self::line_of(s) == line => return Some(i),
                 _ => i = (i + 1) & self.mask(),
             }
         }
     }
 
-    /// The entry handling `line`.
+    /// The entry handling `line`, if one does.
     #[inline]
     pub fn get(&self, line: u64) -> Option<usize> {
-        self.slot(line).map(|i| self.entries[i] as usize)
+        self.slot(line).map(|i| self.slots[i] as u32 as usize)
     }
 
-    /// Records that `entry` handles `line`, which no entry handles yet.
+    /// Records that `entry` handles `line` (which no entry handles).
     pub fn insert(&mut self, line: u64, entry: usize) {
-        debug_assert!(line != EMPTY && self.slot(line).is_none());
+        debug_assert!(self.slot(line).is_none());
         let mut i = self.home(line);
-        while self.lines[i] != EMPTY {
+        while self.slots[i] != EMPTY {
             i = (i + 1) & self.mask();
         }
-        self.lines[i] = line;
-        self.entries[i] = entry as u32;
+        self.slots[i] = Self::pack(line, entry);
     }
 
-    /// Forgets `line`. Later lines of its probe run move back so that no lookup stops early
-    /// at the hole it leaves.
+    /// Forgets `line`, if present; later lines of its probe run move back into the hole so that
+    /// lookups need no tombstones.
     pub fn remove(&mut self, line: u64) {
         let Some(mut hole) = self.slot(line) else { return };
         let mask = self.mask();
         let mut i = hole;
         loop {
             i = (i + 1) & mask;
-            let l = self.lines[i];
-            if l == EMPTY {
+            let s = self.slots[i];
+            if s == EMPTY {
                 break;
             }
-            // `l` may fill the hole unless its home lies cyclically in (hole, i].
-            let home = self.home(l);
+            let home = self.home(Self::line_of(s));
             let stays = if hole <= i { hole < home && home <= i } else { hole < home || home <= i };
             if !stays {
-                self.lines[hole] = l;
-                self.entries[hole] = self.entries[i];
+                self.slots[hole] = s;
                 hole = i;
             }
         }
-        self.lines[hole] = EMPTY;
+        self.slots[hole] = EMPTY;
     }
 
     /// Forgets every line.
     pub fn clear(&mut self) {
-        self.lines.fill(EMPTY);
+        self.slots.fill(EMPTY);
     }
 }
 
