@@ -33,6 +33,7 @@ mod mshr_share;
 mod ownership;
 pub mod smc;
 mod ucp;
+mod ways;
 
 pub use smc::{SmcIndex, SmcSettings};
 
@@ -483,7 +484,7 @@ pub struct L1Cache {
     /// The partition, once [`L1Cache::share_mshrs`] knows how many kernels co-run.
     ucp: Option<ucp::Ucp>,
     /// Tag array, entry `set * ways + way`.
-    lines: Vec<Way>,
+    lines: ways::Ways,
     /// Who allocated each way's line, entry `set * ways + way`.
     provenance: Vec<Provenance>,
     mshrs: Vec<Mshr>,
@@ -573,7 +574,7 @@ impl L1Cache {
             owns_writes: false,
             max_merge,
             miss_queue_capacity: config.miss_queue_entries as usize,
-            lines: vec![EMPTY_WAY; sets as usize * ways as usize],
+            lines: ways::Ways::new(sets as usize * ways as usize, EMPTY_WAY),
             provenance: vec![Provenance::default(); sets as usize * ways as usize],
             mshrs: vec![FREE_MSHR; entries as usize],
             mshr_tokens: vec![0; entries as usize * max_merge as usize],
@@ -738,10 +739,12 @@ impl L1Cache {
         entry.arrived |= sectors & entry.requested;
         let complete = entry.requested & !entry.arrived == 0;
         if let Some(i) = way {
-            let w = &mut self.lines[i];
-            if !w.drop_on_fill {
-                w.valid |= sectors & self.all_sectors;
-            }
+            let all_sectors = self.all_sectors;
+            self.lines.update(i, |w| {
+                if !w.drop_on_fill {
+                    w.valid |= sectors & all_sectors;
+                }
+            });
         }
         if !complete {
             return;
@@ -753,14 +756,16 @@ impl L1Cache {
         self.mshr_share.give_back(group);
         self.free_mshrs.push(m as u32);
         if let Some(i) = way {
-            let w = &mut self.lines[i];
-            w.mshr = NO_MSHR;
-            if w.drop_on_fill && w.owned != 0 {
-                // Invalidated while in flight, but written here since: the owned sectors stay.
-                w.valid = w.owned;
-                w.drop_on_fill = false;
-            } else if w.drop_on_fill {
-                let line = w.line;
+            let dropped = self.lines.update(i, |w| {
+                w.mshr = NO_MSHR;
+                if w.drop_on_fill && w.owned != 0 {
+                    // Invalidated while in flight, but written here since: the owned sectors stay.
+                    w.valid = w.owned;
+                    w.drop_on_fill = false;
+                }
+                w.drop_on_fill.then_some(w.line)
+            });
+            if let Some(line) = dropped {
                 self.empty_way(i, line);
             }
         }
@@ -773,15 +778,18 @@ impl L1Cache {
             table.clear();
         }
         let l1_ways = self.l1_ways();
-        for (i, w) in self.lines.iter_mut().enumerate() {
-            if w.reserved() {
-                w.valid = 0;
-                w.drop_on_fill = true;
+        for i in 0..self.lines.len() {
+            if self.lines[i].reserved() {
+                let line = self.lines.update(i, |w| {
+                    w.valid = 0;
+                    w.drop_on_fill = true;
+                    w.line
+                });
                 if let Some(table) = self.way_of_line.as_mut().filter(|_| i < l1_ways) {
-                    table.insert(w.line, i);
+                    table.insert(line, i);
                 }
             } else {
-                *w = EMPTY_WAY;
+                self.lines.set(i, EMPTY_WAY);
             }
         }
     }
@@ -836,7 +844,7 @@ impl L1Cache {
 
     /// Way `i`, which holds `line`, holds nothing from now on.
     fn empty_way(&mut self, i: usize, line: u64) {
-        self.lines[i] = EMPTY_WAY;
+        self.lines.set(i, EMPTY_WAY);
         if i >= self.l1_ways() {
             return; // a shared-memory cache line: never in the table
         }
@@ -859,7 +867,8 @@ impl L1Cache {
     fn touch(&mut self, i: usize) {
         if self.replacement == Replacement::Lru {
             self.clock += 1;
-            self.lines[i].stamp = self.clock;
+            let clock = self.clock;
+            self.lines.update(i, |w| w.stamp = clock);
         }
     }
 
@@ -980,7 +989,7 @@ impl L1Cache {
         self.touch(i);
         self.note_lanes(i, who);
         let mshr = self.allocate_mshr(line, i as u32, missing, who.token);
-        self.lines[i].mshr = mshr;
+        self.lines.update(i, |w| w.mshr = mshr);
         self.queue(line, missing, RequestKind::Load, mshr);
         self.stats.sector_misses += 1;
         L1Outcome::SectorMiss
@@ -1025,8 +1034,7 @@ impl L1Cache {
     /// Why a load of a line absent from the set at `base` fails when no MSHR is free: it fails
     /// either way, and only the reason needs the set.
     fn no_free_mshr_reason(&self, base: usize) -> FailReason {
-        let set = &self.lines[base..base + self.ways as usize];
-        if set.iter().all(|w| w.reserved()) {
+        if self.lines.all_reserved(base, self.ways as usize) {
             FailReason::LineAlloc
         } else {
             FailReason::MshrEntry
@@ -1052,21 +1060,16 @@ impl L1Cache {
     /// The way of the set at `base` a new line takes: among ways with no fetch in flight, an
     /// empty one first, else the oldest stamp (the first of equals). `None` when all are reserved.
     fn victim_in(&self, base: usize) -> Option<usize> {
-        let set = &self.lines[base..base + self.ways as usize];
+        let Some(ucp) = &self.ucp else { return self.lines.victim(base, self.ways as usize) };
         // Under UCP a kernel below its share of the set takes another kernel's line or an
         // empty way, and one at its share its own.
+        let set = &self.lines[base..base + self.ways as usize];
         let k = self.requester_kernel;
-        let eligible = |w: &Way| match &self.ucp {
-            None => true,
-            Some(ucp) => {
-                let held = set.iter().filter(|w| w.present() && w.kernel == k).count() as u32;
-                let below = held < ucp.share.get(k as usize).copied().unwrap_or(u32::MAX);
-                if below {
-                    !w.present() || w.kernel != k
-                } else {
-                    w.present() && w.kernel == k
-                }
-            }
+        let held = set.iter().filter(|w| w.present() && w.kernel == k).count() as u32;
+        let below = held < ucp.share.get(k as usize).copied().unwrap_or(u32::MAX);
+        let eligible = |w: &Way| match below {
+            true => !w.present() || w.kernel != k,
+            false => w.present() && w.kernel == k,
         };
         let mut victim = None;
         let mut best = (true, u64::MAX);
@@ -1100,7 +1103,7 @@ impl L1Cache {
             table.insert(line, victim);
         }
         let kernel = self.requester_kernel;
-        self.lines[victim] = Way { line, stamp: self.clock, valid, owner: who.slot, mshr, kernel, ..EMPTY_WAY };
+        self.lines.set(victim, Way { line, stamp: self.clock, valid, owner: who.slot, mshr, kernel, ..EMPTY_WAY });
         self.provenance[victim] = Provenance { warp: who.warp, lanes: who.lanes };
         self.line_allocations[victim] = self.line_allocations[victim].saturating_add(1);
         evicted

@@ -77,10 +77,12 @@ impl L1Cache {
                 (victim, self.take_way(victim, line, 0, NO_MSHR, who))
             }
         };
-        let w = &mut self.lines[way];
-        let registering = sectors & !w.owned;
-        w.valid |= sectors;
-        w.owned |= sectors;
+        let registering = self.lines.update(way, |w| {
+            let registering = sectors & !w.owned;
+            w.valid |= sectors;
+            w.owned |= sectors;
+            registering
+        });
         self.smc_drop(line);
         self.queue_message(MissRequest {
             line,
@@ -101,10 +103,12 @@ impl L1Cache {
             return;
         }
         let Some(i) = self.find(line) else { return };
-        let w = &mut self.lines[i];
-        w.owned &= !sectors;
-        w.valid &= !sectors;
-        if w.valid == 0 && !w.reserved() {
+        let emptied = self.lines.update(i, |w| {
+            w.owned &= !sectors;
+            w.valid &= !sectors;
+            w.valid == 0 && !w.reserved()
+        });
+        if emptied {
             self.empty_way(i, line);
         }
     }
@@ -120,15 +124,17 @@ impl L1Cache {
                 continue;
             }
             if w.reserved() {
-                self.lines[i].valid = w.owned;
-                self.lines[i].drop_on_fill = true;
+                self.lines.update(i, |way| {
+                    way.valid = w.owned;
+                    way.drop_on_fill = true;
+                });
             } else if w.owned != 0 {
-                self.lines[i].valid = w.owned;
+                self.lines.update(i, |way| way.valid = w.owned);
             } else if w.valid != 0 {
                 if i < l1_ways {
                     self.empty_way(i, w.line);
                 } else {
-                    self.lines[i] = EMPTY_WAY;
+                    self.lines.set(i, EMPTY_WAY);
                 }
             }
         }

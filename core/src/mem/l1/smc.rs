@@ -104,12 +104,14 @@ impl L1Cache {
     /// a kernel's blocks start arriving on the SM, never in the cycle loop: it may allocate.
     pub fn set_smc(&mut self, lines: u32, settings: &SmcSettings) {
         let base = self.l1_ways();
-        for w in &mut self.lines[base..] {
-            if w.reserved() {
-                w.valid = 0;
-                w.drop_on_fill = true;
+        for i in base..self.lines.len() {
+            if self.lines[i].reserved() {
+                self.lines.update(i, |w| {
+                    w.valid = 0;
+                    w.drop_on_fill = true;
+                });
             } else {
-                *w = EMPTY_WAY;
+                self.lines.set(i, EMPTY_WAY);
             }
         }
         // Never shrink: a reserved slot past the new size still has its fill to come.
@@ -142,7 +144,7 @@ impl L1Cache {
         let i = self.smc_slot(line);
         let w = self.lines[i];
         if w.line == line && w.valid != 0 && !w.reserved() {
-            self.lines[i] = EMPTY_WAY;
+            self.lines.set(i, EMPTY_WAY);
         }
     }
 
@@ -172,7 +174,7 @@ impl L1Cache {
             return self.fail(FailReason::MissQueue);
         }
         let copy = self.lines[from];
-        self.lines[from] = EMPTY_WAY;
+        self.lines.set(from, EMPTY_WAY);
         let evicted = self.take_way(victim, line, copy.valid, NO_MSHR, who);
         self.stats.smc_returns += 1;
         L1Outcome::ReturnedFromSmc { evicted, moved: Evicted { line, owner: copy.owner } }
@@ -205,7 +207,7 @@ impl L1Cache {
                 return self.fail(FailReason::MissQueue);
             }
             let mshr = self.allocate_mshr(line, i as u32, missing, who.token);
-            self.lines[i].mshr = mshr;
+            self.lines.update(i, |w| w.mshr = mshr);
             self.queue(line, missing, super::RequestKind::Load, mshr);
             self.stats.sector_misses += 1;
             return L1Outcome::SectorMiss;
@@ -258,7 +260,7 @@ impl L1Cache {
     /// Puts `line` in slot `i` for `who`, with `valid` sectors and fetch `mshr`.
     fn install(&mut self, i: usize, line: u64, valid: u32, mshr: u32, who: Requester) {
         self.clock += 1;
-        self.lines[i] = Way { line, stamp: self.clock, valid, owner: who.slot, mshr, ..EMPTY_WAY };
+        self.lines.set(i, Way { line, stamp: self.clock, valid, owner: who.slot, mshr, ..EMPTY_WAY });
         self.provenance[i] = Provenance { warp: who.warp, lanes: who.lanes };
     }
 }
