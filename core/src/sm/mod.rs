@@ -210,6 +210,8 @@ pub struct Sm {
     policy: WarpPolicy,
     /// The SM's event stream, when the run records it.
     recorder: Option<Vec<Stamped>>,
+    /// Whether anyone hears its events: a policy that acts on them, or the recorder.
+    listening: bool,
     /// The L1's accesses, when the L1 is to be replayed (`l1.replacement = Belady`).
     l1_log: Option<Vec<L1Access>>,
     /// The LSU's stalls by kernel run since the engine last took them, when programs run side
@@ -274,13 +276,15 @@ pub struct Listeners<'a> {
     info: &'a [WarpInfo],
     policy: &'a mut WarpPolicy,
     recorder: &'a mut Option<Vec<Stamped>>,
+    /// Whether the policy or the recorder hears anything ([`WarpScheduler::hears_events`]).
+    listening: bool,
 }
 
 impl Listeners<'_> {
     /// `event` happened.
-    #[inline]
+    #[inline(always)]
     pub fn hear(&mut self, event: SmEvent) {
-        if !self.policy.hears_events() && self.recorder.is_none() {
+        if !self.listening {
             return;
         }
         self.policy.on_event(&WarpCx { now: self.now, sm: self.id, scheduler: 0, warps: self.info }, &event);
@@ -342,6 +346,7 @@ impl Sm {
         let lsu_may_wait = shortcuts && !record && !policy.hears_every_retry() && !ways_split;
         let smc_settings = policy.smc();
         let arbitrates = policy.arbitrates_memory();
+        let listening = record || policy.hears_events();
         policy.attach(&SmShape {
             schedulers: n as u16,
             warp_slots: slots as u16,
@@ -354,6 +359,7 @@ impl Sm {
             launch_cost: config.device_launch,
             policy,
             recorder: record.then(Vec::new),
+            listening,
             l1_log: (config.l1.replacement == Replacement::Belady).then(Vec::new),
             stall_spans: None,
             blocked_by: None,
@@ -524,8 +530,8 @@ impl Sm {
 
     /// Tells the policy (and the recorder) about an event of the whole GPU at `now`.
     pub fn tell(&mut self, now: u64, event: SmEvent) {
-        let Sm { id, info, policy, recorder, .. } = self;
-        Listeners { id: *id, now, info, policy, recorder }.hear(event);
+        let Sm { id, info, policy, recorder, listening, .. } = self;
+        Listeners { id: *id, now, info, policy, recorder, listening: *listening }.hear(event);
         // A kernel starting or ending can change what the policy holds back.
         self.count_active(now + 1);
     }
@@ -538,8 +544,8 @@ impl Sm {
         runs: &mut [KernelReport],
         f: impl FnOnce(&mut Lsu, &mut L1Cache, &mut PendingLoads, &mut Tally<'_>) -> R,
     ) -> R {
-        let Sm { id, lsu, l1, loads, info, report, policy, recorder, l1_log, stall_spans, .. } = self;
-        let events = Listeners { id: *id, now, info, policy, recorder };
+        let Sm { id, lsu, l1, loads, info, report, policy, recorder, listening, l1_log, stall_spans, .. } = self;
+        let events = Listeners { id: *id, now, info, policy, recorder, listening: *listening };
         f(lsu, l1, loads, &mut Tally { sm: report, runs, events, log: l1_log, stall_spans })
     }
 
@@ -705,8 +711,8 @@ impl Sm {
 
     #[inline]
     fn release_completed(&mut self, now: u64) {
-        let Sm { id, warps, schedulers, loads, info, policy, recorder, .. } = self;
-        let mut listeners = Listeners { id: *id, now, info, policy, recorder };
+        let Sm { id, warps, schedulers, loads, info, policy, recorder, listening, .. } = self;
+        let mut listeners = Listeners { id: *id, now, info, policy, recorder, listening: *listening };
         loads.complete_ready(|w, reg, pair, at| {
             release(warps, schedulers, w, reg, pair, at);
             listeners.hear(SmEvent::LoadComplete { slot: w, at });
