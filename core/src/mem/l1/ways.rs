@@ -63,8 +63,13 @@ impl Ways {
     #[inline]
     pub fn victim(&self, first: usize, count: usize) -> Option<usize> {
         let keys = self.keys.get(first..first + count)?;
-        let least = keys.iter().copied().min().filter(|&k| k != u64::MAX)?;
-        keys.iter().position(|&k| k == least).map(|i| first + i)
+        let (mut least, mut at) = (u64::MAX, 0);
+        for (i, &k) in keys.iter().enumerate() {
+            if k < least {
+                (least, at) = (k, i);
+            }
+        }
+        (least != u64::MAX).then_some(first + at)
     }
 
     /// Whether every way of `first..first + count` has a fetch in flight.
