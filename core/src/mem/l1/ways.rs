@@ -3,9 +3,10 @@
 //! Choosing a victim looks at every way of a set: with the H100 preset's 256 ways that is 10 KiB
 //! of tags per miss, the L1's largest cost there. The key a victim is chosen by (no fetch in
 //! flight; then empty before valid; then the oldest stamp) is kept as one word per way in an
-//! array of its own, so the choice reads 2 KiB of words the compiler can scan in vector
-//! registers. Ways are changed only through [`Ways::set`] and [`Ways::update`], which refresh
-//! the key, so the two cannot disagree; reads go to the ways as a slice.
+//! array of its own, so the choice reads 2 KiB of words in one scalar pass (x86-64's baseline
+//! has no 64-bit vector minimum; an emulated one was slower). Ways are changed only through
+//! [`Ways::set`] and [`Ways::update`], which refresh the key, so the two cannot disagree; reads
+//! go to the ways as a slice.
 
 use alloc::vec;
 use alloc::vec::Vec;
