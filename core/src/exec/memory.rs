@@ -480,13 +480,8 @@ mod tests {
     #[test]
     fn shared_lanes_are_checked_as_one_by_one() {
         let s = SharedMemory::new(1000);
-        let mut state = 0x1234_5678_9abc_def1u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state as u32
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x1234_5678_9abc_def1);
+        let mut next = || rng.next_u64() as u32;
         for case in 0..4000 {
             let bytes = [1, 2, 4, 8][case % 4];
             let mask = if case % 3 == 0 { u32::MAX } else { next() };

@@ -239,13 +239,8 @@ mod tests {
     /// line, in the order of the first lane to touch it, with the union of sectors and lanes.
     #[test]
     fn requests_match_a_plain_grouping() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state as u32
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = || rng.next_u64() as u32;
         let mut out = Vec::new();
         for case in 0..3000 {
             let spread = [256, 4096, 1 << 16, 1 << 30][case % 4];
@@ -283,13 +278,8 @@ mod tests {
     /// random accesses, masks and bank counts, power of two or not.
     #[test]
     fn bank_conflicts_match_a_plain_count() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state as u32
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x2545_f491_4f6c_dd1d);
+        let mut next = || rng.next_u64() as u32;
         for case in 0..4000 {
             let banks = [1, 3, 7, 16, 32, 48, 64][case % 7];
             let spread = [2, 40, 300][case / 7 % 3];
