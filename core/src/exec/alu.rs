@@ -123,6 +123,7 @@ pub fn alu_row(op: AluOp, out: &mut [u32; 32], a: Row<'_>, b: Row<'_>) {
 }
 
 /// `op a`.
+#[inline]
 pub fn unary(op: UnaryOp, a: u32) -> u32 {
     match op {
         UnaryOp::Neg => (a as i32).wrapping_neg() as u32,
@@ -149,29 +150,32 @@ pub fn unary(op: UnaryOp, a: u32) -> u32 {
     }
 }
 
-/// `op` applied to every lane of `row` in place: one dispatch on `op` per warp instruction.
+/// `op` applied to every lane of `row` in place: one dispatch on `op` per warp instruction,
+/// then a loop with [`unary`] specialised to the operation (its match folds away).
 pub fn unary_row(op: UnaryOp, row: &mut [u32; 32]) {
-    #[inline(always)]
-    fn each(row: &mut [u32; 32], f: impl Fn(u32) -> u32) {
-        for x in row.iter_mut() {
-            *x = f(*x);
-        }
+    macro_rules! per_operation {
+        ($($variant:ident),*) => {
+            match op {
+                $(UnaryOp::$variant => row.iter_mut().for_each(|x| *x = unary(UnaryOp::$variant, *x)),)*
+                // The libm roundings and bit counts: their call is the cost, not the dispatch.
+                other => row.iter_mut().for_each(|x| *x = unary(other, *x)),
+            }
+        };
     }
-    match op {
-        UnaryOp::Neg => each(row, |a| (a as i32).wrapping_neg() as u32),
-        UnaryOp::Not => each(row, |a| !a),
-        UnaryOp::LogicalNot => each(row, |a| (a == 0) as u32),
-        UnaryOp::FNeg => each(row, |a| bits(-f(a))),
-        UnaryOp::IntToFloat => each(row, |a| bits(a as i32 as f32)),
-        UnaryOp::UintToFloat => each(row, |a| bits(a as f32)),
-        UnaryOp::FloatToInt => each(row, |a| f(a) as i32 as u32),
-        UnaryOp::FloatToUint => each(row, |a| f(a) as u32),
-        UnaryOp::Sext8 => each(row, |a| a as u8 as i8 as i32 as u32),
-        UnaryOp::Zext8 => each(row, |a| a & 0xFF),
-        UnaryOp::Sext16 => each(row, |a| a as u16 as i16 as i32 as u32),
-        UnaryOp::Zext16 => each(row, |a| a & 0xFFFF),
-        other => each(row, |a| unary(other, a)),
-    }
+    per_operation!(
+        Neg,
+        Not,
+        LogicalNot,
+        FNeg,
+        IntToFloat,
+        UintToFloat,
+        FloatToInt,
+        FloatToUint,
+        Sext8,
+        Zext8,
+        Sext16,
+        Zext16
+    )
 }
 
 /// `a * b + c` with one rounding.
