@@ -158,9 +158,7 @@ impl GlobalMemory {
             }
             // Converged: every lane aligned and the lowest and highest address in one buffer
             // means all of them are (vectorised); otherwise find the first bad lane below.
-            let any_bits = addresses.iter().fold(0, |acc, &a| acc | a);
-            let low = addresses.iter().fold(u32::MAX, |acc, &a| acc.min(a));
-            let high = addresses.iter().fold(0, |acc, &a| acc.max(a));
+            let (any_bits, low, high) = lane_span(addresses, u32::MAX);
             if any_bits % bytes == 0 && self.region_of(low, bytes).is_ok_and(|r| r.contains(high)) {
                 return Ok(());
             }
@@ -265,6 +263,21 @@ impl GlobalMemory {
     }
 }
 
+/// The addresses of the lanes in `mask` summed up for a check of the whole warp at once: every
+/// bit any of them sets (for alignment), the lowest and the highest (`(0, u32::MAX, 0)` for
+/// none). Branch-free, so the compiler vectorises it.
+#[inline]
+fn lane_span(addresses: &[u32; super::LANES], mask: u32) -> (u32, u32, u32) {
+    let (mut bits, mut low, mut high) = (0, u32::MAX, 0);
+    for (lane, &address) in addresses.iter().enumerate() {
+        let on = (mask >> lane & 1).wrapping_neg();
+        bits |= address & on;
+        low = low.min(address | !on);
+        high = high.max(address & on);
+    }
+    (bits, low, high)
+}
+
 /// One thread block's shared memory.
 #[derive(Clone, Debug)]
 pub struct SharedMemory {
@@ -313,14 +326,9 @@ impl SharedMemory {
     ) -> Result<(), (u32, AccessError)> {
         // All lanes at once (the common case passes): any misaligned bit, and the furthest
         // address; lane by lane only to name the lane that fails.
-        let (mut misaligned, mut furthest) = (0, 0);
-        for (lane, &address) in addresses.iter().enumerate() {
-            let on = (mask >> lane & 1).wrapping_neg();
-            misaligned |= address & on;
-            furthest = furthest.max(address & on);
-        }
+        let (any_bits, _, furthest) = lane_span(addresses, mask);
         let inside = u64::from(furthest) + u64::from(bytes) <= 4 * self.words.len() as u64;
-        if misaligned & (bytes - 1) == 0 && inside {
+        if any_bits & (bytes - 1) == 0 && inside {
             return Ok(());
         }
         let mut m = mask;
@@ -473,6 +481,15 @@ mod tests {
         let mut m = GlobalMemory::default();
         assert!(m.alloc(u32::MAX).is_none());
         assert!(m.alloc(1 << 20).is_some());
+    }
+
+    #[test]
+    fn a_lane_span_counts_only_the_lanes_of_its_mask() {
+        let addresses: [u32; 32] = core::array::from_fn(|l| 0x100 + 4 * l as u32);
+        assert_eq!(lane_span(&addresses, u32::MAX), (0x17C, 0x100, 0x17C));
+        // Lanes 1 and 3 only: 0x104 and 0x10C.
+        assert_eq!(lane_span(&addresses, 0b1010), (0x10C, 0x104, 0x10C));
+        assert_eq!(lane_span(&addresses, 0), (0, u32::MAX, 0));
     }
 
     /// Checking a warp's shared accesses at once names the lane a lane-by-lane check names
