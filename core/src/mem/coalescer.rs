@@ -80,29 +80,27 @@ pub fn coalesce(
         let addr = addresses[lane as usize];
         let line = (addr >> line_shift) as u64;
         let sector = sector_of(addr);
-        // Neighbouring lanes mostly share the line of the request before.
-        if let Some(r) = out.last_mut().filter(|r| r.line == line) {
-            r.sectors |= sector;
-            r.lanes |= 1 << lane;
-            continue;
-        }
-        let mut slot = ((addr >> line_shift).wrapping_mul(0x9E37_79B1) >> 26) as usize;
-        loop {
-            match slots[slot] {
-                u8::MAX => {
-                    slots[slot] = out.len() as u8;
-                    out.push(LineRequest { line, sectors: sector, lanes: 1 << lane, set: 0, updates: 1 });
-                    break;
+        // Neighbouring lanes mostly share the line of the request before; otherwise the table
+        // finds the line's request, or where a new one goes.
+        let i = match out.last() {
+            Some(r) if r.line == line => out.len() - 1,
+            _ => {
+                let mut slot = ((addr >> line_shift).wrapping_mul(0x9E37_79B1) >> 26) as usize;
+                loop {
+                    match slots[slot] {
+                        u8::MAX => {
+                            slots[slot] = out.len() as u8;
+                            out.push(LineRequest { line, sectors: 0, lanes: 0, set: 0, updates: 1 });
+                            break out.len() - 1;
+                        }
+                        i if out[i as usize].line == line => break i as usize,
+                        _ => slot = (slot + 1) % 64,
+                    }
                 }
-                i if out[i as usize].line == line => {
-                    let r = &mut out[i as usize];
-                    r.sectors |= sector;
-                    r.lanes |= 1 << lane;
-                    break;
-                }
-                _ => slot = (slot + 1) % 64,
             }
-        }
+        };
+        out[i].sectors |= sector;
+        out[i].lanes |= 1 << lane;
     }
 }
 
