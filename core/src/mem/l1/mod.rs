@@ -779,17 +779,11 @@ impl L1Cache {
         }
         let l1_ways = self.l1_ways();
         for i in 0..self.lines.len() {
-            if self.lines[i].reserved() {
-                let line = self.lines.update(i, |w| {
-                    w.valid = 0;
-                    w.drop_on_fill = true;
-                    w.line
-                });
+            // A fetch in flight keeps its way, so its line stays findable.
+            if let Some(line) = self.lines.drop_data(i) {
                 if let Some(table) = self.way_of_line.as_mut().filter(|_| i < l1_ways) {
                     table.insert(line, i);
                 }
-            } else {
-                self.lines.set(i, EMPTY_WAY);
             }
         }
     }

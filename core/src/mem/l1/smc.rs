@@ -105,14 +105,7 @@ impl L1Cache {
     pub fn set_smc(&mut self, lines: u32, settings: &SmcSettings) {
         let base = self.l1_ways();
         for i in base..self.lines.len() {
-            if self.lines[i].reserved() {
-                self.lines.update(i, |w| {
-                    w.valid = 0;
-                    w.drop_on_fill = true;
-                });
-            } else {
-                self.lines.set(i, EMPTY_WAY);
-            }
+            self.lines.drop_data(i);
         }
         // Never shrink: a reserved slot past the new size still has its fill to come.
         if self.lines.len() < base + lines as usize {

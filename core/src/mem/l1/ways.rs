@@ -12,7 +12,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::ops::Deref;
 
-use super::Way;
+use super::{Way, EMPTY_WAY};
 
 /// The ways of every set (entry `set * ways + way`) and their replacement keys.
 #[derive(Clone, Debug)]
@@ -53,6 +53,20 @@ impl Ways {
         result
     }
 
+    /// Way `i` loses its data: with a fetch in flight it stays reserved, its fill to wake the
+    /// waiting requests and keep nothing, and its line is returned; otherwise it is emptied.
+    pub fn drop_data(&mut self, i: usize) -> Option<u64> {
+        if !self.ways[i].reserved() {
+            self.set(i, EMPTY_WAY);
+            return None;
+        }
+        Some(self.update(i, |w| {
+            w.valid = 0;
+            w.drop_on_fill = true;
+            w.line
+        }))
+    }
+
     /// Grows or shrinks to `n` ways, new ones `way`.
     pub fn resize(&mut self, n: usize, way: Way) {
         self.ways.resize(n, way);
@@ -89,7 +103,7 @@ impl Deref for Ways {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{EMPTY_WAY, NO_MSHR};
+    use super::super::NO_MSHR;
     use super::*;
     use crate::rng::SplitMix64;
 
