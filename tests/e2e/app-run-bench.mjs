@@ -4,8 +4,10 @@
 // same machine (a whole process: compiling, running, printing). Both ends are taken by the
 // page's own clock (a listener on the click, an observer of the statistics appearing), so the
 // figure does not include the test driver's polling. `engine s` is the worker's simulation
-// time as the page reports it ("simulated in … s"): the rest is the page's. The issue's target
-// is a ratio of at most 1.3. Usage: make build && cargo build --release -p warpscope-cli &&
+// time as the page reports it ("simulated in … s"): the rest is the page's. Each fresh page
+// presses Run as soon as it can (`first`: the worker's optimising compiler may not yet have
+// caught up, see `wasm/src/warm_up.rs`) and then once more (`again`). The issue's target is a
+// ratio of at most 1.3. Usage: make build && cargo build --release -p warpscope-cli &&
 // node tests/e2e/app-run-bench.mjs
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -35,8 +37,12 @@ async function pressRun(page) {
     window.benchShown = undefined;
     document.querySelector('#run').addEventListener('click', () => { window.benchClicked = performance.now(); },
       { once: true, capture: true });
+    // The statistics of a previous run are taken down when the run starts: wait for new ones.
+    let cleared = !document.querySelector('#stat-cycles');
     new MutationObserver((_, observer) => {
-      if (document.querySelector('#stat-cycles')) {
+      const shown = document.querySelector('#stat-cycles');
+      cleared ||= !shown;
+      if (shown && cleared) {
         window.benchShown = performance.now();
         observer.disconnect();
       }
@@ -50,28 +56,32 @@ async function pressRun(page) {
 const server = await serveDist();
 const browser = await launchBrowser();
 try {
-  console.log(`best of ${rounds}, each in a fresh page`);
-  console.log('workload          cycles   native s   app s   engine s   app / native');
+  console.log(`best of ${rounds}, each in a fresh page that runs the workload twice`);
+  console.log('workload          cycles   native s   first: app s   engine s   app / native'
+    + '   again: app s   engine s   app / native');
   for (const workload of ['hotspot', 'gesummv', 'vecadd']) {
     const expected = native(workload);
-    let best = { ms: Infinity };
+    const best = [{ ms: Infinity }, { ms: Infinity }];
     for (let i = 0; i < rounds; i++) {
       const page = await openPage(browser, server.url);
       await waitForApp(page);
       await choose(page, 'machine', machine);
       await choose(page, 'workload', workload);
-      await page.waitForFunction(() => !document.querySelector('#run')?.disabled, null, { timeout: 20000 });
-      const ms = await pressRun(page);
-      const cycles = await shownInteger(page, 'stat-cycles');
-      if (cycles !== expected.cycles) throw new Error(`${workload}: the page shows ${cycles} cycles, natively ${expected.cycles}`);
-      const status = await page.locator('#status').textContent();
-      const engine = Number(status.match(/simulated in ([0-9.]+) s/)?.[1]);
-      if (ms < best.ms) best = { ms, engine };
+      for (const press of best) {
+        await page.waitForFunction(() => !document.querySelector('#run')?.disabled, null, { timeout: 20000 });
+        const ms = await pressRun(page);
+        const cycles = await shownInteger(page, 'stat-cycles');
+        if (cycles !== expected.cycles) throw new Error(`${workload}: the page shows ${cycles} cycles, natively ${expected.cycles}`);
+        const status = await page.locator('#status').textContent();
+        const engine = Number(status.match(/simulated in ([0-9.]+) s/)?.[1]);
+        if (ms < press.ms) Object.assign(press, { ms, engine });
+      }
       await page.close();
     }
+    const columns = best.map((b) => `${(b.ms / 1000).toFixed(3).padStart(14)} ${b.engine.toFixed(2).padStart(10)} `
+      + `${(b.ms / expected.ms).toFixed(2).padStart(13)}×`);
     console.log(`${workload.padEnd(14)} ${String(expected.cycles).padStart(9)} ${(expected.ms / 1000).toFixed(3).padStart(10)} `
-      + `${(best.ms / 1000).toFixed(3).padStart(7)} ${best.engine.toFixed(2).padStart(10)} `
-      + `${(best.ms / expected.ms).toFixed(2).padStart(13)}×`);
+      + columns.join('  '));
   }
 } finally {
   await browser.close();

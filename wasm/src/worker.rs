@@ -9,6 +9,9 @@
 //! `Catalog` and `Compile` requests are answered there too. The yield goes through a
 //! `MessageChannel` rather than `setTimeout(0)`: browsers clamp nested zero-delay timers to
 //! 4 ms, which would idle the worker for a quarter of the time.
+//!
+//! Until its first job arrives, a new worker runs the warm-up ([`crate::warm_up`]) in the same
+//! kind of slices; the job's `Run` drops it before setting the job up.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -23,6 +26,7 @@ use crate::catalog::catalog;
 use crate::compile::compile_reply;
 use crate::protocol::{Failure, JobId, Reply, Request, PROTOCOL_VERSION};
 use crate::runner::{buffer_reply, Advance, JobRunner};
+use crate::warm_up::WarmUp;
 use warpscope_core::Simulation;
 
 /// Wall time one slice of work may take before the worker yields.
@@ -46,6 +50,8 @@ thread_local! {
     /// The last engine run that finished, for `Buffer` requests; dropped when the next job
     /// starts, so the worker holds at most one run's memory besides the running one's.
     static FINISHED: RefCell<Option<(JobId, Box<Simulation>)>> = const { RefCell::new(None) };
+    /// The warm-up while it runs ([`crate::warm_up`]); a job's arrival drops it.
+    static WARMING: RefCell<Option<WarmUp>> = const { RefCell::new(None) };
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -97,11 +103,37 @@ pub fn start() {
     // The handler lives as long as the worker.
     on_message.forget();
     post(&Reply::Ready { protocol: PROTOCOL_VERSION });
+    WARMING.with(|w| *w.borrow_mut() = Some(WarmUp::new()));
+    wasm_bindgen_futures::spawn_local(warm_up());
+}
+
+/// Runs the warm-up in slices, yielding between them, until it is done or a job has dropped it.
+async fn warm_up() {
+    loop {
+        let slice_start = js_sys::Date::now();
+        let more = WARMING.with(|w| {
+            let mut w = w.borrow_mut();
+            let Some(warm) = w.as_mut() else { return false };
+            // Encoded as a Run's replies are, and dropped.
+            while warm.step(256, &mut |reply| drop(encode(&reply))) {
+                if js_sys::Date::now() - slice_start >= SLICE_MS {
+                    return true;
+                }
+            }
+            *w = None;
+            false
+        });
+        if !more {
+            break;
+        }
+        yield_to_event_loop().await;
+    }
 }
 
 fn handle(request: Request) {
     match request {
         Request::Run { id, job, frame_every } => {
+            WARMING.with(|w| w.borrow_mut().take());
             FINISHED.with(|f| f.borrow_mut().take());
             let runner = match JobRunner::new(id, job, frame_every) {
                 Ok(runner) => runner,
