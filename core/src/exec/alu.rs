@@ -23,6 +23,7 @@ pub fn bits(x: f32) -> u32 {
 }
 
 /// `a op b`.
+#[inline]
 pub fn alu(op: AluOp, a: u32, b: u32) -> u32 {
     let (sa, sb) = (a as i32, b as i32);
     match op {
@@ -100,26 +101,19 @@ fn lanes(out: &mut [u32; 32], a: Row<'_>, b: Row<'_>, f: impl Fn(u32, u32) -> u3
 }
 
 /// `a op b` for all 32 lanes at once (inactive lanes are computed too and discarded by the
-/// caller): one dispatch on `op` per warp instruction instead of one per lane.
+/// caller): one dispatch on `op` per warp instruction, then a loop with [`alu`] specialised to
+/// the operation (its match folds away), so the formulas live in one place.
 pub fn alu_row(op: AluOp, out: &mut [u32; 32], a: Row<'_>, b: Row<'_>) {
-    match op {
-        AluOp::Add => lanes(out, a, b, |x, y| x.wrapping_add(y)),
-        AluOp::Sub => lanes(out, a, b, |x, y| x.wrapping_sub(y)),
-        AluOp::Mul => lanes(out, a, b, |x, y| x.wrapping_mul(y)),
-        AluOp::And => lanes(out, a, b, |x, y| x & y),
-        AluOp::Or => lanes(out, a, b, |x, y| x | y),
-        AluOp::Xor => lanes(out, a, b, |x, y| x ^ y),
-        AluOp::Shl => lanes(out, a, b, |x, y| x.checked_shl(y).unwrap_or(0)),
-        AluOp::ShrU => lanes(out, a, b, |x, y| x.checked_shr(y).unwrap_or(0)),
-        AluOp::MinU => lanes(out, a, b, |x, y| x.min(y)),
-        AluOp::MaxU => lanes(out, a, b, |x, y| x.max(y)),
-        AluOp::MinS => lanes(out, a, b, |x, y| (x as i32).min(y as i32) as u32),
-        AluOp::MaxS => lanes(out, a, b, |x, y| (x as i32).max(y as i32) as u32),
-        AluOp::FAdd => lanes(out, a, b, |x, y| bits(f(x) + f(y))),
-        AluOp::FSub => lanes(out, a, b, |x, y| bits(f(x) - f(y))),
-        AluOp::FMul => lanes(out, a, b, |x, y| bits(f(x) * f(y))),
-        other => lanes(out, a, b, |x, y| alu(other, x, y)),
+    macro_rules! per_operation {
+        ($($variant:ident),*) => {
+            match op {
+                $(AluOp::$variant => lanes(out, a, b, |x, y| alu(AluOp::$variant, x, y)),)*
+                // Divisions and the libm minimum and maximum: their cost is not the dispatch.
+                other => lanes(out, a, b, |x, y| alu(other, x, y)),
+            }
+        };
     }
+    per_operation!(Add, Sub, Mul, And, Or, Xor, Shl, ShrU, MinU, MaxU, MinS, MaxS, FAdd, FSub, FMul)
 }
 
 /// `op a`.
