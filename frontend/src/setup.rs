@@ -402,4 +402,12 @@ mod tests {
         assert_eq!(setup.co_runners.len(), MAX_CO_RUNNERS);
         assert!(Setup::initial(&catalog).job().co_runners.is_empty() && Setup::initial(&catalog).job().name.is_none());
     }
+
+    #[test]
+    fn the_worker_warms_up_on_the_machine_and_snapshot_interval_a_run_starts_with() {
+        // The warm-up readies the code a person's first Run takes: the default machine's, with
+        // the page's snapshots.
+        assert_eq!(warpscope_wasm::warm_up::PRESET, DEFAULT_MACHINE);
+        assert_eq!(warpscope_wasm::warm_up::SNAPSHOT_EVERY, SNAPSHOT_EVERY);
+    }
 }

@@ -26,11 +26,13 @@ pub const PIECES: [&str; 4] = ["gesummv", "hotspot", "bfs", "histogram"];
 /// milliseconds in a fresh worker).
 pub const CYCLES_EACH: u64 = 100_000;
 
-/// The machine the pieces run on.
-const PRESET: &str = "fermi-gtx480";
+/// The machine the pieces run on: the page's default (`DEFAULT_MACHINE` in the frontend's
+/// state, which a test there keeps equal).
+pub const PRESET: &str = "fermi-gtx480";
 
-/// Snapshot interval of the pieces: the page's (`SNAPSHOT_EVERY` in the frontend's set-up).
-const SNAPSHOT_EVERY: u64 = 50;
+/// Snapshot interval of the pieces: the page's (`SNAPSHOT_EVERY` in the frontend's set-up,
+/// kept equal by the same test).
+pub const SNAPSHOT_EVERY: u64 = 50;
 
 /// Where the warm-up stands.
 #[derive(Default)]
