@@ -124,8 +124,22 @@ pub fn most_updates_of_one_address(lanes: u32, addresses: &[u32; LANES]) -> u32 
 /// Cycles a shared-memory access occupies the banks: the largest number of distinct words
 /// any one bank must deliver (lanes reading the same word share it, a broadcast).
 pub fn bank_conflict_degree(mask: u32, addresses: &[u32; LANES], banks: u32) -> u32 {
-    // Most accesses are conflict-free: each bank sees at most one distinct word. One pass
-    // finds that; the first second word in a bank hands over to the exact count.
+    // Most accesses are conflict-free, and most of those have each lane in a bank of its own
+    // (a row of a tile): a bit per bank finds that without a table.
+    if banks <= 64 {
+        let mut seen = 0u64;
+        let mut m = mask;
+        while m != 0 {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            seen |= 1 << bank_of(addresses[lane] / 4, banks);
+        }
+        if seen.count_ones() == mask.count_ones() {
+            return 1;
+        }
+    }
+    // Otherwise one pass finds whether each bank sees at most one distinct word (a broadcast,
+    // lanes sharing words); the first second word in a bank hands over to the exact count.
     let mut first_word = [u32::MAX; 64];
     let mut m = mask;
     while m != 0 {
