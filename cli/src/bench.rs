@@ -74,21 +74,29 @@ fn measure(config: &GpuConfig, bench: &Bench, repeat: u32) -> Result<Measured, S
     best.ok_or_else(|| "no run".into())
 }
 
-fn row(name: &str, m: &Measured) {
-    print!("{name:<24} ");
-    row_numbers(m);
+impl Measured {
+    /// Millions of warp instructions per second of wall time.
+    fn rate(&self) -> f64 {
+        self.warp_instructions as f64 / self.seconds / 1e6
+    }
 }
 
-fn row_numbers(m: &Measured) {
-    println!(
+fn row(name: &str, m: &Measured) {
+    println!("{name:<24} {}", numbers(m));
+}
+
+/// The columns every table shares: cycles, warp instructions, wall seconds, M instr/s, M cyc/s,
+/// IPC.
+fn numbers(m: &Measured) -> String {
+    format!(
         "{:>12} {:>12} {:>8.3} {:>10.2} {:>10.2} {:>6.2}",
         m.cycles,
         m.warp_instructions,
         m.seconds,
-        m.warp_instructions as f64 / m.seconds / 1e6,
+        m.rate(),
         m.cycles as f64 / m.seconds / 1e6,
         m.warp_instructions as f64 / m.cycles as f64,
-    );
+    )
 }
 
 pub fn run(args: &BenchArgs) -> ExitCode {
@@ -201,19 +209,9 @@ fn library_throughput(repeat: u32) -> Result<(), String> {
         let bench = Bench { name: workload.id, about: workload.summary, workload: program };
         let m = measure(&config, &bench, repeat)?;
         let l1_rate = m.l1_accesses as f64 / m.seconds / 1e6;
-        println!(
-            "{:<24} {preset_id:<14} {:>12} {:>12} {:>8.3} {:>10.2} {:>10.2} {:>6.2} {:>9.2} {:>8.2}",
-            workload.id,
-            m.cycles,
-            m.warp_instructions,
-            m.seconds,
-            m.warp_instructions as f64 / m.seconds / 1e6,
-            m.cycles as f64 / m.seconds / 1e6,
-            m.warp_instructions as f64 / m.cycles as f64,
-            m.l1_accesses as f64 / m.warp_instructions as f64,
-            l1_rate,
-        );
-        rates.push((m.warp_instructions as f64 / m.seconds / 1e6, workload.id));
+        let per_instruction = m.l1_accesses as f64 / m.warp_instructions as f64;
+        println!("{:<24} {preset_id:<14} {} {per_instruction:>9.2} {l1_rate:>8.2}", workload.id, numbers(&m));
+        rates.push((m.rate(), workload.id));
         if m.l1_accesses >= m.warp_instructions {
             access_rates.push((l1_rate, workload.id));
         }
