@@ -25,8 +25,9 @@ use warpscope_wasm::protocol::{Job, JobId};
 
 /// Most workers a page starts, whatever the core count (the same bound as `?workers=N`). A
 /// worker is started only when a job is waiting for one; an idle one holds 2.8 MiB of
-/// WebAssembly memory (most of it its warm-up's, `warpscope_wasm::warm_up`), and one that has run holds about its largest run's memory (1.2–1.5× the
-/// native engine's peak: `tests/e2e/worker-memory-bench.mjs`). This cap was 4 while device
+/// WebAssembly memory (most of it its warm-up's, `warpscope_wasm::warm_up`), and one that has
+/// run holds about its largest run's memory (1.2–1.5× the native engine's peak:
+/// `tests/e2e/worker-memory-bench.mjs`). This cap was 4 while device
 /// memory grew by doubling and a worker could hold 3.4× its run's.
 pub const MAX_WORKERS: usize = 16;
 

@@ -19,6 +19,9 @@ use crate::snapshots::SnapshotSchedule;
 /// Most frames one job may record; the page keeps them all for playback.
 pub const MAX_FRAMES: u64 = 100_000;
 
+/// Cycles an engine run simulates between two looks at the clock ([`JobRunner::quantum`]).
+pub const SIMULATION_QUANTUM: u64 = 256;
+
 /// Where a job stands after a slice.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Advance {
@@ -149,7 +152,7 @@ impl JobRunner {
     pub fn quantum(&self) -> u64 {
         match self.work {
             Work::Sweep(_) => 1 << 14,
-            Work::Simulation(..) => 256,
+            Work::Simulation(..) => SIMULATION_QUANTUM,
         }
     }
 

@@ -25,7 +25,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
 use crate::catalog::catalog;
 use crate::compile::compile_reply;
 use crate::protocol::{Failure, JobId, Reply, Request, PROTOCOL_VERSION};
-use crate::runner::{buffer_reply, Advance, JobRunner};
+use crate::runner::{buffer_reply, Advance, JobRunner, SIMULATION_QUANTUM};
 use crate::warm_up::WarmUp;
 use warpscope_core::Simulation;
 
@@ -115,7 +115,7 @@ async fn warm_up() {
             let mut w = w.borrow_mut();
             let Some(warm) = w.as_mut() else { return false };
             // Encoded as a Run's replies are, and dropped.
-            while warm.step(256, &mut |reply| drop(encode(&reply))) {
+            while warm.step(SIMULATION_QUANTUM, &mut |reply| drop(encode(&reply))) {
                 if js_sys::Date::now() - slice_start >= SLICE_MS {
                     return true;
                 }
