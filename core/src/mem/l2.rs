@@ -22,7 +22,7 @@ use crate::config::{GpuConfig, Replacement, SetIndex};
 use crate::mem::cache::fermi_hash_set;
 use crate::mem::dram::Dram;
 use crate::mem::l1::{Message, RequestKind};
-use crate::mem::line_table::LineTable;
+use crate::mem::line_table::{LineCounts, LineTable};
 use crate::stats::{KernelReport, L2Stats};
 
 /// A request from an SM.
@@ -151,6 +151,15 @@ pub struct L2Bank {
     /// Requests that found no MSHR (or no merge slot), oldest first, retried when one frees,
     /// with the first tag entry of their set (each is retried many times).
     waiting: Vec<(L2Request, usize)>,
+    /// How many of `waiting` are for each line.
+    waiting_lines: LineCounts,
+    /// How many of `waiting` are for a line an MSHR is fetching: with no MSHR free, only those
+    /// (and those for the line just filled) can be served, so a retry stops once it has passed
+    /// them all instead of walking the whole queue.
+    waiting_on_mshrs: usize,
+    /// Tests: retry by walking the whole queue, the plain way the early stop must agree with.
+    #[cfg(test)]
+    walk_whole_queue: bool,
     /// A store installed the line of a waiting request since the last retry of `waiting` (so
     /// that line is present now).
     stored_since_retry: bool,
@@ -201,6 +210,10 @@ impl L2Bank {
                 .map(|_| Mshr { dirty_on_fill: 0, fetching: 0, arrived: 0, waiters: Vec::new() })
                 .collect(),
             waiting: Vec::new(),
+            waiting_lines: LineCounts::new(l2.mshr_entries as usize),
+            waiting_on_mshrs: 0,
+            #[cfg(test)]
+            walk_whole_queue: false,
             stored_since_retry: false,
             pipeline_free: 0,
             stats: L2Stats::default(),
@@ -321,12 +334,23 @@ impl L2Bank {
     fn take_mshr(&mut self, line: u64) -> Option<usize> {
         let m = self.free_mshrs.pop()? as usize;
         self.in_flight.insert(line, m);
+        self.waiting_on_mshrs += self.waiting_lines.get(line);
         Some(m)
     }
 
     fn free_mshr(&mut self, m: usize, line: u64) {
         self.in_flight.remove(line);
         self.free_mshrs.push(m as u32);
+        self.waiting_on_mshrs -= self.waiting_lines.get(line);
+    }
+
+    /// Queues `request`, which could not be served, behind those waiting already.
+    fn wait(&mut self, request: L2Request, base: usize) {
+        self.waiting_lines.add(request.line);
+        if self.mshr_of(request.line).is_some() {
+            self.waiting_on_mshrs += 1;
+        }
+        self.waiting.push((request, base));
     }
 
     fn channel(&self, dram: &Dram) -> u32 {
@@ -354,7 +378,7 @@ impl L2Bank {
         }
         let base = self.set_base(request.line);
         if !self.serve(now, start, request, base, dram, out, runs) {
-            self.waiting.push((request, base));
+            self.wait(request, base);
         }
     }
 
@@ -399,7 +423,7 @@ impl L2Bank {
             } else {
                 self.install(start, base, line, needs, needs, dram, charge);
                 // Only a waiting request for this very line can now be served by the tags.
-                self.stored_since_retry |= self.waiting.iter().any(|(r, _)| r.line == line);
+                self.stored_since_retry |= self.waiting_lines.get(line) > 0;
             }
             return true;
         }
@@ -501,21 +525,68 @@ impl L2Bank {
         }
         debug_assert!(entry.waiters.is_empty());
         self.free_mshr(index, line);
-        // In order; those still unserved keep their places. A request whose line is neither
-        // present nor being fetched, with no MSHR free, would wait on: its line can only have
-        // become present through this fill or a store since the last retry, so the tags need
-        // not be searched again.
+        self.retry_waiting(now, line, dram, out, runs);
+    }
+
+    /// Retries the waiting requests after the MSHR of `filled` was freed at `now`: in order,
+    /// those still unserved keeping their places. A request whose line is neither present nor
+    /// being fetched, with no MSHR free, waits on: its line can only have become present
+    /// through this fill or a store since the last retry, so the tags need not be searched
+    /// again. Once no MSHR is free and every request for a line being fetched or just filled
+    /// has been passed, the rest would all wait on, and are not visited.
+    fn retry_waiting(
+        &mut self,
+        now: u64,
+        filled: u64,
+        dram: &mut Dram,
+        out: &mut Vec<L2Output>,
+        runs: &mut [KernelReport],
+    ) {
         let mut waiting = core::mem::take(&mut self.waiting);
         let skip_absent = !self.stored_since_retry;
-        waiting.retain(|&(request, base)| {
-            let waits_on = skip_absent
-                && self.free_mshrs.is_empty()
-                && request.line != line
-                && self.mshr_of(request.line).is_none();
-            waits_on || !self.serve(now, now, request, base, dram, out, runs)
-        });
+        // Requests for `filled` not yet passed, and requests passed and kept whose line is being
+        // fetched (it stays so: no MSHR frees during a retry). A request for `filled` whose
+        // line is fetched again is counted twice, which only delays the stop.
+        let mut filled_ahead = self.waiting_lines.get(filled);
+        let mut kept_on_mshrs = 0;
+        let mut kept = 0;
+        let mut next = 0;
+        while next < waiting.len() {
+            let none_free = skip_absent && self.free_mshrs.is_empty();
+            if none_free && filled_ahead == 0 && self.waiting_on_mshrs == kept_on_mshrs && self.may_stop_retry() {
+                break;
+            }
+            let (request, base) = waiting[next];
+            next += 1;
+            if request.line == filled {
+                filled_ahead -= 1;
+            }
+            let waits_on = none_free && request.line != filled && self.mshr_of(request.line).is_none();
+            let served = !waits_on && self.serve(now, now, request, base, dram, out, runs);
+            // (A request that waits on has no MSHR fetching its line.)
+            let on_mshr = !waits_on && self.mshr_of(request.line).is_some();
+            if served {
+                self.waiting_lines.remove_one(request.line);
+                self.waiting_on_mshrs -= usize::from(on_mshr);
+                continue;
+            }
+            kept_on_mshrs += usize::from(on_mshr);
+            waiting[kept] = (request, base);
+            kept += 1;
+        }
+        waiting.drain(kept..next);
         self.waiting = waiting;
         self.stored_since_retry = false;
+    }
+
+    #[cfg(not(test))]
+    fn may_stop_retry(&self) -> bool {
+        true
+    }
+
+    #[cfg(test)]
+    fn may_stop_retry(&self) -> bool {
+        !self.walk_whole_queue
     }
 
     /// Counts so far.
@@ -528,6 +599,7 @@ impl L2Bank {
 mod tests {
     use super::*;
     use crate::config::presets;
+    use crate::rng::SplitMix64;
 
     /// Bank 0 of a GTX 480 with a 10-cycle pipeline in front of 100-cycle, 4-cycles-a-line DRAM
     /// with `queue_entries` slots: a store installs line 1200 at cycle 0, loads of five other
@@ -653,6 +725,55 @@ mod tests {
         bank.dram_done(112, 80, 0b0010, &mut dram, &mut out, &mut []);
         assert_eq!(split(&out).0, [(112, 2)]);
         assert_eq!(bank.free_mshrs.len(), bank.mshrs.len());
+    }
+
+    /// A bank with 4 MSHRs of 2 merge slots each takes 6 000 cycles of random loads, stores
+    /// and atomics (half the cycles, over 16 lines), each DRAM read coming back when the bank
+    /// said. Its replies and reads, in order, are those of the same bank retrying by walking
+    /// its whole wait queue each time an MSHR frees, and the queue grows long enough for the
+    /// early stop to matter.
+    #[test]
+    fn a_retry_that_stops_early_serves_what_a_walk_of_the_whole_queue_serves() {
+        let mut config = presets::fermi_gtx480();
+        (config.l2.mshr_entries, config.l2.mshr_max_merge) = (4, 2);
+        let banks = config.l2.banks as u64;
+        let mut walker = L2Bank::new(0, &config);
+        walker.walk_whole_queue = true;
+        let mut runs =
+            [(L2Bank::new(0, &config), Dram::new(&config), Vec::new()), (walker, Dram::new(&config), Vec::new())];
+        let mut rng = SplitMix64::new(26);
+        let mut longest_queue = 0;
+        for cycle in 0..6_000u64 {
+            let arrival = (rng.below(2) == 0).then(|| {
+                let kind = match rng.below(10) {
+                    0 => RequestKind::Store,
+                    1 => RequestKind::Atomic,
+                    _ => RequestKind::Load,
+                };
+                let sectors = 1 + rng.below(15) as u32;
+                sectored(rng.below(16) * banks, sectors, kind, cycle as u32)
+            });
+            for (bank, dram, out) in &mut runs {
+                let due: Vec<(u64, u32)> = out
+                    .iter()
+                    .filter_map(|o| match *o {
+                        L2Output::DramDone { at, line, sectors } if at == cycle => Some((line, sectors)),
+                        _ => None,
+                    })
+                    .collect();
+                for (line, sectors) in due {
+                    bank.dram_done(cycle, line, sectors, dram, out, &mut []);
+                }
+                if let Some(request) = arrival {
+                    bank.arrive(cycle, request, dram, out, &mut []);
+                }
+                longest_queue = longest_queue.max(bank.waiting.len());
+            }
+        }
+        let [(_, _, stopping), (_, _, walking)] = &runs;
+        assert!(longest_queue >= 50, "the wait queue reached only {longest_queue}");
+        assert!(split(stopping).0.len() > 1_000);
+        assert_eq!(split(stopping), split(walking));
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! request that misses a cache's tags asks whether its line is already being fetched, so the
 //! answer must not cost a scan of all entries: this is open addressing with linear probing
 //! over a power-of-two table kept at most a quarter full, so a lookup, even of a line that is
-//! not there (the common question), is a probe or two.
+//! not there (the common question), is a probe or two. [`LineCounts`] is the same table
+//! counting items per line, grown as needed.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -101,6 +102,74 @@ impl LineTable {
     pub fn clear(&mut self) {
         self.slots.fill(EMPTY);
     }
+
+    /// Makes `entry` the one handling `line`, which an entry handles.
+    fn replace(&mut self, line: u64, entry: usize) {
+        let i = self.slot(line).expect("the line is in the table");
+        self.slots[i] = Self::pack(line, entry);
+    }
+
+    /// How many lines the table was made for.
+    fn capacity(&self) -> usize {
+        self.slots.len() / 4
+    }
+
+    /// Every (line, entry) pair, in no particular order.
+    fn pairs(&self) -> impl Iterator<Item = (u64, usize)> + '_ {
+        self.slots.iter().filter(|&&s| s != EMPTY).map(|&s| (Self::line_of(s), s as u32 as usize))
+    }
+}
+
+/// How many of a changing set of items (requests waiting for a resource) are for each line:
+/// a [`LineTable`] holding counts instead of entries, grown (doubled) when it fills, so that
+/// "is anything waiting for this line?" never costs a scan of the items.
+#[derive(Clone, Debug)]
+pub struct LineCounts {
+    table: LineTable,
+    lines: usize,
+}
+
+impl LineCounts {
+    /// Room for `lines` distinct lines before it first grows.
+    pub fn new(lines: usize) -> Self {
+        LineCounts { table: LineTable::new(lines), lines: 0 }
+    }
+
+    /// Items for `line`.
+    #[inline]
+    pub fn get(&self, line: u64) -> usize {
+        self.table.get(line).unwrap_or(0)
+    }
+
+    /// One more item for `line`.
+    pub fn add(&mut self, line: u64) {
+        match self.table.get(line) {
+            Some(n) => self.table.replace(line, n + 1),
+            None => {
+                if self.lines == self.table.capacity() {
+                    let mut bigger = LineTable::new(2 * self.table.capacity().max(1));
+                    for (l, n) in self.table.pairs() {
+                        bigger.insert(l, n);
+                    }
+                    self.table = bigger;
+                }
+                self.table.insert(line, 1);
+                self.lines += 1;
+            }
+        }
+    }
+
+    /// One item fewer for `line`, which has one at least.
+    pub fn remove_one(&mut self, line: u64) {
+        match self.table.get(line) {
+            Some(1) => {
+                self.table.remove(line);
+                self.lines -= 1;
+            }
+            Some(n) => self.table.replace(line, n - 1),
+            None => debug_assert!(false, "no item for line {line}"),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -138,5 +207,34 @@ mod tests {
                 assert_eq!(table.get(l), Some(e));
             }
         }
+    }
+
+    /// Random adds and removals, over more lines than the counts start with room for, agree
+    /// with a plain list of lines: the counts grow and forget a line whose count reaches zero.
+    #[test]
+    fn counts_agree_with_a_list_as_they_grow_and_shrink() {
+        let mut counts = LineCounts::new(2);
+        let mut list: Vec<u64> = Vec::new();
+        let mut rng = SplitMix64::new(7);
+        for step in 0..20_000 {
+            let line = rng.below(300) * if step % 3 == 0 { 1 << 20 } else { 1 };
+            if rng.below(2) == 0 && list.contains(&line) {
+                counts.remove_one(line);
+                let k = list.iter().position(|&l| l == line).unwrap();
+                list.swap_remove(k);
+            } else {
+                counts.add(line);
+                list.push(line);
+            }
+            for probe in [line, line + 1, line ^ (1 << 20)] {
+                assert_eq!(
+                    counts.get(probe),
+                    list.iter().filter(|&&l| l == probe).count(),
+                    "line {probe} after step {step}"
+                );
+            }
+        }
+        let distinct = list.iter().collect::<alloc::collections::BTreeSet<_>>().len();
+        assert_eq!(counts.lines, distinct);
     }
 }
