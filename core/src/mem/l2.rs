@@ -15,6 +15,7 @@
 
 use core::mem::size_of;
 
+use alloc::collections::VecDeque;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -149,8 +150,9 @@ pub struct L2Bank {
     free_mshrs: Vec<u32>,
     mshrs: Vec<Mshr>,
     /// Requests that found no MSHR (or no merge slot), oldest first, retried when one frees,
-    /// with the first tag entry of their set (each is retried many times).
-    waiting: Vec<(L2Request, usize)>,
+    /// with the first tag entry of their set (each is retried many times). A deque: those
+    /// served are mostly near the front, so closing their gap moves the few ahead of them.
+    waiting: VecDeque<(L2Request, usize)>,
     /// How many of `waiting` are for each line.
     waiting_lines: LineCounts,
     /// How many of `waiting` are for a line an MSHR is fetching: with no MSHR free, only those
@@ -209,7 +211,7 @@ impl L2Bank {
             mshrs: (0..l2.mshr_entries)
                 .map(|_| Mshr { dirty_on_fill: 0, fetching: 0, arrived: 0, waiters: Vec::new() })
                 .collect(),
-            waiting: Vec::new(),
+            waiting: VecDeque::new(),
             waiting_lines: LineCounts::new(l2.mshr_entries as usize),
             waiting_on_mshrs: 0,
             #[cfg(test)]
@@ -350,7 +352,7 @@ impl L2Bank {
         if self.mshr_of(request.line).is_some() {
             self.waiting_on_mshrs += 1;
         }
-        self.waiting.push((request, base));
+        self.waiting.push_back((request, base));
     }
 
     fn channel(&self, dram: &Dram) -> u32 {
