@@ -2,27 +2,35 @@
 //! in the order they were scheduled.
 //!
 //! Almost every event falls due within a few hundred cycles of being scheduled, so the queue
-//! is a calendar: one FIFO list per cycle for a window of [`WINDOW`] cycles starting at the
-//! cycle being drained, plus a binary heap for the rare event beyond the window. A far event
-//! joins its cycle's list the moment the window reaches that cycle, before anything else can
-//! be scheduled for it, so the order is exactly that of one heap keyed on (cycle, scheduling
-//! order). Scheduling and taking an event cost O(1); nodes are recycled, so once the queue has
-//! reached its peak size it allocates nothing.
+//! is a calendar in two levels. Time is cut into buckets of [`BUCKET`] cycles. The bucket of
+//! the cycle being drained and the next one are the near window: one FIFO list per cycle. The
+//! [`BUCKETS`] buckets after those are far: one FIFO list per bucket, in scheduling order. The
+//! rare event beyond those waits in a binary heap. When the window moves on, each far bucket it
+//! now covers is spread into the per-cycle lists, and each heap event it now covers joins its
+//! bucket (or cycle), before anything else can be scheduled there; so the order is exactly that
+//! of one heap keyed on (cycle, scheduling order). Scheduling an event costs O(1), and taking
+//! one O(1) amortised; nodes are recycled, so once the queue has reached its peak size it
+//! allocates nothing. (Saturated DRAM can schedule replies a hundred thousand cycles ahead:
+//! those are the far buckets' business, not a heap's.)
 
 use alloc::collections::BinaryHeap;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
-/// Cycles covered by the per-cycle lists (a power of two).
-const WINDOW: usize = 2048;
+/// Cycles per bucket (a power of two).
+const BUCKET: u64 = 1024;
+/// Cycles covered by the per-cycle lists: the current bucket and the next.
+const WINDOW: usize = 2 * BUCKET as usize;
 const WORDS: usize = WINDOW / 64;
+/// Far buckets, after the window's two (a power of two).
+const BUCKETS: u64 = 512;
 const NIL: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug)]
 struct Node<T> {
     event: T,
-    /// Next node of the same cycle's list, or of the free list.
+    /// Next node of the same list, or of the free list.
     next: u32,
 }
 
@@ -34,22 +42,32 @@ struct List {
 
 const EMPTY: List = List { head: NIL, tail: NIL };
 
-/// An event beyond the window; `seq` keeps the scheduling order among those of one cycle.
+/// A far bucket: its events in scheduling order, each node paired with its cycle in `cycles`.
+#[derive(Clone, Copy, Debug)]
+struct Bucket {
+    list: List,
+    /// The earliest cycle of its events.
+    earliest: u64,
+}
+
+const EMPTY_BUCKET: Bucket = Bucket { list: EMPTY, earliest: u64::MAX };
+
+/// An event beyond the far buckets; `seq` keeps the scheduling order among those of one cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Far {
+struct Beyond {
     at: u64,
     seq: u64,
     node: u32,
 }
 
-impl Ord for Far {
+impl Ord for Beyond {
     // Reversed: the heap's top is the earliest.
     fn cmp(&self, other: &Self) -> Ordering {
         (other.at, other.seq).cmp(&(self.at, self.seq))
     }
 }
 
-impl PartialOrd for Far {
+impl PartialOrd for Beyond {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
@@ -59,8 +77,11 @@ impl PartialOrd for Far {
 #[derive(Clone, Debug)]
 pub struct EventQueue<T> {
     nodes: Vec<Node<T>>,
+    /// Each node's cycle, kept while it waits in a far bucket.
+    cycles: Vec<u64>,
     free: u32,
-    /// List `c % WINDOW` holds the events due at cycle `c`, for `c` in `[base, base + WINDOW)`.
+    /// List `c % WINDOW` holds the events due at cycle `c`, for `c` in the window: the buckets
+    /// `base / BUCKET` and the one after.
     lists: Vec<List>,
     /// Bit `i` is set while list `i` is not empty.
     occupied: [u64; WORDS],
@@ -68,9 +89,14 @@ pub struct EventQueue<T> {
     base: u64,
     /// Events in the lists.
     near: usize,
-    /// Events due at `base + WINDOW` or later.
-    far: BinaryHeap<Far>,
-    far_seq: u64,
+    /// Bucket `b % BUCKETS` holds the events due in bucket `b`, for the `BUCKETS` buckets after
+    /// the window.
+    buckets: Vec<Bucket>,
+    /// Events in the far buckets.
+    bucketed: usize,
+    /// Events due after the far buckets.
+    beyond: BinaryHeap<Beyond>,
+    beyond_seq: u64,
 }
 
 impl<T: Copy> Default for EventQueue<T> {
@@ -84,19 +110,27 @@ impl<T: Copy> EventQueue<T> {
     pub fn new() -> Self {
         EventQueue {
             nodes: Vec::new(),
+            cycles: Vec::new(),
             free: NIL,
             lists: vec![EMPTY; WINDOW],
             occupied: [0; WORDS],
             base: 0,
             near: 0,
-            far: BinaryHeap::new(),
-            far_seq: 0,
+            buckets: vec![EMPTY_BUCKET; BUCKETS as usize],
+            bucketed: 0,
+            beyond: BinaryHeap::new(),
+            beyond_seq: 0,
         }
     }
 
     /// Whether no event is pending.
     pub fn is_empty(&self) -> bool {
-        self.near == 0 && self.far.is_empty()
+        self.near == 0 && self.bucketed == 0 && self.beyond.is_empty()
+    }
+
+    /// The first bucket after the window.
+    fn first_far_bucket(&self) -> u64 {
+        self.base / BUCKET + 2
     }
 
     /// Schedules `event` at cycle `at`, after every event already scheduled for `at`. `at` must
@@ -106,19 +140,46 @@ impl<T: Copy> EventQueue<T> {
         debug_assert!(at >= self.base, "event scheduled at {at}, before cycle {}", self.base);
         let at = at.max(self.base);
         let node = self.alloc(event);
-        if at - self.base < WINDOW as u64 {
+        self.place(at, node);
+    }
+
+    /// Puts `node`, due at `at`, where the window says: its cycle's list, its far bucket, or
+    /// beyond.
+    fn place(&mut self, at: u64, node: u32) {
+        let first = self.first_far_bucket();
+        let bucket = at / BUCKET;
+        if bucket < first {
             self.link(at, node);
+        } else if bucket < first + BUCKETS {
+            self.cycles[node as usize] = at;
+            let b = &mut self.buckets[(bucket % BUCKETS) as usize];
+            b.earliest = b.earliest.min(at);
+            append(&mut self.nodes, &mut b.list, node);
+            self.bucketed += 1;
         } else {
-            self.far_seq += 1;
-            self.far.push(Far { at, seq: self.far_seq, node });
+            self.beyond_seq += 1;
+            self.beyond.push(Beyond { at, seq: self.beyond_seq, node });
         }
     }
 
     /// The cycle of the earliest pending event.
     pub fn next_due(&self) -> Option<u64> {
-        if self.near == 0 {
-            return self.far.peek().map(|f| f.at);
+        if self.near > 0 {
+            return self.next_near();
         }
+        if self.bucketed > 0 {
+            let first = self.first_far_bucket();
+            let found = (first..first + BUCKETS)
+                .map(|b| self.buckets[(b % BUCKETS) as usize].earliest)
+                .find(|&e| e != u64::MAX);
+            debug_assert!(found.is_some(), "{} events in far buckets but none found", self.bucketed);
+            return found;
+        }
+        self.beyond.peek().map(|f| f.at)
+    }
+
+    /// The earliest cycle with an event in the lists, of which there is one at least.
+    fn next_near(&self) -> Option<u64> {
         let start = self.base as usize % WINDOW;
         let (word, bit) = (start / 64, start % 64);
         // From `start` to the end of the window's ring, then around to `start` again.
@@ -167,22 +228,44 @@ impl<T: Copy> EventQueue<T> {
         }
     }
 
-    /// Moves the window to start at `to` (every list before it is empty), pulling in the far
-    /// events it now covers, in their order.
+    /// Moves the window to start at `to` (every list before it is empty): the far buckets it
+    /// now covers are spread into the lists, then the events beyond that the far buckets now
+    /// cover join them, each in its order.
     fn advance(&mut self, to: u64) {
+        let (old_first, old_end) = (self.first_far_bucket(), self.first_far_bucket() + BUCKETS);
         self.base = to;
-        while let Some(f) = self.far.peek().copied() {
-            if f.at - to >= WINDOW as u64 {
+        let first = self.first_far_bucket();
+        if first == old_first {
+            return;
+        }
+        if self.bucketed > 0 {
+            for bucket in old_first..first.min(old_end) {
+                let slot = (bucket % BUCKETS) as usize;
+                let list = core::mem::replace(&mut self.buckets[slot], EMPTY_BUCKET).list;
+                let mut node = list.head;
+                while node != NIL {
+                    let next = self.nodes[node as usize].next;
+                    self.nodes[node as usize].next = NIL;
+                    self.bucketed -= 1;
+                    self.link(self.cycles[node as usize], node);
+                    node = next;
+                }
+            }
+        }
+        let end = first + BUCKETS;
+        while let Some(f) = self.beyond.peek().copied() {
+            if f.at / BUCKET >= end {
                 break;
             }
-            self.far.pop();
-            self.link(f.at, f.node);
+            self.beyond.pop();
+            self.place(f.at, f.node);
         }
     }
 
     fn alloc(&mut self, event: T) -> u32 {
         if self.free == NIL {
             self.nodes.push(Node { event, next: NIL });
+            self.cycles.push(0);
             return self.nodes.len() as u32 - 1;
         }
         let node = self.free;
@@ -194,16 +277,22 @@ impl<T: Copy> EventQueue<T> {
     /// Appends `node` to the list of cycle `at` (inside the window).
     fn link(&mut self, at: u64, node: u32) {
         let i = at as usize % WINDOW;
-        let list = &mut self.lists[i];
-        if list.tail == NIL {
-            list.head = node;
+        if self.lists[i].tail == NIL {
             self.occupied[i / 64] |= 1 << (i % 64);
-        } else {
-            self.nodes[list.tail as usize].next = node;
         }
-        list.tail = node;
+        append(&mut self.nodes, &mut self.lists[i], node);
         self.near += 1;
     }
+}
+
+/// Appends `node` (whose `next` is NIL) to `list`.
+fn append<T>(nodes: &mut [Node<T>], list: &mut List, node: u32) {
+    if list.tail == NIL {
+        list.head = node;
+    } else {
+        nodes[list.tail as usize].next = node;
+    }
+    list.tail = node;
 }
 
 #[cfg(test)]
@@ -237,12 +326,16 @@ mod tests {
         let mut seq = 0u64;
         let mut now = 0u64;
         for step in 0..20_000u32 {
-            // Mostly near events, some at the current cycle, some far beyond the window.
+            // Mostly near events, some at the current cycle, some at the window's edge, some
+            // in the far buckets and some beyond them.
+            let beyond = (BUCKETS + 2) * BUCKET;
             for _ in 0..rng.next_u64() % 4 {
-                let delay = match rng.next_u64() % 10 {
+                let delay = match rng.next_u64() % 12 {
                     0 => 0,
                     1 => WINDOW as u64 - 1 + rng.next_u64() % 3,
                     2 => rng.next_u64() % (5 * WINDOW as u64),
+                    3 => beyond - 2 * BUCKET + rng.next_u64() % (4 * BUCKET),
+                    4 => rng.next_u64() % (2 * beyond),
                     _ => rng.next_u64() % 300,
                 };
                 seq += 1;
@@ -250,9 +343,10 @@ mod tests {
                 heap.push(Reverse((now + delay, seq, step)));
             }
             drain(&mut q, &mut heap, now);
-            // Step by one, or jump to the next event as the engine does when idle.
-            now = match (rng.next_u64() % 3, q.next_due()) {
-                (0, Some(at)) => at.max(now + 1),
+            // Step by one, or jump to the next event as the engine does when idle, or further.
+            now = match (rng.next_u64() % 40, q.next_due()) {
+                (0, _) => now + rng.next_u64() % (3 * beyond),
+                (1..=12, Some(at)) => at.max(now + 1),
                 _ => now + 1,
             };
         }
@@ -273,6 +367,27 @@ mod tests {
         assert_eq!(q.next_due(), Some(far - 1));
         let order: Vec<_> = core::iter::from_fn(|| q.pop_due(far)).collect();
         assert_eq!(order, [(far - 1, 0), (far, 1), (far, 2), (far, 3)]);
+        assert!(q.is_empty());
+    }
+
+    #[test]
+    fn same_cycle_events_keep_their_order_from_beyond_through_a_far_bucket_to_the_window() {
+        let mut q = EventQueue::new();
+        let at = (BUCKETS + 5) * BUCKET + 7;
+        q.push(at, 1);
+        q.push(at, 2);
+        assert_eq!(q.beyond.len(), 2, "scheduled beyond the far buckets");
+        // The far buckets now reach `at`: the heap's two join their bucket, the new one after.
+        assert_eq!(q.pop_due(4 * BUCKET), None);
+        q.push(at, 3);
+        assert_eq!((q.beyond.len(), q.bucketed), (0, 3));
+        // The window now reaches `at`.
+        assert_eq!(q.pop_due(at - BUCKET), None);
+        q.push(at, 4);
+        assert_eq!((q.bucketed, q.near), (0, 4));
+        assert_eq!(q.next_due(), Some(at));
+        let order: Vec<_> = core::iter::from_fn(|| q.pop_due(at)).collect();
+        assert_eq!(order, [(at, 1), (at, 2), (at, 3), (at, 4)]);
         assert!(q.is_empty());
     }
 }
