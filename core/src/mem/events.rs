@@ -10,7 +10,8 @@
 //! bucket (or cycle), before anything else can be scheduled there; so the order is exactly that
 //! of one heap keyed on (cycle, scheduling order). Scheduling an event costs O(1), and taking
 //! one O(1) amortised; nodes are recycled, so once the queue has reached its peak size it
-//! allocates nothing. (Saturated DRAM can schedule replies a hundred thousand cycles ahead:
+//! allocates nothing. (Where stores come faster than the L2 banks' network ports take them, as
+//! in memcached's first two kernels, their arrivals are scheduled up to 260 000 cycles ahead:
 //! those are the far buckets' business, not a heap's.)
 
 use alloc::collections::BinaryHeap;
