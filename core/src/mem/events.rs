@@ -88,6 +88,8 @@ pub struct EventQueue<T> {
     occupied: [u64; WORDS],
     /// The earliest cycle any event can still be due (events are never scheduled before it).
     base: u64,
+    /// The first bucket after the window (`base / BUCKET + 2`).
+    first_far: u64,
     /// Events in the lists.
     near: usize,
     /// Bucket `b % BUCKETS` holds the events due in bucket `b`, for the `BUCKETS` buckets after
@@ -116,6 +118,7 @@ impl<T: Copy> EventQueue<T> {
             lists: vec![EMPTY; WINDOW],
             occupied: [0; WORDS],
             base: 0,
+            first_far: 2,
             near: 0,
             buckets: vec![EMPTY_BUCKET; BUCKETS as usize],
             bucketed: 0,
@@ -129,11 +132,6 @@ impl<T: Copy> EventQueue<T> {
         self.near == 0 && self.bucketed == 0 && self.beyond.is_empty()
     }
 
-    /// The first bucket after the window.
-    fn first_far_bucket(&self) -> u64 {
-        self.base / BUCKET + 2
-    }
-
     /// Schedules `event` at cycle `at`, after every event already scheduled for `at`. `at` must
     /// not be earlier than the cycle last passed to [`EventQueue::pop_due`] (the engine never
     /// schedules into the past).
@@ -141,17 +139,19 @@ impl<T: Copy> EventQueue<T> {
         debug_assert!(at >= self.base, "event scheduled at {at}, before cycle {}", self.base);
         let at = at.max(self.base);
         let node = self.alloc(event);
-        self.place(at, node);
+        if at / BUCKET < self.first_far {
+            self.link(at, node);
+        } else {
+            self.place_far(at, node);
+        }
     }
 
-    /// Puts `node`, due at `at`, where the window says: its cycle's list, its far bucket, or
-    /// beyond.
-    fn place(&mut self, at: u64, node: u32) {
-        let first = self.first_far_bucket();
+    /// Puts `node`, due at `at` after the window, in its far bucket or beyond. (Kept out of
+    /// line: the common push stays small.)
+    #[inline(never)]
+    fn place_far(&mut self, at: u64, node: u32) {
         let bucket = at / BUCKET;
-        if bucket < first {
-            self.link(at, node);
-        } else if bucket < first + BUCKETS {
+        if bucket < self.first_far + BUCKETS {
             self.cycles[node as usize] = at;
             let b = &mut self.buckets[(bucket % BUCKETS) as usize];
             b.earliest = b.earliest.min(at);
@@ -164,12 +164,19 @@ impl<T: Copy> EventQueue<T> {
     }
 
     /// The cycle of the earliest pending event.
+    #[inline]
     pub fn next_due(&self) -> Option<u64> {
         if self.near > 0 {
             return self.next_near();
         }
+        self.next_far()
+    }
+
+    /// The earliest cycle of an event after the window, the lists being empty.
+    #[inline(never)]
+    fn next_far(&self) -> Option<u64> {
         if self.bucketed > 0 {
-            let first = self.first_far_bucket();
+            let first = self.first_far;
             let found = (first..first + BUCKETS)
                 .map(|b| self.buckets[(b % BUCKETS) as usize].earliest)
                 .find(|&e| e != u64::MAX);
@@ -180,6 +187,7 @@ impl<T: Copy> EventQueue<T> {
     }
 
     /// The earliest cycle with an event in the lists, of which there is one at least.
+    #[inline]
     fn next_near(&self) -> Option<u64> {
         let start = self.base as usize % WINDOW;
         let (word, bit) = (start / 64, start % 64);
@@ -233,12 +241,18 @@ impl<T: Copy> EventQueue<T> {
     /// now covers are spread into the lists, then the events beyond that the far buckets now
     /// cover join them, each in its order.
     fn advance(&mut self, to: u64) {
-        let (old_first, old_end) = (self.first_far_bucket(), self.first_far_bucket() + BUCKETS);
         self.base = to;
-        let first = self.first_far_bucket();
-        if first == old_first {
-            return;
+        let first = to / BUCKET + 2;
+        if first != self.first_far {
+            self.move_window(first);
         }
+    }
+
+    /// The window's far edge moves to bucket `first`.
+    #[inline(never)]
+    fn move_window(&mut self, first: u64) {
+        let (old_first, old_end) = (self.first_far, self.first_far + BUCKETS);
+        self.first_far = first;
         if self.bucketed > 0 {
             for bucket in old_first..first.min(old_end) {
                 let slot = (bucket % BUCKETS) as usize;
@@ -259,7 +273,11 @@ impl<T: Copy> EventQueue<T> {
                 break;
             }
             self.beyond.pop();
-            self.place(f.at, f.node);
+            if f.at / BUCKET < first {
+                self.link(f.at, f.node);
+            } else {
+                self.place_far(f.at, f.node);
+            }
         }
     }
 
