@@ -545,6 +545,11 @@ impl L2Bank {
         runs: &mut [KernelReport],
     ) {
         let mut waiting = core::mem::take(&mut self.waiting);
+        debug_assert_eq!(
+            self.waiting_on_mshrs,
+            waiting.iter().filter(|(r, _)| self.mshr_of(r.line).is_some()).count(),
+            "waiting requests counted as on an MSHR"
+        );
         let skip_absent = !self.stored_since_retry;
         // Requests for `filled` not yet passed, and requests passed and kept whose line is being
         // fetched (it stays so: no MSHR frees during a retry). A request for `filled` whose
