@@ -164,23 +164,28 @@ fn bank_of(word: u32, banks: u32) -> usize {
     }
 }
 
-/// [`bank_conflict_degree`] when some bank holds two distinct words: counts every bank's.
+/// [`bank_conflict_degree`] when some bank holds two distinct words: counts every bank's,
+/// the words sorted so that each distinct one is counted once.
 fn conflicted_degree(mask: u32, addresses: &[u32; LANES], banks: u32) -> u32 {
-    let mut words: [u32; LANES] = [u32::MAX; LANES];
+    let mut words = [0u32; LANES];
     let mut count = 0usize;
     let mut m = mask;
     while m != 0 {
         let lane = m.trailing_zeros() as usize;
         m &= m - 1;
-        let word = addresses[lane] / 4;
-        if !words[..count].contains(&word) {
-            words[count] = word;
-            count += 1;
-        }
+        words[count] = addresses[lane] / 4;
+        count += 1;
     }
+    let words = &mut words[..count];
+    words.sort_unstable();
     let mut per_bank = [0u32; 64];
     let mut degree = 0;
-    for &word in &words[..count] {
+    let mut previous = None;
+    for &word in words.iter() {
+        if previous == Some(word) {
+            continue;
+        }
+        previous = Some(word);
         let bank = bank_of(word, banks);
         per_bank[bank] += 1;
         degree = degree.max(per_bank[bank]);
