@@ -14,6 +14,7 @@
 //! in memcached's first two kernels, their arrivals are scheduled up to 260 000 cycles ahead:
 //! those are the far buckets' business, not a heap's.)
 
+use alloc::boxed::Box;
 use alloc::collections::BinaryHeap;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -44,6 +45,52 @@ struct List {
 }
 
 const EMPTY: List = List { head: NIL, tail: NIL };
+
+/// log2 of the nodes in a chunk (in unit tests, small chunks, so that the tests cross them).
+#[cfg(not(test))]
+const CHUNK_BITS: u32 = 12;
+#[cfg(test)]
+const CHUNK_BITS: u32 = 5;
+const CHUNK: usize = 1 << CHUNK_BITS;
+
+/// Every node, in chunks of `1 << CHUNK_BITS` that never move: grown a chunk at a time, the
+/// pool never copies itself into a larger block and frees the old one. (In WebAssembly freed
+/// blocks stay part of the memory, which never shrinks: a doubling vector of a million pending
+/// events would leave 3 + 6 + 12 + 24 MiB behind its last 48.)
+#[derive(Clone, Debug)]
+struct Nodes<T> {
+    chunks: Vec<Box<[Node<T>; CHUNK]>>,
+    len: u32,
+}
+
+impl<T: Copy> Nodes<T> {
+    /// Adds `node`, returning its index.
+    fn push(&mut self, node: Node<T>) -> u32 {
+        let index = self.len;
+        if index as usize >> CHUNK_BITS == self.chunks.len() {
+            let chunk: Box<[Node<T>]> = vec![node; CHUNK].into_boxed_slice();
+            self.chunks.push(chunk.try_into().unwrap_or_else(|_| unreachable!("a chunk's length")));
+        }
+        self[index] = node;
+        self.len += 1;
+        index
+    }
+}
+
+impl<T> core::ops::Index<u32> for Nodes<T> {
+    type Output = Node<T>;
+    #[inline]
+    fn index(&self, i: u32) -> &Node<T> {
+        &self.chunks[(i >> CHUNK_BITS) as usize][i as usize % CHUNK]
+    }
+}
+
+impl<T> core::ops::IndexMut<u32> for Nodes<T> {
+    #[inline]
+    fn index_mut(&mut self, i: u32) -> &mut Node<T> {
+        &mut self.chunks[(i >> CHUNK_BITS) as usize][i as usize % CHUNK]
+    }
+}
 
 /// A far bucket: its events in scheduling order.
 #[derive(Clone, Copy, Debug)]
@@ -79,7 +126,7 @@ impl PartialOrd for Beyond {
 /// Events of type `T` keyed by the cycle they fall due.
 #[derive(Clone, Debug)]
 pub struct EventQueue<T> {
-    nodes: Vec<Node<T>>,
+    nodes: Nodes<T>,
     free: u32,
     /// List `c % WINDOW` holds the events due at cycle `c`, for `c` in the window: the buckets
     /// `base / BUCKET` and the one after.
@@ -112,7 +159,7 @@ impl<T: Copy> EventQueue<T> {
     /// An empty queue at cycle 0.
     pub fn new() -> Self {
         EventQueue {
-            nodes: Vec::new(),
+            nodes: Nodes { chunks: Vec::new(), len: 0 },
             free: NIL,
             lists: vec![EMPTY; WINDOW],
             occupied: [0; WORDS],
@@ -151,7 +198,7 @@ impl<T: Copy> EventQueue<T> {
     fn place_far(&mut self, at: u64, node: u32) {
         let bucket = at / BUCKET;
         if bucket < self.first_far + BUCKETS {
-            self.nodes[node as usize].in_bucket = (at % BUCKET) as u32;
+            self.nodes[node].in_bucket = (at % BUCKET) as u32;
             let b = &mut self.buckets[(bucket % BUCKETS) as usize];
             b.earliest = b.earliest.min(at);
             append(&mut self.nodes, &mut b.list, node);
@@ -216,13 +263,13 @@ impl<T: Copy> EventQueue<T> {
             let i = self.base as usize % WINDOW;
             let head = self.lists[i].head;
             if head != NIL {
-                let Node { event, next, .. } = self.nodes[head as usize];
+                let Node { event, next, .. } = self.nodes[head];
                 self.lists[i].head = next;
                 if next == NIL {
                     self.lists[i].tail = NIL;
                     self.occupied[i / 64] &= !(1 << (i % 64));
                 }
-                self.nodes[head as usize].next = self.free;
+                self.nodes[head].next = self.free;
                 self.free = head;
                 self.near -= 1;
                 return Some((self.base, event));
@@ -258,8 +305,8 @@ impl<T: Copy> EventQueue<T> {
                 let list = core::mem::replace(&mut self.buckets[slot], EMPTY_BUCKET).list;
                 let mut node = list.head;
                 while node != NIL {
-                    let Node { next, in_bucket, .. } = self.nodes[node as usize];
-                    self.nodes[node as usize].next = NIL;
+                    let Node { next, in_bucket, .. } = self.nodes[node];
+                    self.nodes[node].next = NIL;
                     self.bucketed -= 1;
                     self.link(bucket * BUCKET + u64::from(in_bucket), node);
                     node = next;
@@ -282,12 +329,11 @@ impl<T: Copy> EventQueue<T> {
 
     fn alloc(&mut self, event: T) -> u32 {
         if self.free == NIL {
-            self.nodes.push(Node { event, next: NIL, in_bucket: 0 });
-            return self.nodes.len() as u32 - 1;
+            return self.nodes.push(Node { event, next: NIL, in_bucket: 0 });
         }
         let node = self.free;
-        self.free = self.nodes[node as usize].next;
-        self.nodes[node as usize] = Node { event, next: NIL, in_bucket: 0 };
+        self.free = self.nodes[node].next;
+        self.nodes[node] = Node { event, next: NIL, in_bucket: 0 };
         node
     }
 
@@ -303,11 +349,11 @@ impl<T: Copy> EventQueue<T> {
 }
 
 /// Appends `node` (whose `next` is NIL) to `list`.
-fn append<T>(nodes: &mut [Node<T>], list: &mut List, node: u32) {
+fn append<T: Copy>(nodes: &mut Nodes<T>, list: &mut List, node: u32) {
     if list.tail == NIL {
         list.head = node;
     } else {
-        nodes[list.tail as usize].next = node;
+        nodes[list.tail].next = node;
     }
     list.tail = node;
 }
@@ -367,6 +413,7 @@ mod tests {
                 _ => now + 1,
             };
         }
+        assert!(q.nodes.chunks.len() > 1, "the nodes fit one chunk");
         drain(&mut q, &mut heap, u64::MAX);
         assert!(q.is_empty());
     }
