@@ -185,6 +185,12 @@ impl<T: Copy> EventQueue<T> {
         debug_assert!(at >= self.base, "event scheduled at {at}, before cycle {}", self.base);
         let at = at.max(self.base);
         let node = self.alloc(event);
+        self.place(at, node);
+    }
+
+    /// Puts `node`, due at `at`, in its cycle's list if the window covers `at`, else further.
+    #[inline]
+    fn place(&mut self, at: u64, node: u32) {
         if at / BUCKET < self.first_far {
             self.link(at, node);
         } else {
@@ -319,11 +325,7 @@ impl<T: Copy> EventQueue<T> {
                 break;
             }
             self.beyond.pop();
-            if f.at / BUCKET < first {
-                self.link(f.at, f.node);
-            } else {
-                self.place_far(f.at, f.node);
-            }
+            self.place(f.at, f.node);
         }
     }
 
