@@ -946,12 +946,18 @@ impl Simulation {
                     self.send_replies(bank, &out);
                 }
                 MemEvent::ArriveSm { sm, line, sectors, atomic, token } => {
-                    self.wake(sm as usize, at);
+                    let i = sm as usize;
+                    self.l1_totals.touch(i);
+                    self.sms[i].settle_lsu(at, &mut self.kernels);
                     if atomic {
-                        self.sms[sm as usize].atomic_reply(at, token);
+                        self.sms[i].atomic_reply(at, token);
                     } else {
-                        self.sms[sm as usize].fill(at, line, sectors, token, &mut self.woken, &mut self.kernels);
+                        self.sms[i].fill(at, line, sectors, token, &mut self.woken, &mut self.kernels);
                     }
+                    // Most replies in a memory-bound run leave the SM with nothing to do at
+                    // once (a load still waits for other lines, the LSU for a way in a full set).
+                    let next = self.sms[i].next_cycle_after_reply(at);
+                    self.sm_wake.lower(i, next);
                 }
             }
             self.l2_out = out;

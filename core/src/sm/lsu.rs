@@ -100,6 +100,8 @@ struct Blocked {
     /// The warp and line of the request, for the event stream.
     warp: WarpSlot,
     line: u64,
+    /// The L1 set of `line`.
+    set: u32,
 }
 
 impl Blocked {
@@ -198,6 +200,25 @@ impl Lsu {
         if let Some(mut blocked) = self.blocked.take() {
             blocked.count_until(retry, l1, tally);
         }
+    }
+
+    /// A fill reached the L1 at `now`: the head request is retried from `now`, unless it is a
+    /// load turned away for want of a way whose set the fill left full (the retry would fail the
+    /// same way; a fill into another set is the common case for loads whose lines crowd a few
+    /// sets). It then waits on, its attempts counted as they pass. Not where fills occupy the
+    /// data array: there a retry first waits for the array, cycles that are not failed attempts.
+    pub fn fill_may_unblock(&mut self, now: u64, l1: &mut L1Cache, tally: &mut Tally<'_>) {
+        if let (Some(blocked), State::Global { kind: RequestKind::Load, route: LoadRoute::L1, .. }) =
+            (&self.blocked, self.state)
+        {
+            let still_failing = blocked.reason == FailReason::LineAlloc
+                && self.fill_bytes_per_cycle == 0
+                && l1.still_no_way_for(blocked.set, blocked.line);
+            if still_failing {
+                return;
+            }
+        }
+        self.unblock(now, l1, tally);
     }
 
     /// A miss request left the queue at `now`. A head request blocked on the full queue is
@@ -321,8 +342,15 @@ impl Lsu {
                         // A redirected or bypassing load's failure is retried every cycle:
                         // `load_doomed` foresees only the L1's.
                         if self.may_block && plain {
-                            self.blocked =
-                                Some(Blocked { reason: cause, since: now, counted: true, kernel, warp, line });
+                            self.blocked = Some(Blocked {
+                                reason: cause,
+                                since: now,
+                                counted: true,
+                                kernel,
+                                warp,
+                                line,
+                                set: request.set,
+                            });
                         }
                         return;
                     }
@@ -394,8 +422,9 @@ impl Lsu {
                 // L1 before the next cycle's attempt: if it must fail, wait from now.
                 if self.may_block && kind == RequestKind::Load && plain {
                     if let Some(reason) = l1.load_doomed(following.set, following.line) {
-                        let (warp, line) = (warp, following.line);
-                        self.blocked = Some(Blocked { reason, since: now + 1, counted: false, kernel, warp, line });
+                        let (warp, line, set) = (warp, following.line, following.set);
+                        self.blocked =
+                            Some(Blocked { reason, since: now + 1, counted: false, kernel, warp, line, set });
                     }
                 }
             }

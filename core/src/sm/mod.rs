@@ -702,7 +702,7 @@ impl Sm {
         }
         self.tell(now, SmEvent::Fill { line });
         // The fill freed an MSHR and un-reserved a line: the LSU may proceed this cycle.
-        self.with_lsu(now, runs, |lsu, l1, _, tally| lsu.unblock(now, l1, tally));
+        self.with_lsu(now, runs, |lsu, l1, _, tally| lsu.fill_may_unblock(now, l1, tally));
         for &token in woken.iter() {
             self.loads.answer(token, now);
         }
@@ -717,6 +717,19 @@ impl Sm {
             release(warps, schedulers, w, reg, pair, at);
             listeners.hear(SmEvent::LoadComplete { slot: w, at });
         });
+    }
+
+    /// The first cycle from `now` on at which the SM must run, after a reply changed it at
+    /// `now`. A cycle in which its LSU has nothing to present and every scheduler sleeps
+    /// changes nothing: it only counts each scheduler's last stall reason, as a dormant SM's
+    /// catch-up does. So a reply that only fills a line or counts down a load, leaving the LSU
+    /// blocked, need not wake the SM. (A reply releases the loads it completes itself, adds no
+    /// miss request, and the SM's own wake-up already covers those waiting.)
+    pub fn next_cycle_after_reply(&self, now: u64) -> u64 {
+        if self.lsu.active() {
+            return now;
+        }
+        self.schedulers.iter().map(|s| s.sleep_until).min().unwrap_or(u64::MAX).max(now)
     }
 
     /// An atomic's reply reached the SM at `now`.
@@ -801,6 +814,15 @@ impl Sm {
         let held_back = self.blocked_by.as_mut().map_or(0, |b| b.count(cycles));
         charge(&self.last_reasons, held_back, self.accounted_to, cycles);
         self.accounted_to = now;
+    }
+
+    /// Counts the LSU's foreseen failed attempts before `now`, as [`Sm::catch_up`] does first,
+    /// for a reply about to change the LSU at `now`. The stall cycles of the dormant stretch
+    /// wait for the next catch-up: a reply changes no scheduler's last stall reason.
+    pub fn settle_lsu(&mut self, now: u64, runs: &mut [KernelReport]) {
+        if now > self.accounted_to {
+            self.with_lsu(now, runs, |lsu, l1, _, tally| lsu.settle(now, l1, tally));
+        }
     }
 
     /// Notes whom scheduler `s` sees held up this cycle, and behind whom: the co-running

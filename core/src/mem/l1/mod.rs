@@ -681,6 +681,19 @@ impl L1Cache {
         }
     }
 
+    /// Whether a load of `line` (in `set`) that was turned away for want of a way would be
+    /// again if presented now: the line is still absent and every way of its set still waits
+    /// for a fetch, so no victim exists whether or not an MSHR is free ([`L1Cache::access_in`]
+    /// fails it with [`FailReason::LineAlloc`] either way). Only a fill into that set ends it.
+    pub fn still_no_way_for(&self, set: u32, line: u64) -> bool {
+        let base = set as usize * self.ways as usize;
+        self.sets > 0
+            && self.ucp.is_none()
+            && self.lines.all_reserved(base, self.ways as usize)
+            && self.find_in(base, line).is_none()
+            && !self.smc_may_return(line)
+    }
+
     /// Counts `n` more failed attempts for `reason` without making them: the engine knows they
     /// would fail, because nothing that could free the resource (a fill, a miss-queue pop)
     /// happened in between.
@@ -1662,6 +1675,39 @@ mod tests {
                 None => {
                     l1.access_in(set, line, sectors, LOAD, who(0, step), 0, 1);
                 }
+            }
+        }
+        assert!(foretold > 100, "{foretold} failures foretold");
+    }
+
+    #[test]
+    fn a_load_with_no_way_left_fails_as_foretold() {
+        // Random loads over a few hot sets, with fills in any order (the replies of different
+        // banks overtake each other), on a cache with MSHRs to spare: whenever
+        // `still_no_way_for` says so, the load fails for want of a way and changes nothing.
+        let mut rng = crate::rng::SplitMix64::new(11);
+        let mut l1 = L1Cache::new(&L1Config { mshr_entries: 8, miss_queue_entries: 8, ..config() });
+        let (mut foretold, mut in_flight, mut woken) = (0, Vec::new(), Vec::new());
+        for step in 0..5000u32 {
+            // Lines 0, 4, 8, ... share set 0 and 1, 5, 9, ... set 1.
+            let line = rng.below(2) + 4 * rng.below(6);
+            if rng.below(3) == 0 {
+                in_flight.extend(l1.pop_miss());
+                if !in_flight.is_empty() {
+                    let miss: MissRequest = in_flight.swap_remove(rng.below(in_flight.len() as u64) as usize);
+                    l1.fill_entry(miss.mshr, miss.line, miss.sectors, &mut woken);
+                }
+                continue;
+            }
+            let set = l1.set_of(line);
+            let before = state(&l1);
+            if l1.still_no_way_for(set, line) {
+                foretold += 1;
+                let outcome = l1.access_in(set, line, ALL, LOAD, who(0, step), 0, 1);
+                assert_eq!(outcome, L1Outcome::ReservationFail(FailReason::LineAlloc), "step {step}");
+                assert_eq!(state(&l1), before);
+            } else {
+                l1.access_in(set, line, ALL, LOAD, who(0, step), 0, 1);
             }
         }
         assert!(foretold > 100, "{foretold} failures foretold");
