@@ -261,6 +261,21 @@ pub struct PolicyCounters {
     pub victim_tag_hits: u64,
 }
 
+/// One policy's calls for every warp instruction, kept out of [`WarpPolicy`]'s dispatch.
+mod outlined {
+    use super::{InstrClass, Issued, WarpCx, WarpScheduler, WarpSlot};
+
+    #[inline(never)]
+    pub(super) fn may_issue<P: WarpScheduler>(p: &P, cx: &WarpCx<'_>, slot: WarpSlot, class: InstrClass) -> bool {
+        p.may_issue(cx, slot, class)
+    }
+
+    #[inline(never)]
+    pub(super) fn on_issue<P: WarpScheduler>(p: &mut P, cx: &WarpCx<'_>, slot: WarpSlot, issued: &Issued) {
+        p.on_issue(cx, slot, issued)
+    }
+}
+
 macro_rules! warp_policies {
     ($( $variant:ident($ty:ty) = $id:literal, $label:literal, $description:literal; )*
      #[composite] { $( $cvariant:ident($cty:ty); )* }
@@ -313,19 +328,21 @@ macro_rules! warp_policies {
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.pick(cx, ready), )*
                 }
             }
+            // Called for every warp instruction: each arm jumps to its policy's own function, so
+            // the dispatch saves no registers for the largest policy's inlined body.
             #[inline]
             fn may_issue(&self, cx: &WarpCx<'_>, slot: WarpSlot, class: InstrClass) -> bool {
                 match self {
-                    $( WarpPolicy::$variant(p) => p.may_issue(cx, slot, class), )*
-                    $( WarpPolicy::$cvariant(p) => p.may_issue(cx, slot, class), )*
-                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.may_issue(cx, slot, class), )*
+                    $( WarpPolicy::$variant(p) => outlined::may_issue(p, cx, slot, class), )*
+                    $( WarpPolicy::$cvariant(p) => outlined::may_issue(&**p, cx, slot, class), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => outlined::may_issue(p, cx, slot, class), )*
                 }
             }
             fn on_issue(&mut self, cx: &WarpCx<'_>, slot: WarpSlot, issued: &Issued) {
                 match self {
-                    $( WarpPolicy::$variant(p) => p.on_issue(cx, slot, issued), )*
-                    $( WarpPolicy::$cvariant(p) => p.on_issue(cx, slot, issued), )*
-                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.on_issue(cx, slot, issued), )*
+                    $( WarpPolicy::$variant(p) => outlined::on_issue(p, cx, slot, issued), )*
+                    $( WarpPolicy::$cvariant(p) => outlined::on_issue(&mut **p, cx, slot, issued), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => outlined::on_issue(p, cx, slot, issued), )*
                 }
             }
             fn arbitrates_memory(&self) -> bool {
