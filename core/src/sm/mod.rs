@@ -700,7 +700,10 @@ impl Sm {
         if self.l1.sets() > 0 {
             self.lsu.fill_arrived(now, sectors);
         }
-        self.tell(now, SmEvent::Fill { line });
+        // Only a listener can change what the policy holds back on hearing of a fill.
+        if self.listening {
+            self.tell(now, SmEvent::Fill { line });
+        }
         // The fill freed an MSHR and un-reserved a line: the LSU may proceed this cycle.
         self.with_lsu(now, runs, |lsu, l1, _, tally| lsu.fill_may_unblock(now, l1, tally));
         for &token in woken.iter() {
