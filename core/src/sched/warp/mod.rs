@@ -261,9 +261,15 @@ pub struct PolicyCounters {
     pub victim_tag_hits: u64,
 }
 
-/// One policy's calls for every warp instruction, kept out of [`WarpPolicy`]'s dispatch.
+/// One policy's calls for every warp instruction (its pick, gate and issue), kept out of
+/// [`WarpPolicy`]'s dispatch.
 mod outlined {
-    use super::{InstrClass, Issued, WarpCx, WarpScheduler, WarpSlot};
+    use super::{InstrClass, Issued, ReadyWarps, WarpCx, WarpScheduler, WarpSlot};
+
+    #[inline(never)]
+    pub(super) fn pick<P: WarpScheduler>(p: &mut P, cx: &WarpCx<'_>, ready: &ReadyWarps<'_>) -> Option<WarpSlot> {
+        p.pick(cx, ready)
+    }
 
     #[inline(never)]
     pub(super) fn may_issue<P: WarpScheduler>(p: &P, cx: &WarpCx<'_>, slot: WarpSlot, class: InstrClass) -> bool {
@@ -320,16 +326,17 @@ macro_rules! warp_policies {
                     $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.attach(shape), )*
                 }
             }
+            // Called for every warp instruction, as the gate and the issue below: each arm jumps to
+            // its policy's own function, so the dispatch saves no registers for the largest
+            // policy's inlined body.
             #[inline]
             fn pick(&mut self, cx: &WarpCx<'_>, ready: &ReadyWarps<'_>) -> Option<WarpSlot> {
                 match self {
-                    $( WarpPolicy::$variant(p) => p.pick(cx, ready), )*
-                    $( WarpPolicy::$cvariant(p) => p.pick(cx, ready), )*
-                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => p.pick(cx, ready), )*
+                    $( WarpPolicy::$variant(p) => outlined::pick(p, cx, ready), )*
+                    $( WarpPolicy::$cvariant(p) => outlined::pick(&mut **p, cx, ready), )*
+                    $( #[cfg(test)] WarpPolicy::$tvariant(p) => outlined::pick(p, cx, ready), )*
                 }
             }
-            // Called for every warp instruction: each arm jumps to its policy's own function, so
-            // the dispatch saves no registers for the largest policy's inlined body.
             #[inline]
             fn may_issue(&self, cx: &WarpCx<'_>, slot: WarpSlot, class: InstrClass) -> bool {
                 match self {
