@@ -732,7 +732,12 @@ impl Sm {
         if self.lsu.active() {
             return now;
         }
-        self.schedulers.iter().map(|s| s.sleep_until).min().unwrap_or(u64::MAX).max(now)
+        self.earliest_scheduler_wake().max(now)
+    }
+
+    /// The earliest cycle at which a scheduler of the SM wakes (`u64::MAX`: none will).
+    fn earliest_scheduler_wake(&self) -> u64 {
+        self.schedulers.iter().map(|s| s.sleep_until).min().unwrap_or(u64::MAX)
     }
 
     /// An atomic's reply reached the SM at `now`.
@@ -781,10 +786,7 @@ impl Sm {
         // The first cycle after this one the SM must run, unless news arrives before it. A
         // scheduler's issue can wake the others (a barrier opening, a block finishing) after
         // their wake-up cycle was taken above, but it issued, so `wake` is `now + 1` anyway.
-        debug_assert_eq!(
-            wake.max(now + 1),
-            self.schedulers.iter().map(|s| s.sleep_until).min().unwrap_or(u64::MAX).max(now + 1)
-        );
+        debug_assert_eq!(wake.max(now + 1), self.earliest_scheduler_wake().max(now + 1));
         Ok(if self.lsu.active() { now + 1 } else { wake.max(now + 1) })
     }
 
@@ -809,7 +811,7 @@ impl Sm {
             // for a cycle after the one the SM last ran.
             return;
         }
-        self.with_lsu(now, runs, |lsu, l1, _, tally| lsu.settle(now, l1, tally));
+        self.settle_lsu(now, runs);
         let cycles = now - self.accounted_to;
         for &reason in &self.last_reasons {
             self.stalls.add(reason, cycles);

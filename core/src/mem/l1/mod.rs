@@ -688,7 +688,6 @@ impl L1Cache {
     pub fn still_no_way_for(&self, set: u32, line: u64) -> bool {
         let base = set as usize * self.ways as usize;
         self.sets > 0
-            && self.ucp.is_none()
             && self.lines.all_reserved(base, self.ways as usize)
             && self.find_in(base, line).is_none()
             && !self.smc_may_return(line)
