@@ -103,7 +103,7 @@ export async function runBenchInWorker(page, workload, tiny) {
             const job = { kind: 'Bench', workload, preset: 'fermi-gtx480', tiny };
             worker.postMessage({ type: 'Run', id: 1, job, frame_every: 0 });
           } else if (data.type === 'Done') {
-            resolve({ report: data.report, elapsed_ms: data.elapsed_ms });
+            resolve({ report: JSON.parse(data.report), elapsed_ms: data.elapsed_ms });
           } else if (data.type === 'Failed') {
             reject(new Error(`worker failed: ${JSON.stringify(data.error)}`));
           }

@@ -41,7 +41,7 @@ function inWorker(page, workload, size, machineId) {
         };
         worker.postMessage({ type: 'Run', id: 1, job, frame_every: 0 });
       } else if (data.type === 'Done') {
-        cycles = data.report.cycles;
+        cycles = JSON.parse(data.report).cycles;
         worker.postMessage({ type: 'Memory' });
       } else if (data.type === 'Memory') done(resolve)({ bytes: data.bytes, cycles });
       else if (data.type === 'Failed') done(reject)(new Error(`worker failed: ${JSON.stringify(data.error)}`));

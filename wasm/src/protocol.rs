@@ -15,7 +15,7 @@ use warpscope_core::stats::{Report, Snapshot};
 use warpscope_core::{CacheSweepReport, CacheSweepSpec, ConfigError, Policies};
 
 /// Bumped whenever a message changes shape, so that a stale cached worker is detected.
-pub const PROTOCOL_VERSION: u32 = 9;
+pub const PROTOCOL_VERSION: u32 = 10;
 
 /// Identifies one job for the lifetime of the page.
 pub type JobId = u32;
@@ -360,7 +360,11 @@ pub enum Reply {
     Done {
         /// The job.
         id: JobId,
-        /// Its result.
+        /// Its result, as one JSON text (as [`Reply::Snapshots`], and for the same reason): an
+        /// engine run's report holds thousands of numbers (its blocks, its time series), and
+        /// building them as JavaScript objects, then reading them back on the page, cost
+        /// more than writing and parsing the text.
+        #[serde(with = "json_text")]
         report: JobReport,
         /// Wall time of the simulation in the worker: from the job being set up (the kernel
         /// compiled, device memory filled) to its end, progress messages included.
