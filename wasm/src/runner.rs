@@ -13,7 +13,9 @@ use warpscope_core::workload::Workload;
 use warpscope_core::{bench, CacheSweep, CacheSweepReport, ConfigError, Policies, RunOptions, Simulation, StepOutcome};
 
 use crate::compile::compile_for_run;
-use crate::protocol::{Failure, Job, JobId, JobReport, Reply, ReportDetail, SimulateJob, TakenSnapshot, MAX_SNAPSHOTS};
+use crate::protocol::{
+    keeps, Failure, Job, JobId, JobReport, Reply, ReportDetail, SimulateJob, TakenSnapshot, MAX_SNAPSHOTS,
+};
 use crate::snapshots::SnapshotSchedule;
 
 /// Most frames one job may record; the page keeps them all for playback.
@@ -208,9 +210,23 @@ impl JobRunner {
     /// The snapshots taken since the last call, as one reply (`None` if there are none). The
     /// worker sends them with each progress report and before the job's last reply, so that
     /// the page handles (and draws) a batch at a time.
+    ///
+    /// A snapshot that the page's rule would drop on applying this very batch is left out:
+    /// one whose cycle the batch's last interval does not keep. (The interval only doubles, so
+    /// the last one keeps a cycle exactly when every later snapshot's does; and the page
+    /// filters what it already holds by the same last interval either way.) The page ends up
+    /// holding the same snapshots, and a run long enough to double its interval a few times
+    /// sends a half or a third of what it takes.
     pub fn take_snapshots(&mut self) -> Option<Reply> {
-        (!self.snapshots.is_empty())
-            .then(|| Reply::Snapshots { id: self.id, snapshots: core::mem::take(&mut self.snapshots) })
+        let last_every = self.snapshots.last()?.every;
+        let newest = self.snapshots.len() - 1;
+        let mut snapshots = core::mem::take(&mut self.snapshots);
+        let mut i = 0;
+        snapshots.retain(|t| {
+            i += 1;
+            i - 1 == newest || keeps(t.snapshot.cycle, last_every)
+        });
+        Some(Reply::Snapshots { id: self.id, snapshots })
     }
 
     /// Where the job stands. An engine run does not know its length in cycles (`total` 0);
@@ -599,6 +615,36 @@ mod tests {
         let one_slice = one_by_one(replies(vecadd_job(300, u64::MAX), u64::MAX));
         for budget in [1, 7, 256] {
             assert_eq!(one_by_one(replies(vecadd_job(300, u64::MAX), budget)), one_slice, "slices of {budget} cycles");
+        }
+    }
+
+    /// What the page holds after applying `replies`' snapshot batches by its rule.
+    fn held_by_the_page(replies: &[Reply]) -> Vec<Snapshot> {
+        let mut held: Vec<Snapshot> = Vec::new();
+        for (every, snapshot) in snapshots(replies) {
+            held.retain(|s| keeps(s.cycle, every));
+            held.push(snapshot.clone());
+        }
+        held
+    }
+
+    #[test]
+    fn batches_leave_out_only_what_the_page_would_drop() {
+        // Stopped at an odd cycle: the last snapshot is off every interval's grid.
+        let mut job = vecadd_job(1, 1001);
+        job.defines = vec![("N".into(), "16384".into())];
+        // Slices of one cycle take at most one snapshot each: every snapshot is sent.
+        let all = replies(job.clone(), 1);
+        let expected = held_by_the_page(&all);
+        assert_eq!(expected.last().map(|s| s.cycle), Some(1001));
+        assert!(snapshots(&all).last().is_some_and(|(every, _)| *every >= 4), "the interval doubled twice");
+        for budget in [3, 100, 1000, u64::MAX] {
+            let batched = replies(job.clone(), budget);
+            assert_eq!(held_by_the_page(&batched), expected, "slices of {budget} cycles");
+            if budget == u64::MAX {
+                let (sent, taken) = (snapshots(&batched).len(), snapshots(&all).len());
+                assert!(sent < taken / 2, "one batch sends {sent} of {taken} snapshots");
+            }
         }
     }
 
