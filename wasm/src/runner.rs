@@ -215,17 +215,13 @@ impl JobRunner {
     /// one whose cycle the batch's last interval does not keep. (The interval only doubles, so
     /// the last one keeps a cycle exactly when every later snapshot's does; and the page
     /// filters what it already holds by the same last interval either way.) The page ends up
-    /// holding the same snapshots, and a run long enough to double its interval a few times
-    /// sends a half or a third of what it takes.
+    /// holding the same snapshots, and a run whose interval doubles many times sends about
+    /// half of what it takes.
     pub fn take_snapshots(&mut self) -> Option<Reply> {
-        let last_every = self.snapshots.last()?.every;
-        let newest = self.snapshots.len() - 1;
         let mut snapshots = core::mem::take(&mut self.snapshots);
-        let mut i = 0;
-        snapshots.retain(|t| {
-            i += 1;
-            i - 1 == newest || keeps(t.snapshot.cycle, last_every)
-        });
+        let newest = snapshots.pop()?;
+        snapshots.retain(|t| keeps(t.snapshot.cycle, newest.every));
+        snapshots.push(newest);
         Some(Reply::Snapshots { id: self.id, snapshots })
     }
 

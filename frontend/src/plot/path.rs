@@ -57,7 +57,7 @@ fn push_point(d: &mut String, x: f64, y: f64) {
 /// coordinates, and the float formatter's exact rounding was a sizeable part of drawing them:
 /// rounding `v * 10` to an integer gives the same digits unless that product lies within its
 /// own rounding error of a tie (or is huge, or not finite), and those few go to the formatter.
-pub fn push_tenths(d: &mut String, v: f64) {
+fn push_tenths(d: &mut String, v: f64) {
     let tenths = v * 10.0;
     // Below 2^32 the product is within 2^-21 of `v`'s exact tenfold, well inside the margin.
     let clear_of_a_tie = ((tenths - tenths.trunc()).abs() - 0.5).abs() > 1e-6;
