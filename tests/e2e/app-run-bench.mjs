@@ -78,8 +78,7 @@ async function direct(workload, cycles) {
           else if (data.type === type) resolve(data);
         };
       });
-      const ready = next('Ready');
-      await ready;
+      await next('Ready');
       const catalog = next('Catalog');
       worker.postMessage({ type: 'Catalog' });
       const { catalog: { workloads, machines } } = await catalog;
